@@ -1,0 +1,26 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Tomorrowland",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Tomorrowland", targets: ["Tomorrowland"]),
+        .library(name: "TomorrowlandAsync", targets: ["TomorrowlandAsync"]),
+    ],
+    targets: [
+        .target(name: "Tomorrowland"),
+        .target(name: "TomorrowlandAsync", dependencies: ["Tomorrowland"]),
+        .testTarget(name: "TomorrowlandTests", dependencies: ["Tomorrowland"]),
+        .testTarget(name: "TomorrowlandAsyncTests", dependencies: ["TomorrowlandAsync"]),
+        // Written the way Tomorrowland 1.x users write code, in Swift 5 mode: must keep compiling.
+        .testTarget(
+            name: "Swift5ClientTests",
+            dependencies: ["Tomorrowland"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // Swift 6 mode: Sendable checking is sound for clients.
+        .testTarget(name: "Swift6ClientTests", dependencies: ["Tomorrowland"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,86 @@
+// Operators on the error: catch, recover, mapError, flatMapError and throwing variants.
+
+extension Promise {
+    /// Runs `onError` on `context` when the promise is rejected.
+    ///
+    /// Returns a promise with the same result. With an invalidated `token` the callback is
+    /// skipped and the returned promise still takes this promise's result.
+    @discardableResult
+    public func `catch`(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) -> Void) -> Promise<Value, Error> {
+        register(on: context, token: token, trigger: .error, kind: .observer) { result in
+            if case .error(let error) = result { onError(error) }
+            return .resolve(result)
+        }
+    }
+
+    /// Replaces an error with a value, giving a promise that cannot be rejected.
+    public func recover(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) -> Value) -> Promise<Value, NoError> {
+        register(on: context, token: token, trigger: .error, kind: .transformer) { result in
+            switch result {
+            case .value(let value): return .resolve(.value(value))
+            case .error(let error): return .resolve(.value(onError(error)))
+            case .cancelled: return .resolve(.cancelled)
+            }
+        }
+    }
+
+    /// Transforms the error on `context`.
+    public func mapError<E>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) -> E) -> Promise<Value, E> {
+        register(on: context, token: token, trigger: .error, kind: .transformer) { result in
+            switch result {
+            case .value(let value): return .resolve(.value(value))
+            case .error(let error): return .resolve(.error(onError(error)))
+            case .cancelled: return .resolve(.cancelled)
+            }
+        }
+    }
+
+    /// Replaces an error with the eventual result of the promise `onError` returns.
+    public func flatMapError<E>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) -> Promise<Value, E>) -> Promise<Value, E> {
+        register(on: context, token: token, trigger: .error, kind: .transformer) { result in
+            switch result {
+            case .value(let value): return .resolve(.value(value))
+            case .error(let error): return .adopt(onError(error))
+            case .cancelled: return .resolve(.cancelled)
+            }
+        }
+    }
+
+    /// Transforms the error with a throwing function; a thrown error becomes the new error.
+    public func tryMapError<E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) throws -> E) -> Promise<Value, Swift.Error> {
+        register(on: context, token: token, trigger: .error, kind: .transformer) { result in
+            switch result {
+            case .value(let value): return .resolve(.value(value))
+            case .error(let error):
+                do { return .resolve(.error(try onError(error))) } catch { return .resolve(.error(error)) }
+            case .cancelled: return .resolve(.cancelled)
+            }
+        }
+    }
+
+    /// Replaces an error with the eventual result of the promise a throwing `onError` returns.
+    public func tryFlatMapError<E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) throws -> Promise<Value, E>) -> Promise<Value, Swift.Error> {
+        register(on: context, token: token, trigger: .error, kind: .transformer) { result in
+            switch result {
+            case .value(let value): return .resolve(.value(value))
+            case .error(let error):
+                do { return .adopt(try onError(error).upcast) } catch { return .resolve(.error(error)) }
+            case .cancelled: return .resolve(.cancelled)
+            }
+        }
+    }
+}
+
+extension Promise where Error == Swift.Error {
+    /// Replaces an error with a value; a thrown error rejects the returned promise.
+    public func tryRecover(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) throws -> Value) -> Promise<Value, Error> {
+        register(on: context, token: token, trigger: .error, kind: .transformer) { result in
+            switch result {
+            case .value(let value): return .resolve(.value(value))
+            case .error(let error):
+                do { return .resolve(.value(try onError(error))) } catch { return .resolve(.error(error)) }
+            case .cancelled: return .resolve(.cancelled)
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+// Operators on the whole result: always, mapResult, flatMapResult and throwing variants.
+
+extension Promise {
+    /// Runs `onComplete` on `context` with the result, whatever it is (including cancelled).
+    ///
+    /// Returns a promise with the same result, resolved after `onComplete` returns.
+    @discardableResult
+    public func always(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Void) -> Promise<Value, Error> {
+        register(on: context, token: token, trigger: .all, kind: .observer) { result in
+            onComplete(result)
+            return .resolve(result)
+        }
+    }
+
+    /// Transforms the result, whatever it is.
+    public func mapResult<T, E>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>) -> Promise<T, E> {
+        register(on: context, token: token, trigger: .all, kind: .transformer) { result in
+            .resolve(onComplete(result))
+        }
+    }
+
+    /// Replaces the result with the eventual result of the promise `onComplete` returns.
+    public func flatMapResult<T, E>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>) -> Promise<T, E> {
+        register(on: context, token: token, trigger: .all, kind: .transformer) { result in
+            .adopt(onComplete(result))
+        }
+    }
+
+    /// Transforms the result with a throwing function; a thrown error rejects.
+    public func tryMapResult<T, E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>) -> Promise<T, Swift.Error> {
+        register(on: context, token: token, trigger: .all, kind: .transformer) { result in
+            do { return .resolve(try onComplete(result).mapError { $0 as Swift.Error }) } catch { return .resolve(.error(error)) }
+        }
+    }
+
+    /// Replaces the result with the eventual result of the promise a throwing `onComplete`
+    /// returns; a thrown error rejects.
+    public func tryFlatMapResult<T, E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>) -> Promise<T, Swift.Error> {
+        register(on: context, token: token, trigger: .all, kind: .transformer) { result in
+            do { return .adopt(try onComplete(result).upcast) } catch { return .resolve(.error(error)) }
+        }
+    }
+
+    /// Runs `onComplete` with the result without taking part in cancellation propagation.
+    ///
+    /// Returns **this** promise (not a child), so it can be inserted into a chain without
+    /// affecting it. With an invalidated `token` the callback is skipped.
+    @discardableResult
+    public func tap(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Void) -> Promise<Value, Error> {
+        _ = register(on: context, token: token, trigger: .all, kind: .observer, link: .none) { (result: PromiseResult<Value, Error>) -> Step<Value, Error> in
+            onComplete(result)
+            return .resolve(result)
+        }
+        return self
+    }
+
+    /// Returns a new promise with the same result that is not an observer of this one: it
+    /// neither blocks nor triggers cancellation propagation, and cancel requests on it are
+    /// not passed on.
+    public func tap() -> Promise<Value, Error> {
+        registerPassthrough(link: .none)
+    }
+
+    /// Runs `onCancel` on `context` if the promise is cancelled.
+    ///
+    /// Returns a promise with the same result. It does not block propagation when this
+    /// promise has other children; if it is asked to cancel it counts as one child that has
+    /// requested cancellation (rule 7).
+    @discardableResult
+    public func onCancel(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, _ onCancel: @escaping @Sendable () -> Void) -> Promise<Value, Error> {
+        register(on: context, token: token, trigger: .cancelled, kind: .observer, link: .onlyWhenCancelled) { result in
+            if case .cancelled = result { onCancel() }
+            return .resolve(result)
+        }
+    }
+}

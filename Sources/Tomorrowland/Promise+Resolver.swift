@@ -1,0 +1,110 @@
+// Promise.Resolver: the write side of a promise.
+
+extension Promise {
+    /// Resolves a promise: fulfil, reject or cancel, once. Later calls do nothing.
+    ///
+    /// Copies share one identity. When the last copy is released and the promise is still
+    /// pending (and nothing else can resolve it), the promise is cancelled.
+    public struct Resolver {
+        @usableFromInline let _handle: ResolverHandle<Value, Error>
+
+        @usableFromInline
+        init(handle: ResolverHandle<Value, Error>) {
+            _handle = handle
+        }
+
+        @usableFromInline var _box: PromiseBox<Value, Error> { _handle.box }
+
+        /// Fulfils the promise with `value`, unless it already resolved.
+        public func fulfill(with value: Value) {
+            _box.resolve(.value(value), inline: true)
+        }
+
+        /// Rejects the promise with `error`, unless it already resolved.
+        public func reject(with error: Error) {
+            _box.resolve(.error(error), inline: true)
+        }
+
+        /// Cancels the promise, unless it already resolved.
+        public func cancel() {
+            _box.resolve(.cancelled, inline: true)
+        }
+
+        /// Resolves the promise with `result`, unless it already resolved.
+        public func resolve(with result: PromiseResult<Value, Error>) {
+            _box.resolve(result, inline: true)
+        }
+
+        /// Resolves the promise with the eventual result of `promise`, without a context hop.
+        ///
+        /// The promise counts as a child of `promise` for cancellation propagation (rule 27):
+        /// a cancel request on it is passed on like any child's. Use
+        /// `promise.ignoringCancel()` to break that link. Resolving with itself does nothing.
+        public func resolve(with promise: Promise<Value, Error>) {
+            _box.pipe(from: promise._box)
+        }
+
+        /// Registers a handler to run when cancellation is requested.
+        ///
+        /// If cancel was already requested the handler runs at once (`.nowOr` synchronously);
+        /// if the promise resolved, it never runs. A scheduled handler that gets to run after
+        /// the promise resolved is skipped. All handlers are released when the promise
+        /// resolves. A pending handler keeps the promise resolvable.
+        public func onRequestCancel(on context: PromiseContext, _ callback: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
+            _box.registerCancelHandler(CancelHandlerNode(context: context, resolver: self, handler: callback))
+        }
+
+        /// Whether cancellation was requested, or the promise was cancelled.
+        public var hasRequestedCancel: Bool {
+            _box.currentState.isCancelRequested
+        }
+    }
+}
+
+extension Promise.Resolver: Sendable where Value: Sendable, Error: Sendable {}
+
+extension Promise.Resolver where Error == Swift.Error {
+    /// Resolves with a result whose error type conforms to `Swift.Error`.
+    public func resolve<E: Swift.Error>(with result: PromiseResult<Value, E>) {
+        resolve(with: result.mapError { $0 as Swift.Error })
+    }
+
+    /// Returns a completion handler `(Value?, Error?) -> Void` for callback-style APIs.
+    ///
+    /// A value wins over an error; `(nil, nil)` rejects with `PromiseCallbackError.apiMismatch`;
+    /// errors for which `isCancelError` returns `true` cancel the promise.
+    public func handleCallback(isCancelError: @escaping @Sendable (Error) -> Bool = { _ in false }) -> @Sendable (Value?, Error?) -> Void {
+        let resolver = UncheckedSendable(self)
+        return { value, error in
+            if let value {
+                resolver.value.fulfill(with: value)
+            } else if let error {
+                if isCancelError(error) { resolver.value.cancel() } else { resolver.value.reject(with: error) }
+            } else {
+                resolver.value.reject(with: PromiseCallbackError.apiMismatch)
+            }
+        }
+    }
+}
+
+extension Promise.Resolver where Error: Swift.Error {
+    /// Resolves with a `Swift.Result`.
+    public func resolve(with result: Result<Value, Error>) {
+        resolve(with: PromiseResult(result))
+    }
+}
+
+/// Owns the creator's keeper of a promise on behalf of all copies of one `Resolver`.
+@usableFromInline
+final class ResolverHandle<Value, Error>: Sendable {
+    let box: PromiseBox<Value, Error>
+    init(_ box: PromiseBox<Value, Error>) { self.box = box }
+    deinit { box.releaseKeeper(inline: true) }
+}
+
+/// Carries a value into a `@Sendable` closure where the API contract already makes the
+/// hand-off safe (the value moves with the callback, exactly as the caller asked).
+struct UncheckedSendable<T>: @unchecked Sendable {
+    var value: T
+    init(_ value: T) { self.value = value }
+}

@@ -1,0 +1,260 @@
+// PromiseCore: the atomic box that applies `PromiseState` transitions, plus the two
+// lock-free lists (callbacks, cancel handlers), the upstream link used for automatic
+// cancellation propagation, and the keeper count behind "unresolvable promises cancel".
+
+import Synchronization
+
+/// The type-erased shared state of one promise. `PromiseBox<Value, Error>` adds the result.
+///
+/// Invariants:
+/// - `state` only changes through `update(_:)` (a compare-exchange loop around a *pure*
+///   transition) or the single release-add in `publish()`. No user code ever runs inside.
+/// - `callbacks` is a Treiber stack of retained nodes until the promise resolves, then
+///   `Sentinel.resolved` forever. `cancelHandlers` additionally passes through
+///   `Sentinel.cancelRequested`, and becomes `Sentinel.resolved` on resolution.
+/// - `upstream` (retained) is the promise this one propagates cancel requests to; it is
+///   taken exactly once, either by the cancel request that notifies it or by resolution.
+/// - `keepers` counts what can still resolve the promise: `Resolver` handles, pending
+///   registrations, pipes. When it drops to zero while pending, the promise cancels (rule 1).
+///
+/// Safety of `@unchecked Sendable`: all mutable state is atomic; the subclass's result is
+/// written once by the claimant before the release that publishes it.
+@usableFromInline
+class PromiseCore: PromiseNode, @unchecked Sendable {
+    let state: Atomic<UInt64>
+    let keepers: Atomic<Int>
+    let callbacks: Atomic<Unmanaged<PromiseNode>?>
+    let cancelHandlers: Atomic<Unmanaged<PromiseNode>?>
+    let upstream: Atomic<Unmanaged<PromiseCore>?>
+
+    /// A pending promise with one keeper, owned by whoever created it.
+    init(pending: Void) {
+        state = Atomic(PromiseState.initial.raw)
+        keepers = Atomic(1)
+        callbacks = Atomic(nil)
+        cancelHandlers = Atomic(nil)
+        upstream = Atomic(nil)
+    }
+
+    /// A promise that is resolved from the start.
+    init(resolved: Void) {
+        state = Atomic(PromiseState.resolvedAtCreation.raw)
+        keepers = Atomic(0)
+        callbacks = Atomic(Unmanaged.passUnretained(Sentinel.resolved))
+        cancelHandlers = Atomic(Unmanaged.passUnretained(Sentinel.resolved))
+        upstream = Atomic(nil)
+    }
+
+    deinit {
+        // Only reachable pending if the owner tore down something unresolvable; release nodes
+        // (which cancels child promises through their own keepers) without touching `self`.
+        let list = callbacks.exchange(nil, ordering: .acquiring)
+        if !Sentinel.isSentinel(list) { dropList(list) }
+        let handlers = cancelHandlers.exchange(nil, ordering: .acquiring)
+        if !Sentinel.isSentinel(handlers) { dropList(handlers) }
+        upstream.exchange(nil, ordering: .acquiring)?.release()
+    }
+
+    // MARK: State word
+
+    /// The current state, with acquire ordering (the result is visible if it says resolved).
+    @inline(__always)
+    final var currentState: PromiseState {
+        PromiseState(raw: state.load(ordering: .acquiring))
+    }
+
+    /// Applies a pure transition atomically and returns what it returned.
+    @inline(__always)
+    final func update<R>(_ transition: (inout PromiseState) -> R) -> R {
+        var old = state.load(ordering: .relaxed)
+        while true {
+            var new = PromiseState(raw: old)
+            let output = transition(&new)
+            if new.raw == old { return output }
+            let (exchanged, original) = state.weakCompareExchange(
+                expected: old, desired: new.raw,
+                successOrdering: .acquiringAndReleasing, failureOrdering: .relaxed)
+            if exchanged { return output }
+            old = original
+        }
+    }
+
+    // MARK: Resolution (called by `PromiseBox.resolve`)
+
+    /// pending → resolving; `true` if this caller won and must write the result.
+    @inline(__always)
+    final func claim(cancelling: Bool) -> Bool {
+        update { $0.claim(cancelling: cancelling) }
+    }
+
+    /// resolving → resolved, then drops cancel handlers and the upstream link and
+    /// delivers the callbacks. Called once, by the claimant, after writing the result.
+    final func publish(inline: Bool) {
+        // resolving (1) → resolved (2) is +1 in the phase bits; only the claimant does this.
+        state.wrappingAdd(1, ordering: .acquiringAndReleasing)
+        let handlers = cancelHandlers.exchange(
+            Unmanaged.passUnretained(Sentinel.resolved), ordering: .acquiringAndReleasing)
+        if !Sentinel.isSentinel(handlers) { dropList(handlers) }
+        upstream.exchange(nil, ordering: .acquiringAndReleasing)?.release()
+        let list = callbacks.exchange(
+            Unmanaged.passUnretained(Sentinel.resolved), ordering: .acquiringAndReleasing)
+        Delivery.deliver(self, list: reverseList(list), inline: inline)
+    }
+
+    /// Resolves the promise as cancelled (implemented by `PromiseBox`).
+    func resolveCancelled(inline: Bool) {}
+
+    // MARK: Callbacks
+
+    /// Registers `node` to fire when the promise resolves. If it already has, the node
+    /// fires at once on the calling thread (`synchronously: true`).
+    final func register(_ node: PromiseNode) {
+        let retained = Unmanaged.passRetained(node)
+        var head = callbacks.load(ordering: .acquiring)
+        while true {
+            if let current = head, current.toOpaque() == Unmanaged.passUnretained(Sentinel.resolved).toOpaque() {
+                retained.release()
+                node.upstreamResolved(self, synchronously: true)
+                return
+            }
+            node.next = head
+            let (exchanged, original) = callbacks.weakCompareExchange(
+                expected: head, desired: retained,
+                successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
+            if exchanged { return }
+            head = original
+        }
+    }
+
+    // MARK: Cancellation
+
+    /// Registers a handler for cancel requests. Runs it at once if cancel was already
+    /// requested (rule 4); drops it if the promise has resolved.
+    final func registerCancelHandler(_ node: PromiseNode) {
+        let retained = Unmanaged.passRetained(node)
+        var head = cancelHandlers.load(ordering: .acquiring)
+        while true {
+            if let current = head {
+                if current.toOpaque() == Unmanaged.passUnretained(Sentinel.resolved).toOpaque() {
+                    retained.release()
+                    node.dropped()
+                    return
+                }
+                if current.toOpaque() == Unmanaged.passUnretained(Sentinel.cancelRequested).toOpaque() {
+                    retained.release()
+                    node.upstreamRequestedCancel(self, synchronously: true)
+                    return
+                }
+            }
+            node.next = head
+            let (exchanged, original) = cancelHandlers.weakCompareExchange(
+                expected: head, desired: retained,
+                successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
+            if exchanged { return }
+            head = original
+        }
+    }
+
+    /// Requests cancellation (rule 3) and walks the propagation upward iteratively: a
+    /// request that makes every observer of the upstream cancelled continues there.
+    final func requestCancel() {
+        var next: PromiseCore? = self
+        while let core = next {
+            next = nil
+            guard core.update({ $0.requestCancel() }) else { return }
+            core.runCancelHandlers()
+            next = core.notifyUpstream()
+        }
+    }
+
+    /// Takes the cancel-handler list (unless resolved) and runs the handlers.
+    private func runCancelHandlers() {
+        var head = cancelHandlers.load(ordering: .acquiring)
+        while true {
+            if Sentinel.isSentinel(head) { return }
+            let (exchanged, original) = cancelHandlers.weakCompareExchange(
+                expected: head, desired: Unmanaged.passUnretained(Sentinel.cancelRequested),
+                successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
+            if exchanged { break }
+            head = original
+        }
+        var current = reverseList(head)
+        while let node = current {
+            let object = node.takeRetainedValue()
+            current = object.next
+            object.next = nil
+            object.upstreamRequestedCancel(self, synchronously: false)
+        }
+    }
+
+    /// Tells the upstream (if still linked) that this observer requested cancel. Returns the
+    /// promise whose own cancel request must follow, if propagation fired there.
+    private func notifyUpstream() -> PromiseCore? {
+        guard let link = upstream.exchange(nil, ordering: .acquiringAndReleasing) else { return nil }
+        let up = link.takeRetainedValue()
+        let countsOnlyOnCancel = currentState.linkCountsOnlyOnCancel
+        let action = up.update {
+            countsOnlyOnCancel ? $0.addCancelledObserver() : $0.observerRequestedCancel()
+        }
+        return action == .requestCancel ? up.propagationFired() : nil
+    }
+
+    /// Automatic propagation decided this promise must be asked to cancel. Returns the
+    /// promise to request cancel of (normally `self`); `propagatingCancellation` overrides.
+    func propagationFired() -> PromiseCore? { self }
+
+    /// Applies a propagation action from `seal`, an awaiting observer, etc.
+    final func apply(_ action: PromiseState.PropagationAction) {
+        if action == .requestCancel, let target = propagationFired() { target.requestCancel() }
+    }
+
+    /// Links this promise to `up` as one propagating observer (rule 5, rule 27). If this
+    /// promise was already asked to cancel, the request is passed on at once.
+    /// - Parameter countsOnlyOnCancel: `onCancel` semantics (rule 7).
+    final func linkUpstream(_ up: PromiseCore, countsOnlyOnCancel: Bool = false) {
+        if countsOnlyOnCancel {
+            update { $0.setLinkCountsOnlyOnCancel() }
+        } else {
+            up.update { $0.addObserver() }
+        }
+        upstream.exchange(Unmanaged.passRetained(up), ordering: .acquiringAndReleasing)?.release()
+        let now = currentState
+        if now.isResolvingOrResolved {
+            upstream.exchange(nil, ordering: .acquiringAndReleasing)?.release()
+        } else if now.isCancelRequested, let next = notifyUpstream() {
+            next.requestCancel()
+        }
+    }
+
+    /// The last `Promise` handle went away (called by `PromiseSeal.deinit`).
+    final func sealHandles() {
+        apply(update { $0.seal() })
+    }
+
+    // MARK: Keepers (rule 1)
+
+    /// Something new can resolve this promise.
+    @inline(__always)
+    final func retainKeeper() {
+        keepers.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    /// Something that could resolve this promise is gone. The last one cancels it if it is
+    /// still pending: nothing can resolve it any more.
+    @inline(__always)
+    final func releaseKeeper(inline: Bool) {
+        if keepers.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0,
+           !currentState.isResolvingOrResolved {
+            resolveCancelled(inline: inline)
+        }
+    }
+}
+
+/// Tracks the `Promise` handles of one promise: all copies share it; its `deinit` means
+/// "no handle is left", which unblocks automatic cancellation propagation (rule 5b).
+@usableFromInline
+final class PromiseSeal: Sendable {
+    let core: PromiseCore
+    init(_ core: PromiseCore) { self.core = core }
+    deinit { core.sealHandles() }
+}

@@ -1,0 +1,73 @@
+// PromiseNode: anything that can sit in one of a promise's two intrusive lists.
+
+/// The base class of every entry in a promise's callback list or cancel-handler list.
+///
+/// Lists are lock-free Treiber stacks of retained nodes (see `PromiseCore`). A node is
+/// in at most one list at a time. Child promises *are* nodes: registering `map` on a
+/// promise pushes the child's own box onto the parent's list, so a chained operator
+/// costs no separate node allocation.
+///
+/// Safety of `@unchecked Sendable`: `next` is written only before the node is published
+/// by a compare-exchange and read only by the single thread that took the whole list.
+@usableFromInline
+class PromiseNode: @unchecked Sendable {
+    /// Intrusive link; the list owns one retain of each node, `next` itself is unretained.
+    final var next: Unmanaged<PromiseNode>?
+
+    @usableFromInline init() {}
+
+    /// The promise this node is registered on (its *upstream*) has resolved.
+    ///
+    /// - Parameter synchronously: `true` when the upstream was already resolved at
+    ///   registration, so `.nowOr` may run at once (rule 12); `false` when called from
+    ///   the delivery loop of the resolving thread.
+    func upstreamResolved(_ upstream: PromiseCore, synchronously: Bool) {}
+
+    /// The promise this node is registered on as a cancel handler was asked to cancel.
+    func upstreamRequestedCancel(_ upstream: PromiseCore, synchronously: Bool) {}
+
+    /// The node was removed from its list without firing (its promise resolved before a
+    /// cancel handler ran, or the list was torn down). Releases whatever the node kept alive.
+    func dropped() {}
+}
+
+/// Sentinel heads. A list whose head is a sentinel is closed to new nodes.
+enum Sentinel {
+    /// Callback list: the promise is resolved; registrants fire their node themselves.
+    static let resolved = PromiseNode()
+    /// Cancel-handler list: cancellation was requested; new handlers run at once.
+    static let cancelRequested = PromiseNode()
+
+    @inline(__always)
+    static func isSentinel(_ node: Unmanaged<PromiseNode>?) -> Bool {
+        guard let node else { return false }
+        let object = node.toOpaque()
+        return object == Unmanaged.passUnretained(resolved).toOpaque()
+            || object == Unmanaged.passUnretained(cancelRequested).toOpaque()
+    }
+}
+
+/// Reverses a LIFO list taken from a Treiber stack into registration (FIFO) order.
+@inline(__always)
+func reverseList(_ head: Unmanaged<PromiseNode>?) -> Unmanaged<PromiseNode>? {
+    var reversed: Unmanaged<PromiseNode>? = nil
+    var current = head
+    while let node = current {
+        let object = node._withUnsafeGuaranteedRef { $0 }
+        current = object.next
+        object.next = reversed
+        reversed = node
+    }
+    return reversed
+}
+
+/// Releases every node of a list taken from a promise without firing them.
+func dropList(_ head: Unmanaged<PromiseNode>?) {
+    var current = head
+    while let node = current {
+        let object = node.takeRetainedValue()
+        current = object.next
+        object.next = nil
+        object.dropped()
+    }
+}
