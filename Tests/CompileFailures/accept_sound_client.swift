@@ -1,0 +1,105 @@
+// Positive control: the sound counterparts of the reject_* fixtures. Must compile with no
+// error and no warning in Swift 6 mode, which proves the harness (module found, flags right)
+// and that sound code is not rejected.
+import Dispatch
+import Foundation
+import Synchronization
+import Tomorrowland
+
+// Sendable value types travel freely.
+struct ImageSize: Sendable, Equatable {
+    var width: Int
+    var height: Int
+}
+
+// State shared with callbacks lives in an actor or behind a Mutex.
+actor ImageCache {
+    var sizes: [String: ImageSize] = [:]
+    func store(_ size: ImageSize, for key: String) { sizes[key] = size }
+}
+
+final class Counter: Sendable {
+    private let total = Mutex(0)
+    func add(_ value: Int) { total.withLock { $0 += value } }
+    var value: Int { total.withLock { $0 } }
+}
+
+func remember(_ size: Promise<ImageSize, String>, in cache: ImageCache) {
+    _ = size.then(on: .utility) { value in
+        Task { await cache.store(value, for: "latest") }
+    }
+}
+
+func count(_ promises: [Promise<Int, String>], into counter: Counter) {
+    for promise in promises {
+        _ = promise.then { counter.add($0) }
+    }
+}
+
+// A Sendable promise can be sent into a Task and still be used by the caller.
+func open(_ size: Promise<ImageSize, String>) {
+    Task { _ = size.result }
+    size.requestCancel()
+}
+
+// A resolver of a Sendable promise may escape to another queue.
+func render() -> StdPromise<ImageSize> {
+    let (promise, resolver) = StdPromise<ImageSize>.makeWithResolver()
+    DispatchQueue.global().async {
+        resolver.fulfill(with: ImageSize(width: 1, height: 1))
+    }
+    return promise
+}
+
+// Main-actor state is updated from `.main` callbacks.
+@MainActor
+final class ProfileViewModel {
+    var title = ""
+
+    func load(_ name: Promise<String, String>, token: PromiseInvalidationToken) {
+        name.then(on: .main, token: token) { [weak self] name in
+            MainActor.assumeIsolated { self?.title = name }
+        }.catch(on: .main) { [weak self] error in
+            MainActor.assumeIsolated { self?.title = "error: \(error)" }
+        }
+    }
+}
+
+// Actors hop back in with `Task`.
+actor Tally {
+    var value = 0
+    func add(_ delta: Int) { value += delta }
+
+    func observe(_ promise: Promise<Int, String>) {
+        _ = promise.then(on: .utility) { delta in
+            Task { await self.add(delta) }
+        }
+    }
+}
+
+// Cancellation plumbing is Sendable: tokens, cancellables, resolvers of Sendable promises.
+func fetch() -> StdPromise<Data> {
+    return Promise(on: .immediate) { resolver in
+        let cancelled = Mutex(false)
+        resolver.onRequestCancel(on: .immediate) { resolver in
+            cancelled.withLock { $0 = true }
+            resolver.cancel()
+        }
+    }
+}
+
+func cancelLater(_ promise: StdPromise<Data>, token: PromiseInvalidationToken) {
+    let cancellable = promise.cancellable
+    promise.requestCancelOnInvalidate(token)
+    Task.detached {
+        cancellable.requestCancel()
+        token.invalidate()
+    }
+}
+
+func inspect(_ result: PromiseResult<ImageSize, String>, _ wrapped: TokenPromise<ImageSize, String>, on ready: Promise<Int, String>) {
+    _ = ready.then(on: .utility) { _ in
+        _ = result.value
+        _ = wrapped.inner
+    }
+}
