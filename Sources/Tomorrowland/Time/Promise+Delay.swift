@@ -1,0 +1,87 @@
+// Delayed results: delay(on:_:) and the init(on:…:after:) timers.
+
+import Foundation
+
+extension Promise {
+    /// Returns a promise with the same result as this one, delivered `delay` seconds after
+    /// this promise resolves (measured on the monotonic clock).
+    ///
+    /// The returned promise resolves on `context` (`.immediate` means `.auto`, evaluated
+    /// now; `.nowOr(c)` means `c`). With `.operationQueue` the operation is added to the
+    /// queue as soon as this promise resolves and becomes ready when the delay elapses, so it
+    /// keeps its place in line. A `delay` ≤ 0 passes the result through synchronously for
+    /// `.immediate`/`.nowOr`, and dispatches it at once otherwise.
+    ///
+    /// Cancellation: the returned promise is a normal child, so cancel requests are passed
+    /// upstream. If this promise was cancelled, a cancel request during the delay cancels the
+    /// returned promise at once; if it was fulfilled or rejected, a cancel request does not
+    /// shorten the delay. Meant mostly for debugging; for a cancellable timer use
+    /// `init(on:fulfilled:after:)`.
+    public func delay(on context: PromiseContext = .auto, _ delay: TimeInterval) -> Promise<Value, Error> {
+        let passesThrough = !(delay > 0) && context.firesSynchronouslyWithoutDelay
+        let timerContext = context.timerContext
+        return register(on: .immediate, token: nil, trigger: .all, kind: .transformer) { result in
+            if passesThrough { return .resolve(result) }
+            let (delayed, resolver) = Promise.makeWithResolver()
+            let timer = ContextTimer()
+            if case .cancelled = result {
+                resolver.onRequestCancel(on: .immediate) { resolver in
+                    timer.cancel()
+                    resolver.cancel()
+                }
+            }
+            let pending = UncheckedSendable((resolver, result))
+            timer.arm(on: timerContext, after: delay) {
+                pending.value.0.resolve(with: pending.value.1)
+            }
+            return .adopt(delayed)
+        }
+    }
+
+    /// Returns a promise that fulfills with `value` after `delay` seconds, on `context`.
+    ///
+    /// A cancellable timer: `requestCancel()` cancels the promise at once and releases the
+    /// value. `.immediate` means `.auto`; `.nowOr(c)` means `c`, except that a `delay` ≤ 0
+    /// with `.immediate`/`.nowOr` gives an already-fulfilled promise. With `.operationQueue`
+    /// the operation is added at once and becomes ready when the timer fires.
+    public init(on context: PromiseContext = .auto, fulfilled value: Value, after delay: TimeInterval) {
+        self.init(on: context, with: .value(value), after: delay)
+    }
+
+    /// Returns a promise that rejects with `error` after `delay` seconds, on `context`.
+    ///
+    /// Same timing and cancellation as `init(on:fulfilled:after:)`.
+    public init(on context: PromiseContext = .auto, rejected error: Error, after delay: TimeInterval) {
+        self.init(on: context, with: .error(error), after: delay)
+    }
+
+    /// Returns a promise that resolves with `result` after `delay` seconds, on `context`.
+    ///
+    /// A cancellable timer: `requestCancel()` cancels the promise synchronously and releases
+    /// the stored result before the delay ends (rule 23). `.immediate` means `.auto`;
+    /// `.nowOr(c)` means `c`; a `delay` ≤ 0 with `.immediate`/`.nowOr` gives an
+    /// already-resolved promise. The pending timer keeps the promise resolvable (rule 1).
+    public init(on context: PromiseContext = .auto, with result: PromiseResult<Value, Error>, after delay: TimeInterval) {
+        if !(delay > 0) && context.firesSynchronouslyWithoutDelay {
+            self.init(with: result)
+            return
+        }
+        let (promise, resolver) = Promise.makeWithResolver()
+        let timer = ContextTimer()
+        resolver.onRequestCancel(on: .immediate) { resolver in
+            timer.cancel()
+            resolver.cancel()
+        }
+        let pending = UncheckedSendable((resolver, result))
+        timer.arm(on: context.timerContext, after: delay) {
+            pending.value.0.resolve(with: pending.value.1)
+        }
+        self = promise
+    }
+
+    /// Returns a promise that resolves with `result` after `delay` seconds.
+    @available(*, deprecated, renamed: "init(on:with:after:)")
+    public init(on context: PromiseContext = .auto, result: PromiseResult<Value, Error>, after delay: TimeInterval) {
+        self.init(on: context, with: result, after: delay)
+    }
+}
