@@ -21,6 +21,9 @@ let package = Package(
         ),
         // Swift 6 mode: Sendable checking is sound for clients.
         .testTarget(name: "Swift6ClientTests", dependencies: ["Tomorrowland"]),
+        // Every ```swift block of README.md, MIGRATION.md and the DocC catalogs is compiled here
+        // (or in an example), and a test checks that the docs and this code still agree.
+        .testTarget(name: "DocumentationTests", dependencies: ["TomorrowlandAsync"]),
     ],
     swiftLanguageModes: [.v6]
 )

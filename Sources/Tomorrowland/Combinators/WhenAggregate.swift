@@ -1,0 +1,128 @@
+// WhenAggregate: the shared bookkeeping of when(fulfilled:) for arrays and tuples.
+
+import Dispatch
+import Synchronization
+
+/// Counts down the inputs of a `when(fulfilled:)` and resolves its output.
+///
+/// `remaining` starts at the number of inputs plus one; the extra one belongs to the
+/// registering call. Whoever brings it to zero fulfils the output: the registering call
+/// (every input was already fulfilled: synchronous result, rule 20) or the last input
+/// (dispatched once to the `qos` queue, where the values are assembled). Each input writes
+/// its own slot before its acquiring-and-releasing decrement, so the thread that reaches
+/// zero sees every value. The first failure resolves the output at once on the failing
+/// thread (first wins); later failures lose the race and are ignored.
+///
+/// Safety of `@unchecked Sendable`: `assemble` is called once, after `remaining` reached
+/// zero; everything else is immutable or atomic.
+final class WhenAggregate<Output, Error>: @unchecked Sendable {
+    private let remaining: Atomic<Int>
+    private let resolver: Promise<Output, Error>.Resolver
+    private let qos: DispatchQoS.QoSClass
+    private let inputsToCancel: [PromiseCore]?
+    private let assemble: () -> Output
+
+    /// - Parameter inputsToCancel: the inputs to `requestCancel()` on the first failure
+    ///   (`cancelOnFailure`), or `nil`.
+    init(count: Int, resolver: Promise<Output, Error>.Resolver, qos: DispatchQoS.QoSClass, inputsToCancel: [PromiseCore]?, assemble: @escaping () -> Output) {
+        remaining = Atomic(count + 1)
+        self.resolver = resolver
+        self.qos = qos
+        self.inputsToCancel = inputsToCancel
+        self.assemble = assemble
+    }
+
+    /// Whether the output has resolved (or is resolving).
+    var isDecided: Bool { resolver._box.currentState.isResolvingOrResolved }
+
+    /// Registers the aggregate as one propagating observer of `input`: `store` keeps the
+    /// value. Returns the observer, whose `requestCancel()` passes the output's cancel
+    /// request to `input` (rule 20).
+    func observe<V>(_ input: Promise<V, Error>, store: @escaping (V) -> Void) -> PromiseCore {
+        let observer: Promise<Void, NoError> = input.register(on: .immediate, token: nil, trigger: .all, kind: .transformer) { [self] result in
+            switch result {
+            case .value(let value):
+                store(value)
+                countDown(registering: false)
+            case .error(let error):
+                fail(.error(error))
+            case .cancelled:
+                fail(.cancelled)
+            }
+            return .resolve(.value(()))
+        }
+        return observer._box
+    }
+
+    /// Called once by the registering call after every input is observed. Returns whether
+    /// the output is already resolved.
+    func finishRegistration(observers: ContiguousArray<PromiseCore>) -> Bool {
+        countDown(registering: true)
+        if isDecided { return true }
+        resolver.onRequestCancel(on: .immediate) { _ in
+            for observer in observers { observer.requestCancel() }
+        }
+        return false
+    }
+
+    private func countDown(registering: Bool) {
+        guard remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
+        if registering {
+            resolver._box.resolve(.value(assemble()), inline: true)
+        } else {
+            DispatchQueue.global(qos: qos).async { [self] in
+                resolver._box.resolve(.value(assemble()), inline: true)
+            }
+        }
+    }
+
+    private func fail(_ result: PromiseResult<Output, Error>) {
+        guard resolver._box.resolve(result, inline: true), let inputsToCancel else { return }
+        for input in inputsToCancel { input.requestCancel() }
+    }
+}
+
+/// Where `when(fulfilled:)` over an array keeps its values: one slot per input, written once
+/// by the thread that fulfils that input, read once by `WhenAggregate`'s assembly.
+///
+/// Safety of `@unchecked Sendable`: slots are disjoint, each written by one thread before
+/// the countdown's release; the reader runs after the acquire that saw zero.
+final class WhenValueBuffer<Value>: @unchecked Sendable {
+    private let slots: UnsafeMutablePointer<Value?>
+    let count: Int
+
+    init(count: Int) {
+        self.count = count
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil, count: count)
+    }
+
+    deinit {
+        slots.deinitialize(count: count)
+        slots.deallocate()
+    }
+
+    @inline(__always)
+    func store(_ value: Value, at index: Int) {
+        slots[index] = value
+    }
+
+    /// Moves every value out, in input order.
+    func takeAll() -> [Value] {
+        var values = [Value]()
+        values.reserveCapacity(count)
+        for index in 0..<count { values.append(slots[index].take()!) }
+        return values
+    }
+}
+
+/// Where the tuple form of `when(fulfilled:)` keeps one input's value.
+///
+/// Safety of `@unchecked Sendable`: written once before the countdown's release, read once
+/// after the acquire that saw zero.
+final class WhenValueSlot<Value>: @unchecked Sendable {
+    private var value: Value?
+    init() {}
+    func store(_ value: Value) { self.value = value }
+    func take() -> Value { value.take()! }
+}

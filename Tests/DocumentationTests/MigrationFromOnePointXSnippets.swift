@@ -1,0 +1,73 @@
+// MIGRATION.md, section "From Tomorrowland 1.x": each snippet is compiled here, and the tests
+// check that what the text says about it is true.
+
+import Foundation
+import Testing
+import TomorrowlandAsync
+
+// MARK: requestCancelOnDeinit(_:) → a token property
+
+final class AvatarLoader {
+    private let token = PromiseInvalidationToken()  // invalidates (and cancels) on deinit
+
+    func load(for user: User) -> StdPromise<Image> {
+        fetchAvatar(for: user).requestCancelOnInvalidate(token)
+    }
+}
+
+// MARK: Sendable callbacks
+
+@MainActor
+final class FeedScreen {
+    private(set) var rows: [String] = []
+
+    func reload() {
+        fetchFeed().then(on: .main) { [weak self] rows in
+            MainActor.assumeIsolated { self?.rows = rows }
+        }.catch(on: .main) { error in
+            print("could not load the feed: \(error)")
+        }
+    }
+}
+
+// MARK: Tests
+
+@Suite("MIGRATION.md: from Tomorrowland 1.x")
+struct MigrationFromOnePointXTests {
+    @Test func unresolvablePromisesCancelAtOnce() {
+        let (promise, _) = StdPromise<Int>.makeWithResolver()
+        // 1.x: pending for as long as `promise` is held. Now: cancelled at once,
+        // because nothing can resolve it any more.
+        #expect(promise.result?.isCancelled == true)
+    }
+
+    @Test func tokenPromiseMapErrorHonoursTheToken() {
+        let token = PromiseInvalidationToken()
+        let (request, resolver) = StdPromise<User>.makeWithResolver()
+        let mapped = request.withToken(token).mapError(on: .immediate) { error in
+            AppError(error)
+        }
+        token.invalidate()
+        resolver.reject(with: ServiceError.offline)
+        // 1.x ran this mapError callback despite the invalidated token; now it is
+        // skipped and `mapped` is cancelled, like every other transforming callback.
+        #expect(mapped.inner.result?.isCancelled == true)
+    }
+
+    @Test func tokenPropertyReplacesRequestCancelOnDeinit() async {
+        var loader: AvatarLoader? = AvatarLoader()
+        let image = loader!.load(for: User(id: 1, name: "a"))
+        loader = nil  // its token invalidates on deinit and requests cancellation of the load
+        #expect(await eventually { image.result != nil })
+        #expect(image.result?.isCancelled == true)
+    }
+
+    @Test @MainActor func mainCallbacksCanAssumeMainActorIsolation() async {
+        let screen = FeedScreen()
+        screen.reload()
+        for _ in 0..<1_000 where screen.rows.isEmpty {
+            try? await Task.sleep(nanoseconds: 5_000_000)  // lets the main queue run the callback
+        }
+        #expect(screen.rows == ["first", "second"])
+    }
+}

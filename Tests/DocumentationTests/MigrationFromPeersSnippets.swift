@@ -1,0 +1,111 @@
+// MIGRATION.md, section "From khanlou's Promise and from FranticApparatus": the Tomorrowland side
+// of each mapping, compiled, with tests for the behaviour the text describes.
+
+import Foundation
+import Testing
+import TomorrowlandAsync
+
+// MARK: khanlou's Promise
+
+struct FeedItem: Sendable, Equatable {
+    var title: String
+}
+
+enum FeedError: Swift.Error {
+    case badStatus(Int)
+}
+
+/// `Promise<T>(work: { fulfill, reject in … })` wrapping a completion handler.
+func fetchStatusAndBody() -> StdPromise<(status: Int, body: String)> {
+    StdPromise(on: .utility) { resolver in
+        loadUser(id: 7) { user, error in
+            if let user {
+                resolver.fulfill(with: (status: 200, body: user.name))
+            } else {
+                resolver.reject(with: error ?? ServiceError.notFound)
+            }
+        }
+    }
+}
+
+/// `ensure`, `then` returning a value, `then` returning a promise, `catch`, `always`.
+func loadFirstItem(log: Log) -> StdPromise<FeedItem> {
+    fetchStatusAndBody()
+        .tryMap(on: .utility) { response -> String in
+            guard response.status == 200 else { throw FeedError.badStatus(response.status) }  // ensure
+            return response.body
+        }
+        .flatMap(on: .utility) { body in
+            fetchFeed().map(on: .immediate) { titles in FeedItem(title: "\(body): \(titles[0])") }
+        }
+        .catch(on: .main) { error in
+            log.append("failed: \(error)")
+        }
+        .always(on: .main) { _ in
+            log.append("done")
+        }
+}
+
+// MARK: FranticApparatus
+
+/// `Promise { fulfill, reject, isCancelled in … }` doing long work in steps.
+func checksum(of chunks: [[UInt8]]) -> Promise<UInt64, NoError> {
+    Promise(on: .utility) { resolver in
+        var sum: UInt64 = 0
+        for chunk in chunks {
+            if resolver.hasRequestedCancel {  // FranticApparatus: isCancelled()
+                resolver.cancel()
+                return
+            }
+            for byte in chunk { sum = sum &* 31 &+ UInt64(byte) }
+        }
+        resolver.fulfill(with: sum)
+    }
+}
+
+/// `PromiseMaker.makeUsing(context: self) { … }`: a weakly held context, given strongly to each
+/// callback, and callbacks skipped once it is gone.
+@MainActor
+final class ProfileController {
+    private let token = PromiseInvalidationToken()  // invalidates when the controller goes away
+    private(set) var title = ""
+
+    func showProfile(id: Int) -> StdPromise<User> {
+        fetchUser(id: id)
+            .then(on: .main, token: token) { [weak self] user in
+                MainActor.assumeIsolated { self?.title = user.name }
+            }
+            .requestCancelOnInvalidate(token)
+    }
+}
+
+// MARK: Tests
+
+@Suite("MIGRATION.md: from the peer libraries")
+struct MigrationFromPeersTests {
+    @Test func khanlouChainResolves() async {
+        let log = Log()
+        let item = loadFirstItem(log: log)
+        #expect(await eventually { log.all.contains("done") })
+        #expect(item.result?.value == FeedItem(title: "user7: first"))
+    }
+
+    @Test func cooperativeCancellationStopsBetweenChunks() async {
+        let (gate, open) = Promise<Void, NoError>.makeWithResolver()
+        let work = gate.flatMap(on: .utility) { checksum(of: Array(repeating: [1, 2, 3], count: 1_000)) }
+        work.requestCancel()  // the only observer asks: propagates to `gate`'s child chain
+        open.fulfill(with: ())
+        #expect(await eventually { work.result != nil })
+        #expect(work.result?.isCancelled == true)
+    }
+
+    @Test @MainActor func tokenSkipsCallbacksOnceTheOwnerIsGone() async {
+        var controller: ProfileController? = ProfileController()
+        let profile = controller!.showProfile(id: 3)
+        controller = nil
+        #expect(await eventually { profile.result != nil })
+        // The callback was skipped (no crash, no write to a dead object); the load itself
+        // may have finished first, or been cancelled by the token.
+        #expect(profile.result?.value == User(id: 3, name: "user3") || profile.result?.isCancelled == true)
+    }
+}

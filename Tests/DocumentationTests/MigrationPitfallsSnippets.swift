@@ -1,0 +1,68 @@
+// MIGRATION.md, section "Pitfalls": the snippets, compiled, and tests showing each claim.
+
+import Foundation
+import Testing
+import TomorrowlandAsync
+
+// MARK: Thread.isMainThread on Linux
+
+func presentOnMain(_ image: StdPromise<Image>) {
+    image.then(on: .main) { image in
+        // Runs on the main queue, whichever thread Dispatch drains it on: don't test
+        // Thread.isMainThread here (false on Linux after dispatchMain()).
+        show(image)
+    }.catch(on: .main) { error in
+        show(error)
+    }
+}
+
+// MARK: A hand-written bridge that leaks its continuation
+
+// Don't: this never resumes when the promise is cancelled (neither callback runs),
+// so the awaiting task hangs, and Task cancellation is ignored altogether.
+func leakyValue(of promise: StdPromise<Int>) async throws -> Int {
+    try await withCheckedThrowingContinuation { continuation in
+        promise
+            .then(on: .immediate) { continuation.resume(returning: $0) }
+            .catch(on: .immediate) { continuation.resume(throwing: $0) }
+    }
+}
+
+// MARK: Holding a promise blocks cancellation propagation
+
+final class SearchController {
+    private var current: PromiseCancellable?  // not a Promise: a held Promise blocks propagation
+
+    func search(_ text: String) -> StdPromise<[String]> {
+        current?.requestCancel()
+        let results = fetchFeed().map(on: .utility) { rows in rows.filter { $0.contains(text) } }
+        current = results.cancellable
+        return results
+    }
+}
+
+@Suite("MIGRATION.md: pitfalls")
+struct MigrationPitfallsTests {
+    @Test func mainCallbackRunsOnTheMainQueueEvenWhenNotTheMainThread() async {
+        let ranOnMainQueue = Log()
+        StdPromise(fulfilled: 1).then(on: .main) { _ in
+            ranOnMainQueue.append(PromiseContext.auto == .main ? "main queue" : "elsewhere")
+        }.catch(on: .immediate) { _ in }
+        #expect(await eventually { !ranOnMainQueue.all.isEmpty })
+        #expect(ranOnMainQueue.all == ["main queue"])
+        presentOnMain(StdPromise(fulfilled: Image(url: "x")))
+    }
+
+    @Test func leakyBridgeWorksOnlyOnTheHappyPath() async throws {
+        // Fulfilled: fine. (Cancelled would hang forever; that is the point of the pitfall.)
+        #expect(try await leakyValue(of: StdPromise(fulfilled: 42)) == 42)
+    }
+
+    @Test func searchCancelsThePreviousSearch() async {
+        let controller = SearchController()
+        let first = controller.search("fir")
+        let second = controller.search("sec")
+        #expect(await eventually { first.result != nil && second.result != nil })
+        #expect(second.result?.value == ["second"])
+    }
+}

@@ -1,0 +1,338 @@
+import Dispatch
+import Foundation
+import XCTest
+@testable import Tomorrowland
+
+final class WhenTests: XCTestCase {
+    // MARK: when(fulfilled:) over arrays (rule 20)
+
+    func testEmptyArrayGivesEmptyArray() {
+        let result = when(fulfilled: [Promise<Int, UtilError>]()).result
+        XCTAssertEqual(result, .value([]))
+    }
+
+    func testAllAlreadyFulfilledIsSynchronousAndOrdered() {
+        let promises = (0..<10).map { Promise<Int, UtilError>(fulfilled: $0) }
+        XCTAssertEqual(when(fulfilled: promises).result, .value(Array(0..<10)))
+    }
+
+    func testAnyAlreadyFailedIsSynchronousEvenWithPendingInputs() {
+        let (pending, resolver) = Promise<Int, UtilError>.makeWithResolver()
+        let rejected = when(fulfilled: [pending, Promise(rejected: UtilError(1)), Promise(rejected: UtilError(2))])
+        XCTAssertEqual(rejected.result, .error(UtilError(1)))
+        let cancelled = when(fulfilled: [pending, Promise(with: .cancelled)])
+        XCTAssertEqual(cancelled.result, .cancelled)
+        withExtendedLifetime(resolver) {}
+    }
+
+    func testValuesKeepInputOrderWhenResolvedOutOfOrder() {
+        let pairs = (0..<5).map { _ in Promise<Int, UtilError>.makeWithResolver() }
+        let all = when(fulfilled: pairs.map(\.0), qos: .utility)
+        for index in [3, 1, 4, 0] { pairs[index].1.fulfill(with: index * 10) }
+        XCTAssertNil(all.result)
+        pairs[2].1.fulfill(with: 20)
+        XCTAssertEqual(utilAwait(all), .value([0, 10, 20, 30, 40]))
+    }
+
+    func testAsyncResultIsDeliveredOnTheQoSQueue() {
+        let (pending, resolver) = Promise<Int, UtilError>.makeWithResolver()
+        let all = when(fulfilled: [pending], qos: .utility)
+        let onMain = UtilBox(true)
+        let checked = all.then(on: .immediate) { _ in onMain.value = MainQueue.isCurrent }
+        resolver.fulfill(with: 1)
+        XCTAssertNil(all.result, "dispatched to the qos queue, not inline")
+        XCTAssertEqual(utilAwait(checked), .value([1]))
+        XCTAssertFalse(onMain.value)
+    }
+
+    func testFirstFailureWinsAndLaterFailuresAreIgnored() {
+        let a = Promise<Int, UtilError>.makeWithResolver()
+        let b = Promise<Int, UtilError>.makeWithResolver()
+        let c = Promise<Int, UtilError>.makeWithResolver()
+        let all = when(fulfilled: [a.0, b.0, c.0])
+        b.1.reject(with: UtilError(2))
+        a.1.reject(with: UtilError(1))
+        c.1.cancel()
+        XCTAssertEqual(all.result, .error(UtilError(2)))
+    }
+
+    func testCancelledInputCancelsTheOutput() {
+        let a = Promise<Int, UtilError>.makeWithResolver()
+        let b = Promise<Int, UtilError>.makeWithResolver()
+        let all = when(fulfilled: [a.0, b.0])
+        a.1.cancel()
+        XCTAssertEqual(all.result, .cancelled)
+        withExtendedLifetime(b.1) {}
+    }
+
+    func testCancelOnFailureCancelsTheRestButReportsTheFirstFailure() {
+        let asked = UtilBox(false)
+        let other = utilCancellable(Int.self, asked: asked)
+        let (failing, resolver) = Promise<Int, UtilError>.makeWithResolver()
+        let all = when(fulfilled: [failing, other], cancelOnFailure: true)
+        resolver.reject(with: UtilError(7))
+        XCTAssertTrue(asked.value, "the remaining input was asked to cancel")
+        XCTAssertEqual(other.result, .cancelled)
+        XCTAssertEqual(all.result, .error(UtilError(7)), "the first failure, not the cancellation")
+    }
+
+    func testCancelOnFailureWithAnAlreadyRejectedInput() {
+        let asked = UtilBox(false)
+        let other = utilCancellable(Int.self, asked: asked)
+        let all = when(fulfilled: [other, Promise(rejected: UtilError(3))], cancelOnFailure: true)
+        XCTAssertEqual(all.result, .error(UtilError(3)))
+        XCTAssertTrue(asked.value)
+    }
+
+    func testWithoutCancelOnFailureTheRestIsNotCancelled() {
+        let asked = UtilBox(false)
+        let other = utilCancellable(Int.self, asked: asked)
+        let all = when(fulfilled: [other, Promise(rejected: UtilError(3))])
+        XCTAssertEqual(all.result, .error(UtilError(3)))
+        XCTAssertFalse(asked.value)
+        withExtendedLifetime(other) {}
+    }
+
+    func testCancelRequestOnTheOutputReachesEachInputAsOneObserver() {
+        let askedA = UtilBox(false)
+        let askedB = UtilBox(false)
+        var all: Promise<[Int], UtilError>!
+        var sibling: Promise<Int, UtilError>!
+        do {
+            let a = utilCancellable(Int.self, asked: askedA)
+            let b = utilCancellable(Int.self, asked: askedB)
+            sibling = b.then(on: .immediate) { _ in } // a second observer of b
+            all = when(fulfilled: [a, b])
+        }
+        all.requestCancel()
+        XCTAssertTrue(askedA.value, "a's only observer asked")
+        XCTAssertFalse(askedB.value, "b has another observer that did not ask")
+        XCTAssertEqual(all.result, .cancelled)
+        sibling.requestCancel()
+        XCTAssertTrue(askedB.value)
+    }
+
+    func testCancelRequestWaitsForInputHandles() {
+        let asked = UtilBox(false)
+        let input = utilCancellable(Int.self, asked: asked)
+        let all = when(fulfilled: [input])
+        all.requestCancel()
+        XCTAssertFalse(asked.value, "a handle to the input is still alive (rule 5)")
+        withExtendedLifetime(input) {}
+    }
+
+    func testDuplicateInputs() {
+        let (promise, resolver) = Promise<Int, UtilError>.makeWithResolver()
+        let all = when(fulfilled: [promise, promise, promise])
+        resolver.fulfill(with: 4)
+        XCTAssertEqual(utilAwait(all), .value([4, 4, 4]))
+        XCTAssertEqual(when(fulfilled: [Promise<Int, UtilError>(fulfilled: 1), Promise(fulfilled: 1)]).result, .value([1, 1]))
+    }
+
+    func testDuplicateInputsCancelTogether() {
+        let asked = UtilBox(false)
+        var all: Promise<[Int], UtilError>!
+        do {
+            let input = utilCancellable(Int.self, asked: asked)
+            all = when(fulfilled: [input, input])
+        }
+        all.requestCancel()
+        XCTAssertTrue(asked.value, "both observer slots of the duplicate asked")
+    }
+
+    func testConcurrentFulfilment() {
+        let count = 1000
+        let pairs = (0..<count).map { _ in Promise<Int, UtilError>.makeWithResolver() }
+        let all = when(fulfilled: pairs.map(\.0))
+        let resolvers = UtilBox(pairs.map(\.1))
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            resolvers.value[index].fulfill(with: index)
+        }
+        XCTAssertEqual(utilAwait(all), .value(Array(0..<count)))
+    }
+
+    func testHundredThousandInputsIsLinear() {
+        func measure(_ count: Int) -> Double {
+            let pairs = (0..<count).map { _ in Promise<Int, UtilError>.makeWithResolver() }
+            let start = utilNow()
+            let all = when(fulfilled: pairs.map(\.0), qos: .userInitiated)
+            for (_, resolver) in pairs { resolver.fulfill(with: 1) }
+            let result = utilAwait(all, timeout: 60)
+            let elapsed = utilNow() - start
+            XCTAssertEqual(result?.value?.count, count)
+            return elapsed
+        }
+        _ = measure(10_000) // warm up
+        let small = measure(20_000)
+        let large = measure(100_000)
+        // Linear: 5x the inputs should take about 5x the time; O(n²) would take ~25x.
+        // A wide margin for a loaded 2-core machine.
+        XCTAssertLessThan(large, max(small, 0.01) * 15, "small \(small)s, large \(large)s")
+        XCTAssertLessThan(large, 20)
+    }
+
+    func testHundredThousandAlreadyResolvedInputsIsSynchronous() {
+        let promises = [Promise<Int, UtilError>](repeating: Promise(fulfilled: 2), count: 100_000)
+        let start = utilNow()
+        let all = when(fulfilled: promises)
+        XCTAssertEqual(all.result?.value?.count, 100_000)
+        XCTAssertLessThan(utilNow() - start, 20)
+    }
+
+    // MARK: when(fulfilled:) over separate promises (parameter packs)
+
+    func testTwoToSixPromisesGiveTuples() {
+        let a = Promise<Int, UtilError>(fulfilled: 1)
+        let b = Promise<String, UtilError>(fulfilled: "b")
+        let c = Promise<Double, UtilError>(fulfilled: 3.5)
+        let d = Promise<Bool, UtilError>(fulfilled: true)
+        let e = Promise<[Int], UtilError>(fulfilled: [5])
+        let f = Promise<Character, UtilError>(fulfilled: "f")
+        let two: Promise<(Int, String), UtilError> = when(fulfilled: a, b)
+        let three: Promise<(Int, String, Double), UtilError> = when(fulfilled: a, b, c)
+        let four: Promise<(Int, String, Double, Bool), UtilError> = when(fulfilled: a, b, c, d, qos: .utility)
+        let five: Promise<(Int, String, Double, Bool, [Int]), UtilError> = when(fulfilled: a, b, c, d, e, cancelOnFailure: true)
+        let six: Promise<(Int, String, Double, Bool, [Int], Character), UtilError> = when(fulfilled: a, b, c, d, e, f, qos: .default, cancelOnFailure: false)
+        XCTAssertEqual(two.result?.value?.1, "b")
+        XCTAssertEqual(three.result?.value?.2, 3.5)
+        XCTAssertEqual(four.result?.value?.3, true)
+        XCTAssertEqual(five.result?.value?.4, [5])
+        XCTAssertEqual(six.result?.value?.5, "f")
+        // Beyond the original's arities.
+        let seven = when(fulfilled: a, b, c, d, e, f, a)
+        XCTAssertEqual(seven.result?.value?.6, 1)
+    }
+
+    func testTupleDestructuringInThen() {
+        let a = Promise<Int, UtilError>(fulfilled: 1)
+        let b = Promise<String, UtilError>(fulfilled: "two")
+        let seen = UtilBox("")
+        let done = when(fulfilled: a, b).then(on: .immediate) { (number, string) in
+            seen.value = "\(number)-\(string)"
+        }
+        XCTAssertNotNil(done.result)
+        XCTAssertEqual(seen.value, "1-two")
+        let mapped = when(fulfilled: a, b, a).map(on: .immediate) { x, y, z in x + y.count + z }
+        XCTAssertEqual(mapped.result, .value(5))
+    }
+
+    func testStdPromiseTuples() {
+        let a = StdPromise<Int>(fulfilled: 1)
+        let b = StdPromise<String>(fulfilled: "s")
+        let both = when(fulfilled: a, b)
+        XCTAssertEqual(both.result?.value?.0, 1)
+        let failed = when(fulfilled: a, StdPromise<String>(rejected: UtilError(1)))
+        XCTAssertEqual(failed.result?.error as? UtilError, UtilError(1))
+    }
+
+    func testTupleFormAsync() {
+        let (a, resolveA) = Promise<Int, UtilError>.makeWithResolver()
+        let (b, resolveB) = Promise<String, UtilError>.makeWithResolver()
+        let both = when(fulfilled: a, b, qos: .utility)
+        resolveB.fulfill(with: "b")
+        XCTAssertNil(both.result)
+        resolveA.fulfill(with: 1)
+        let result = utilAwait(both)
+        XCTAssertEqual(result?.value?.0, 1)
+        XCTAssertEqual(result?.value?.1, "b")
+    }
+
+    func testTupleFormFirstFailureAndCancelOnFailure() {
+        let asked = UtilBox(false)
+        let other = utilCancellable(String.self, asked: asked)
+        let (a, resolveA) = Promise<Int, UtilError>.makeWithResolver()
+        let both = when(fulfilled: a, other, cancelOnFailure: true)
+        resolveA.reject(with: UtilError(5))
+        XCTAssertTrue(asked.value)
+        XCTAssertEqual(both.result?.error, UtilError(5))
+    }
+
+    func testTupleFormCancelRequestPropagates() {
+        let askedA = UtilBox(false)
+        let askedB = UtilBox(false)
+        var both: Promise<(Int, String), UtilError>!
+        do {
+            both = when(fulfilled: utilCancellable(Int.self, asked: askedA), utilCancellable(String.self, asked: askedB))
+        }
+        both.requestCancel()
+        XCTAssertTrue(askedA.value)
+        XCTAssertTrue(askedB.value)
+        XCTAssertEqual(both.result?.isCancelled, true)
+    }
+
+    // MARK: when(first:) (rule 21)
+
+    func testFirstOfEmptyIsCancelled() {
+        XCTAssertEqual(when(first: [Promise<Int, UtilError>]()).result, .cancelled)
+    }
+
+    func testFirstFulfilOrRejectWins() {
+        let a = Promise<Int, UtilError>.makeWithResolver()
+        let b = Promise<Int, UtilError>.makeWithResolver()
+        let first = when(first: [a.0, b.0])
+        b.1.reject(with: UtilError(1))
+        a.1.fulfill(with: 2)
+        XCTAssertEqual(first.result, .error(UtilError(1)))
+    }
+
+    func testFirstIgnoresCancelledInputs() {
+        let a = Promise<Int, UtilError>.makeWithResolver()
+        let b = Promise<Int, UtilError>.makeWithResolver()
+        let first = when(first: [a.0, b.0])
+        a.1.cancel()
+        XCTAssertNil(first.result)
+        b.1.fulfill(with: 3)
+        XCTAssertEqual(first.result, .value(3))
+    }
+
+    func testFirstIsCancelledOnlyWhenAllInputsCancel() {
+        let a = Promise<Int, UtilError>.makeWithResolver()
+        let b = Promise<Int, UtilError>.makeWithResolver()
+        let first = when(first: [a.0, b.0, a.0])
+        a.1.cancel()
+        XCTAssertNil(first.result)
+        b.1.cancel()
+        XCTAssertEqual(first.result, .cancelled)
+    }
+
+    func testFirstIsSynchronousForResolvedInputs() {
+        let (pending, resolver) = Promise<Int, UtilError>.makeWithResolver()
+        XCTAssertEqual(when(first: [pending, Promise(fulfilled: 1)]).result, .value(1))
+        XCTAssertEqual(when(first: [Promise<Int, UtilError>(with: .cancelled), Promise(with: .cancelled)]).result, .cancelled)
+        XCTAssertNil(when(first: [Promise<Int, UtilError>(with: .cancelled), pending]).result)
+        withExtendedLifetime(resolver) {}
+    }
+
+    func testFirstCancelRemaining() {
+        let asked = UtilBox(false)
+        let slow = utilCancellable(Int.self, asked: asked)
+        let (fast, resolver) = Promise<Int, UtilError>.makeWithResolver()
+        let first = when(first: [slow, fast], cancelRemaining: true)
+        resolver.fulfill(with: 1)
+        XCTAssertEqual(first.result, .value(1))
+        XCTAssertTrue(asked.value)
+        XCTAssertEqual(slow.result, .cancelled)
+    }
+
+    func testFirstWithoutCancelRemainingLeavesTheRest() {
+        let asked = UtilBox(false)
+        let slow = utilCancellable(Int.self, asked: asked)
+        let first = when(first: [slow, Promise(fulfilled: 1)])
+        XCTAssertEqual(first.result, .value(1))
+        XCTAssertFalse(asked.value)
+        withExtendedLifetime(slow) {}
+    }
+
+    func testFirstCancelRequestPropagatesToEachInput() {
+        let askedA = UtilBox(false)
+        let askedB = UtilBox(false)
+        var first: Promise<Int, UtilError>!
+        do {
+            first = when(first: [utilCancellable(Int.self, asked: askedA), utilCancellable(Int.self, asked: askedB)])
+        }
+        first.requestCancel()
+        XCTAssertTrue(askedA.value)
+        XCTAssertTrue(askedB.value)
+        XCTAssertEqual(first.result, .cancelled)
+    }
+}
