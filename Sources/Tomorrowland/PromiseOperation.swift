@@ -1,0 +1,161 @@
+// PromiseOperation: an `Operation` that runs a promise handler and finishes when it resolves.
+
+import Foundation
+import Synchronization
+
+/// An asynchronous `Operation` whose work is a promise handler: the operation starts the
+/// handler and finishes when the promise resolves.
+///
+/// ```swift
+/// let operation = StdPromiseOperation<Data>(on: .utility) { resolver in
+///     download(url, completion: resolver.handleCallback())
+/// }
+/// operation.addDependency(loginOperation)
+/// queue.addOperation(operation)
+/// operation.promise.then { data in … }
+/// ```
+///
+/// - `promise` is the same promise every time. It stays unresolved until the operation
+///   starts; the operation keeps it resolvable until then (rule 1), and dropping an
+///   operation that never started cancels it.
+/// - `start()` runs the handler on `context`: `.immediate` means the thread that calls
+///   `start()`, `.nowOr(c)` means `c`. Extra `start()` calls do nothing.
+/// - `isFinished` becomes true when the promise resolves, *before* any of the promise's
+///   observers run; the queue (dependencies, `maxConcurrentOperationCount`) waits for it.
+///   The `isExecuting`/`isFinished` changes post the KVO notifications `OperationQueue`
+///   needs (corelibs included).
+/// - Cancellation: `cancel()` requests cancel of the promise, and `promise.requestCancel()`
+///   calls `cancel()`. An operation cancelled before it starts never calls its handler; its
+///   promise is cancelled when `start()` runs (which the queue still does).
+public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendable {
+    // Safety of `@unchecked Sendable` (required because `Operation` is): `handler` and
+    // `resolver` are taken only by the thread that wins `started`, and released by `deinit`;
+    // everything else is immutable or atomic.
+
+    /// The resolver type the handler receives.
+    public typealias Resolver = Promise<Value, Error>.Resolver
+
+    private let context: PromiseContext
+    private let _promise: Promise<Value, Error>
+    private let started = Atomic(false)
+    private let phase = Atomic<UInt8>(Phase.ready)
+    private var handler: (@Sendable (Resolver) -> Void)?
+    /// Holds the creator keeper until `start()` hands it to the handler (rule 1).
+    private var resolver: Resolver?
+
+    /// Creates an operation that runs `handler` on `context` when started.
+    public init(on context: PromiseContext, _ handler: @escaping @Sendable (_ resolver: Resolver) -> Void) {
+        let (promise, resolver) = Promise<Value, Error>.makeWithResolver()
+        self.context = context
+        _promise = promise
+        self.resolver = resolver
+        self.handler = handler
+        super.init()
+        // Registered first, so the operation finishes before any observer of the promise runs.
+        promise._box.register(OperationFinishNode(self))
+        promise._box.registerCancelHandler(OperationCancelNode(self))
+    }
+
+    /// The operation's promise (the same one on every access).
+    public var promise: Promise<Value, Error> {
+        _promise
+    }
+
+    /// Always `true`: the operation finishes when its promise resolves.
+    public override var isAsynchronous: Bool {
+        true
+    }
+
+    /// Whether the handler was started and the promise has not resolved yet.
+    public override var isExecuting: Bool {
+        phase.load(ordering: .acquiring) == Phase.executing
+    }
+
+    /// Whether the promise has resolved.
+    public override var isFinished: Bool {
+        phase.load(ordering: .acquiring) == Phase.finished
+    }
+
+    /// Starts the operation: runs the handler on its context, or, if the operation was
+    /// cancelled, cancels the promise without running the handler. Only the first call does
+    /// anything.
+    public override func start() {
+        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let handler = self.handler.take()!
+        let resolver = self.resolver.take()!
+        willChangeValue(forKey: "isExecuting")
+        phase.store(Phase.executing, ordering: .releasing)
+        didChangeValue(forKey: "isExecuting")
+        if isCancelled {
+            resolver.cancel()
+            return
+        }
+        switch context {
+        case .immediate:
+            handler(resolver)
+        default:
+            let resolver = UncheckedSendable(resolver)
+            context.timerContext.schedule { handler(resolver.value) }
+        }
+    }
+
+    /// Cancels the operation and requests cancellation of its promise.
+    public override func cancel() {
+        super.cancel()
+        _promise.requestCancel()
+    }
+
+    /// Not used: the operation's work is its promise handler.
+    @available(*, unavailable, message: "PromiseOperation runs its promise handler from start()")
+    public override func main() {}
+
+    /// The promise resolved: executing → finished, with KVO.
+    fileprivate func promiseResolved() {
+        let old = phase.exchange(Phase.finished, ordering: .acquiringAndReleasing)
+        guard old != Phase.finished else { return }
+        willChangeValue(forKey: "isExecuting")
+        willChangeValue(forKey: "isFinished")
+        didChangeValue(forKey: "isExecuting")
+        didChangeValue(forKey: "isFinished")
+    }
+}
+
+/// Sits first in the operation's promise's callback list and marks the operation finished.
+/// Holds the operation weakly.
+private final class OperationFinishNode: PromiseNode, @unchecked Sendable {
+    // Safety of `@unchecked Sendable`: `finish` is immutable; the node fires once.
+    private let finish: @Sendable () -> Void
+
+    init<V, E>(_ operation: PromiseOperation<V, E>) {
+        finish = { [weak operation] in operation?.promiseResolved() }
+    }
+
+    override func upstreamResolved(_ upstream: PromiseCore, synchronously: Bool) {
+        finish()
+    }
+}
+
+/// Passes cancel requests on the promise to the operation. Holds the operation weakly and
+/// no resolver, so it does not keep the promise resolvable (rule 1).
+private final class OperationCancelNode: PromiseNode, @unchecked Sendable {
+    // Safety of `@unchecked Sendable`: `cancel` is immutable; the node fires at most once.
+    private let cancel: @Sendable () -> Void
+
+    init<V, E>(_ operation: PromiseOperation<V, E>) {
+        cancel = { [weak operation] in operation?.cancel() }
+    }
+
+    override func upstreamRequestedCancel(_ upstream: PromiseCore, synchronously: Bool) {
+        cancel()
+    }
+}
+
+/// `PromiseOperation` with `Swift.Error` as its error type.
+public typealias StdPromiseOperation<Value> = PromiseOperation<Value, Swift.Error>
+
+/// The life of a `PromiseOperation`, stored in an atomic byte.
+private enum Phase {
+    static let ready: UInt8 = 0
+    static let executing: UInt8 = 1
+    static let finished: UInt8 = 2
+}

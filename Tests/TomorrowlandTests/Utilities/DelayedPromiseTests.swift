@@ -1,0 +1,112 @@
+import Dispatch
+import Foundation
+import XCTest
+@testable import Tomorrowland
+
+final class DelayedPromiseTests: XCTestCase {
+    func testHandlerRunsOnlyOnFirstAccess() {
+        let runs = UtilBox(0)
+        let delayed = DelayedPromise<Int, UtilError>(on: .utility) { resolver in
+            runs.increment()
+            resolver.fulfill(with: 1)
+        }
+        Thread.sleep(forTimeInterval: 0.02)
+        XCTAssertEqual(runs.value, 0)
+        let first = delayed.promise
+        let second = delayed.promise
+        XCTAssertEqual(first, second, "every access returns an equal promise")
+        XCTAssertEqual(utilAwait(first), .value(1))
+        XCTAssertEqual(runs.value, 1)
+    }
+
+    func testHandlerIsAsynchronousExceptForImmediate() {
+        let asyncDelayed = DelayedPromise<Int, UtilError>(on: .nowOr(.utility)) { $0.fulfill(with: 1) }
+        let asyncPromise = asyncDelayed.promise
+        XCTAssertEqual(utilAwait(asyncPromise), .value(1))
+        let ran = UtilBox(false)
+        let immediate = DelayedPromise<Int, UtilError>(on: .immediate) { resolver in
+            ran.value = true
+            resolver.fulfill(with: 2)
+        }
+        XCTAssertFalse(ran.value)
+        XCTAssertEqual(immediate.promise.result, .value(2), "runs synchronously on the accessing thread")
+    }
+
+    func testMainContextRunsOnTheMainQueue() {
+        let onMain = UtilBox(false)
+        let delayed = DelayedPromise<Int, UtilError>(on: .main) { resolver in
+            onMain.value = MainQueue.isCurrent
+            resolver.fulfill(with: 1)
+        }
+        XCTAssertNil(delayed.promise.result, "never synchronous for .main")
+        XCTAssertEqual(utilAwait(delayed.promise), .value(1))
+        XCTAssertTrue(onMain.value)
+    }
+
+    func testEquatableByIdentity() {
+        let a = DelayedPromise<Int, UtilError>(on: .immediate) { $0.fulfill(with: 1) }
+        let b = DelayedPromise<Int, UtilError>(on: .immediate) { $0.fulfill(with: 1) }
+        let copy = a
+        XCTAssertEqual(a, copy)
+        XCTAssertNotEqual(a, b)
+        let std = StdDelayedPromise<Int>(on: .immediate) { $0.fulfill(with: 3) }
+        XCTAssertEqual(std.promise.result?.value, 3)
+    }
+
+    func testHandlerIsReleasedAfterRunning() {
+        weak var weakCapture: UtilObject?
+        let delayed: DelayedPromise<Int, UtilError>
+        do {
+            let capture = UtilObject()
+            weakCapture = capture
+            delayed = DelayedPromise(on: .immediate) { resolver in
+                resolver.fulfill(with: capture.name.count)
+            }
+        }
+        XCTAssertNotNil(weakCapture)
+        XCTAssertEqual(delayed.promise.result, .value(6))
+        XCTAssertNil(weakCapture, "released right after it ran, while the DelayedPromise lives")
+        withExtendedLifetime(delayed) {}
+    }
+
+    func testDroppedWithoutAccessReleasesTheHandler() {
+        weak var weakCapture: UtilObject?
+        let ran = UtilBox(false)
+        do {
+            let capture = UtilObject()
+            weakCapture = capture
+            let delayed = DelayedPromise<Int, UtilError>(on: .immediate) { _ in
+                ran.value = true
+                _ = capture
+            }
+            _ = delayed
+        }
+        XCTAssertNil(weakCapture)
+        XCTAssertFalse(ran.value)
+    }
+
+    func testHandlerThatDropsTheResolverCancels() {
+        let delayed = DelayedPromise<Int, UtilError>(on: .utility) { _ in }
+        XCTAssertEqual(utilAwait(delayed.promise), .cancelled)
+    }
+
+    func testCancelRequestReachesTheHandler() {
+        let delayed = DelayedPromise<Int, UtilError>(on: .utility) { resolver in
+            resolver.onRequestCancel(on: .immediate) { $0.cancel() }
+        }
+        let promise = delayed.promise
+        promise.requestCancel()
+        XCTAssertEqual(utilAwait(promise), .cancelled)
+    }
+
+    func testConcurrentFirstAccessRunsTheHandlerOnce() {
+        let runs = UtilBox(0)
+        let delayed = DelayedPromise<Int, UtilError>(on: .immediate) { resolver in
+            runs.increment()
+            resolver.fulfill(with: 1)
+        }
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in _ = delayed.promise }
+        XCTAssertEqual(runs.value, 1)
+        XCTAssertEqual(delayed.promise.result, .value(1))
+    }
+}
