@@ -52,8 +52,8 @@ public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendabl
         self.handler = handler
         super.init()
         // Registered first, so the operation finishes before any observer of the promise runs.
-        promise._box.register(OperationFinishNode(self))
-        promise._box.registerCancelHandler(OperationCancelNode(self))
+        promise._box.register(OperationNode { [weak self] in self?.promiseResolved() })
+        promise._box.registerCancelHandler(OperationNode { [weak self] in self?.cancel() })
     }
 
     /// The operation's promise (the same one on every access).
@@ -120,33 +120,24 @@ public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendabl
     }
 }
 
-/// Sits first in the operation's promise's callback list and marks the operation finished.
-/// Holds the operation weakly.
-private final class OperationFinishNode: PromiseNode, @unchecked Sendable {
-    // Safety of `@unchecked Sendable`: `finish` is immutable; the node fires once.
-    private let finish: @Sendable () -> Void
+/// A node on the operation's promise that calls back into the operation, which it holds
+/// weakly, and holds no resolver, so it never keeps the promise resolvable (rule 1).
+/// In the callback list (registered first): the promise resolved, mark the operation
+/// finished before any observer runs. In the cancel-handler list: pass the request on.
+private final class OperationNode: PromiseNode, @unchecked Sendable {
+    // Safety of `@unchecked Sendable`: `action` is immutable; the node fires at most once.
+    private let action: @Sendable () -> Void
 
-    init<V, E>(_ operation: PromiseOperation<V, E>) {
-        finish = { [weak operation] in operation?.promiseResolved() }
+    init(_ action: @escaping @Sendable () -> Void) {
+        self.action = action
     }
 
     override func upstreamResolved(_ upstream: PromiseCore, synchronously: Bool) {
-        finish()
-    }
-}
-
-/// Passes cancel requests on the promise to the operation. Holds the operation weakly and
-/// no resolver, so it does not keep the promise resolvable (rule 1).
-private final class OperationCancelNode: PromiseNode, @unchecked Sendable {
-    // Safety of `@unchecked Sendable`: `cancel` is immutable; the node fires at most once.
-    private let cancel: @Sendable () -> Void
-
-    init<V, E>(_ operation: PromiseOperation<V, E>) {
-        cancel = { [weak operation] in operation?.cancel() }
+        action()
     }
 
     override func upstreamRequestedCancel(_ upstream: PromiseCore, synchronously: Bool) {
-        cancel()
+        action()
     }
 }
 
