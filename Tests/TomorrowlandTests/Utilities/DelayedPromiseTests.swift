@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 @testable import Tomorrowland
 
-final class DelayedPromiseTests: XCTestCase {
+final class UtilitiesDelayedPromiseTests: XCTestCase {
     func testHandlerRunsOnlyOnFirstAccess() {
         let runs = UtilBox(0)
         let delayed = DelayedPromise<Int, UtilError>(on: .utility) { resolver in

@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 @testable import Tomorrowland
 
-final class PromiseOperationTests: XCTestCase {
+final class UtilitiesPromiseOperationTests: XCTestCase {
     func testRunsOnAQueueAndFinishes() {
         let queue = OperationQueue()
         let operation = PromiseOperation<Int, UtilError>(on: .utility) { $0.fulfill(with: 5) }

@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 @testable import Tomorrowland
 
-final class RetryTests: XCTestCase {
+final class UtilitiesRetryTests: XCTestCase {
     /// A body that rejects with 1, 2, … and fulfils on attempt `succeedOn` (if any).
     private func failing(_ calls: UtilBox<Int>, succeedOn: Int? = nil) -> @Sendable () -> Promise<Int, UtilError> {
         { () -> Promise<Int, UtilError> in

@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 @testable import Tomorrowland
 
-final class TimeTests: XCTestCase {
+final class UtilitiesTimeTests: XCTestCase {
     // MARK: init(on:fulfilled:after:) and friends
 
     func testFulfilledAfterResolvesAfterTheDelay() {

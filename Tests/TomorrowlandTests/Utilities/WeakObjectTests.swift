@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 @testable import Tomorrowland
 
-final class WeakObjectTests: XCTestCase {
+final class UtilitiesWeakObjectTests: XCTestCase {
     func testCallbacksReceiveTheLiveObject() {
         let owner = UtilObject("owner")
         let seen = UtilBox<[String]>([])

@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 @testable import Tomorrowland
 
-final class WhenTests: XCTestCase {
+final class UtilitiesWhenTests: XCTestCase {
     // MARK: when(fulfilled:) over arrays (rule 20)
 
     func testEmptyArrayGivesEmptyArray() {
