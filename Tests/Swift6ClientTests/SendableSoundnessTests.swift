@@ -31,6 +31,14 @@ final class SendableSoundnessTests: XCTestCase {
     /// Shared across the test methods: one module-cache directory for the whole run.
     private static let compiler = Result { try FixtureCompiler.locate() }
 
+    /// Removes the per-run module cache (clang modules, ~20 MB).
+    override class func tearDown() {
+        if case .success(let compiler) = compiler {
+            try? FileManager.default.removeItem(at: compiler.moduleCache)
+        }
+        super.tearDown()
+    }
+
     private func compilerOrFail(file: StaticString = #filePath, line: UInt = #line) -> FixtureCompiler? {
         switch Self.compiler {
         case .success(let compiler):
