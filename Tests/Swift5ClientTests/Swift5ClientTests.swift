@@ -10,6 +10,15 @@
 // code; this is an error in the Swift 6 language mode"). The same code in Swift 6 mode is
 // an error, which Swift6ClientTests proves with compile-failure fixtures.
 //
+// Known limit of that choice: inside a `@MainActor` type (every UIKit/AppKit view
+// controller), a callback literal that touches main-actor state, e.g. the README's
+// `.then { self.refreshUI(with: items) }`, is an *error* even in Swift 5 mode ("main
+// actor-isolated property ... can not be mutated from a Sendable closure"), because a
+// `@Sendable` closure does not inherit the actor. `@preconcurrency` would make it a warning
+// in Swift 5 mode but would also downgrade every Swift 6 client error to a warning
+// (measured with Swift 6.3), so soundness wins; the adaptation is
+// `.then(on: .main) { MainActor.assumeIsolated { ... } }` (FunctionValueTests).
+//
 // Nothing in this target may be "modernised": if a construct here stops compiling, that is
 // a source-compatibility regression of the library, not a test to fix.
 
