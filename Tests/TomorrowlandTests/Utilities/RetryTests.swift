@@ -71,7 +71,6 @@ final class UtilitiesRetryTests: XCTestCase {
             calls.increment()
             return Promise(on: .utility, rejected: UtilError(calls.value), after: 0.001)
         })
-        XCTAssertNil(promise.result, "not synchronous on a queue")
         XCTAssertEqual(utilAwait(promise), .error(UtilError(3)))
         XCTAssertEqual(onQueue.value, [Bool](repeating: true, count: 5), "3 bodies and 2 predicate calls on the queue")
     }
