@@ -1,0 +1,75 @@
+// swift-tools-version: 6.1
+// Benchmarks for Tomorrowland, with the libraries users would pick instead measured in the
+// same binary. A separate package so that the library itself keeps zero dependencies.
+//
+//   swift package benchmark                       # timings + exact malloc counts (package-benchmark)
+//   scripts/instructions.sh                       # instructions/op under callgrind (stable numbers)
+//   scripts/check-allocations.sh                  # what CI runs: malloc counts vs Thresholds/
+
+import PackageDescription
+
+let package = Package(
+    name: "TomorrowlandBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Tomorrowland", path: "../"),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    ],
+    targets: [
+        // `Scenario`, the sinks and the thread helper shared by every scenario.
+        .target(name: "ScenarioKit"),
+        // Tomorrowland's side of every scenario, as plain functions `(n) -> checksum`.
+        .target(
+            name: "TomorrowlandScenarios",
+            dependencies: [
+                "ScenarioKit",
+                .product(name: "Tomorrowland", package: "Tomorrowland"),
+                .product(name: "TomorrowlandAsync", package: "Tomorrowland"),
+            ]
+        ),
+        // The same workloads with NIO, OpenCombine, raw Swift concurrency and Dispatch.
+        .target(
+            name: "PeerScenarios",
+            dependencies: [
+                "ScenarioKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
+        // Registers scenarios as package-benchmark benchmarks.
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: ["ScenarioKit", .product(name: "Benchmark", package: "benchmark")]
+        ),
+        // `InstructionHarness run NAME N`: one scenario per process, for scripts/instructions.sh.
+        .executableTarget(name: "InstructionHarness", dependencies: ["CHeapStats", "TomorrowlandScenarios", "PeerScenarios"]),
+        // glibc heap statistics for the harness's memory measurement.
+        .target(name: "CHeapStats"),
+        // Ours and every peer side by side: `swift package benchmark --target Comparison`.
+        .executableTarget(
+            name: "Comparison",
+            dependencies: [
+                "BenchmarkSupport", "TomorrowlandScenarios", "PeerScenarios",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Comparison",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Ours only, with exact malloc-count thresholds (Thresholds/): what CI checks. It does
+        // not link the peers, so CI does not build NIO or OpenCombine.
+        .executableTarget(
+            name: "Allocations",
+            dependencies: [
+                "BenchmarkSupport", "ScenarioKit", "TomorrowlandScenarios",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Allocations",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
