@@ -1,0 +1,101 @@
+// PromiseAwaiter: how a suspended Task waits for a promise (the machinery behind
+// TomorrowlandAsync's `resolvedResult` and `value`).
+
+import Synchronization
+
+extension Promise {
+    /// Waits for this promise on behalf of the current Task; `nil` when the Task stopped
+    /// waiting (`stopWaitingOnCancel`) or the promise was torn down unresolved.
+    ///
+    /// - An already-resolved promise returns at once: no suspension, no allocation.
+    /// - Otherwise one `PromiseAwaiter` node is allocated. The awaiting Task counts as one
+    ///   propagating observer of the promise (rule 5). When the Task is cancelled, that
+    ///   observer requests cancel *ignoring handles*: the awaiting code's own handle to the
+    ///   promise must not block propagation, only other observers do.
+    /// - Runs on the caller's isolation (`nonisolated(nonsending)`): awaiting from an actor
+    ///   does not hop off it.
+    package nonisolated(nonsending) func _awaitResolution(stopWaitingOnCancel: Bool) async -> PromiseResult<Value, Error>? {
+        if let result = _box.result { return result }
+        let awaiter = PromiseAwaiter(core: _box, stopWaitingOnCancel: stopWaitingOnCancel)
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { continuation in
+                awaiter.arm(continuation)
+            }
+        } onCancel: {
+            awaiter.taskCancelled()
+        }
+        return _box.result
+    }
+}
+
+/// The node a suspended Task registers on a pending promise: resumes the Task's
+/// continuation exactly once, when the promise resolves or (for the stop-waiting variant)
+/// when the Task is cancelled, whichever comes first.
+///
+/// Exactly-once protocol, on one atomic byte:
+/// - `armed`: the continuation is stored (set with release by `arm`, after the write).
+/// - `stopRequested`: the Task was cancelled and wants to stop waiting.
+/// - `resumed`: the continuation was taken; the thread that sets it resumes it.
+/// Resolution can only reach the node after `arm` registered it, and a cancellation that
+/// happens before `arm` is picked up by `arm` itself, so no path resumes twice or never.
+///
+/// Safety of `@unchecked Sendable`: `continuation` is written once before `armed` is
+/// published and taken only by the single thread that set `resumed`.
+final class PromiseAwaiter: PromiseNode, @unchecked Sendable {
+    private static let armed: UInt8 = 1
+    private static let stopRequested: UInt8 = 2
+    private static let resumed: UInt8 = 4
+
+    private let core: PromiseCore
+    private let stopWaitingOnCancel: Bool
+    private let flags = Atomic<UInt8>(0)
+    private var continuation: UnsafeContinuation<Void, Never>?
+
+    /// Creates the node and counts the awaiting Task as one propagating observer of `core`.
+    init(core: PromiseCore, stopWaitingOnCancel: Bool) {
+        self.core = core
+        self.stopWaitingOnCancel = stopWaitingOnCancel
+        super.init()
+        core.update { $0.addObserver() }
+    }
+
+    deinit {
+        let state = flags.load(ordering: .acquiring)
+        assert(state & Self.armed == 0 || state & Self.resumed != 0, "Tomorrowland: leaked an awaiting continuation")
+    }
+
+    /// Stores the continuation and registers on the promise (which resumes at once if it
+    /// already resolved), unless the Task already asked to stop waiting.
+    func arm(_ continuation: UnsafeContinuation<Void, Never>) {
+        self.continuation = continuation
+        let old = flags.bitwiseOr(Self.armed, ordering: .acquiringAndReleasing).oldValue
+        if old & Self.stopRequested != 0 {
+            resumeOnce()
+        } else {
+            core.register(self)
+        }
+    }
+
+    /// The awaiting Task was cancelled: this observer requests cancel (ignoring the
+    /// awaiting code's handles), and the stop-waiting variant resumes at once.
+    func taskCancelled() {
+        core.apply(core.update { $0.observerRequestedCancel(ignoringHandles: true) })
+        guard stopWaitingOnCancel else { return }
+        let old = flags.bitwiseOr(Self.stopRequested, ordering: .acquiringAndReleasing).oldValue
+        if old & Self.armed != 0 { resumeOnce() }
+    }
+
+    override func upstreamResolved(_ upstream: PromiseCore, synchronously: Bool) {
+        resumeOnce()
+    }
+
+    override func dropped() {
+        resumeOnce()
+    }
+
+    private func resumeOnce() {
+        let old = flags.bitwiseOr(Self.resumed, ordering: .acquiringAndReleasing).oldValue
+        guard old & Self.resumed == 0, let continuation = continuation.take() else { return }
+        continuation.resume()
+    }
+}

@@ -1,0 +1,69 @@
+// Test helpers: every await in these tests is guarded by a deadline, so a hang fails the
+// test instead of blocking CI.
+
+import Foundation
+import Testing
+import TomorrowlandAsync
+
+struct TimedOut: Error, CustomStringConvertible {
+    let seconds: Double
+    var description: String { "timed out after \(seconds)s" }
+}
+
+/// Resumes a continuation at most once. NSLock (not `Mutex`) so that TSan sees the handoff.
+final class OnceResumer<T: Sendable>: @unchecked Sendable {
+    // Safety: `continuation` is only touched under `lock`.
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T, any Error>?
+
+    init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = continuation }
+
+    func resume(_ result: Result<T, any Error>) {
+        lock.lock()
+        let continuation = self.continuation
+        self.continuation = nil
+        lock.unlock()
+        continuation?.resume(with: result)
+    }
+}
+
+/// Runs `body` in an unstructured Task and returns its result, or throws `TimedOut` after
+/// `seconds` (the body may be stuck in an uncancellable await; it is cancelled and left).
+func withDeadline<T: Sendable>(
+    _ seconds: Double = 10,
+    _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+        let once = OnceResumer(continuation)
+        let work = Task {
+            do { once.resume(.success(try await body())) } catch { once.resume(.failure(error)) }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+            work.cancel()
+            once.resume(.failure(TimedOut(seconds: seconds)))
+        }
+    }
+}
+
+/// Polls `condition` until it holds or `seconds` pass; returns whether it held.
+func eventually(_ seconds: Double = 5, _ condition: @Sendable () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(2))
+    }
+    return condition()
+}
+
+/// A thread-safe counter / flag box for observations from callbacks.
+final class Counter: @unchecked Sendable {
+    // Safety: `count` is only touched under `lock`.
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+    @discardableResult func increment() -> Int { lock.lock(); defer { lock.unlock() }; count += 1; return count }
+}
+
+struct TestError: Error, Equatable {
+    let code: Int
+}
