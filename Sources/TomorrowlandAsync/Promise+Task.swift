@@ -1,0 +1,113 @@
+// Async → promise: run an async operation in a Task and expose it as a promise.
+
+extension Promise where Error: Swift.Error {
+    /// Runs `operation` in a new unstructured Task and returns a promise of its outcome.
+    ///
+    /// Works for `StdPromise` (`StdPromise<Data> { try await load() }`) and, with typed
+    /// throws, for any `Error: Swift.Error`.
+    ///
+    /// **Isolation and inheritance:** like `Task { }`: the Task inherits task-local values
+    /// and priority (unless `priority` is given), and a closure written in an actor-isolated
+    /// context (e.g. on the main actor) is isolated to that actor and runs there; a
+    /// nonisolated one runs on the global concurrent executor.
+    ///
+    /// **Cancellation:** a cancel request reaching the promise (`requestCancel()`, or
+    /// propagated from its children / awaiting Tasks) cancels the Task. Throwing
+    /// `CancellationError` cancels the promise instead of rejecting it; any other error
+    /// rejects it; a value fulfils it, even after a cancel request.
+    public init(
+        priority: TaskPriority? = nil,
+        @_inheritActorContext operation: sending @escaping @isolated(any) () async throws(Error) -> sending Value
+    ) {
+        self = Promise.runningTask(executor: nil, priority: priority) { resolver in
+            do throws(Error) {
+                resolver.fulfill(with: try await operation())
+            } catch {
+                if error is CancellationError { resolver.cancel() } else { resolver.reject(with: error) }
+            }
+        }
+    }
+
+    /// Runs `operation` in a new unstructured Task that prefers `context`'s task executor
+    /// (`context.taskExecutor`) and returns a promise of its outcome.
+    ///
+    /// **Isolation:** `operation` is not isolated to the caller's actor: it runs on `context` (e.g. `.queue(q)` runs it
+    /// on `q`, `.main` on the main queue); actor-isolated code it calls still runs on its
+    /// actor. `.immediate` and `.nowOr(_)` have no executor: the operation then runs on the
+    /// global concurrent executor. Task-locals and priority are inherited as by `Task { }`.
+    ///
+    /// **Cancellation:** as `init(priority:operation:)`.
+    public init(
+        on context: PromiseContext,
+        priority: TaskPriority? = nil,
+        operation: sending @escaping () async throws(Error) -> Value
+    ) {
+        self = Promise.runningTask(executor: context.taskExecutor, priority: priority) { resolver in
+            do throws(Error) {
+                resolver.fulfill(with: try await operation())
+            } catch {
+                if error is CancellationError { resolver.cancel() } else { resolver.reject(with: error) }
+            }
+        }
+    }
+}
+
+extension Promise where Error == NoError {
+    /// Runs the non-throwing `operation` in a new unstructured Task and returns a promise of
+    /// its value.
+    ///
+    /// **Isolation and inheritance:** like `Task { }`: task-locals, priority, and the
+    /// actor isolation of the context the closure is written in.
+    ///
+    /// **Cancellation:** a cancel request reaching the promise cancels the Task; the promise
+    /// is still fulfilled with whatever value the operation returns.
+    public init(
+        priority: TaskPriority? = nil,
+        @_inheritActorContext operation: sending @escaping @isolated(any) () async -> sending Value
+    ) {
+        self = Promise.runningTask(executor: nil, priority: priority) { resolver in
+            resolver.fulfill(with: await operation())
+        }
+    }
+
+    /// Runs the non-throwing `operation` in a new unstructured Task that prefers `context`'s
+    /// task executor, and returns a promise of its value. Isolation and cancellation as in
+    /// `init(priority:operation:)` and `Promise(on:priority:operation:)` for throwing operations.
+    public init(
+        on context: PromiseContext,
+        priority: TaskPriority? = nil,
+        operation: sending @escaping () async -> Value
+    ) {
+        self = Promise.runningTask(executor: context.taskExecutor, priority: priority) { resolver in
+            resolver.fulfill(with: await operation())
+        }
+    }
+}
+
+extension Promise {
+    /// Starts a Task running `body` with the resolver of a new promise; the promise's cancel
+    /// requests cancel the Task.
+    private static func runningTask(
+        executor: (any TaskExecutor)?,
+        priority: TaskPriority?,
+        _ body: sending @escaping (Resolver) async -> Void
+    ) -> Promise {
+        let (promise, resolver) = Promise.makeWithResolver()
+        let handoff = ResolverHandoff(resolver)
+        let task = Task(executorPreference: executor, priority: priority) {
+            await body(handoff.resolver)
+        }
+        resolver.onRequestCancel(on: .immediate) { _ in task.cancel() }
+        return promise
+    }
+}
+
+/// Moves a resolver into the Task that resolves it.
+///
+/// Safety of `@unchecked Sendable`: a `Resolver` is thread-safe; it is not `Sendable` only
+/// because `Value` may not be, and the value it carries is handed over to the promise's
+/// observers exactly as `Promise`'s non-Sendable contract already allows.
+private struct ResolverHandoff<Value, Error>: @unchecked Sendable {
+    let resolver: Promise<Value, Error>.Resolver
+    init(_ resolver: Promise<Value, Error>.Resolver) { self.resolver = resolver }
+}

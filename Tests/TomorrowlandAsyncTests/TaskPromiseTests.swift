@@ -1,0 +1,114 @@
+// Async → promise: Promise(priority:operation:) and Promise(on:priority:operation:).
+
+import Foundation
+import Testing
+import TomorrowlandAsync
+
+enum Locals {
+    @TaskLocal static var requestID = "none"
+}
+
+/// Marks a dispatch queue so tests can tell where code runs.
+let queueNameKey = DispatchSpecificKey<String>()
+func currentQueueName() -> String? { DispatchQueue.getSpecific(key: queueNameKey) }
+func makeNamedQueue(_ name: String) -> DispatchQueue {
+    let queue = DispatchQueue(label: name)
+    queue.setSpecific(key: queueNameKey, value: name)
+    return queue
+}
+let markMainQueue: Void = DispatchQueue.main.setSpecific(key: queueNameKey, value: "main")
+
+@Suite("Promises from async operations")
+struct TaskPromiseTests {
+    @Test func stdPromiseFromThrowingOperation() async throws {
+        @Sendable func load() async throws -> Data { try await Task.sleep(for: .milliseconds(5)); return Data([1, 2]) }
+        let promise = StdPromise<Data> { try await load() }
+        #expect(try await withDeadline { try await promise.value } == Data([1, 2]))
+        let failing = StdPromise<Int> { throw TestError(code: 3) }
+        #expect(try await withDeadline { await failing.resolvedResult }.error as? TestError == TestError(code: 3))
+    }
+
+    @Test func typedThrowsOperation() async throws {
+        let promise = Promise<Int, TestError> { () async throws(TestError) -> Int in throw TestError(code: 4) }
+        #expect(try await withDeadline { await promise.resolvedResult } == .error(TestError(code: 4)))
+    }
+
+    @Test func nonThrowingOperationForNoError() async throws {
+        let promise = Promise<String, NoError> { "done" }
+        #expect(try await withDeadline { await promise.resolvedResult } == .value("done"))
+    }
+
+    @Test func requestCancelCancelsTheTask() async throws {
+        let started = Counter()
+        let promise = StdPromise<Int> {
+            started.increment()
+            try await Task.sleep(for: .seconds(60))
+            return 1
+        }
+        #expect(await eventually { started.value == 1 })
+        promise.requestCancel()
+        #expect(try await withDeadline { await promise.resolvedResult }.isCancelled)
+    }
+
+    @Test func cancelRequestPropagatedFromAChildCancelsTheTask() async throws {
+        let sawCancel = Counter()
+        let child: Promise<Int, NoError> = Promise<Int, NoError> {
+            while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(1)) }
+            sawCancel.increment()
+            return 99
+        }.map(on: .immediate) { $0 + 1 }
+        child.requestCancel()
+        #expect(try await withDeadline { await child.resolvedResult } == .value(100), "the operation's value still fulfils")
+        #expect(sawCancel.value == 1)
+    }
+
+    @Test func awaitingTaskCancellationCancelsTheOperation() async throws {
+        let waiter = Task { try await StdPromise<Int> { try await Task.sleep(for: .seconds(60)); return 1 }.value }
+        try await Task.sleep(for: .milliseconds(20))
+        waiter.cancel()
+        await #expect(throws: CancellationError.self) { try await withDeadline { try await waiter.value } }
+    }
+
+    @Test func cancellationErrorCancelsRatherThanRejects() async throws {
+        let promise = StdPromise<Int> { throw CancellationError() }
+        #expect(try await withDeadline { await promise.resolvedResult }.isCancelled)
+    }
+
+    @Test func inheritsTaskLocalsAndPriority() async throws {
+        let promise = Locals.$requestID.withValue("req-7") {
+            StdPromise<String> { Locals.requestID }
+        }
+        #expect(try await withDeadline { try await promise.value } == "req-7")
+        let explicit = Promise<TaskPriority, NoError>(priority: .low) { Task.currentPriority }
+        #expect(try await withDeadline { try await explicit.value } == .low)
+        let inherited = try await withDeadline {
+            await Task(priority: .high) { await Promise<TaskPriority, NoError> { Task.currentPriority }.resolvedResult }.value
+        }
+        #expect(inherited == .value(.high))
+    }
+
+    @MainActor
+    @Test func operationFormedOnTheMainActorRunsOnIt() async throws {
+        _ = markMainQueue
+        let promise = Promise<String?, NoError> { currentQueueName() }
+        #expect(try await withDeadline { try await promise.value } == "main")
+    }
+
+    @Test func runsOnTheContextsExecutor() async throws {
+        let queue = makeNamedQueue("task-context")
+        let promise = StdPromise<String?>(on: .queue(queue)) {
+            try await Task.sleep(for: .milliseconds(1))
+            return currentQueueName()
+        }
+        #expect(try await withDeadline { try await promise.value } == "task-context")
+        let immediate = Promise<Int, NoError>(on: .immediate) { 3 }
+        #expect(try await withDeadline { try await immediate.value } == 3)
+    }
+
+    @MainActor
+    @Test func contextOperationFormedOnTheMainActorStillRunsOnTheContext() async throws {
+        let queue = makeNamedQueue("from-main")
+        let promise = Promise<String?, NoError>(on: .queue(queue)) { currentQueueName() }
+        #expect(try await withDeadline { try await promise.value } == "from-main")
+    }
+}
