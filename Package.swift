@@ -24,6 +24,8 @@ let package = Package(
         // Every ```swift block of README.md, MIGRATION.md and the DocC catalogs is compiled here
         // (or in an example), and a test checks that the docs and this code still agree.
         .testTarget(name: "DocumentationTests", dependencies: ["TomorrowlandAsync"]),
+        // Examples/: runnable programs, `swift run NAME` (see the README).
+        .executableTarget(name: "AwaitWithCancellation", dependencies: ["TomorrowlandAsync"], path: "Examples/AwaitWithCancellation"),
     ],
     swiftLanguageModes: [.v6]
 )
