@@ -92,6 +92,7 @@ final class TokenHandle: Sendable {
 
     deinit {
         if invalidateOnDeinit { box.invalidate() }
+        box.notifyTokenReleased()
     }
 }
 
@@ -129,6 +130,7 @@ final class TokenBox: Sendable {
         generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
         let (promises, chained) = takeForCancel()
         promises.forEach { $0.requestCancel() }
+        notifyInvalidationObservers()
         chained.forEach { $0.box.invalidate() }
     }
 

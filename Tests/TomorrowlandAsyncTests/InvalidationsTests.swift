@@ -1,0 +1,204 @@
+// token.invalidations and Task.requestCancelOnInvalidate.
+
+import Foundation
+import Testing
+import TomorrowlandAsync
+
+/// Holds a token so a test can release its last copy from anywhere.
+final class TokenHolder: @unchecked Sendable {
+    // Safety: written by the test's own task only, while consumers hold just the sequence.
+    var token: PromiseInvalidationToken?
+    init(_ token: PromiseInvalidationToken) { self.token = token }
+}
+
+/// Starts a Task that creates an iterator, then counts elements until the sequence ends;
+/// returns once the iterator is registered.
+func startConsumer(
+    _ sequence: PromiseInvalidationToken.Invalidations,
+    counter: Counter = Counter(),
+    onEach: @escaping @Sendable () async -> Void = {}
+) async -> Task<Int, Never> {
+    let ready = Counter()
+    let task = Task { () -> Int in
+        var iterator = sequence.makeAsyncIterator()
+        ready.increment()
+        var count = 0
+        while await iterator.next() != nil {
+            count += 1
+            counter.increment()
+            await onEach()
+        }
+        return count
+    }
+    _ = await eventually { ready.value == 1 }
+    return task
+}
+
+@Suite("Token invalidations as an AsyncSequence")
+struct InvalidationsTests {
+    @Test func yieldsOncePerInvalidationAfterCreation() async throws {
+        let holder = TokenHolder(PromiseInvalidationToken(invalidateOnDeinit: false))
+        holder.token!.invalidate()  // before the iterator: not seen
+        let seen = Counter()
+        let consumer = await startConsumer(holder.token!.invalidations, counter: seen)
+        for round in 1...3 {
+            holder.token!.invalidate()
+            #expect(await eventually { seen.value == round })
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(seen.value == 3, "exactly one element per invalidation")
+        holder.token = nil
+        #expect(try await withDeadline { await consumer.value } == 3)
+    }
+
+    @Test func coalescesInvalidationsWhileTheConsumerIsBusy() async throws {
+        let holder = TokenHolder(PromiseInvalidationToken(invalidateOnDeinit: false))
+        let gate = Counter()
+        let seen = Counter()
+        // The consumer is busy (polling the gate) after its first element.
+        let consumer = await startConsumer(holder.token!.invalidations, counter: seen) {
+            _ = await eventually(10) { gate.value == 1 }
+        }
+        holder.token!.invalidate()
+        #expect(await eventually { seen.value == 1 })
+        for _ in 0..<5 { holder.token!.invalidate() }
+        gate.increment()
+        #expect(await eventually { seen.value == 2 })
+        try await Task.sleep(for: .milliseconds(30))
+        #expect(seen.value == 2, "five invalidations while busy coalesce into one element")
+        holder.token = nil
+        #expect(try await withDeadline { await consumer.value } == 2)
+    }
+
+    @Test func finishesWhenTheLastCopyIsReleased() async throws {
+        let holder = TokenHolder(PromiseInvalidationToken(invalidateOnDeinit: false))
+        let consumer = await startConsumer(holder.token!.invalidations)
+        holder.token!.invalidate()
+        var copy: PromiseInvalidationToken? = holder.token
+        holder.token = nil
+        try await Task.sleep(for: .milliseconds(20))
+        copy!.invalidate()
+        copy = nil  // the last copy
+        #expect(try await withDeadline { await consumer.value } == 2)
+    }
+
+    @Test func releaseOfAnInvalidateOnDeinitTokenYieldsThenFinishes() async throws {
+        let holder = TokenHolder(PromiseInvalidationToken())
+        let consumer = await startConsumer(holder.token!.invalidations)
+        holder.token = nil
+        #expect(try await withDeadline { await consumer.value } == 1, "the release invalidated the token")
+    }
+
+    @Test func sequenceDoesNotKeepTheTokenAlive() async throws {
+        let holder = TokenHolder(PromiseInvalidationToken())
+        let sequence = holder.token!.invalidations
+        let (promise, resolver) = StdPromise<Int>.makeWithResolver()
+        promise.requestCancelOnInvalidate(holder.token!)
+        holder.token = nil
+        #expect(resolver.hasRequestedCancel, "the token was released (and invalidated) despite the sequence")
+        var iterator = sequence.makeAsyncIterator()
+        #expect(await iterator.next() == nil, "an iterator of a released token is finished")
+    }
+
+    @Test func cancellationReturnsNilPromptlyAndUnregisters() async throws {
+        let token = PromiseInvalidationToken(invalidateOnDeinit: false)
+        let sequence = token.invalidations
+        var consumers: [Task<Int, Never>] = []
+        for _ in 0..<50 { consumers.append(await startConsumer(sequence)) }
+        #expect(token._invalidationObserverCount == 50)
+        for consumer in consumers { consumer.cancel() }
+        for consumer in consumers {
+            #expect(try await withDeadline(5) { await consumer.value } == 0)
+        }
+        #expect(token._invalidationObserverCount == 0, "cancelled iterators unregistered")
+        do {
+            let iterators = (0..<10).map { _ in sequence.makeAsyncIterator() }
+            #expect(token._invalidationObserverCount == 10)
+            _ = iterators
+        }
+        #expect(token._invalidationObserverCount == 0, "dropped iterators unregistered")
+    }
+
+    @Test func severalIteratorsEachSeeEveryInvalidation() async throws {
+        let holder = TokenHolder(PromiseInvalidationToken(invalidateOnDeinit: false))
+        let seen = (0..<3).map { _ in Counter() }
+        var consumers: [Task<Int, Never>] = []
+        for counter in seen { consumers.append(await startConsumer(holder.token!.invalidations, counter: counter)) }
+        for round in 1...5 {
+            holder.token!.invalidate()
+            #expect(await eventually { seen.allSatisfy { $0.value == round } }, "round \(round)")
+        }
+        holder.token = nil
+        for consumer in consumers { #expect(try await withDeadline { await consumer.value } == 5) }
+    }
+
+    @Test func chainedInvalidationIsSeen() async throws {
+        let parent = PromiseInvalidationToken(invalidateOnDeinit: false)
+        let holder = TokenHolder(PromiseInvalidationToken(invalidateOnDeinit: false))
+        holder.token!.chainInvalidation(from: parent)
+        let seen = Counter()
+        let consumer = await startConsumer(holder.token!.invalidations, counter: seen)
+        parent.invalidate()
+        #expect(await eventually { seen.value == 1 })
+        holder.token = nil
+        #expect(try await withDeadline { await consumer.value } == 1)
+    }
+
+    @Test func cancelWithoutInvalidatingIsNotAnInvalidation() async throws {
+        let holder = TokenHolder(PromiseInvalidationToken(invalidateOnDeinit: false))
+        let consumer = await startConsumer(holder.token!.invalidations)
+        holder.token!.cancelWithoutInvalidating()
+        try await Task.sleep(for: .milliseconds(20))
+        holder.token = nil
+        #expect(try await withDeadline { await consumer.value } == 0)
+    }
+
+    @Test func nextRunsOnTheConsumersActor() async throws {
+        let probe = IteratorProbe()
+        let holder = TokenHolder(PromiseInvalidationToken(invalidateOnDeinit: false))
+        let sequence = holder.token!.invalidations
+        let consumer = Task { await probe.consume(sequence) }
+        #expect(await eventually { holder.token!._invalidationObserverCount == 1 })
+        holder.token!.invalidate()
+        try await Task.sleep(for: .milliseconds(10))
+        holder.token = nil
+        #expect(try await withDeadline { await consumer.value } == 1)
+    }
+
+    // MARK: Task.requestCancelOnInvalidate
+
+    @Test func taskIsCancelledWhenTheTokenInvalidates() async throws {
+        let token = PromiseInvalidationToken(invalidateOnDeinit: false)
+        let task = Task { () -> Bool in
+            try? await Task.sleep(for: .seconds(60))
+            return Task.isCancelled
+        }.requestCancelOnInvalidate(token)
+        try await Task.sleep(for: .milliseconds(10))
+        #expect(!task.isCancelled)
+        #expect(token._invalidationObserverCount == 1)
+        token.invalidate()
+        #expect(try await withDeadline { await task.value })
+        #expect(token._invalidationObserverCount == 0, "one-shot: gone after firing")
+    }
+
+    @Test func taskIsNotCancelledByCancelWithoutInvalidating() async throws {
+        let token = PromiseInvalidationToken(invalidateOnDeinit: false)
+        let task = Task { try? await Task.sleep(for: .seconds(60)) }.requestCancelOnInvalidate(token)
+        token.cancelWithoutInvalidating()
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(!task.isCancelled)
+        task.cancel()
+    }
+}
+
+actor IteratorProbe {
+    func consume(_ sequence: PromiseInvalidationToken.Invalidations) async -> Int {
+        var count = 0
+        for await _ in sequence {
+            self.assertIsolated()
+            count += 1
+        }
+        self.assertIsolated()
+        return count
+    }
+}
