@@ -271,11 +271,14 @@ final class ChainingTests: XCTestCase {
         var order: [Int] = []
         let done = expectation(description: "main")
         done.expectedFulfillmentCount = 2
-        let promise = Promise<Int, String>(on: .utility) { $0.fulfill(with: 1) }
+        // Resolved on another thread only after both callbacks are registered: a callback
+        // registered while the promise resolves concurrently has no order guarantee.
+        let (promise, resolver) = Promise<Int, String>.makeWithResolver()
         promise.then(on: .main) { order.append($0) }
             .then(on: .main) { order.append($0 + 1) }
             .always(on: .main) { _ in done.fulfill() }
         promise.then(on: .main) { order.append($0 + 10); done.fulfill() }
+        DispatchQueue.global(qos: .utility).async { resolver.fulfill(with: 1) }
         wait(for: [done], timeout: 10)
         XCTAssertEqual(order.first, 1)
         XCTAssertEqual(Set(order), [1, 2, 11])

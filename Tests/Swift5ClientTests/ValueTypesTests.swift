@@ -75,7 +75,7 @@ final class ValueTypesTests: XCTestCase {
         var immediateThread: Thread?
         let (promise, resolver) = Promise<Int, String>.makeWithResolver()
         let done = expectation(description: "all contexts")
-        done.expectedFulfillmentCount = 3
+        done.expectedFulfillmentCount = 4
         promise.then(on: .queue(queue)) { _ in
             onQueue = DispatchQueue.getSpecific(key: key)
             done.fulfill()
@@ -88,7 +88,10 @@ final class ValueTypesTests: XCTestCase {
             onMain = Thread.isMainThread
             done.fulfill()
         }
-        promise.then(on: .immediate) { _ in immediateThread = Thread.current }
+        promise.then(on: .immediate) { _ in
+            immediateThread = Thread.current
+            done.fulfill()
+        }
         let resolvingThread = Thread {
             resolver.fulfill(with: 1)
         }
