@@ -25,7 +25,11 @@ let package = Package(
         // (or in an example), and a test checks that the docs and this code still agree.
         .testTarget(name: "DocumentationTests", dependencies: ["TomorrowlandAsync"]),
         // Examples/: runnable programs, `swift run NAME` (see the README).
+        .executableTarget(name: "IndexDirectory", dependencies: ["TomorrowlandAsync"], path: "Examples/IndexDirectory"),
         .executableTarget(name: "AwaitWithCancellation", dependencies: ["TomorrowlandAsync"], path: "Examples/AwaitWithCancellation"),
+        .executableTarget(name: "AsyncToPromise", dependencies: ["TomorrowlandAsync"], path: "Examples/AsyncToPromise"),
+        .executableTarget(name: "ActorOnQueue", dependencies: ["TomorrowlandAsync"], path: "Examples/ActorOnQueue"),
+        .executableTarget(name: "InvalidationViewModel", dependencies: ["TomorrowlandAsync"], path: "Examples/InvalidationViewModel"),
     ],
     swiftLanguageModes: [.v6]
 )

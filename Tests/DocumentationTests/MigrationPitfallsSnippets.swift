@@ -16,6 +16,15 @@ func presentOnMain(_ image: StdPromise<Image>) {
     }
 }
 
+// MARK: A promise that ignores cancellation keeps its awaiter waiting
+
+func renderReport() -> Promise<String, NoError> {
+    Promise(on: .utility) { resolver in
+        Thread.sleep(forTimeInterval: 1)  // no onRequestCancel: this cannot be interrupted
+        resolver.fulfill(with: "report")
+    }
+}
+
 // MARK: A hand-written bridge that leaks its continuation
 
 // Don't: this never resumes when the promise is cancelled (neither callback runs),
@@ -51,6 +60,27 @@ struct MigrationPitfallsTests {
         #expect(await eventually { !ranOnMainQueue.all.isEmpty })
         #expect(ranOnMainQueue.all == ["main queue"])
         presentOnMain(StdPromise(fulfilled: Image(url: "x")))
+    }
+
+    @Test func ignoredCancellationKeepsTheAwaiterWaiting() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let task = Task { try await renderReport().value }
+        task.cancel()
+        // Still "report", after the 1 s the work takes: the await waits for the real outcome.
+        let report = try await task.value
+        #expect(report == "report")
+        #expect(clock.now - start >= .milliseconds(900))
+    }
+
+    @Test func stopWaitingGivesUpAtOnce() async {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let impatient = Task { try await renderReport().value(onTaskCancel: .stopWaiting) }
+        impatient.cancel()
+        // Throws CancellationError at once; the work itself still runs to its end.
+        await #expect(throws: CancellationError.self) { try await impatient.value }
+        #expect(clock.now - start < .milliseconds(900))
     }
 
     @Test func leakyBridgeWorksOnlyOnTheHappyPath() async throws {

@@ -35,9 +35,9 @@ struct SnippetsAreCompiledTests {
     @Test("the docs have snippets to check")
     func theDocsHaveSnippets() throws {
         // Guards the extraction itself: a broken fence parser would make the test above vacuous.
-        #expect(try Snippets.swiftBlocks(in: "README.md").count >= 1)
-        #expect(try Snippets.swiftBlocks(in: "MIGRATION.md").count >= 10)
-        #expect(documentedFiles.count >= 6, "expected 4 articles per DocC catalog: \(documentedFiles)")
+        #expect(try Snippets.swiftBlocks(in: "README.md").count >= 2)
+        #expect(try Snippets.swiftBlocks(in: "MIGRATION.md").count >= 40)
+        #expect(documentedFiles.count >= 10, "expected 4 articles per DocC catalog: \(documentedFiles)")
     }
 
     @Test("an edited snippet is detected")

@@ -1,0 +1,64 @@
+// ActorOnQueue: an actor that runs on the same serial DispatchQueue as existing promise
+// callbacks, so both sides share one isolation domain.
+//
+// `PromiseContext.queue(q).serialExecutor` is `q` as a `SerialExecutor` (the same object for
+// the same queue). An actor that returns it as its `unownedExecutor` runs its methods on `q`,
+// and a promise callback registered on `.queue(q)` may enter the actor synchronously with
+// `assumeIsolated`, without an `await` and without a hop.
+
+import Dispatch
+import Foundation
+import TomorrowlandAsync
+
+/// The queue that the old code already uses for all of its bookkeeping.
+let ledgerQueue = DispatchQueue(label: "ledger")
+
+actor Ledger {
+    private var entries: [String] = []
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        PromiseContext.queue(ledgerQueue).serialExecutor!.asUnownedSerialExecutor()
+    }
+
+    func record(_ entry: String) {
+        dispatchPrecondition(condition: .onQueue(ledgerQueue))
+        entries.append(entry)
+    }
+
+    var all: [String] { entries }
+}
+
+/// Old code: a promise whose callbacks run on the ledger queue.
+func fetchPayment(_ id: Int) -> Promise<String, NoError> {
+    Promise(on: .utility) { resolver in resolver.fulfill(with: "payment #\(id)") }
+}
+
+@main
+enum ActorOnQueue {
+    static func main() async {
+        let ledger = Ledger()
+
+        print("1. New async code calls the actor: its methods run on the ledger queue.")
+        await ledger.record("opened by async code")
+
+        print("2. A promise callback on .queue(ledgerQueue) enters the actor synchronously.")
+        let recorded = fetchPayment(7).map(on: .queue(ledgerQueue)) { payment in
+            ledger.assumeIsolated { ledger in
+                ledger.record("\(payment), recorded by a promise callback")
+            }
+            return payment
+        }
+        _ = try? await recorded.value
+
+        print("3. A Task can prefer a context's executor for its nonisolated work.")
+        if let executor = PromiseContext.utility.taskExecutor {
+            await withTaskExecutorPreference(executor) {
+                await ledger.record("recorded from a task preferring .utility")
+            }
+        }
+
+        for entry in await ledger.all {
+            print("  ledger: \(entry)")
+        }
+    }
+}

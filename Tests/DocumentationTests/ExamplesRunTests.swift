@@ -1,0 +1,127 @@
+// Runs every example program the way a newcomer would, and checks that it exits 0 on its
+// default input, and with a clear message and a non-zero status on bad input.
+//
+// The example binaries are built next to this test bundle by `swift test` (which builds every
+// product of the package); a missing binary fails the test rather than skipping it.
+
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+@Suite("Examples run")
+struct ExamplesRunTests {
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The directory holding this test bundle and the example executables.
+    static let productsDirectory: URL = {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while url.pathComponents.count > 1 && !FileManager.default.fileExists(atPath: url.deletingLastPathComponent().appendingPathComponent("IndexDirectory").path) {
+            url = url.deletingLastPathComponent()
+        }
+        return url.deletingLastPathComponent()
+    }()
+
+    /// Runs `name` with `arguments` from the package root; fails the test after `timeout`.
+    /// Waits with `Task.sleep`, never blocking a thread of the (2-thread) cooperative pool.
+    static func run(_ name: String, _ arguments: [String] = [], timeout: Double = 30, interruptAfter: Double? = nil) async throws -> Outcome {
+        let executable = productsDirectory.appendingPathComponent(name)
+        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "\(name) was not built next to the tests (\(executable.path))")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = Snippets.root
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        if let interruptAfter {
+            try await Task.sleep(for: .seconds(interruptAfter))
+            kill(process.processIdentifier, SIGINT)
+        }
+        // The examples print far less than a pipe buffer holds, so waiting before reading is safe.
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        if process.isRunning {
+            process.terminate()
+            Issue.record("\(name) \(arguments) did not finish within \(timeout) s")
+        }
+        process.waitUntilExit()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        return Outcome(status: process.terminationStatus,
+                       stdout: String(decoding: outData, as: UTF8.self),
+                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    @Test func indexDirectoryIndexesThisPackagesSources() async throws {
+        let outcome = try await Self.run("IndexDirectory")
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("Indexed "))
+        #expect(outcome.stdout.contains(" files, "))
+        #expect(outcome.stdout.contains("tree checksum: "))
+    }
+
+    @Test func indexDirectoryIsDeterministic() async throws {
+        let first = try await Self.run("IndexDirectory", ["Sources/Tomorrowland/State"])
+        let second = try await Self.run("IndexDirectory", ["Sources/Tomorrowland/State"])
+        #expect(first.status == 0 && second.status == 0)
+        #expect(first.stdout == second.stdout)
+    }
+
+    @Test(arguments: [
+        (["/no/such/directory"], Int32(66), "no such directory: /no/such/directory"),
+        (["Package.swift"], Int32(66), "not a directory: Package.swift"),
+        (["Sources", "Tests"], Int32(64), "too many arguments"),
+        (["--timeout", "soon"], Int32(64), "--timeout needs a number"),
+        (["--frobnicate"], Int32(64), "unknown option --frobnicate"),
+    ])
+    func indexDirectoryRejectsBadArguments(arguments: [String], status: Int32, message: String) async throws {
+        let outcome = try await Self.run("IndexDirectory", arguments)
+        #expect(outcome.status == status)
+        #expect(outcome.stderr.contains(message), "stderr was: \(outcome.stderr)")
+        #expect(outcome.stdout.isEmpty)
+    }
+
+    @Test func indexDirectoryReportsAnUnreadableFile() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("IndexDirectory-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("fine\n".utf8).write(to: directory.appendingPathComponent("fine.txt"))
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("broken").path,
+                                                   withDestinationPath: "/no/such/target")
+        let outcome = try await Self.run("IndexDirectory", [directory.path])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("cannot read broken: No such file or directory"), "stderr was: \(outcome.stderr)")
+    }
+
+    @Test func indexDirectoryTimesOut() async throws {
+        let outcome = try await Self.run("IndexDirectory", ["--slow", "--timeout", "0.05", "Sources/Tomorrowland/State"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("timed out after 0.05 s reading "), "stderr was: \(outcome.stderr)")
+    }
+
+    @Test func indexDirectoryCancelsEveryReadOnCtrlC() async throws {
+        let outcome = try await Self.run("IndexDirectory", ["--slow"], interruptAfter: 0.5)
+        #expect(outcome.status == 130, "stdout: \(outcome.stdout)\nstderr: \(outcome.stderr)")
+        #expect(outcome.stderr.contains("interrupted after reading "))
+        #expect(outcome.stderr.contains("cancelled "))
+        #expect(outcome.stderr.contains(".swift"), "the cancelled reads are listed")
+    }
+
+    @Test(arguments: ["AwaitWithCancellation", "AsyncToPromise", "ActorOnQueue", "InvalidationViewModel"])
+    func smallExampleExitsZero(_ name: String) async throws {
+        let outcome = try await Self.run(name, timeout: 20)
+        #expect(outcome.status == 0, "stdout: \(outcome.stdout)\nstderr: \(outcome.stderr)")
+        #expect(!outcome.stdout.isEmpty)
+    }
+}
