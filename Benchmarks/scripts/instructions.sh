@@ -36,7 +36,8 @@ sizes() {
     case "$1" in
         k|k-nested) echo "0 10000 100000" ;;
         j) echo "0 1000 10000" ;;
-        h|e-hop|f|g-*) echo "200 600" ;;
+        g-*) echo "2000 6000" ;;
+        h|e-hop|f) echo "500 1500" ;;
         *) echo "1000 3000" ;;
     esac
 }

@@ -40,6 +40,7 @@ let nioScenarios: [Scenario] = [
         onThreads(2) { _ in _ = withEmbeddedLoop { nioContention($0, n / 2) } }
         return n
     }),
+    Scenario("j", "NIO-Embedded", "EventLoopFuture.whenAllSucceed over n pending futures, succeed them all", sync: { n in withEmbeddedLoop { nioWhenAllSucceed($0, n) } }),
     Scenario("k", "NIO-Embedded", "flatMap chain of depth n, succeed the root", sync: { n in withEmbeddedLoop { nioFlatMapChain($0, n) } }),
     Scenario("k-nested", "NIO-Embedded", "n flatMaps each returning the previous, still pending, future", sync: { n in withEmbeddedLoop { nioNestedFlatMap($0, n) } }),
     Scenario("l", "NIO-Embedded", "n pending promises with one whenSuccess each, held, then succeeded", sync: { n in withEmbeddedLoop { nioPending($0, n) } }),
@@ -122,5 +123,17 @@ func nioPending(_ loop: EmbeddedEventLoop, _ n: Int) -> Int {
     atPeak()
     for (i, promise) in held.enumerated() { promise.succeed(i) }
     held.removeAll()
+    return checkTally(expectedTally(n))
+}
+
+@inline(never)
+func nioWhenAllSucceed(_ loop: EmbeddedEventLoop, _ n: Int) -> Int {
+    var promises: [EventLoopPromise<Int>] = []
+    promises.reserveCapacity(n)
+    for _ in 0..<n { promises.append(loop.makePromise(of: Int.self)) }
+    EventLoopFuture.whenAllSucceed(promises.map(\.futureResult), on: loop).whenSuccess { values in
+        tally &+= values.reduce(0, &+)
+    }
+    for (i, promise) in promises.enumerated() { promise.succeed(i) }
     return checkTally(expectedTally(n))
 }

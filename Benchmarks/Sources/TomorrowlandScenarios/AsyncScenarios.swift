@@ -1,9 +1,64 @@
-// Tomorrowland's side of the async scenarios (d)–(h) and the combinator scenario (j).
-// They need the async bridge (issue 4) and `when` (issue 3); until those land this list is
-// empty and BENCHMARKS.md marks the rows as pending.
+// Tomorrowland's side of the async scenarios (d)–(h): awaiting promises and running Swift
+// concurrency on PromiseContext executors. (f), `StdPromise { try await … }`, is added
+// when the async-to-promise bridge lands (BENCHMARKS.md marks it pending until then).
 
+import Dispatch
 import ScenarioKit
 import TomorrowlandAsync
 
-/// The Tomorrowland scenarios that need the async bridge or the combinators.
-let tomorrowlandAsyncScenarios: [Scenario] = []
+/// The Tomorrowland scenarios that need the async bridge.
+let tomorrowlandAsyncScenarios: [Scenario] = [
+    Scenario("d", "Tomorrowland", "try await value of an already-fulfilled promise", async: { n in
+        let promise = StdPromise<Int>(fulfilled: 1)
+        for _ in 0..<n { tally &+= try! await promise.value }
+        return checkTally(n)
+    }),
+    Scenario("e-hop", "Tomorrowland", "try await value of a pending promise fulfilled from DispatchQueue.global().async", async: { n in
+        for i in 0..<n {
+            let (promise, resolver) = StdPromise<Int>.makeWithResolver()
+            DispatchQueue.global().async { resolver.fulfill(with: i) }
+            tally &+= try! await promise.value
+        }
+        return checkTally(expectedTally(n))
+    }),
+    Scenario("g-task", "Tomorrowland", "await an actor on PromiseContext.queue(q).serialExecutor from a Task", async: { n in
+        let actor = QueueCounter(benchmarkQueueExecutor)
+        for i in 0..<n { tally &+= await actor.echo(i) }
+        return checkTally(expectedTally(n))
+    }),
+    Scenario("g-actor", "Tomorrowland", "from one actor into another, both on PromiseContext.queue(q).serialExecutor", async: { n in
+        tally &+= await QueueCaller(benchmarkQueueExecutor).call(QueueCounter(benchmarkQueueExecutor), n)
+        return checkTally(expectedTally(n))
+    }),
+    Scenario("h", "Tomorrowland", "n child tasks preferring PromiseContext.utility.taskExecutor", async: { n in
+        let executor = PromiseContext.utility.taskExecutor!
+        await withTaskGroup(of: Void.self) { group in
+            for i in 0..<n { group.addTask(executorPreference: executor) { blackHole(i) } }
+        }
+        return n
+    }),
+]
+
+/// The serial queue behind the (g) actors, and its executor (the queue lives forever).
+let benchmarkQueue = DispatchQueue(label: "Benchmarks.g")
+let benchmarkQueueExecutor = PromiseContext.queue(benchmarkQueue).serialExecutor!
+
+/// An actor whose executor is a dispatch queue's, through PromiseContext.
+actor QueueCounter {
+    let executor: any SerialExecutor
+    init(_ executor: any SerialExecutor) { self.executor = executor }
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    func echo(_ value: Int) -> Int { value }
+}
+
+/// An actor on the same queue calling into another.
+actor QueueCaller {
+    let executor: any SerialExecutor
+    init(_ executor: any SerialExecutor) { self.executor = executor }
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    func call(_ other: QueueCounter, _ n: Int) async -> Int {
+        var sum = 0
+        for i in 0..<n { sum &+= await other.echo(i) }
+        return sum
+    }
+}
