@@ -223,6 +223,26 @@ final class CancellationTests: XCTestCase {
         XCTAssertEqual(Set([screenToken, screenToken, logoutToken]).count, 2)
     }
 
+    func testTokenRegistrationOnTheTokenAndChainWithoutCancelPassing() {
+        let parent = PromiseInvalidationToken()
+        let child = PromiseInvalidationToken(invalidateOnDeinit: false)
+        child.chainInvalidation(from: parent, includingCancelWithoutInvalidating: false)
+        var requests = 0
+        let work = Promise<Int, String>(on: .background) { resolver in
+            resolver.onRequestCancel(on: .immediate) { _ in requests += 1 }
+        }
+        child.requestCancelOnInvalidate(work)
+        parent.cancelWithoutInvalidating()
+        XCTAssertEqual(requests, 0, "cancelWithoutInvalidating is not passed on")
+        parent.invalidate()
+        let done = expectation(description: "cancel request seen")
+        work.onCancel { done.fulfill() }
+        // The .background handler may not have registered its cancel handler yet; a later
+        // registration runs at once because cancel was already requested (rule 4).
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(requests, 1, "invalidating the parent invalidated the child")
+    }
+
     func testTokenInvalidatesOnDeinit() {
         var called = false
         var requested = false
