@@ -16,10 +16,22 @@ import Foundation
 /// exclusively with their target), and `checkIsolated()` is a `dispatchPrecondition`.
 /// So plain Dispatch code running on the queue can use `actor.assumeIsolated { }`.
 ///
-/// Safety of `@unchecked Sendable`: the only stored property is a weak reference that is
-/// written once, in `init`.
+/// Allocation: jobs wait in the executor's own FIFO (an array that keeps its capacity) and
+/// one pre-built block drains them; the block is submitted to the queue only when the
+/// executor goes from idle to busy. So a job costs no closure, no block copy, and at most
+/// one Dispatch submission (none while the executor is busy). Each drain runs the jobs that
+/// were waiting when it started, then resubmits itself, so plain blocks on the queue are not
+/// starved. No lock is held while a job runs.
+///
+/// Safety of `@unchecked Sendable`: `queue` is written once, in `init`; `jobs`, `head` and
+/// `scheduled` are guarded by `lock`; `drainBlock` is written once, right after `init`.
 final class DispatchQueueExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private weak var queue: DispatchQueue?
+    private let lock = NSLock()
+    private var jobs: [UnownedJob] = []
+    private var head = 0
+    private var scheduled = false
+    private var drainBlock: (@convention(block) @Sendable () -> Void)?
 
     private init(queue: DispatchQueue) {
         self.queue = queue
@@ -35,18 +47,56 @@ final class DispatchQueueExecutor: SerialExecutor, TaskExecutor, @unchecked Send
         defer { creation.unlock() }
         if let existing = queue.getSpecific(key: key) { return existing }
         let executor = DispatchQueueExecutor(queue: queue)
+        executor.drainBlock = { [unowned executor] in executor.drain() }
         queue.setSpecific(key: key, value: executor)
         return executor
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
+        lock.lock()
+        jobs.append(job)
+        let submit = !scheduled
+        scheduled = true
+        lock.unlock()
+        if submit { submitDrain() }
+    }
+
+    private func submitDrain() {
         guard let queue else {
             preconditionFailure("TomorrowlandAsync: a job was enqueued on the executor of a released DispatchQueue")
         }
-        queue.async {
-            job.runSynchronously(isolatedTo: self.asUnownedSerialExecutor(), taskExecutor: self.asUnownedTaskExecutor())
+        queue.async(execute: drainBlock!)
+    }
+
+    /// Runs the jobs waiting when it starts, in order; then goes idle or resubmits itself.
+    private func drain() {
+        lock.lock()
+        let end = jobs.count
+        lock.unlock()
+        let serial = asUnownedSerialExecutor()
+        let task = asUnownedTaskExecutor()
+        while true {
+            lock.lock()
+            guard head < end else { break }
+            let job = jobs[head]
+            head += 1
+            lock.unlock()
+            job.runSynchronously(isolatedTo: serial, taskExecutor: task)
         }
+        // Still holding the lock.
+        let more = head < jobs.count
+        if !more {
+            jobs.removeAll(keepingCapacity: true)
+            head = 0
+            scheduled = false
+        } else if head >= 1024 && head * 2 >= jobs.count {
+            // Never idle: compact now and then so the array does not grow without bound.
+            jobs.removeFirst(head)
+            head = 0
+        }
+        lock.unlock()
+        if more { submitDrain() }
     }
 
     func isIsolatingCurrentContext() -> Bool? {

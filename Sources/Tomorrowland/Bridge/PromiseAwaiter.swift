@@ -18,15 +18,35 @@ extension Promise {
         if let result = _box.result { return result }
         let awaiter = PromiseAwaiter(core: _box, stopWaitingOnCancel: stopWaitingOnCancel)
         await withTaskCancellationHandler {
-            await withUnsafeContinuation { continuation in
+            await withAwaitContinuation { continuation in
                 awaiter.arm(continuation)
             }
         } onCancel: {
             awaiter.taskCancelled()
         }
-        return _box.result
+        return awaiter.stoppedWaiting ? nil : _box.result
     }
 }
+
+#if DEBUG
+/// Checked in debug builds (a double resume traps, a leak is logged), unsafe in release
+/// builds (no canary allocation); the flags in `PromiseAwaiter` make it exactly-once.
+typealias AwaitContinuation = CheckedContinuation<Void, Never>
+
+@inline(__always)
+nonisolated(nonsending) func withAwaitContinuation(_ body: (AwaitContinuation) -> Void) async {
+    await withCheckedContinuation(body)
+}
+#else
+/// Checked in debug builds (a double resume traps, a leak is logged), unsafe in release
+/// builds (no canary allocation); the flags in `PromiseAwaiter` make it exactly-once.
+typealias AwaitContinuation = UnsafeContinuation<Void, Never>
+
+@inline(__always)
+nonisolated(nonsending) func withAwaitContinuation(_ body: (AwaitContinuation) -> Void) async {
+    await withUnsafeContinuation(body)
+}
+#endif
 
 /// The node a suspended Task registers on a pending promise: resumes the Task's
 /// continuation exactly once, when the promise resolves or (for the stop-waiting variant)
@@ -45,11 +65,12 @@ final class PromiseAwaiter: PromiseNode, @unchecked Sendable {
     private static let armed: UInt8 = 1
     private static let stopRequested: UInt8 = 2
     private static let resumed: UInt8 = 4
+    private static let resumedByStop: UInt8 = 8
 
     private let core: PromiseCore
     private let stopWaitingOnCancel: Bool
     private let flags = Atomic<UInt8>(0)
-    private var continuation: UnsafeContinuation<Void, Never>?
+    private var continuation: AwaitContinuation?
 
     /// Creates the node and counts the awaiting Task as one propagating observer of `core`.
     init(core: PromiseCore, stopWaitingOnCancel: Bool) {
@@ -66,11 +87,11 @@ final class PromiseAwaiter: PromiseNode, @unchecked Sendable {
 
     /// Stores the continuation and registers on the promise (which resumes at once if it
     /// already resolved), unless the Task already asked to stop waiting.
-    func arm(_ continuation: UnsafeContinuation<Void, Never>) {
+    func arm(_ continuation: AwaitContinuation) {
         self.continuation = continuation
         let old = flags.bitwiseOr(Self.armed, ordering: .acquiringAndReleasing).oldValue
         if old & Self.stopRequested != 0 {
-            resumeOnce()
+            resumeOnce(stopping: true)
         } else {
             core.register(self)
         }
@@ -82,7 +103,12 @@ final class PromiseAwaiter: PromiseNode, @unchecked Sendable {
         core.apply(core.update { $0.observerRequestedCancel(ignoringHandles: true) })
         guard stopWaitingOnCancel else { return }
         let old = flags.bitwiseOr(Self.stopRequested, ordering: .acquiringAndReleasing).oldValue
-        if old & Self.armed != 0 { resumeOnce() }
+        if old & Self.armed != 0 { resumeOnce(stopping: true) }
+    }
+
+    /// Whether the Task stopped waiting before the promise resolved (read after resumption).
+    var stoppedWaiting: Bool {
+        flags.load(ordering: .acquiring) & Self.resumedByStop != 0
     }
 
     override func upstreamResolved(_ upstream: PromiseCore, synchronously: Bool) {
@@ -93,9 +119,11 @@ final class PromiseAwaiter: PromiseNode, @unchecked Sendable {
         resumeOnce()
     }
 
-    private func resumeOnce() {
+    private func resumeOnce(stopping: Bool = false) {
         let old = flags.bitwiseOr(Self.resumed, ordering: .acquiringAndReleasing).oldValue
         guard old & Self.resumed == 0, let continuation = continuation.take() else { return }
+        // Only the winner marks how it resumed, before the Task can observe it.
+        if stopping { flags.bitwiseOr(Self.resumedByStop, ordering: .releasing) }
         continuation.resume()
     }
 }
