@@ -127,18 +127,28 @@ final class TokenBox: Sendable {
     }
 
     func invalidate() {
-        generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
-        let (promises, chained) = takeForCancel()
-        promises.forEach { $0.requestCancel() }
-        notifyInvalidationObservers()
-        chained.forEach { $0.box.invalidate() }
+        walkChain(invalidating: true)
     }
 
     func cancelWithoutInvalidating() {
-        let (promises, chained) = takeForCancel()
-        promises.forEach { $0.requestCancel() }
-        for token in chained where token.includingCancel {
-            token.box.cancelWithoutInvalidating()
+        walkChain(invalidating: false)
+    }
+
+    /// Visits this token and the tokens chained from it depth-first, each at most once, with
+    /// an explicit stack: chains of any length, and cycles (`a` chained from `b` and `b` from
+    /// `a`), neither recurse nor loop forever.
+    private func walkChain(invalidating: Bool) {
+        var stack: [TokenBox] = [self]
+        var visited: Set<ObjectIdentifier> = []
+        while let box = stack.popLast() {
+            guard visited.insert(ObjectIdentifier(box)).inserted else { continue }
+            if invalidating { box.generation.wrappingAdd(1, ordering: .acquiringAndReleasing) }
+            let (promises, chained) = box.takeForCancel()
+            promises.forEach { $0.requestCancel() }
+            if invalidating { box.notifyInvalidationObservers() }
+            for token in chained.reversed() where invalidating || token.includingCancel {
+                stack.append(token.box)
+            }
         }
     }
 
