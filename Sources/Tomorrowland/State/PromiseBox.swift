@@ -42,8 +42,10 @@ class PromiseBox<Value, Error>: PromiseCore, @unchecked Sendable {
 
     /// Adopts the result of `inner` without a context hop, as one propagating observer of
     /// it (rule 27). The pipe keeps this promise resolvable until `inner` resolves.
+    /// Does nothing if this promise already resolved (rule 2): a late pipe would count as an
+    /// observer of `inner` that never requests cancel, blocking `inner`'s propagation.
     final func pipe(from inner: PromiseBox<Value, Error>) {
-        guard inner !== self else { return }
+        guard inner !== self, !currentState.isResolvingOrResolved else { return }
         retainKeeper()
         linkUpstream(inner)
         inner.register(PipeNode(target: self))
