@@ -1,0 +1,185 @@
+// Rule 19: registration order, depth-first order across a chain, and deep chains that
+// resolve in constant stack on a thread with a small stack.
+
+import Foundation
+import XCTest
+@testable import Tomorrowland
+
+final class CoreOrderAndDepthTests: XCTestCase {
+    typealias P = Promise<Int, String>
+
+    func testRule19_callbacksRunInRegistrationOrder() {
+        let (promise, resolver) = P.makeWithResolver()
+        let order = Recorder<Int>()
+        for i in 0..<100 { _ = promise.then(on: .immediate) { _ in order.append(i) } }
+        resolver.fulfill(with: 0)
+        XCTAssertEqual(order.values, Array(0..<100))
+    }
+
+    func testRule19_depthFirstAcrossAChain() {
+        let (root, resolver) = P.makeWithResolver()
+        let order = Recorder<String>()
+        _ = root.then(on: .immediate) { _ in order.append("A") }
+        let child = root.map(on: .immediate) { v -> Int in order.append("child"); return v }
+        _ = child.then(on: .immediate) { _ in order.append("child.1") }
+        let grandchild = child.then(on: .immediate) { _ in order.append("child.2") }
+        _ = grandchild.then(on: .immediate) { _ in order.append("child.2.1") }
+        _ = child.then(on: .immediate) { _ in order.append("child.3") }
+        _ = root.then(on: .immediate) { _ in order.append("B") }
+        resolver.fulfill(with: 1)
+        XCTAssertEqual(order.values, ["A", "child", "child.1", "child.2", "child.2.1", "child.3", "B"])
+    }
+
+    func testRule19_depthFirstThroughPipes() {
+        let (root, resolver) = P.makeWithResolver()
+        let order = Recorder<String>()
+        let tapped = root.tap()
+        _ = tapped.then(on: .immediate) { _ in order.append("tap child") }
+        let (outer, outerResolver) = P.makeWithResolver()
+        outerResolver.resolve(with: root)
+        _ = outer.then(on: .immediate) { _ in order.append("piped child") }
+        _ = root.then(on: .immediate) { _ in order.append("after") }
+        resolver.fulfill(with: 1)
+        XCTAssertEqual(order.values, ["tap child", "piped child", "after"])
+    }
+
+    func testRule19_resolveInsideImmediateCallbackFinishesBeforeReturning() {
+        let (first, firstResolver) = P.makeWithResolver()
+        let (second, secondResolver) = P.makeWithResolver()
+        let order = Recorder<String>()
+        _ = second.then(on: .immediate) { _ in order.append("second") }
+        _ = first.then(on: .immediate) { _ in
+            secondResolver.fulfill(with: 2)
+            order.append("after fulfill")
+        }
+        firstResolver.fulfill(with: 1)
+        XCTAssertEqual(order.values, ["second", "after fulfill"])
+    }
+
+    // MARK: Deep chains
+
+    private static func deepFlatMap(levels: Int) -> Bool {
+        let (root, resolver) = P.makeWithResolver()
+        var p = root
+        for _ in 0..<levels { p = p.flatMap(on: .immediate) { P(fulfilled: $0 + 1) } }
+        resolver.fulfill(with: 0)
+        return p.result == .value(levels)
+    }
+
+    private static func deepPendingFlatMap(levels: Int) -> Bool {
+        // Each level adopts a promise that is still pending when the callback returns.
+        let (root, resolver) = P.makeWithResolver()
+        let inners = Recorder<P.Resolver>()
+        var p = root
+        for _ in 0..<levels {
+            p = p.flatMap(on: .immediate) { _ in
+                let (inner, r) = P.makeWithResolver()
+                inners.append(r)
+                return inner
+            }
+        }
+        resolver.fulfill(with: 0)
+        // Resolve innermost-first order is forced by the chain: level k only runs after k-1.
+        for index in 0..<levels {
+            guard let inner = inners[index] else { return false }
+            inner.fulfill(with: index)
+        }
+        return p.result == .value(levels - 1)
+    }
+
+    private static func deepTap(levels: Int) -> Bool {
+        let (root, resolver) = P.makeWithResolver()
+        var t = root
+        for _ in 0..<levels { t = t.tap() }
+        resolver.fulfill(with: 3)
+        return t.result == .value(3)
+    }
+
+    private static func deepResolveWith(levels: Int) -> Bool {
+        var (outer, outerResolver) = P.makeWithResolver()
+        let first = outer
+        for _ in 0..<levels {
+            let (next, nextResolver) = P.makeWithResolver()
+            outerResolver.resolve(with: next)
+            outer = next
+            outerResolver = nextResolver
+        }
+        outerResolver.fulfill(with: 7)
+        return first.result == .value(7)
+    }
+
+    private static func deepResolveWithReversed(levels: Int) -> Bool {
+        // Built from the resolved end: each resolve(with:) adopts an already-resolved promise.
+        var p = P(fulfilled: 5)
+        for _ in 0..<levels {
+            let (next, r) = P.makeWithResolver()
+            r.resolve(with: p)
+            p = next
+        }
+        return p.result == .value(5)
+    }
+
+    private static func deepMixed(levels: Int) -> Bool {
+        let (root, resolver) = P.makeWithResolver()
+        var p = root
+        for i in 0..<levels {
+            switch i % 4 {
+            case 0: p = p.map(on: .immediate) { $0 + 1 }
+            case 1: p = p.then(on: .immediate) { _ in }
+            case 2: p = p.makeChild()
+            default: p = p.always(on: .immediate) { _ in }
+            }
+        }
+        resolver.fulfill(with: 0)
+        return p.result == .value((levels + 3) / 4)
+    }
+
+    private static func deepCancelByDroppingResolver(levels: Int) -> Bool {
+        var leaf: P
+        do {
+            let (root, _) = P.makeWithResolver() // resolver dropped at the end of the scope…
+            leaf = root
+            for _ in 0..<levels { leaf = leaf.map(on: .immediate) { $0 } }
+        }
+        return leaf.result == .cancelled // …which cancelled the whole chain
+    }
+
+    func testRule19_2000LevelChainsOn32KiBStack() {
+        let results = Slot<[Bool]>()
+        runOnSmallStack(self, stackSize: 32 * 1024) {
+            results.value = [Self.deepFlatMap(levels: 2000), Self.deepTap(levels: 2000), Self.deepResolveWith(levels: 2000),
+                             Self.deepResolveWithReversed(levels: 2000), Self.deepMixed(levels: 2000),
+                             Self.deepPendingFlatMap(levels: 2000), Self.deepCancelByDroppingResolver(levels: 2000)]
+        }
+        XCTAssertEqual(results.value, Array(repeating: true, count: 7))
+    }
+
+    func testRule19_100kFlatMapOn64KiBStack() {
+        let ok = Slot<Bool>()
+        runOnSmallStack(self, stackSize: 64 * 1024) { ok.value = Self.deepFlatMap(levels: 100_000) }
+        XCTAssertEqual(ok.value, true)
+    }
+
+    func testRule19_100kTapOn64KiBStack() {
+        let ok = Slot<Bool>()
+        runOnSmallStack(self, stackSize: 64 * 1024) { ok.value = Self.deepTap(levels: 100_000) }
+        XCTAssertEqual(ok.value, true)
+    }
+
+    func testRule19_100kResolveWithOn64KiBStack() {
+        let ok = Slot<Bool>()
+        runOnSmallStack(self, stackSize: 64 * 1024) {
+            ok.value = Self.deepResolveWith(levels: 100_000) && Self.deepResolveWithReversed(levels: 100_000)
+        }
+        XCTAssertEqual(ok.value, true)
+    }
+
+    func testRule19_100kMixedAndCancelledChainsOn64KiBStack() {
+        let ok = Slot<[Bool]>()
+        runOnSmallStack(self, stackSize: 64 * 1024) {
+            ok.value = [Self.deepMixed(levels: 100_000), Self.deepCancelByDroppingResolver(levels: 100_000),
+                        Self.deepPendingFlatMap(levels: 100_000)]
+        }
+        XCTAssertEqual(ok.value, [true, true, true])
+    }
+}

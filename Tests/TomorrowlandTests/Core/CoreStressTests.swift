@@ -1,0 +1,157 @@
+// Stress: resolution, cancel requests, observer registration, keeper release and
+// cancellation propagation racing on two threads. Every observer must be called exactly
+// once, with the one winning result.
+
+import Dispatch
+import Foundation
+import XCTest
+@testable import Tomorrowland
+
+final class CoreStressTests: XCTestCase {
+    typealias P = Promise<Int, String>
+
+    /// Runs `a` and `b` at the same time on two threads (the caller's and one worker).
+    private func race(_ a: @Sendable () -> Void, _ b: @Sendable () -> Void) {
+        DispatchQueue.concurrentPerform(iterations: 2) { $0 == 0 ? a() : b() }
+    }
+
+    func testStress_fulfillRejectCancelRequestCancelAndRegistrationRace() {
+        let iterations = 10_000
+        let failures = Recorder<String>()
+        for i in 0..<iterations {
+            let (promise, resolver) = P.makeWithResolver()
+            let seen = Recorder<String>()
+            let record: @Sendable (String, PromiseResult<Int, String>) -> Void = { name, result in
+                seen.append("\(name)=\(result)")
+            }
+            _ = promise.always(on: .immediate) { record("before", $0) }
+            let mapped = promise.map(on: .immediate) { $0 + 1 }
+            let handlerRuns = Counter()
+            race({
+                _ = promise.always(on: .immediate) { record("A", $0) }
+                switch i % 4 {
+                case 0: resolver.fulfill(with: i)
+                case 1: resolver.reject(with: "r\(i)")
+                case 2: resolver.cancel()
+                default: resolver.resolve(with: P(fulfilled: i))
+                }
+            }, {
+                promise.requestCancel()
+                resolver.onRequestCancel(on: .immediate) { r in handlerRuns.increment(); r.reject(with: "handler") }
+                _ = promise.always(on: .immediate) { record("B", $0) }
+                if i % 3 == 0 { resolver.fulfill(with: -i) }
+            })
+            guard let result = promise.result else {
+                failures.append("\(i): unresolved")
+                continue
+            }
+            let expected = ["before", "A", "B"].map { "\($0)=\(result)" }
+            if seen.values.sorted() != expected.sorted() {
+                failures.append("\(i): observers saw \(seen.values), result \(result)")
+            }
+            let allowed: [PromiseResult<Int, String>] = [.value(i), .error("r\(i)"), .cancelled, .value(-i), .error("handler")]
+            if !allowed.contains(result) { failures.append("\(i): impossible result \(result)") }
+            if mapped.result != result.map({ $0 + 1 }) { failures.append("\(i): child got \(String(describing: mapped.result))") }
+            if handlerRuns.value > 1 { failures.append("\(i): cancel handler ran \(handlerRuns.value) times") }
+            if result == .error("handler") && handlerRuns.value != 1 { failures.append("\(i): handler result without handler") }
+            if failures.count > 10 { break }
+        }
+        XCTAssertEqual(failures.values, [])
+    }
+
+    func testStress_droppedResolverRacesPipeResolution() {
+        // Rule 1: the pipe keeps the target resolvable, so dropping the target's resolver
+        // while the inner promise resolves must never cancel the target.
+        let failures = Recorder<String>()
+        for i in 0..<5_000 {
+            let (inner, innerResolver) = P.makeWithResolver()
+            let target: P
+            let holder = Slot<P.Resolver>()
+            do {
+                let (t, r) = P.makeWithResolver()
+                target = t
+                r.resolve(with: inner)
+                holder.value = r
+            }
+            let seen = Counter()
+            _ = target.always(on: .immediate) { _ in seen.increment() }
+            race({ innerResolver.fulfill(with: i) }, { holder.value = nil })
+            if target.result != .value(i) { failures.append("\(i): target \(String(describing: target.result))") }
+            if seen.value != 1 { failures.append("\(i): observer called \(seen.value) times") }
+            if failures.count > 10 { break }
+        }
+        XCTAssertEqual(failures.values, [])
+    }
+
+    func testStress_lastKeeperRacesResolve() {
+        // Two resolver copies: one fulfils, the other is dropped. Whatever the order, the
+        // first resolution wins and observers see it once.
+        let failures = Recorder<String>()
+        for i in 0..<5_000 {
+            let a = Slot<P.Resolver>(), b = Slot<P.Resolver>()
+            let promise: P
+            do {
+                let (p, r) = P.makeWithResolver()
+                promise = p
+                a.value = r
+                b.value = r
+            }
+            let seen = Recorder<PromiseResult<Int, String>>()
+            _ = promise.always(on: .immediate) { seen.append($0) }
+            race({
+                let r = a.value
+                a.value = nil
+                r?.fulfill(with: i)
+            }, { b.value = nil })
+            if promise.result != .value(i) { failures.append("\(i): \(String(describing: promise.result))") }
+            if seen.values != [.value(i)] { failures.append("\(i): observer saw \(seen.values)") }
+            if failures.count > 10 { break }
+        }
+        XCTAssertEqual(failures.values, [])
+    }
+
+    func testStress_cancelPropagationRacesChildrenAndHandles() {
+        let failures = Recorder<String>()
+        for i in 0..<5_000 {
+            let handlerRuns = Counter()
+            let c1: P, c2: P
+            let parentHolder = Slot<P>()
+            do {
+                let (parent, r) = P.makeWithResolver()
+                r.onRequestCancel(on: .immediate) { handlerRuns.increment(); $0.cancel() }
+                c1 = parent.map(on: .immediate) { $0 }
+                c2 = parent.then(on: .immediate) { _ in }
+                parentHolder.value = parent
+            }
+            race({ c1.requestCancel() }, {
+                c2.requestCancel()
+                parentHolder.value = nil // the last handle goes concurrently
+            })
+            if handlerRuns.value != 1 { failures.append("\(i): handler ran \(handlerRuns.value) times") }
+            if c1.result != .cancelled || c2.result != .cancelled {
+                failures.append("\(i): children \(String(describing: c1.result)) \(String(describing: c2.result))")
+            }
+            if failures.count > 10 { break }
+        }
+        XCTAssertEqual(failures.values, [])
+    }
+
+    func testStress_tokenInvalidationRacesCallbacks() {
+        let failures = Recorder<String>()
+        let token = PromiseInvalidationToken()
+        for i in 0..<5_000 {
+            let (promise, resolver) = P.makeWithResolver()
+            let ran = Counter()
+            let observer = promise.then(on: .immediate, token: token) { _ in ran.increment() }
+            let transformer = promise.map(on: .immediate, token: token) { $0 + 1 }
+            token.requestCancelOnInvalidate(transformer)
+            race({ resolver.fulfill(with: i) }, { token.invalidate() })
+            if observer.result != .value(i) { failures.append("\(i): observer \(String(describing: observer.result))") }
+            let t = transformer.result
+            if t != .value(i + 1) && t != .cancelled { failures.append("\(i): transformer \(String(describing: t))") }
+            if ran.value > 1 { failures.append("\(i): ran twice") }
+            if failures.count > 10 { break }
+        }
+        XCTAssertEqual(failures.values, [])
+    }
+}

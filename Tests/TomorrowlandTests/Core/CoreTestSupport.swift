@@ -1,0 +1,121 @@
+// Shared helpers for the core tests: thread-safe recorders, deinit spies, tagged queues.
+
+import Dispatch
+import Foundation
+import Synchronization
+import XCTest
+@testable import Tomorrowland
+
+/// A thread-safe append-only log.
+final class Recorder<T: Sendable>: Sendable {
+    private let items = Mutex<[T]>([])
+    func append(_ item: T) { items.withLock { $0.append(item) } }
+    var values: [T] { items.withLock { $0 } }
+    var count: Int { items.withLock { $0.count } }
+    subscript(index: Int) -> T? { items.withLock { index < $0.count ? $0[index] : nil } }
+}
+
+/// A thread-safe counter.
+final class Counter: Sendable {
+    private let storage = Atomic<Int>(0)
+    @discardableResult func increment() -> Int { storage.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue }
+    var value: Int { storage.load(ordering: .sequentiallyConsistent) }
+}
+
+/// A thread-safe optional box.
+final class Slot<T: Sendable>: Sendable {
+    private let storage = Mutex<T?>(nil)
+    init(_ value: T? = nil) { storage.withLock { $0 = value } }
+    var value: T? {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+    func mutate(_ body: (inout T?) -> Void) { storage.withLock { body(&$0) } }
+}
+
+/// Runs `onDeinit` when released; used to see when and where a callback is released.
+final class DeinitSpy: Sendable {
+    private let onDeinit: @Sendable () -> Void
+    init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    func touch() {}
+    deinit { onDeinit() }
+}
+
+/// A serial queue that can tell whether the caller is running on it.
+final class TaggedQueue: @unchecked Sendable {
+    // Safety: both properties are immutable; DispatchSpecificKey is only read.
+    let queue: DispatchQueue
+    private let key = DispatchSpecificKey<UInt8>()
+
+    init(_ label: String) {
+        queue = DispatchQueue(label: label)
+        queue.setSpecific(key: key, value: 1)
+    }
+
+    var isCurrent: Bool { DispatchQueue.getSpecific(key: key) != nil }
+}
+
+/// A simple error type for `Promise<_, TestError>`.
+struct TestError: Swift.Error, Equatable, Hashable, Codable, Sendable {
+    var code: Int
+    init(_ code: Int = 0) { self.code = code }
+}
+
+/// Waits for `register` to call its completion, or returns `nil` after `seconds`.
+func waitFor<T: Sendable>(seconds: Double = 10, _ register: @escaping @Sendable (@escaping @Sendable (T) -> Void) -> Void) async -> T? {
+    await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+        let once = Slot<Bool>(false)
+        let finish: @Sendable (T?) -> Void = { value in
+            if once.exchangeFalseForTrue() { continuation.resume(returning: value) }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { finish(nil) }
+        register { finish($0) }
+    }
+}
+
+extension Slot where T == Bool {
+    /// Atomically turns `false` into `true`; returns whether this call did it.
+    func exchangeFalseForTrue() -> Bool {
+        var won = false
+        mutate { value in
+            if value != true { value = true; won = true }
+        }
+        return won
+    }
+}
+
+/// Runs `body` on a fresh thread with the given stack size and waits (bounded) for it.
+func runOnSmallStack(_ test: XCTestCase, stackSize: Int, timeout: TimeInterval = 120, _ body: @escaping @Sendable () -> Void) {
+    let done = test.expectation(description: "small-stack thread finished")
+    let thread = Thread {
+        body()
+        done.fulfill()
+    }
+    thread.stackSize = stackSize
+    thread.start()
+    test.wait(for: [done], timeout: timeout)
+}
+
+extension XCTestCase {
+    /// Waits until `condition` holds, letting the main queue run; fails after `timeout`.
+    func waitUntil(timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line, _ condition: @escaping @Sendable () -> Bool) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            guard Date() < deadline else {
+                XCTFail("condition not met within \(timeout)s", file: file, line: line)
+                return
+            }
+            settle(0.005)
+        }
+    }
+
+    /// Lets the main queue and the global queues run for a moment (to show that something
+    /// does *not* happen).
+    func settle(_ seconds: TimeInterval = 0.1) {
+        let e = expectation(description: "settle")
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+            DispatchQueue.main.async { e.fulfill() }
+        }
+        wait(for: [e], timeout: seconds + 10)
+    }
+}
