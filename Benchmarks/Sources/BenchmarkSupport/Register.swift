@@ -16,7 +16,7 @@ public enum Sizing {
     public static func of(_ id: String, allocationGate: Bool = false) -> Sizing {
         switch id {
         case "k", "k-nested": return .fixed(allocationGate ? 10_000 : 100_000)
-        case "l": return .fixed(allocationGate ? 10_000 : 1_000_000)
+        case "l": return .fixed(allocationGate ? 10_000 : 100_000)
         case "j": return .fixed(10_000)
         case "i1", "i2": return .fixed(200_000)
         default: return .perOperation

@@ -26,6 +26,7 @@ func onPosixLoop(_ body: @escaping @Sendable () -> Int) -> Int {
 }
 
 let nioScenarios: [Scenario] = [
+    Scenario("p", "NIO-Embedded", "baseline: makePromise and succeed it, no observer", sync: { n in withEmbeddedLoop { nioCreateSucceed($0, n) } }),
     Scenario("a", "NIO-Embedded", "makePromise, map + whenSuccess, succeed", sync: { n in withEmbeddedLoop { nioCreateMapObserve($0, n) } }),
     Scenario("a", "NIO-MTELG", "same, on the loop of a one-thread MTELG", sync: { n in onPosixLoop { nioCreateMapObserve(posixLoop, n) } }),
     Scenario("b", "NIO-Embedded", "makePromise, 10 maps, succeed", sync: { n in withEmbeddedLoop { nioTenMaps($0, n) } }),
@@ -45,6 +46,16 @@ let nioScenarios: [Scenario] = [
     Scenario("k-nested", "NIO-Embedded", "n flatMaps each returning the previous, still pending, future", sync: { n in withEmbeddedLoop { nioNestedFlatMap($0, n) } }),
     Scenario("l", "NIO-Embedded", "n pending promises with one whenSuccess each, held, then succeeded", sync: { n in withEmbeddedLoop { nioPending($0, n) } }),
 ]
+
+@inline(never)
+func nioCreateSucceed(_ loop: any EventLoop, _ n: Int) -> Int {
+    for i in 0..<n {
+        let promise = loop.makePromise(of: Int.self)
+        promise.succeed(i)
+        blackHole(promise)
+    }
+    return n
+}
 
 @inline(never)
 func nioCreateMapObserve(_ loop: any EventLoop, _ n: Int) -> Int {

@@ -5,6 +5,7 @@ import Tomorrowland
 
 /// Every Tomorrowland scenario, in issue order.
 public let tomorrowlandScenarios: [Scenario] = [
+    Scenario("p", "Tomorrowland", "baseline: create a pending promise and fulfil it, no observer", sync: createFulfil),
     Scenario("a", "Tomorrowland", "create pending, map + then on .immediate, fulfil", sync: createMapThenFulfil),
     Scenario("b", "Tomorrowland", "create pending, 10 maps on .immediate, fulfil", sync: tenMapChain),
     Scenario("c", "Tomorrowland", "already-fulfilled promise + then on .immediate", sync: fulfilledThen),
@@ -20,6 +21,16 @@ public let tomorrowlandScenarios: [Scenario] = [
     Scenario("k-nested", "Tomorrowland", "n flatMaps each adopting the previous, still pending, promise (pipes of pipes)", sync: nestedFlatMap),
     Scenario("l", "Tomorrowland", "n pending promises with one then each, held, then fulfilled", sync: pendingWithObserver),
 ] + combinatorScenarios + tomorrowlandAsyncScenarios
+
+@inline(never)
+func createFulfil(_ n: Int) -> Int {
+    for i in 0..<n {
+        let (promise, resolver) = StdPromise<Int>.makeWithResolver()
+        resolver.fulfill(with: i)
+        blackHole(promise)
+    }
+    return n
+}
 
 @inline(never)
 func createMapThenFulfil(_ n: Int) -> Int {
