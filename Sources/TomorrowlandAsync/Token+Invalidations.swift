@@ -25,7 +25,9 @@ extension PromiseInvalidationToken {
 
     /// An `AsyncSequence` of a token's invalidations; see `PromiseInvalidationToken.invalidations`.
     public struct Invalidations: AsyncSequence, Sendable {
+        /// One element per invalidation (coalesced while the consumer is busy).
         public typealias Element = Void
+        /// The sequence never throws.
         public typealias Failure = Never
 
         let token: TokenHandleReference
@@ -37,7 +39,9 @@ extension PromiseInvalidationToken {
 
         /// Iterates a token's invalidations. Use one iterator from one Task at a time.
         public struct Iterator: AsyncIteratorProtocol {
+            /// One element per invalidation (coalesced while the consumer is busy).
             public typealias Element = Void
+            /// The iterator never throws.
             public typealias Failure = Never
 
             let observer: TokenInvalidationObserver
