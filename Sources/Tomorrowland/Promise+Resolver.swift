@@ -40,8 +40,14 @@ extension Promise {
         /// The promise counts as a child of `promise` for cancellation propagation (rule 27):
         /// a cancel request on it is passed on like any child's. Use
         /// `promise.ignoringCancel()` to break that link. Resolving with itself does nothing.
+        /// If `promise` has already resolved, this is `resolve(with: promise.result!)`: its
+        /// callbacks have run (or been scheduled) when this returns, like any resolution.
         public func resolve(with promise: Promise<Value, Error>) {
-            _box.pipe(from: promise._box)
+            if let result = promise._box.result {
+                _box.resolve(result, inline: true)
+            } else {
+                _box.pipe(from: promise._box)
+            }
         }
 
         /// Registers a handler to run when cancellation is requested.

@@ -56,6 +56,20 @@ final class CoreOrderAndDepthTests: XCTestCase {
         XCTAssertEqual(order.values, ["second", "after fulfill"])
     }
 
+    func testRule19_resolveWithResolvedPromiseInsideCallbackFinishesBeforeReturning() {
+        let (first, firstResolver) = P.makeWithResolver()
+        let (second, secondResolver) = P.makeWithResolver()
+        let order = Recorder<String>()
+        _ = second.then(on: .immediate) { _ in order.append("second") }
+        _ = first.then(on: .immediate) { _ in
+            secondResolver.resolve(with: P(fulfilled: 2))
+            order.append("after resolve(with:)")
+        }
+        firstResolver.fulfill(with: 1)
+        XCTAssertEqual(order.values, ["second", "after resolve(with:)"])
+        XCTAssertEqual(second.result, .value(2))
+    }
+
     // MARK: Deep chains
 
     private static func deepFlatMap(levels: Int) -> Bool {
