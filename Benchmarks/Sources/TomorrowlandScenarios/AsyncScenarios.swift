@@ -1,6 +1,5 @@
-// Tomorrowland's side of the async scenarios (d)–(h): awaiting promises and running Swift
-// concurrency on PromiseContext executors. (f), `StdPromise { try await … }`, is added
-// when the async-to-promise bridge lands (BENCHMARKS.md marks it pending until then).
+// Tomorrowland's side of the async scenarios (d)–(h): awaiting promises, promises running
+// async code, and Swift concurrency on PromiseContext executors.
 
 import Dispatch
 import ScenarioKit
@@ -21,6 +20,10 @@ let tomorrowlandAsyncScenarios: [Scenario] = [
         }
         return checkTally(expectedTally(n))
     }),
+    Scenario("f", "Tomorrowland", "try await StdPromise { await trivial() }.value", async: { n in
+        for i in 0..<n { tally &+= try! await StdPromise<Int> { await trivialAsync(i) }.value }
+        return checkTally(expectedTally(n))
+    }),
     Scenario("g-task", "Tomorrowland", "await an actor on PromiseContext.queue(q).serialExecutor from a Task", async: { n in
         let actor = QueueCounter(benchmarkQueueExecutor)
         for i in 0..<n { tally &+= await actor.echo(i) }
@@ -38,6 +41,10 @@ let tomorrowlandAsyncScenarios: [Scenario] = [
         return n
     }),
 ]
+
+/// A trivial non-isolated async function that returns a value (as in the peers' (d) and (f)).
+@inline(never)
+nonisolated func trivialAsync(_ value: Int) async -> Int { value }
 
 /// The serial queue behind the (g) actors, and its executor (the queue lives forever).
 let benchmarkQueue = DispatchQueue(label: "Benchmarks.g")
