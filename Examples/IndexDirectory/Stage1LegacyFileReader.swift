@@ -64,7 +64,7 @@ final class LegacyFileReader: Sendable {
     ///   there is time to press Ctrl-C or to hit the timeout.
     init(slow: Bool) {
         chunkSize = slow ? 512 : 64 * 1024
-        pauseBetweenChunks = slow ? 0.04 : 0
+        pauseBetweenChunks = slow ? 0.06 : 0
     }
 
     /// Reads the file at `root/path` in chunks on the reader's queue, then calls `completion`

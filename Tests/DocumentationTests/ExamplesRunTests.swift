@@ -111,7 +111,9 @@ struct ExamplesRunTests {
     }
 
     @Test func indexDirectoryCancelsEveryReadOnCtrlC() async throws {
-        let outcome = try await Self.run("IndexDirectory", ["--slow"], interruptAfter: 0.5)
+        // --slow takes several seconds; 1.5 s leaves a slow (sanitized) start time to arm the
+        // SIGINT source, and still interrupts mid-run.
+        let outcome = try await Self.run("IndexDirectory", ["--slow"], interruptAfter: 1.5)
         #expect(outcome.status == 130, "stdout: \(outcome.stdout)\nstderr: \(outcome.stderr)")
         #expect(outcome.stderr.contains("interrupted after reading "))
         #expect(outcome.stderr.contains("cancelled "))

@@ -208,6 +208,19 @@ struct MigrationToAsyncTests {
         #expect(Set(viaGroup.map(\.id)) == [1, 2, 3])
     }
 
+    @Test func whenFirstBecomesTheFirstChildTask() async throws {
+        // before
+        let fastest = try await when(first: [fetchUser(id: 1), fetchUser(id: 2)], cancelRemaining: true).value
+        // after
+        let winner = try await withThrowingTaskGroup(of: User.self) { group in
+            group.addTask { try await fetchUser(id: 1).value }
+            group.addTask { try await loadUserAsync(id: 2) }
+            defer { group.cancelAll() }  // cancels the loser, and through it, its promise
+            return try await group.next()!
+        }
+        #expect([1, 2].contains(fastest.id) && [1, 2].contains(winner.id))
+    }
+
     // MARK: timeout / delay → clocks
 
     @Test func delayBecomesSleep() async throws {
