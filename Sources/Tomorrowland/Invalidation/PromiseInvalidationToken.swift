@@ -115,7 +115,7 @@ final class TokenBox: Sendable {
     }
 
     private let generation = Atomic<UInt>(0)
-    private let lists = Mutex(Lists())
+    private let lists = Locked(Lists())
 
     /// The generation a callback records at registration and compares when it would run.
     var currentGeneration: UInt {
@@ -165,11 +165,21 @@ final class TokenBox: Sendable {
     }
 
     func requestCancelOnInvalidate(_ core: PromiseCore) {
-        lists.withLock { lists in
+        // The live entry that stops the pruning is handed out of the lock: if the strong
+        // reference taken to check it turned out to be the last one, the promise's deinit
+        // (which releases user values) must not run while the lock is held.
+        let liveHead: PromiseCore? = lists.withLock { lists in
             // Prune dead entries from the head only, stopping at the first live one (rule 17).
-            while let last = lists.promises.last, last.core == nil { lists.promises.removeLast() }
+            var live: PromiseCore?
+            while let last = lists.promises.last {
+                live = last.core
+                if live != nil { break }
+                lists.promises.removeLast()
+            }
             lists.promises.append(WeakPromise(core: core))
+            return live
         }
+        withExtendedLifetime(liveHead) {}
     }
 
     func chain(_ child: TokenBox, includingCancelWithoutInvalidating: Bool) {

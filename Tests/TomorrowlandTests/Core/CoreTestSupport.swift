@@ -6,9 +6,12 @@ import Synchronization
 import XCTest
 @testable import Tomorrowland
 
+// Locks are `Locked` (NSLock), not `Synchronization.Mutex`, which the thread sanitizer
+// cannot see through on Linux.
+
 /// A thread-safe append-only log.
 final class Recorder<T: Sendable>: Sendable {
-    private let items = Mutex<[T]>([])
+    private let items = Locked<[T]>([])
     func append(_ item: T) { items.withLock { $0.append(item) } }
     var values: [T] { items.withLock { $0 } }
     var count: Int { items.withLock { $0.count } }
@@ -24,7 +27,7 @@ final class Counter: Sendable {
 
 /// A thread-safe optional box.
 final class Slot<T: Sendable>: Sendable {
-    private let storage = Mutex<T?>(nil)
+    private let storage = Locked<T?>(nil)
     init(_ value: T? = nil) { storage.withLock { $0 = value } }
     var value: T? {
         get { storage.withLock { $0 } }

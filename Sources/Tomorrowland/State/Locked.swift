@@ -1,0 +1,27 @@
+// Locked: a value behind a pthread-backed lock, for the few places that need one.
+
+import Foundation
+
+/// A value that is only read or written while holding a lock.
+///
+/// Used instead of `Synchronization.Mutex`: on Linux `Mutex` waits with a raw futex that the
+/// thread sanitizer cannot see, so it reports false races on everything the mutex protects;
+/// `NSLock` is a pthread mutex, which the sanitizer understands. Never hold it across user code.
+///
+/// Safety of `@unchecked Sendable`: `value` is only accessed inside `withLock`, under `lock`.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    @inline(__always)
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
