@@ -114,10 +114,12 @@ public struct TokenPromise<Value, Error>: Equatable {
         wrap(inner.tryFlatMapResult(on: context, token: token, onComplete))
     }
 
-    /// Registers `tap` with the token. Returns `self`; never registered for cancellation.
+    /// Registers `tap` with the token. Returns `self` (so an initial `withToken` wrapper
+    /// stays one); `tap` itself is never registered for cancellation.
     @discardableResult
     public func tap(on context: PromiseContext = .auto, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Void) -> TokenPromise<Value, Error> {
-        wrap(inner.tap(on: context, token: token, onComplete), register: false)
+        _ = inner.tap(on: context, token: token, onComplete)
+        return self
     }
 
     /// Registers `onCancel` with the token.

@@ -34,6 +34,19 @@ final class CoreTokenPromiseTests: XCTestCase {
         _ = resolver
     }
 
+    func testRule29_tapOnReturnsTheSameWrapper() {
+        let token = PromiseInvalidationToken()
+        let (promise, resolver) = P.makeWithResolver()
+        let wrapped = promise.withToken(token)
+        let tapped = wrapped.tap(on: .immediate) { _ in }
+        XCTAssertEqual(tapped, wrapped)
+        _ = tapped.map(on: .immediate) { $0 }
+        XCTAssertEqual(countNodes(token), 1, "still the initial wrapper: its children are registered")
+        _ = wrapped.tap().map(on: .immediate) { $0 }
+        XCTAssertEqual(countNodes(token), 1, "tap() gives a new wrapper whose children are not")
+        _ = resolver
+    }
+
     func testRule29_invalidateRequestsCancelOfRegisteredChildren() {
         let token = PromiseInvalidationToken()
         let requests = Counter()

@@ -316,9 +316,9 @@ final class CoreTokenTests: XCTestCase {
     func testRule17_chainPrunesTheSameWay() {
         let token = PromiseInvalidationToken()
         var first: PromiseInvalidationToken? = PromiseInvalidationToken()
-        var second: PromiseInvalidationToken? = PromiseInvalidationToken()
+        let second = PromiseInvalidationToken()
         first!.chainInvalidation(from: token)
-        second!.chainInvalidation(from: token)
+        second.chainInvalidation(from: token)
         first = nil
         var third: PromiseInvalidationToken? = PromiseInvalidationToken()
         third!.chainInvalidation(from: token)
@@ -327,7 +327,7 @@ final class CoreTokenTests: XCTestCase {
         let fourth = PromiseInvalidationToken()
         fourth.chainInvalidation(from: token)
         XCTAssertTrue(token.debugDescription.contains("tokenChainLinkedList=(3 nodes)"), token.debugDescription)
-        XCTAssertNotNil(second)
+        withExtendedLifetime(second) {}
         XCTAssertNil(first ?? third)
     }
 
