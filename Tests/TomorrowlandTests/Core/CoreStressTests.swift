@@ -172,4 +172,39 @@ final class CoreStressTests: XCTestCase {
         }
         XCTAssertEqual(failures.values, [])
     }
+
+    func testStress_pipeRacesCancelRequest() {
+        // linkUpstream vs requestCancel: however they interleave, the cancel request on the
+        // target reaches the inner promise exactly once (rule 27).
+        let failures = Recorder<String>()
+        for i in 0..<5_000 {
+            let requests = Counter()
+            let innerHolder = Slot<P>()
+            do {
+                let (inner, r) = P.makeWithResolver()
+                r.onRequestCancel(on: .immediate) { _ in requests.increment() }
+                innerHolder.value = inner
+            }
+            let (target, targetResolver) = P.makeWithResolver()
+            race({
+                targetResolver.resolve(with: innerHolder.value!)
+                innerHolder.value = nil // the inner promise's last handle
+            }, { target.requestCancel() })
+            if requests.value != 1 { failures.append("\(i): inner asked \(requests.value) times") }
+            if failures.count > 10 { break }
+        }
+        XCTAssertEqual(failures.values, [])
+    }
+
+    func testStress_cancelHandlerRegistrationRacesRequest() {
+        let failures = Recorder<String>()
+        for i in 0..<5_000 {
+            let (promise, resolver) = P.makeWithResolver()
+            let runs = Counter()
+            race({ resolver.onRequestCancel(on: .immediate) { _ in runs.increment() } }, { promise.requestCancel() })
+            if runs.value != 1 { failures.append("\(i): handler ran \(runs.value) times") }
+            if failures.count > 10 { break }
+        }
+        XCTAssertEqual(failures.values, [])
+    }
 }
