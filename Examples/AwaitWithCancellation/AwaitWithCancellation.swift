@@ -23,11 +23,12 @@ func render(_ name: String, duration: TimeInterval) -> Promise<String, NoError> 
     }
 }
 
-/// Work that cannot be interrupted: it ignores cancel requests.
+/// Work that cannot be interrupted: it has no `onRequestCancel` handler.
 func uninterruptible(_ name: String, duration: TimeInterval) -> Promise<String, NoError> {
     Promise(on: .utility) { resolver in
-        Thread.sleep(forTimeInterval: duration)
-        resolver.fulfill(with: "\(name) finished anyway")
+        DispatchQueue.global().asyncAfter(deadline: .now() + duration) {
+            resolver.fulfill(with: "\(name) finished anyway")
+        }
     }
 }
 

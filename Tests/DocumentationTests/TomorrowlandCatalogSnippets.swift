@@ -126,7 +126,9 @@ struct TomorrowlandCatalogTests {
         let log = Log()
         showImmediatelyIfCached(StdPromise(fulfilled: Image(url: "cached")), log: log)
         #expect(log.all == ["show cached, animated: false"])
-        showImmediatelyIfCached(fetchImage("remote"), log: log)
+        let (remote, resolver) = StdPromise<Image>.makeWithResolver()
+        showImmediatelyIfCached(remote, log: log)
+        resolver.fulfill(with: Image(url: "remote"))  // resolves after registration
         #expect(await eventually { log.all.count == 2 })
         #expect(log.all.last == "show remote, animated: true")
     }
