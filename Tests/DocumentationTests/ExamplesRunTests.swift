@@ -120,10 +120,48 @@ struct ExamplesRunTests {
         #expect(outcome.stderr.contains(".swift"), "the cancelled reads are listed")
     }
 
-    @Test(arguments: ["AwaitWithCancellation", "AsyncToPromise", "ActorOnQueue", "InvalidationViewModel"])
-    func smallExampleExitsZero(_ name: String) async throws {
-        let outcome = try await Self.run(name, timeout: 20)
-        #expect(outcome.status == 0, "stdout: \(outcome.stdout)\nstderr: \(outcome.stderr)")
-        #expect(!outcome.stdout.isEmpty)
+    /// What each small example must print: the behaviour it demonstrates, not just "it ran".
+    static let smallExamples: [(name: String, expected: [String], unexpected: [String])] = [
+        ("AwaitWithCancellation", [
+            "[poster] asked to cancel: stopping",
+            "second: banner rendered",
+            "first (cancelled, but the value came anyway): banner rendered",
+            "[thumbnail] asked to cancel: stopping",
+            "third: CancellationError",
+            "fourth: CancellationError",
+            "task: migration finished anyway",
+            "waited at least 0.2 s: true",
+            "gave up before the work finished: true",
+        ], ["[banner] asked to cancel"]),
+        ("AsyncToPromise", [
+            "widget: Lisbon 16 °C",
+            #"widget: error unknownCity("Atlantis")"#,
+            "widget: cancelled",
+            "widget: Kyoto 15 °C",
+        ], ["Oslo"]),
+        ("ActorOnQueue", [
+            "ledger: opened by async code",
+            "ledger: payment #7, recorded by a promise callback",
+            "ledger: recorded from a task preferring .utility",
+        ], []),
+        ("InvalidationViewModel", [
+            "invalidated: cleared the rows",
+            "showing 2 rows for cat",
+            "suggestions for cat",
+            #"rows: ["cat one", "cat two"]"#,
+        ], ["rows for ca\n", "suggestions for ca\n"]),
+    ]
+
+    @Test(arguments: smallExamples.indices)
+    func smallExampleShowsWhatItClaims(_ index: Int) async throws {
+        let example = Self.smallExamples[index]
+        let outcome = try await Self.run(example.name, timeout: 20)
+        #expect(outcome.status == 0, "\(example.name) stdout: \(outcome.stdout)\nstderr: \(outcome.stderr)")
+        for line in example.expected {
+            #expect(outcome.stdout.contains(line), "\(example.name) did not print \(line):\n\(outcome.stdout)")
+        }
+        for text in example.unexpected {
+            #expect(!outcome.stdout.contains(text), "\(example.name) printed \(text):\n\(outcome.stdout)")
+        }
     }
 }
