@@ -25,6 +25,24 @@ func userPromise(id: Int) -> StdPromise<User> {
     StdPromise<User> { try await loadUserAsync(id: id) }
 }
 
+enum LengthError: Swift.Error {
+    case empty
+}
+
+func length(of text: String) -> Promise<Int, LengthError> {
+    Promise<Int, LengthError> { () async throws(LengthError) -> Int in
+        guard !text.isEmpty else { throw .empty }
+        return text.count
+    }
+}
+
+func answer() -> Promise<Int, NoError> {
+    Promise<Int, NoError> {
+        await Task.yield()
+        return 42
+    }
+}
+
 // MARK: Cancellation.md
 
 func firstTwoUsers() async throws -> [User] {
@@ -83,6 +101,12 @@ struct AsyncCatalogTests {
 
     @Test func asyncToPromise() async throws {
         #expect(try await userPromise(id: 9).value == User(id: 9, name: "user9"))
+    }
+
+    @Test func typedAndNonThrowingOperations() async {
+        #expect(await length(of: "four").resolvedResult == .value(4))
+        #expect(await length(of: "").resolvedResult == .error(.empty))
+        #expect(await answer().resolvedResult == .value(42))
     }
 
     @Test func twoAwaitersShareOnePromise() async throws {
