@@ -10,16 +10,21 @@
 # costs (metadata, thread-locals, first allocations). Allocations are calls into
 # malloc/calloc/realloc/posix_memalign counted by callgrind. For the size scenarios (j, k)
 # it also prints the linearity ratio cost(10x) / cost(1x), which should be at most 11.
-# Set PROFILE=1 to also print each scenario's per-op profile (self cost by function).
+# Set PROFILE=1 to also print each scenario's per-op profile (self cost by function), and
+# HARNESS=path to measure a harness built elsewhere (e.g. with experimental compiler flags).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 filter="${1:-.}"
 work="${BENCH_WORK:-$PWD/.build/instructions}"
 mkdir -p "$work"
 
-swift build -c release --product InstructionHarness >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 harness="$work/InstructionHarness"
-cp "$(swift build -c release --show-bin-path)/InstructionHarness" "$harness"
+if [ -n "${HARNESS:-}" ]; then
+    cp "$HARNESS" "$harness"     # an experiment's own build (e.g. other compiler flags)
+else
+    swift build -c release --product InstructionHarness >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+    cp "$(swift build -c release --show-bin-path)/InstructionHarness" "$harness"
+fi
 strip --strip-debug "$harness"
 stats="$PWD/scripts/callgrind_stats.py"
 
