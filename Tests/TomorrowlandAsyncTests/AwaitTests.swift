@@ -132,6 +132,24 @@ struct AwaitTests {
         await #expect(throws: CancellationError.self) { try await withDeadline { try await t.value } }
     }
 
+    @Test func awaitingTaskCancelledFirstStillWaivesHandlesForALaterChildRequest() async throws {
+        let (promise, resolver) = StdPromise<Int>.makeWithResolver()
+        let requested = Counter()
+        resolver.onRequestCancel(on: .immediate) { _ in requested.increment() }
+        let child = promise.map(on: .immediate) { $0 + 1 }
+        // The Task holds a handle to `promise` (and so does this test) for the whole time.
+        let t = Task { try await promise.value }
+        try await Task.sleep(for: .milliseconds(20))
+        t.cancel()
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(requested.value == 0, "the map child has not asked yet")
+        child.requestCancel()
+        #expect(await eventually { requested.value == 1 }, "the awaiter's handle must not block the last request")
+        resolver.cancel()
+        await #expect(throws: CancellationError.self) { try await withDeadline { try await t.value } }
+        _ = promise
+    }
+
     @Test func handleHeldByAwaitingCodeDoesNotBlock() async throws {
         let (promise, resolver) = StdPromise<Int>.makeWithResolver()
         let requested = Counter()

@@ -18,13 +18,15 @@
 //      cancelledObservers how many of them have requested cancellation
 //      sealed             no `Promise` handle is left (or the promise is pre-sealed)
 //      propagated         the request upstream has been made (at most once)
-//  fires when observers > 0 && cancelledObservers == observers && sealed && !propagated
+//      handlesWaived      an awaiting Task asked: handles no longer block (sticky)
+//  fires when observers > 0 && cancelledObservers == observers
+//        && (sealed || handlesWaived) && !propagated
 // ```
 
 /// The atomic state word of a promise.
 ///
 /// Layout (low to high bits): 2 bits phase, 1 bit cancel requested, 1 bit sealed,
-/// 1 bit propagated, 1 bit "upstream link counts only on cancel", 2 spare bits,
+/// 1 bit propagated, 1 bit "upstream link counts only on cancel", 1 bit handles waived, 1 spare bit,
 /// 28 bits observer count, 28 bits cancelled-observer count.
 @usableFromInline
 struct PromiseState: Equatable, Sendable {
@@ -47,6 +49,7 @@ struct PromiseState: Equatable, Sendable {
     private static let sealedBit: UInt64 = 1 << 3
     private static let propagatedBit: UInt64 = 1 << 4
     private static let linkOnCancelBit: UInt64 = 1 << 5
+    private static let handlesWaivedBit: UInt64 = 1 << 6
     private static let observerShift: UInt64 = 8
     private static let cancelledShift: UInt64 = 36
     private static let countMask: UInt64 = (1 << 28) - 1
@@ -71,6 +74,9 @@ struct PromiseState: Equatable, Sendable {
     var isSealed: Bool { raw & Self.sealedBit != 0 }
     /// Whether automatic propagation has already fired.
     var hasPropagated: Bool { raw & Self.propagatedBit != 0 }
+    /// Whether an awaiting Task requested cancel: from then on, handles no longer block
+    /// propagation (the awaiting code's own handle must not, issue 4 item 2).
+    var areHandlesWaived: Bool { raw & Self.handlesWaivedBit != 0 }
     /// Whether the upstream link only counts as an observer once it requests cancel (`onCancel`).
     var linkCountsOnlyOnCancel: Bool { raw & Self.linkOnCancelBit != 0 }
     /// Number of propagating observers ever registered.
@@ -128,9 +134,11 @@ struct PromiseState: Equatable, Sendable {
 
     /// A registered observer requested cancellation. With `ignoringHandles`, the caller
     /// vouches that the only handles left belong to itself (an awaiting Task).
+    /// The waiver is sticky: a later request from another observer does not wait for handles.
     mutating func observerRequestedCancel(ignoringHandles: Bool = false) -> PropagationAction {
         raw += 1 << Self.cancelledShift
-        return checkPropagation(ignoringHandles: ignoringHandles)
+        if ignoringHandles { raw |= Self.handlesWaivedBit }
+        return checkPropagation()
     }
 
     /// An `onCancel` child was asked to cancel: it now counts as one observer that has
@@ -138,17 +146,17 @@ struct PromiseState: Equatable, Sendable {
     mutating func addCancelledObserver() -> PropagationAction {
         precondition(observers < Self.countMask, "Tomorrowland: too many observers on one promise")
         raw += (1 << Self.observerShift) + (1 << Self.cancelledShift)
-        return checkPropagation(ignoringHandles: false)
+        return checkPropagation()
     }
 
     /// The last `Promise` handle went away.
     mutating func seal() -> PropagationAction {
         raw |= Self.sealedBit
-        return checkPropagation(ignoringHandles: false)
+        return checkPropagation()
     }
 
-    private mutating func checkPropagation(ignoringHandles: Bool) -> PropagationAction {
-        guard !isResolvingOrResolved, !hasPropagated, isSealed || ignoringHandles,
+    private mutating func checkPropagation() -> PropagationAction {
+        guard !isResolvingOrResolved, !hasPropagated, isSealed || areHandlesWaived,
               observers > 0, cancelledObservers >= observers else { return .none }
         raw |= Self.propagatedBit
         return .requestCancel
