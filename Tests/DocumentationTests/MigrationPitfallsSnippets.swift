@@ -52,6 +52,20 @@ final class SearchController {
     }
 }
 
+// MARK: A local handle to a parent blocks cancellation from an awaiting Task
+
+func photoURL(for user: User) async throws -> String {
+    // Don't: `request` is a handle to the parent for as long as this function awaits its
+    // child, so cancelling the Task cannot reach the request.
+    let request = fetchPhoto(for: user)
+    return try await request.map(on: .utility) { $0.url }.value
+}
+
+func cancellablePhotoURL(for user: User) async throws -> String {
+    // Do: build the chain in one expression (or in a synchronous helper) and await its end.
+    try await fetchPhoto(for: user).map(on: .utility) { $0.url }.value
+}
+
 @Suite("MIGRATION.md: pitfalls")
 struct MigrationPitfallsTests {
     @Test func mainCallbackRunsOnTheMainQueueEvenWhenNotTheMainThread() async {
@@ -83,6 +97,19 @@ struct MigrationPitfallsTests {
         // Throws CancellationError at once; the work itself still runs to its end.
         await #expect(throws: CancellationError.self) { try await impatient.value }
         #expect(clock.now - start < .milliseconds(900))
+    }
+
+    @Test func aLocalParentHandleBlocksCancellation() async throws {
+        let user = User(id: 1, name: "a")
+        let blocked = Task { try await photoURL(for: user) }
+        let reached = Task { try await cancellablePhotoURL(for: user) }
+        try? await Task.sleep(for: .milliseconds(50))
+        blocked.cancel()
+        reached.cancel()
+        // The request behind `reached` was asked to cancel; the one behind `blocked` was not,
+        // and the cooperative await delivered its value.
+        #expect(try await blocked.value == "https://example.com/1.png")
+        await #expect(throws: CancellationError.self) { try await reached.value }
     }
 
     @Test func leakyBridgeWorksOnlyOnTheHappyPath() async throws {

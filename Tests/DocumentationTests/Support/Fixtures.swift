@@ -117,3 +117,8 @@ final class Transfer: Sendable {
         cancelled.store(true, ordering: .relaxed)
     }
 }
+
+/// Like `fetchAvatar`, but takes half a second: long enough to see whether a cancel reaches it.
+func fetchPhoto(for user: User) -> StdPromise<Image> {
+    fetchAvatar(for: user, latency: 0.5)
+}
