@@ -38,19 +38,28 @@ enum ChildKind {
 
 /// A child promise registered on a parent of type `Promise<ParentValue, ParentError>`.
 ///
-/// Safety of `@unchecked Sendable`: `body` is read and cleared only by the single thread
-/// that fires the node (after it was taken from the parent's list).
-final class ChildBox<ParentValue, ParentError, Value, Error>: PromiseBox<Value, Error>, @unchecked Sendable {
-    typealias Body = (PromiseResult<ParentValue, ParentError>) -> Step<Value, Error>
+/// The child *is* the node in its parent's callback list. Subclasses are the operators:
+/// each stores the user's callback in a field of its own concrete function type and
+/// overrides `step(_:)`. (Storing it behind a closure, or in a field of an opaque generic
+/// type, would cost one more allocation per registration in unspecialized code: a closure
+/// context or a reabstraction thunk.) `ClosureChildBox` adapts a plain closure for the
+/// operators that are not on hot paths.
+///
+/// Callbacks are cleared with `callback = nil`, never `Optional.take()`: that generic call
+/// reabstracts a function value through a heap-allocated thunk.
+///
+/// Safety of `@unchecked Sendable`: the callback is read and cleared only by the single
+/// thread that fires the node (after it was taken from the parent's list).
+class ChildBox<ParentValue, ParentError, Value, Error>: PromiseBox<Value, Error>, @unchecked Sendable {
+    typealias ParentResult = PromiseResult<ParentValue, ParentError>
 
-    let context: PromiseContext
-    let trigger: Trigger
-    let kind: ChildKind
-    let token: TokenBox?
-    let generation: UInt
-    var body: Body?
+    final let context: PromiseContext
+    final let trigger: Trigger
+    final let kind: ChildKind
+    final let token: TokenBox?
+    final let generation: UInt
 
-    init(context: PromiseContext, token: PromiseInvalidationToken?, trigger: Trigger, kind: ChildKind, body: @escaping Body) {
+    init(context: PromiseContext, token: PromiseInvalidationToken?, trigger: Trigger, kind: ChildKind) {
         self.context = context
         self.trigger = trigger
         self.kind = kind
@@ -61,40 +70,48 @@ final class ChildBox<ParentValue, ParentError, Value, Error>: PromiseBox<Value, 
             self.token = nil
             self.generation = 0
         }
-        self.body = body
         super.init()
     }
 
-    override func upstreamResolved(_ upstream: PromiseCore, synchronously: Bool) {
-        let parent = unsafeDowncast(upstream, to: PromiseBox<ParentValue, ParentError>.self)
-        let result = parent.storedResult!
+    /// Maps the parent's result to this child's resolution, taking (and so releasing, on
+    /// the calling thread) the callback. Calls user code only for results in `trigger`.
+    func step(_ result: ParentResult) -> Step<Value, Error> {
+        fatalError("ChildBox.step must be overridden")
+    }
+
+    /// Releases the callback without calling it.
+    func releaseCallback() {}
+
+    @inline(__always)
+    private static func parentResult(_ upstream: PromiseCore) -> ParentResult {
+        unsafeDowncast(upstream, to: PromiseBox<ParentValue, ParentError>.self).storedResult!
+    }
+
+    override final func upstreamResolved(_ upstream: PromiseCore, synchronously: Bool) {
+        let result = Self.parentResult(upstream)
         guard trigger.matches(result) else {
             // Not invoked: pass through here, releasing the callback on the resolving thread.
-            let body = self.body.take()!
-            finish(body(result))
+            finish(step(result))
             return
         }
         if let mode = context.inlineMode(synchronously: synchronously) {
             PromiseContext.run(mode) { invoke(result) }
         } else {
-            context.schedule { [self] in
-                invoke(unsafeDowncast(upstream, to: PromiseBox<ParentValue, ParentError>.self).storedResult!)
-            }
+            context.schedule { [self] in invoke(Self.parentResult(upstream)) }
         }
     }
 
-    /// Runs on the callback's context: consult the token, run the body, release it here.
-    private func invoke(_ result: PromiseResult<ParentValue, ParentError>) {
+    /// Runs on the callback's context: consult the token, run the callback, release it here.
+    private func invoke(_ result: ParentResult) {
         let step: Step<Value, Error>
         if let token, token.currentGeneration != generation {
-            body = nil
+            releaseCallback()
             switch kind {
             case .observer: step = .resolve(result as! PromiseResult<Value, Error>)
             case .transformer: step = .resolve(.cancelled)
             }
         } else {
-            let body = self.body.take()!
-            step = body(result)
+            step = self.step(result)
         }
         finish(step)
     }
@@ -107,10 +124,28 @@ final class ChildBox<ParentValue, ParentError, Value, Error>: PromiseBox<Value, 
         releaseKeeper(inline: false)
     }
 
-    override func dropped() {
-        body = nil
+    override final func dropped() {
+        releaseCallback()
         releaseKeeper(inline: false)
     }
+}
+
+/// A child whose operator is a closure from the parent's result to a `Step`.
+final class ClosureChildBox<ParentValue, ParentError, Value, Error>: ChildBox<ParentValue, ParentError, Value, Error>, @unchecked Sendable {
+    private var body: ((ParentResult) -> Step<Value, Error>)?
+
+    init(context: PromiseContext, token: PromiseInvalidationToken?, trigger: Trigger, kind: ChildKind, body: @escaping (ParentResult) -> Step<Value, Error>) {
+        self.body = body
+        super.init(context: context, token: token, trigger: trigger, kind: kind)
+    }
+
+    override func step(_ result: ParentResult) -> Step<Value, Error> {
+        let body = self.body!
+        self.body = nil
+        return body(result)
+    }
+
+    override func releaseCallback() { body = nil }
 }
 
 /// A handler registered with `Resolver.onRequestCancel(on:_:)`. It holds a `Resolver`,
@@ -135,7 +170,8 @@ final class CancelHandlerNode<Value, Error>: PromiseNode, @unchecked Sendable {
     }
 
     private func fire(skipIfResolved: Bool) {
-        let handler = self.handler.take()
+        let handler = self.handler
+        self.handler = nil
         let resolver = self.resolver.take()
         guard let handler, let resolver else { return }
         if skipIfResolved, resolver._box.currentState.isResolvingOrResolved { return }

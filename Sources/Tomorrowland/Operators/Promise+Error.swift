@@ -7,10 +7,7 @@ extension Promise {
     /// skipped and the returned promise still takes this promise's result.
     @discardableResult
     public func `catch`(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) -> Void) -> Promise<Value, Error> {
-        register(on: context, token: token, trigger: .error, kind: .observer) { result in
-            if case .error(let error) = result { onError(error) }
-            return .resolve(result)
-        }
+        register(CatchBox(context: context, token: token, callback: onError))
     }
 
     /// Replaces an error with a value, giving a promise that cannot be rejected.
@@ -83,4 +80,23 @@ extension Promise where Error == Swift.Error {
             }
         }
     }
+}
+
+/// `catch`: calls the callback with the error and passes the result through.
+final class CatchBox<Value, Error>: ChildBox<Value, Error, Value, Error>, @unchecked Sendable {
+    private var callback: (@Sendable (Error) -> Void)?
+
+    init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @Sendable (Error) -> Void) {
+        self.callback = callback
+        super.init(context: context, token: token, trigger: .error, kind: .observer)
+    }
+
+    override func step(_ result: ParentResult) -> Step<Value, Error> {
+        let callback = self.callback!
+        self.callback = nil
+        if case .error(let error) = result { callback(error) }
+        return .resolve(result)
+    }
+
+    override func releaseCallback() { callback = nil }
 }

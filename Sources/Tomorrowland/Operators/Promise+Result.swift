@@ -6,10 +6,7 @@ extension Promise {
     /// Returns a promise with the same result, resolved after `onComplete` returns.
     @discardableResult
     public func always(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Void) -> Promise<Value, Error> {
-        register(on: context, token: token, trigger: .all, kind: .observer) { result in
-            onComplete(result)
-            return .resolve(result)
-        }
+        register(AlwaysBox(context: context, token: token, callback: onComplete))
     }
 
     /// Transforms the result, whatever it is.
@@ -47,10 +44,7 @@ extension Promise {
     /// affecting it. With an invalidated `token` the callback is skipped.
     @discardableResult
     public func tap(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Void) -> Promise<Value, Error> {
-        _ = register(on: context, token: token, trigger: .all, kind: .observer, link: .none) { (result: PromiseResult<Value, Error>) -> Step<Value, Error> in
-            onComplete(result)
-            return .resolve(result)
-        }
+        _box.register(AlwaysBox(context: context, token: token, callback: onComplete))
         return self
     }
 
@@ -73,4 +67,23 @@ extension Promise {
             return .resolve(result)
         }
     }
+}
+
+/// `always` and `tap(on:)`: calls the callback with the result and passes it through.
+final class AlwaysBox<Value, Error>: ChildBox<Value, Error, Value, Error>, @unchecked Sendable {
+    private var callback: (@Sendable (PromiseResult<Value, Error>) -> Void)?
+
+    init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @Sendable (PromiseResult<Value, Error>) -> Void) {
+        self.callback = callback
+        super.init(context: context, token: token, trigger: .all, kind: .observer)
+    }
+
+    override func step(_ result: ParentResult) -> Step<Value, Error> {
+        let callback = self.callback!
+        self.callback = nil
+        callback(result)
+        return .resolve(result)
+    }
+
+    override func releaseCallback() { callback = nil }
 }

@@ -7,22 +7,13 @@ extension Promise {
     /// for cancellation propagation. With an invalidated `token` the callback is skipped and
     /// the returned promise still takes this promise's result.
     public func then(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) -> Void) -> Promise<Value, Error> {
-        register(on: context, token: token, trigger: .value, kind: .observer) { result in
-            if case .value(let value) = result { onSuccess(value) }
-            return .resolve(result)
-        }
+        register(ThenBox(context: context, token: token, callback: onSuccess))
     }
 
     /// Transforms the value on `context`. Errors and cancellation pass through; with an
     /// invalidated `token` the returned promise is cancelled instead.
     public func map<U>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) -> U) -> Promise<U, Error> {
-        register(on: context, token: token, trigger: .value, kind: .transformer) { result in
-            switch result {
-            case .value(let value): return .resolve(.value(onSuccess(value)))
-            case .error(let error): return .resolve(.error(error))
-            case .cancelled: return .resolve(.cancelled)
-            }
-        }
+        register(MapBox(context: context, token: token, callback: onSuccess))
     }
 
     /// Replaces the value with the eventual result of the promise `onSuccess` returns.
@@ -30,14 +21,71 @@ extension Promise {
     /// The returned promise adopts that promise without a context hop and is its child for
     /// cancellation propagation (rule 27).
     public func flatMap<U>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) -> Promise<U, Error>) -> Promise<U, Error> {
-        register(on: context, token: token, trigger: .value, kind: .transformer) { result in
-            switch result {
-            case .value(let value): return .adopt(onSuccess(value))
-            case .error(let error): return .resolve(.error(error))
-            case .cancelled: return .resolve(.cancelled)
-            }
+        register(FlatMapBox(context: context, token: token, callback: onSuccess))
+    }
+}
+
+/// `then`: calls the callback with the value and passes the result through.
+final class ThenBox<Value, Error>: ChildBox<Value, Error, Value, Error>, @unchecked Sendable {
+    private var callback: (@Sendable (Value) -> Void)?
+
+    init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @Sendable (Value) -> Void) {
+        self.callback = callback
+        super.init(context: context, token: token, trigger: .value, kind: .observer)
+    }
+
+    override func step(_ result: ParentResult) -> Step<Value, Error> {
+        let callback = self.callback!
+        self.callback = nil
+        if case .value(let value) = result { callback(value) }
+        return .resolve(result)
+    }
+
+    override func releaseCallback() { callback = nil }
+}
+
+/// `map`: replaces the value with the callback's result.
+final class MapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Value, Error>, @unchecked Sendable {
+    private var callback: (@Sendable (ParentValue) -> Value)?
+
+    init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @Sendable (ParentValue) -> Value) {
+        self.callback = callback
+        super.init(context: context, token: token, trigger: .value, kind: .transformer)
+    }
+
+    override func step(_ result: ParentResult) -> Step<Value, Error> {
+        let callback = self.callback!
+        self.callback = nil
+        switch result {
+        case .value(let value): return .resolve(.value(callback(value)))
+        case .error(let error): return .resolve(.error(error))
+        case .cancelled: return .resolve(.cancelled)
         }
     }
+
+    override func releaseCallback() { callback = nil }
+}
+
+/// `flatMap`: adopts the promise the callback returns.
+final class FlatMapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Value, Error>, @unchecked Sendable {
+    private var callback: (@Sendable (ParentValue) -> Promise<Value, Error>)?
+
+    init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @Sendable (ParentValue) -> Promise<Value, Error>) {
+        self.callback = callback
+        super.init(context: context, token: token, trigger: .value, kind: .transformer)
+    }
+
+    override func step(_ result: ParentResult) -> Step<Value, Error> {
+        let callback = self.callback!
+        self.callback = nil
+        switch result {
+        case .value(let value): return .adopt(callback(value))
+        case .error(let error): return .resolve(.error(error))
+        case .cancelled: return .resolve(.cancelled)
+        }
+    }
+
+    override func releaseCallback() { callback = nil }
 }
 
 extension Promise where Error == Swift.Error {

@@ -13,16 +13,20 @@ extension Promise {
         case blocking
     }
 
-    /// Registers a child promise on this promise.
+    /// Registers a child promise on this promise: **the** registration path.
     ///
-    /// - Parameters:
-    ///   - context: where the callback runs when `trigger` matches the result.
-    ///   - token: checked when the callback would run (rule 14).
-    ///   - trigger: which results invoke `body` on `context`; the others are passed to
-    ///     `body` on the resolving thread, which must not call user code for them.
-    ///   - kind: what an invalidated token does.
-    ///   - link: the child's role in cancellation propagation.
-    ///   - body: maps the parent's result to the child's resolution.
+    /// The child (an operator subclass of `ChildBox`) carries the context, the token, the
+    /// `Trigger` (which results invoke its callback on the context; the others pass through
+    /// on the resolving thread) and the `ChildKind` (what an invalidated token does).
+    /// - Parameter link: the child's role in cancellation propagation.
+    @inline(__always)
+    func register<V, E>(_ child: ChildBox<Value, Error, V, E>, link: CancelLink = .propagating) -> Promise<V, E> {
+        link.apply(child: child, parent: _box)
+        _box.register(child)
+        return Promise<V, E>(box: child)
+    }
+
+    /// Registers a child whose operator is the closure `body` (for operators off hot paths).
     @inline(__always)
     func register<V, E>(
         on context: PromiseContext,
@@ -32,28 +36,28 @@ extension Promise {
         link: CancelLink = .propagating,
         _ body: @escaping (PromiseResult<Value, Error>) -> Step<V, E>
     ) -> Promise<V, E> {
-        let child = ChildBox<Value, Error, V, E>(context: context, token: token, trigger: trigger, kind: kind, body: body)
-        switch link {
-        case .propagating: child.linkUpstream(_box)
-        case .onlyWhenCancelled: child.linkUpstream(_box, countsOnlyOnCancel: true)
-        case .blocking: _box.update { $0.addObserver() }
-        case .none: break
-        }
-        _box.register(child)
-        return Promise<V, E>(box: child)
+        register(ClosureChildBox(context: context, token: token, trigger: trigger, kind: kind, body: body), link: link)
     }
 
     /// Registers a child that adopts this promise's result with no callback and no context
     /// hop (`makeChild`, `tap()`, `ignoringCancel`): a pipe, so chains stay flat.
     func registerPassthrough(link: CancelLink) -> Promise<Value, Error> {
         let child = PromiseBox<Value, Error>()
-        switch link {
-        case .propagating: child.linkUpstream(_box)
-        case .onlyWhenCancelled: child.linkUpstream(_box, countsOnlyOnCancel: true)
-        case .blocking: _box.update { $0.addObserver() }
-        case .none: break
-        }
+        link.apply(child: child, parent: _box)
         _box.register(PipeNode(target: child))
         return Promise(box: child)
+    }
+}
+
+extension Promise.CancelLink {
+    /// Makes `child` take its role in `parent`'s cancellation propagation.
+    @inline(__always)
+    func apply(child: PromiseCore, parent: PromiseCore) {
+        switch self {
+        case .propagating: child.linkUpstream(parent)
+        case .onlyWhenCancelled: child.linkUpstream(parent, countsOnlyOnCancel: true)
+        case .blocking: parent.update { $0.addObserver() }
+        case .none: break
+        }
     }
 }
