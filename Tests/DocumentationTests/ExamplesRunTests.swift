@@ -111,9 +111,9 @@ struct ExamplesRunTests {
     }
 
     @Test func indexDirectoryCancelsEveryReadOnCtrlC() async throws {
-        // --slow takes several seconds; 1.5 s leaves a slow (sanitized) start time to arm the
+        // --slow takes about 5 s; 2.5 s leaves a slow (sanitized, loaded) start time to arm the
         // SIGINT source, and still interrupts mid-run.
-        let outcome = try await Self.run("IndexDirectory", ["--slow"], interruptAfter: 1.5)
+        let outcome = try await Self.run("IndexDirectory", ["--slow"], interruptAfter: 2.5)
         #expect(outcome.status == 130, "stdout: \(outcome.stdout)\nstderr: \(outcome.stderr)")
         #expect(outcome.stderr.contains("interrupted after reading "))
         #expect(outcome.stderr.contains("cancelled "))

@@ -40,7 +40,7 @@ func fetchUser(id: Int) -> StdPromise<User> {
 }
 
 /// Takes `latency` to load, and cancels if asked to before then.
-func fetchAvatar(for user: User, latency: TimeInterval = 0.05) -> StdPromise<Image> {
+func fetchAvatar(for user: User, latency: TimeInterval = 0.3) -> StdPromise<Image> {
     StdPromise(on: .immediate) { resolver in
         resolver.onRequestCancel(on: .immediate) { resolver in resolver.cancel() }
         DispatchQueue.global().asyncAfter(deadline: .now() + latency) {
@@ -101,7 +101,7 @@ final class Transfer: Sendable {
     private let cancelled = Atomic<Bool>(false)
 
     /// Completes after `latency` with the URL's bytes, or with `Failure.cancelled`.
-    static func start(_ url: String, latency: TimeInterval = 0.2, completion: @escaping @Sendable (Data?, Swift.Error?) -> Void) -> Transfer {
+    static func start(_ url: String, latency: TimeInterval = 0.5, completion: @escaping @Sendable (Data?, Swift.Error?) -> Void) -> Transfer {
         let transfer = Transfer()
         DispatchQueue.global().asyncAfter(deadline: .now() + latency) {
             if transfer.cancelled.load(ordering: .relaxed) {
@@ -118,7 +118,7 @@ final class Transfer: Sendable {
     }
 }
 
-/// Like `fetchAvatar`, but takes half a second: long enough to see whether a cancel reaches it.
+/// Like `fetchAvatar`, but takes half a second.
 func fetchPhoto(for user: User) -> StdPromise<Image> {
     fetchAvatar(for: user, latency: 0.5)
 }
