@@ -16,21 +16,25 @@ extension Promise {
         @usableFromInline var _box: PromiseBox<Value, Error> { _handle.box }
 
         /// Fulfils the promise with `value`, unless it already resolved.
+        @inlinable
         public func fulfill(with value: Value) {
             _box.resolve(.value(value), inline: true)
         }
 
         /// Rejects the promise with `error`, unless it already resolved.
+        @inlinable
         public func reject(with error: Error) {
             _box.resolve(.error(error), inline: true)
         }
 
         /// Cancels the promise, unless it already resolved.
+        @inlinable
         public func cancel() {
             _box.resolve(.cancelled, inline: true)
         }
 
         /// Resolves the promise with `result`, unless it already resolved.
+        @inlinable
         public func resolve(with result: PromiseResult<Value, Error>) {
             _box.resolve(result, inline: true)
         }
@@ -103,8 +107,8 @@ extension Promise.Resolver where Error: Swift.Error {
 /// Owns the creator's keeper of a promise on behalf of all copies of one `Resolver`.
 @usableFromInline
 final class ResolverHandle<Value, Error>: Sendable {
-    let box: PromiseBox<Value, Error>
-    init(_ box: PromiseBox<Value, Error>) { self.box = box }
+    @usableFromInline let box: PromiseBox<Value, Error>
+    @usableFromInline init(_ box: PromiseBox<Value, Error>) { self.box = box }
     deinit { box.releaseKeeper(inline: true) }
 }
 

@@ -32,7 +32,7 @@ public struct Promise<Value, Error> {
     @usableFromInline let _seal: PromiseSeal?
 
     /// Wraps a box in a new handle group. Only for boxes that have no handles yet.
-    @usableFromInline
+    @inlinable
     init(box: PromiseBox<Value, Error>) {
         _box = box
         _seal = box.currentState.isResolved ? nil : PromiseSeal(box)
@@ -41,6 +41,7 @@ public struct Promise<Value, Error> {
     /// Returns a new pending promise and the resolver that resolves it.
     ///
     /// If every copy of the resolver is released before resolving, the promise is cancelled.
+    @inlinable
     public static func makeWithResolver() -> (Promise<Value, Error>, Promise<Value, Error>.Resolver) {
         let box = PromiseBox<Value, Error>()
         let resolver = Resolver(handle: ResolverHandle(box))
@@ -65,16 +66,19 @@ public struct Promise<Value, Error> {
     }
 
     /// Creates an already-fulfilled promise.
+    @inlinable
     public init(fulfilled value: Value) {
         self.init(box: PromiseBox(result: .value(value)))
     }
 
     /// Creates an already-rejected promise.
+    @inlinable
     public init(rejected error: Error) {
         self.init(box: PromiseBox(result: .error(error)))
     }
 
     /// Creates an already-resolved promise.
+    @inlinable
     public init(with result: PromiseResult<Value, Error>) {
         self.init(box: PromiseBox(result: result))
     }
@@ -86,6 +90,7 @@ public struct Promise<Value, Error> {
     }
 
     /// The result, or `nil` if the promise has not resolved yet.
+    @inlinable
     public var result: PromiseResult<Value, Error>? {
         _box.result
     }

@@ -107,6 +107,7 @@ extension PromiseContext: Equatable, Hashable {
 
 extension PromiseContext {
     /// How a callback runs when it runs on the calling thread.
+    @usableFromInline
     enum Inline {
         /// Keep the caller's `isExecutingNow` (an `.immediate` callback during registration).
         case inherit
@@ -119,7 +120,7 @@ extension PromiseContext {
     ///
     /// - Parameter synchronously: the promise was already resolved at registration (or
     ///   cancel was already requested, for cancel handlers), so `.nowOr` runs now.
-    @inline(__always)
+    @inlinable
     func inlineMode(synchronously: Bool) -> Inline? {
         switch self {
         case .immediate: return synchronously ? .inherit : .executingNow(false)
@@ -130,6 +131,7 @@ extension PromiseContext {
 
     /// Runs `work` asynchronously on this context. `.nowOr(c)` schedules on `c`;
     /// `.immediate` runs at once (callers use `inlineMode` first).
+    @usableFromInline
     func schedule(_ work: @escaping @Sendable () -> Void) {
         switch self {
         case .main: MainQueue.enqueue(work)
@@ -155,7 +157,7 @@ extension PromiseContext {
     }
 
     /// Runs `body` on the calling thread with the `isExecutingNow` flag `mode` gives.
-    @inline(__always)
+    @inlinable
     static func run<R>(_ mode: Inline, _ body: () throws -> R) rethrows -> R {
         switch mode {
         case .inherit: return try body()
@@ -164,7 +166,7 @@ extension PromiseContext {
     }
 
     /// Runs `body` with `isExecutingNow` set to `flag`, restoring the outer value after.
-    @inline(__always)
+    @inlinable
     static func withExecutingNow<R>(_ flag: Bool, _ body: () throws -> R) rethrows -> R {
         let thread = ThreadState.current
         let saved = thread.isExecutingNow

@@ -18,9 +18,9 @@ import Synchronization
 /// Thread-safe: any method may be called from any thread at any time. No lock is held while
 /// cancel requests or chained invalidations run.
 public struct PromiseInvalidationToken: CustomStringConvertible, CustomDebugStringConvertible, Hashable, Sendable {
-    let handle: TokenHandle
+    @usableFromInline let handle: TokenHandle
 
-    var box: TokenBox { handle.box }
+    @usableFromInline var box: TokenBox { handle.box }
 
     /// Creates a token.
     /// - Parameter invalidateOnDeinit: invalidate the token when its last copy is released.
@@ -82,8 +82,9 @@ public struct PromiseInvalidationToken: CustomStringConvertible, CustomDebugStri
 }
 
 /// Shared by all copies of one token; invalidates on deinit if asked to.
+@usableFromInline
 final class TokenHandle: Sendable {
-    let box = TokenBox()
+    @usableFromInline let box = TokenBox()
     let invalidateOnDeinit: Bool
 
     init(invalidateOnDeinit: Bool) {
@@ -98,6 +99,7 @@ final class TokenHandle: Sendable {
 
 /// The state of a token that callbacks hold: a generation counter (bumped by each
 /// invalidation) and the weak lists behind `requestCancelOnInvalidate` and chaining.
+@usableFromInline
 final class TokenBox: Sendable {
     private struct WeakPromise {
         weak var core: PromiseCore?
@@ -118,6 +120,7 @@ final class TokenBox: Sendable {
     private let lists = Locked(Lists())
 
     /// The generation a callback records at registration and compares when it would run.
+    @usableFromInline
     var currentGeneration: UInt {
         generation.load(ordering: .acquiring)
     }

@@ -2,14 +2,16 @@
 
 /// Which parent results invoke the user's callback (and so hop to its context and
 /// consult its token). Other results pass through on the resolving thread (rule 18).
+@usableFromInline
 struct Trigger: OptionSet, Sendable {
-    let rawValue: UInt8
-    static let value = Trigger(rawValue: 1)
-    static let error = Trigger(rawValue: 2)
-    static let cancelled = Trigger(rawValue: 4)
-    static let all: Trigger = [.value, .error, .cancelled]
+    @usableFromInline let rawValue: UInt8
+    @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
+    @inlinable static var value: Trigger { Trigger(rawValue: 1) }
+    @inlinable static var error: Trigger { Trigger(rawValue: 2) }
+    @inlinable static var cancelled: Trigger { Trigger(rawValue: 4) }
+    @inlinable static var all: Trigger { Trigger(rawValue: 7) }
 
-    @inline(__always)
+    @inlinable
     func matches<V, E>(_ result: PromiseResult<V, E>) -> Bool {
         switch result {
         case .value: return contains(.value)
@@ -19,7 +21,8 @@ struct Trigger: OptionSet, Sendable {
     }
 }
 
-/// What an operator body tells the child to do.
+/// What an operator tells the child to do.
+@usableFromInline
 enum Step<Value, Error> {
     /// Resolve with this result.
     case resolve(PromiseResult<Value, Error>)
@@ -28,7 +31,8 @@ enum Step<Value, Error> {
 }
 
 /// How an invalidated token affects the child (rule 14).
-enum ChildKind {
+@usableFromInline
+enum ChildKind: Sendable {
     /// then / catch / always / tap / onCancel: the callback is skipped, the child still
     /// takes the parent's result (`Value == ParentValue`, `Error == ParentError`).
     case observer
@@ -36,30 +40,52 @@ enum ChildKind {
     case transformer
 }
 
+/// Why a child's entry point is called.
+@usableFromInline
+enum FirePhase: Sendable {
+    /// The parent resolved (`synchronously`: it already was at registration).
+    case resolved(synchronously: Bool)
+    /// The callback's context is now running the scheduled work.
+    case onContext
+}
+
 /// A child promise registered on a parent of type `Promise<ParentValue, ParentError>`.
 ///
-/// The child *is* the node in its parent's callback list. Subclasses are the operators:
-/// each stores the user's callback in a field of its own concrete function type and
-/// overrides `step(_:)`. (Storing it behind a closure, or in a field of an opaque generic
-/// type, would cost one more allocation per registration in unspecialized code: a closure
-/// context or a reabstraction thunk.) `ClosureChildBox` adapts a plain closure for the
-/// operators that are not on hot paths.
+/// The child *is* the node in its parent's callback list. Subclasses are the operators;
+/// `Callback` is the type of the user's callback they store.
 ///
-/// Callbacks are cleared with `callback = nil`, never `Optional.take()`: that generic call
-/// reabstracts a function value through a heap-allocated thunk.
+/// Allocation and instruction budget, and why the class looks like this:
+/// - The callback is stored as-is, in a field typed by the class's own generic parameter
+///   `Callback`: a closure capturing it would cost a context allocation per registration,
+///   and the (unspecializable) generic deinit would need a global metadata lookup for a
+///   field of type `((Value) -> Void)?`, where a generic-parameter-typed field reads the
+///   metadata from the class metadata. It is released by assigning a no-op (rule 18), never
+///   with `Optional.take()`, whose generic call reabstracts a function through a heap thunk.
+/// - **Specialization.** Unspecialized code pays a metadata lookup for every generic type it
+///   touches. Hot operators are `@inlinable` and pass `fire`, a non-capturing closure that
+///   calls `handle` with their own `step`; created in the caller's specialized code it is a
+///   plain function pointer, so delivery runs specialized code end to end. Without `fire`
+///   (`ClosureChildBox`, unspecialized callers) the virtual `stepVirtual` path is used.
 ///
-/// Safety of `@unchecked Sendable`: the callback is read and cleared only by the single
-/// thread that fires the node (after it was taken from the parent's list).
-class ChildBox<ParentValue, ParentError, Value, Error>: PromiseBox<Value, Error>, @unchecked Sendable {
-    typealias ParentResult = PromiseResult<ParentValue, ParentError>
+/// Safety of `@unchecked Sendable` (and of unchecked exclusivity on `callback`): the callback
+/// is read and replaced only by the single thread that fires the node (after it was taken
+/// from the parent's list), or by `dropped()` on the thread that tears the list down.
+@usableFromInline
+class ChildBox<ParentValue, ParentError, Value, Error, Callback>: PromiseBox<Value, Error>, @unchecked Sendable {
+    @usableFromInline typealias ParentResult = PromiseResult<ParentValue, ParentError>
+    /// The specialized entry point: `(self, upstream, phase)`.
+    @usableFromInline typealias Fire = (PromiseNode, PromiseCore, FirePhase) -> Void
 
-    final let context: PromiseContext
-    final let trigger: Trigger
-    final let kind: ChildKind
-    final let token: TokenBox?
-    final let generation: UInt
+    @usableFromInline final let context: PromiseContext
+    @usableFromInline final let trigger: Trigger
+    @usableFromInline final let kind: ChildKind
+    @usableFromInline final let token: TokenBox?
+    @usableFromInline final let generation: UInt
+    @usableFromInline final let fire: Fire?
+    @usableFromInline @exclusivity(unchecked) final var callback: Callback
 
-    init(context: PromiseContext, token: PromiseInvalidationToken?, trigger: Trigger, kind: ChildKind) {
+    @inlinable
+    init(context: PromiseContext, token: PromiseInvalidationToken?, trigger: Trigger, kind: ChildKind, callback: Callback, fire: Fire?) {
         self.context = context
         self.trigger = trigger
         self.kind = kind
@@ -70,53 +96,79 @@ class ChildBox<ParentValue, ParentError, Value, Error>: PromiseBox<Value, Error>
             self.token = nil
             self.generation = 0
         }
+        self.callback = callback
+        self.fire = fire
         super.init()
     }
 
-    /// Maps the parent's result to this child's resolution, taking (and so releasing, on
-    /// the calling thread) the callback. Calls user code only for results in `trigger`.
-    func step(_ result: ParentResult) -> Step<Value, Error> {
-        fatalError("ChildBox.step must be overridden")
+    /// Maps the parent's result to this child's resolution, releasing the callback on the
+    /// calling thread. Calls user code only for results in `trigger`. For the `fire`-less path.
+    @usableFromInline
+    func stepVirtual(_ result: ParentResult) -> Step<Value, Error> {
+        fatalError("ChildBox.stepVirtual must be overridden")
     }
 
-    /// Releases the callback without calling it.
-    func releaseCallback() {}
-
-    @inline(__always)
-    private static func parentResult(_ upstream: PromiseCore) -> ParentResult {
-        unsafeDowncast(upstream, to: PromiseBox<ParentValue, ParentError>.self).storedResult!
+    /// Releases the callback without calling it (replaces it with a no-op).
+    @usableFromInline
+    func releaseCallback() {
+        fatalError("ChildBox.releaseCallback must be overridden")
     }
 
     override final func upstreamResolved(_ upstream: PromiseCore, synchronously: Bool) {
-        let result = Self.parentResult(upstream)
-        guard trigger.matches(result) else {
-            // Not invoked: pass through here, releasing the callback on the resolving thread.
-            finish(step(result))
-            return
-        }
-        if let mode = context.inlineMode(synchronously: synchronously) {
-            PromiseContext.run(mode) { invoke(result) }
+        dispatch(upstream, .resolved(synchronously: synchronously))
+    }
+
+    @usableFromInline
+    final func dispatch(_ upstream: PromiseCore, _ phase: FirePhase) {
+        if let fire {
+            fire(self, upstream, phase)
         } else {
-            context.schedule { [self] in invoke(Self.parentResult(upstream)) }
+            handle(upstream, phase) { stepVirtual($0) }
+        }
+    }
+
+    /// The body of every operator: pass through, run now, or schedule on the context.
+    @inlinable
+    final func handle(_ upstream: PromiseCore, _ phase: FirePhase, step: (ParentResult) -> Step<Value, Error>) {
+        let result = unsafeDowncast(upstream, to: PromiseBox<ParentValue, ParentError>.self).storedResult
+        switch phase {
+        case .resolved(let synchronously):
+            guard trigger.matches(result) else {
+                // Not invoked: pass through here, releasing the callback on the resolving thread.
+                finish(step(result))
+                return
+            }
+            if let mode = context.inlineMode(synchronously: synchronously) {
+                if synchronously {
+                    PromiseContext.run(mode) { invoke(result, step) }
+                } else {
+                    // From the delivery loop, which already runs with `isExecutingNow == false`.
+                    invoke(result, step)
+                }
+            } else {
+                context.schedule { [self] in dispatch(upstream, .onContext) }
+            }
+        case .onContext:
+            invoke(result, step)
         }
     }
 
     /// Runs on the callback's context: consult the token, run the callback, release it here.
-    private func invoke(_ result: ParentResult) {
-        let step: Step<Value, Error>
+    @inlinable
+    final func invoke(_ result: ParentResult, _ step: (ParentResult) -> Step<Value, Error>) {
         if let token, token.currentGeneration != generation {
             releaseCallback()
             switch kind {
-            case .observer: step = .resolve(result as! PromiseResult<Value, Error>)
-            case .transformer: step = .resolve(.cancelled)
+            case .observer: finish(.resolve(result as! PromiseResult<Value, Error>))
+            case .transformer: finish(.resolve(.cancelled))
             }
         } else {
-            step = self.step(result)
+            finish(step(result))
         }
-        finish(step)
     }
 
-    private func finish(_ step: Step<Value, Error>) {
+    @inlinable
+    final func finish(_ step: Step<Value, Error>) {
         switch step {
         case .resolve(let result): resolve(result, inline: false)
         case .adopt(let promise): pipe(from: promise._box)
@@ -131,21 +183,19 @@ class ChildBox<ParentValue, ParentError, Value, Error>: PromiseBox<Value, Error>
 }
 
 /// A child whose operator is a closure from the parent's result to a `Step`.
-final class ClosureChildBox<ParentValue, ParentError, Value, Error>: ChildBox<ParentValue, ParentError, Value, Error>, @unchecked Sendable {
-    private var body: ((ParentResult) -> Step<Value, Error>)?
-
-    init(context: PromiseContext, token: PromiseInvalidationToken?, trigger: Trigger, kind: ChildKind, body: @escaping (ParentResult) -> Step<Value, Error>) {
-        self.body = body
-        super.init(context: context, token: token, trigger: trigger, kind: kind)
+@usableFromInline
+final class ClosureChildBox<ParentValue, ParentError, Value, Error>: ChildBox<ParentValue, ParentError, Value, Error, (PromiseResult<ParentValue, ParentError>) -> Step<Value, Error>>, @unchecked Sendable {
+    init(context: PromiseContext, token: PromiseInvalidationToken?, trigger: Trigger, kind: ChildKind, body: @escaping (PromiseResult<ParentValue, ParentError>) -> Step<Value, Error>) {
+        super.init(context: context, token: token, trigger: trigger, kind: kind, callback: body, fire: nil)
     }
 
-    override func step(_ result: ParentResult) -> Step<Value, Error> {
-        let body = self.body!
-        self.body = nil
+    override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> {
+        let body = callback
+        releaseCallback()
         return body(result)
     }
 
-    override func releaseCallback() { body = nil }
+    override func releaseCallback() { callback = { _ in .resolve(.cancelled) } }
 }
 
 /// A handler registered with `Resolver.onRequestCancel(on:_:)`. It holds a `Resolver`,

@@ -5,7 +5,7 @@ extension Promise {
     ///
     /// Returns a promise with the same result. With an invalidated `token` the callback is
     /// skipped and the returned promise still takes this promise's result.
-    @discardableResult
+    @inlinable @discardableResult
     public func `catch`(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) -> Void) -> Promise<Value, Error> {
         register(CatchBox(context: context, token: token, callback: onError))
     }
@@ -83,20 +83,27 @@ extension Promise where Error == Swift.Error {
 }
 
 /// `catch`: calls the callback with the error and passes the result through.
-final class CatchBox<Value, Error>: ChildBox<Value, Error, Value, Error>, @unchecked Sendable {
-    private var callback: (@Sendable (Error) -> Void)?
-
+@usableFromInline
+final class CatchBox<Value, Error>: ChildBox<Value, Error, Value, Error, @Sendable (Error) -> Void>, @unchecked Sendable {
+    @inlinable
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @Sendable (Error) -> Void) {
-        self.callback = callback
-        super.init(context: context, token: token, trigger: .error, kind: .observer)
+        super.init(context: context, token: token, trigger: .error, kind: .observer, callback: callback) { child, upstream, phase in
+            let box = unsafeDowncast(child, to: CatchBox<Value, Error>.self)
+            box.handle(upstream, phase) { box.step($0) }
+        }
     }
 
-    override func step(_ result: ParentResult) -> Step<Value, Error> {
-        let callback = self.callback!
-        self.callback = nil
+    @inlinable
+    func step(_ result: ParentResult) -> Step<Value, Error> {
+        let callback = self.callback
+        self.callback = { _ in }
         if case .error(let error) = result { callback(error) }
         return .resolve(result)
     }
 
-    override func releaseCallback() { callback = nil }
+    @usableFromInline
+    override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> { step(result) }
+
+    @usableFromInline
+    override func releaseCallback() { callback = { _ in } }
 }

@@ -4,7 +4,7 @@ extension Promise {
     /// Runs `onComplete` on `context` with the result, whatever it is (including cancelled).
     ///
     /// Returns a promise with the same result, resolved after `onComplete` returns.
-    @discardableResult
+    @inlinable @discardableResult
     public func always(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Void) -> Promise<Value, Error> {
         register(AlwaysBox(context: context, token: token, callback: onComplete))
     }
@@ -42,7 +42,7 @@ extension Promise {
     ///
     /// Returns **this** promise (not a child), so it can be inserted into a chain without
     /// affecting it. With an invalidated `token` the callback is skipped.
-    @discardableResult
+    @inlinable @discardableResult
     public func tap(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Void) -> Promise<Value, Error> {
         _box.register(AlwaysBox(context: context, token: token, callback: onComplete))
         return self
@@ -70,20 +70,27 @@ extension Promise {
 }
 
 /// `always` and `tap(on:)`: calls the callback with the result and passes it through.
-final class AlwaysBox<Value, Error>: ChildBox<Value, Error, Value, Error>, @unchecked Sendable {
-    private var callback: (@Sendable (PromiseResult<Value, Error>) -> Void)?
-
+@usableFromInline
+final class AlwaysBox<Value, Error>: ChildBox<Value, Error, Value, Error, @Sendable (PromiseResult<Value, Error>) -> Void>, @unchecked Sendable {
+    @inlinable
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @Sendable (PromiseResult<Value, Error>) -> Void) {
-        self.callback = callback
-        super.init(context: context, token: token, trigger: .all, kind: .observer)
+        super.init(context: context, token: token, trigger: .all, kind: .observer, callback: callback) { child, upstream, phase in
+            let box = unsafeDowncast(child, to: AlwaysBox<Value, Error>.self)
+            box.handle(upstream, phase) { box.step($0) }
+        }
     }
 
-    override func step(_ result: ParentResult) -> Step<Value, Error> {
-        let callback = self.callback!
-        self.callback = nil
+    @inlinable
+    func step(_ result: ParentResult) -> Step<Value, Error> {
+        let callback = self.callback
+        self.callback = { _ in }
         callback(result)
         return .resolve(result)
     }
 
-    override func releaseCallback() { callback = nil }
+    @usableFromInline
+    override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> { step(result) }
+
+    @usableFromInline
+    override func releaseCallback() { callback = { _ in } }
 }

@@ -6,12 +6,14 @@ extension Promise {
     /// Returns a promise with the same result, resolved after `onSuccess` returns. A child
     /// for cancellation propagation. With an invalidated `token` the callback is skipped and
     /// the returned promise still takes this promise's result.
+    @inlinable
     public func then(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) -> Void) -> Promise<Value, Error> {
         register(ThenBox(context: context, token: token, callback: onSuccess))
     }
 
     /// Transforms the value on `context`. Errors and cancellation pass through; with an
     /// invalidated `token` the returned promise is cancelled instead.
+    @inlinable
     public func map<U>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) -> U) -> Promise<U, Error> {
         register(MapBox(context: context, token: token, callback: onSuccess))
     }
@@ -20,42 +22,53 @@ extension Promise {
     ///
     /// The returned promise adopts that promise without a context hop and is its child for
     /// cancellation propagation (rule 27).
+    @inlinable
     public func flatMap<U>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) -> Promise<U, Error>) -> Promise<U, Error> {
         register(FlatMapBox(context: context, token: token, callback: onSuccess))
     }
 }
 
 /// `then`: calls the callback with the value and passes the result through.
-final class ThenBox<Value, Error>: ChildBox<Value, Error, Value, Error>, @unchecked Sendable {
-    private var callback: (@Sendable (Value) -> Void)?
-
+@usableFromInline
+final class ThenBox<Value, Error>: ChildBox<Value, Error, Value, Error, @Sendable (Value) -> Void>, @unchecked Sendable {
+    @inlinable
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @Sendable (Value) -> Void) {
-        self.callback = callback
-        super.init(context: context, token: token, trigger: .value, kind: .observer)
+        super.init(context: context, token: token, trigger: .value, kind: .observer, callback: callback) { child, upstream, phase in
+            let box = unsafeDowncast(child, to: ThenBox<Value, Error>.self)
+            box.handle(upstream, phase) { box.step($0) }
+        }
     }
 
-    override func step(_ result: ParentResult) -> Step<Value, Error> {
-        let callback = self.callback!
-        self.callback = nil
+    @inlinable
+    func step(_ result: ParentResult) -> Step<Value, Error> {
+        let callback = self.callback
+        self.callback = { _ in }
         if case .value(let value) = result { callback(value) }
         return .resolve(result)
     }
 
-    override func releaseCallback() { callback = nil }
+    @usableFromInline
+    override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> { step(result) }
+
+    @usableFromInline
+    override func releaseCallback() { callback = { _ in } }
 }
 
 /// `map`: replaces the value with the callback's result.
-final class MapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Value, Error>, @unchecked Sendable {
-    private var callback: (@Sendable (ParentValue) -> Value)?
-
+@usableFromInline
+final class MapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Value, Error, @Sendable (ParentValue) -> Value>, @unchecked Sendable {
+    @inlinable
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @Sendable (ParentValue) -> Value) {
-        self.callback = callback
-        super.init(context: context, token: token, trigger: .value, kind: .transformer)
+        super.init(context: context, token: token, trigger: .value, kind: .transformer, callback: callback) { child, upstream, phase in
+            let box = unsafeDowncast(child, to: MapBox<ParentValue, Error, Value>.self)
+            box.handle(upstream, phase) { box.step($0) }
+        }
     }
 
-    override func step(_ result: ParentResult) -> Step<Value, Error> {
-        let callback = self.callback!
-        self.callback = nil
+    @inlinable
+    func step(_ result: ParentResult) -> Step<Value, Error> {
+        let callback = self.callback
+        self.callback = { _ in fatalError("released") }
         switch result {
         case .value(let value): return .resolve(.value(callback(value)))
         case .error(let error): return .resolve(.error(error))
@@ -63,21 +76,28 @@ final class MapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Valu
         }
     }
 
-    override func releaseCallback() { callback = nil }
+    @usableFromInline
+    override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> { step(result) }
+
+    @usableFromInline
+    override func releaseCallback() { callback = { _ in fatalError("released") } }
 }
 
 /// `flatMap`: adopts the promise the callback returns.
-final class FlatMapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Value, Error>, @unchecked Sendable {
-    private var callback: (@Sendable (ParentValue) -> Promise<Value, Error>)?
-
+@usableFromInline
+final class FlatMapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Value, Error, @Sendable (ParentValue) -> Promise<Value, Error>>, @unchecked Sendable {
+    @inlinable
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @Sendable (ParentValue) -> Promise<Value, Error>) {
-        self.callback = callback
-        super.init(context: context, token: token, trigger: .value, kind: .transformer)
+        super.init(context: context, token: token, trigger: .value, kind: .transformer, callback: callback) { child, upstream, phase in
+            let box = unsafeDowncast(child, to: FlatMapBox<ParentValue, Error, Value>.self)
+            box.handle(upstream, phase) { box.step($0) }
+        }
     }
 
-    override func step(_ result: ParentResult) -> Step<Value, Error> {
-        let callback = self.callback!
-        self.callback = nil
+    @inlinable
+    func step(_ result: ParentResult) -> Step<Value, Error> {
+        let callback = self.callback
+        self.callback = { _ in fatalError("released") }
         switch result {
         case .value(let value): return .adopt(callback(value))
         case .error(let error): return .resolve(.error(error))
@@ -85,7 +105,11 @@ final class FlatMapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, 
         }
     }
 
-    override func releaseCallback() { callback = nil }
+    @usableFromInline
+    override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> { step(result) }
+
+    @usableFromInline
+    override func releaseCallback() { callback = { _ in fatalError("released") } }
 }
 
 extension Promise where Error == Swift.Error {

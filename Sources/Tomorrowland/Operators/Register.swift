@@ -2,6 +2,7 @@
 
 extension Promise {
     /// How a new child takes part in automatic cancellation propagation (rules 5–7).
+    @usableFromInline
     enum CancelLink {
         /// A normal observer: counts now, requests cancel when the child is asked to.
         case propagating
@@ -19,8 +20,8 @@ extension Promise {
     /// `Trigger` (which results invoke its callback on the context; the others pass through
     /// on the resolving thread) and the `ChildKind` (what an invalidated token does).
     /// - Parameter link: the child's role in cancellation propagation.
-    @inline(__always)
-    func register<V, E>(_ child: ChildBox<Value, Error, V, E>, link: CancelLink = .propagating) -> Promise<V, E> {
+    @inlinable
+    func register<V, E, C>(_ child: ChildBox<Value, Error, V, E, C>, link: CancelLink = .propagating) -> Promise<V, E> {
         link.apply(child: child, parent: _box)
         _box.register(child)
         return Promise<V, E>(box: child)
@@ -51,7 +52,7 @@ extension Promise {
 
 extension Promise.CancelLink {
     /// Makes `child` take its role in `parent`'s cancellation propagation.
-    @inline(__always)
+    @inlinable
     func apply(child: PromiseCore, parent: PromiseCore) {
         switch self {
         case .propagating: child.linkUpstream(parent)

@@ -18,13 +18,21 @@ enum Delivery {
         guard list != nil else { return }
         let thread = ThreadState.current
         thread.deliveryStack.append(.init(upstream: upstream, remaining: list))
+        // Callbacks fired by resolution run with `isExecutingNow == false` (rule 13); the loop
+        // sets it once for all of them.
         if thread.isDelivering {
             guard inline else { return }
+            let executingNow = thread.isExecutingNow
+            thread.isExecutingNow = false
             run(thread, downTo: thread.deliveryStack.count - 1)
+            thread.isExecutingNow = executingNow
         } else {
+            let executingNow = thread.isExecutingNow
+            thread.isExecutingNow = false
             thread.isDelivering = true
             run(thread, downTo: 0)
             thread.isDelivering = false
+            thread.isExecutingNow = executingNow
         }
     }
 

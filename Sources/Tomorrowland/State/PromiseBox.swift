@@ -1,34 +1,58 @@
 // PromiseBox: the typed state of a promise (its result) on top of `PromiseCore`.
 
-/// The shared state behind `Promise<Value, Error>`: the core plus the result.
+/// Holds a promise's result in a field whose type is this class's own generic parameter.
 ///
-/// Safety of `@unchecked Sendable`: `storedResult` is written exactly once, by the thread
-/// that won `claim`, before `publish` releases the resolved phase; it is read only after an
-/// acquiring load observed that phase (or by the delivery loop that runs after publish).
+/// Why a separate class: the (unspecializable) deinit of a generic class needs the metadata
+/// of each field's type. For `PromiseResult<Value, Error>` that is a lookup in the runtime's
+/// global hash table on every deallocation (about 500 instructions); for a field typed by a
+/// generic parameter of the class it is read straight from the class metadata.
+///
+/// Safety of `@unchecked Sendable` (and of unchecked exclusivity): `storedResult` is written
+/// exactly once, by the thread that won `claim`, before `publish` releases the resolved
+/// phase; it is read only after an acquiring load observed that phase (or by the delivery
+/// loop that runs after publish).
 @usableFromInline
-class PromiseBox<Value, Error>: PromiseCore, @unchecked Sendable {
-    final var storedResult: PromiseResult<Value, Error>?
+class ResultStorage<Result>: PromiseCore, @unchecked Sendable {
+    /// The result; meaningful only once the phase is `resolved` (a pending box holds a placeholder).
+    @usableFromInline @exclusivity(unchecked) final var storedResult: Result
 
-    /// A pending promise with one keeper owned by its creator.
-    init() {
+    @inlinable
+    init(pending placeholder: Result) {
+        storedResult = placeholder
         super.init(pending: ())
     }
 
-    /// A promise resolved from the start.
-    init(result: PromiseResult<Value, Error>) {
+    @inlinable
+    init(resolved result: Result) {
         storedResult = result
         super.init(resolved: ())
     }
+}
+
+/// The shared state behind `Promise<Value, Error>`: the core plus the result.
+@usableFromInline
+class PromiseBox<Value, Error>: ResultStorage<PromiseResult<Value, Error>>, @unchecked Sendable {
+    /// A pending promise with one keeper owned by its creator.
+    @inlinable
+    init() {
+        super.init(pending: .cancelled)
+    }
+
+    /// A promise resolved from the start.
+    @inlinable
+    init(result: PromiseResult<Value, Error>) {
+        super.init(resolved: result)
+    }
 
     /// The result, if resolved.
-    @inline(__always)
+    @inlinable
     final var result: PromiseResult<Value, Error>? {
         currentState.isResolved ? storedResult : nil
     }
 
     /// Resolves the promise if nothing resolved it yet (first wins, rule 2).
     /// - Parameter inline: see `Delivery.deliver(_:list:inline:)`.
-    @discardableResult
+    @inlinable @discardableResult
     final func resolve(_ result: PromiseResult<Value, Error>, inline: Bool) -> Bool {
         guard claim(cancelling: result.isCancelled) else { return false }
         storedResult = result
@@ -44,6 +68,7 @@ class PromiseBox<Value, Error>: PromiseCore, @unchecked Sendable {
     /// it (rule 27). The pipe keeps this promise resolvable until `inner` resolves.
     /// Does nothing if this promise already resolved (rule 2): a late pipe would count as an
     /// observer of `inner` that never requests cancel, blocking `inner`'s propagation.
+    @inlinable
     final func pipe(from inner: PromiseBox<Value, Error>) {
         guard inner !== self, !currentState.isResolvingOrResolved else { return }
         retainKeeper()
@@ -53,16 +78,18 @@ class PromiseBox<Value, Error>: PromiseCore, @unchecked Sendable {
 }
 
 /// Sits in an inner promise's callback list and resolves `target` with its result.
+@usableFromInline
 final class PipeNode<Value, Error>: PromiseNode, @unchecked Sendable {
     let target: PromiseBox<Value, Error>
 
+    @usableFromInline
     init(target: PromiseBox<Value, Error>) {
         self.target = target
     }
 
     override func upstreamResolved(_ upstream: PromiseCore, synchronously: Bool) {
         let inner = unsafeDowncast(upstream, to: PromiseBox<Value, Error>.self)
-        target.resolve(inner.storedResult!, inline: false)
+        target.resolve(inner.storedResult, inline: false)
         target.releaseKeeper(inline: false)
     }
 

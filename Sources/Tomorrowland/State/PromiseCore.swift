@@ -21,13 +21,14 @@ import Synchronization
 /// written once by the claimant before the release that publishes it.
 @usableFromInline
 class PromiseCore: PromiseNode, @unchecked Sendable {
-    let state: Atomic<UInt64>
+    @usableFromInline let state: Atomic<UInt64>
     let keepers: Atomic<Int>
     let callbacks: Atomic<Unmanaged<PromiseNode>?>
     let cancelHandlers: Atomic<Unmanaged<PromiseNode>?>
     let upstream: Atomic<Unmanaged<PromiseCore>?>
 
     /// A pending promise with one keeper, owned by whoever created it.
+    @usableFromInline
     init(pending: Void) {
         state = Atomic(PromiseState.initial.raw)
         keepers = Atomic(1)
@@ -37,34 +38,36 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     }
 
     /// A promise that is resolved from the start.
+    @usableFromInline
     init(resolved: Void) {
         state = Atomic(PromiseState.resolvedAtCreation.raw)
         keepers = Atomic(0)
-        callbacks = Atomic(Unmanaged.passUnretained(Sentinel.resolved))
-        cancelHandlers = Atomic(Unmanaged.passUnretained(Sentinel.resolved))
+        callbacks = Atomic(Sentinel.resolvedRef)
+        cancelHandlers = Atomic(Sentinel.resolvedRef)
         upstream = Atomic(nil)
     }
 
     deinit {
         // Only reachable pending if the owner tore down something unresolvable; release nodes
         // (which cancels child promises through their own keepers) without touching `self`.
-        let list = callbacks.exchange(nil, ordering: .acquiring)
+        // Plain loads: a deinit has the object to itself.
+        let list = callbacks.load(ordering: .acquiring)
         if !Sentinel.isSentinel(list) { dropList(list) }
-        let handlers = cancelHandlers.exchange(nil, ordering: .acquiring)
+        let handlers = cancelHandlers.load(ordering: .acquiring)
         if !Sentinel.isSentinel(handlers) { dropList(handlers) }
-        upstream.exchange(nil, ordering: .acquiring)?.release()
+        upstream.load(ordering: .acquiring)?.release()
     }
 
     // MARK: State word
 
     /// The current state, with acquire ordering (the result is visible if it says resolved).
-    @inline(__always)
+    @usableFromInline
     final var currentState: PromiseState {
         PromiseState(raw: state.load(ordering: .acquiring))
     }
 
     /// Applies a pure transition atomically and returns what it returned.
-    @inline(__always)
+    @inlinable
     final func update<R>(_ transition: (inout PromiseState) -> R) -> R {
         var old = state.load(ordering: .relaxed)
         while true {
@@ -82,22 +85,23 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     // MARK: Resolution (called by `PromiseBox.resolve`)
 
     /// pending → resolving; `true` if this caller won and must write the result.
-    @inline(__always)
+    @usableFromInline
     final func claim(cancelling: Bool) -> Bool {
         update { $0.claim(cancelling: cancelling) }
     }
 
     /// resolving → resolved, then drops cancel handlers and the upstream link and
     /// delivers the callbacks. Called once, by the claimant, after writing the result.
+    @usableFromInline
     final func publish(inline: Bool) {
         // resolving (1) → resolved (2) is +1 in the phase bits; only the claimant does this.
         state.wrappingAdd(1, ordering: .acquiringAndReleasing)
         let handlers = cancelHandlers.exchange(
-            Unmanaged.passUnretained(Sentinel.resolved), ordering: .acquiringAndReleasing)
+            Sentinel.resolvedRef, ordering: .acquiringAndReleasing)
         if !Sentinel.isSentinel(handlers) { dropList(handlers) }
         upstream.exchange(nil, ordering: .acquiringAndReleasing)?.release()
         let list = callbacks.exchange(
-            Unmanaged.passUnretained(Sentinel.resolved), ordering: .acquiringAndReleasing)
+            Sentinel.resolvedRef, ordering: .acquiringAndReleasing)
         Delivery.deliver(self, list: reverseList(list), inline: inline)
     }
 
@@ -108,11 +112,12 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
 
     /// Registers `node` to fire when the promise resolves. If it already has, the node
     /// fires at once on the calling thread (`synchronously: true`).
+    @usableFromInline
     final func register(_ node: PromiseNode) {
         let retained = Unmanaged.passRetained(node)
         var head = callbacks.load(ordering: .acquiring)
         while true {
-            if let current = head, current.toOpaque() == Unmanaged.passUnretained(Sentinel.resolved).toOpaque() {
+            if Sentinel.isResolved(head) {
                 retained.release()
                 node.upstreamResolved(self, synchronously: true)
                 return
@@ -134,13 +139,13 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         let retained = Unmanaged.passRetained(node)
         var head = cancelHandlers.load(ordering: .acquiring)
         while true {
-            if let current = head {
-                if current.toOpaque() == Unmanaged.passUnretained(Sentinel.resolved).toOpaque() {
+            if head != nil {
+                if Sentinel.isResolved(head) {
                     retained.release()
                     node.dropped()
                     return
                 }
-                if current.toOpaque() == Unmanaged.passUnretained(Sentinel.cancelRequested).toOpaque() {
+                if Sentinel.isCancelRequested(head) {
                     retained.release()
                     node.upstreamRequestedCancel(self, synchronously: true)
                     return
@@ -173,7 +178,7 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         while true {
             if Sentinel.isSentinel(head) { return }
             let (exchanged, original) = cancelHandlers.weakCompareExchange(
-                expected: head, desired: Unmanaged.passUnretained(Sentinel.cancelRequested),
+                expected: head, desired: Sentinel.cancelRequestedRef,
                 successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
             if exchanged { break }
             head = original
@@ -211,6 +216,7 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// Links this promise to `up` as one propagating observer (rule 5, rule 27). If this
     /// promise was already asked to cancel, the request is passed on at once.
     /// - Parameter countsOnlyOnCancel: `onCancel` semantics (rule 7).
+    @usableFromInline
     final func linkUpstream(_ up: PromiseCore, countsOnlyOnCancel: Bool = false) {
         if countsOnlyOnCancel {
             update { $0.setLinkCountsOnlyOnCancel() }
@@ -235,6 +241,7 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
 
     /// Something new can resolve this promise.
     @inline(__always)
+    @usableFromInline
     final func retainKeeper() {
         keepers.wrappingAdd(1, ordering: .relaxed)
     }
@@ -242,6 +249,7 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// Something that could resolve this promise is gone. The last one cancels it if it is
     /// still pending: nothing can resolve it any more.
     @inline(__always)
+    @usableFromInline
     final func releaseKeeper(inline: Bool) {
         if keepers.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0,
            !currentState.isResolvingOrResolved {
@@ -255,6 +263,6 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
 @usableFromInline
 final class PromiseSeal: Sendable {
     let core: PromiseCore
-    init(_ core: PromiseCore) { self.core = core }
+    @usableFromInline init(_ core: PromiseCore) { self.core = core }
     deinit { core.sealHandles() }
 }

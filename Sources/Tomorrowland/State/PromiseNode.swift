@@ -12,7 +12,7 @@
 @usableFromInline
 class PromiseNode: @unchecked Sendable {
     /// Intrusive link; the list owns one retain of each node, `next` itself is unretained.
-    final var next: Unmanaged<PromiseNode>?
+    @exclusivity(unchecked) final var next: Unmanaged<PromiseNode>?
 
     @usableFromInline init() {}
 
@@ -38,12 +38,24 @@ enum Sentinel {
     /// Cancel-handler list: cancellation was requested; new handlers run at once.
     static let cancelRequested = PromiseNode()
 
+    /// The sentinels as unretained references, computed once. (Touching a static object
+    /// directly costs a `swift_initStaticObject` call on every access.)
+    static let resolvedRef = Unmanaged.passUnretained(resolved)
+    static let cancelRequestedRef = Unmanaged.passUnretained(cancelRequested)
+
+    @inline(__always)
+    static func isResolved(_ node: Unmanaged<PromiseNode>?) -> Bool {
+        node?.toOpaque() == resolvedRef.toOpaque()
+    }
+
+    @inline(__always)
+    static func isCancelRequested(_ node: Unmanaged<PromiseNode>?) -> Bool {
+        node?.toOpaque() == cancelRequestedRef.toOpaque()
+    }
+
     @inline(__always)
     static func isSentinel(_ node: Unmanaged<PromiseNode>?) -> Bool {
-        guard let node else { return false }
-        let object = node.toOpaque()
-        return object == Unmanaged.passUnretained(resolved).toOpaque()
-            || object == Unmanaged.passUnretained(cancelRequested).toOpaque()
+        isResolved(node) || isCancelRequested(node)
     }
 }
 

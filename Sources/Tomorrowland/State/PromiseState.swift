@@ -44,7 +44,7 @@ struct PromiseState: Equatable, Sendable {
         case resolved = 2
     }
 
-    private static let phaseMask: UInt64 = 0b11
+    @usableFromInline static let phaseMask: UInt64 = 0b11
     private static let cancelRequestedBit: UInt64 = 1 << 2
     private static let sealedBit: UInt64 = 1 << 3
     private static let propagatedBit: UInt64 = 1 << 4
@@ -65,11 +65,11 @@ struct PromiseState: Equatable, Sendable {
     /// The current phase.
     var phase: Phase { Phase(rawValue: raw & Self.phaseMask)! }
     /// Whether a result has been claimed (resolving or resolved).
-    var isResolvingOrResolved: Bool { raw & Self.phaseMask != Phase.pending.rawValue }
+    @usableFromInline var isResolvingOrResolved: Bool { raw & Self.phaseMask != Phase.pending.rawValue }
     /// Whether the result is written and visible.
-    var isResolved: Bool { raw & Self.phaseMask == Phase.resolved.rawValue }
+    @usableFromInline var isResolved: Bool { raw & Self.phaseMask == Phase.resolved.rawValue }
     /// Whether cancellation was requested (or the promise was cancelled).
-    var isCancelRequested: Bool { raw & Self.cancelRequestedBit != 0 }
+    @usableFromInline var isCancelRequested: Bool { raw & Self.cancelRequestedBit != 0 }
     /// Whether no handle is left (or the promise was sealed at creation).
     var isSealed: Bool { raw & Self.sealedBit != 0 }
     /// Whether automatic propagation has already fired.
@@ -127,6 +127,7 @@ struct PromiseState: Equatable, Sendable {
     }
 
     /// A propagating observer (child, pipe, awaiting task) registered.
+    @usableFromInline
     mutating func addObserver() {
         precondition(observers < Self.countMask, "Tomorrowland: too many observers on one promise")
         raw += 1 << Self.observerShift

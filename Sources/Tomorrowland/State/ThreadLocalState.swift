@@ -10,8 +10,9 @@ import Darwin
 
 /// State that belongs to one thread. Never shared: reached only through `current`.
 ///
-/// Safety of `@unchecked Sendable`: an instance is only ever touched by the thread whose
-/// thread-specific slot holds it.
+/// Safety of `@unchecked Sendable` (and of unchecked exclusivity on its fields): an instance
+/// is only ever touched by the thread whose thread-specific slot holds it.
+@usableFromInline
 final class ThreadState: @unchecked Sendable {
     /// One promise whose callback list is being delivered on this thread.
     struct Cursor {
@@ -22,11 +23,11 @@ final class ThreadState: @unchecked Sendable {
     }
 
     /// Depth-first delivery stack (rule 19): the top cursor fires next.
-    var deliveryStack: [Cursor] = []
+    @exclusivity(unchecked) var deliveryStack: [Cursor] = []
     /// Whether `Delivery.deliver` is running its loop on this thread.
-    var isDelivering = false
+    @exclusivity(unchecked) var isDelivering = false
     /// `PromiseContext.isExecutingNow` (rule 13).
-    var isExecutingNow = false
+    @usableFromInline @exclusivity(unchecked) var isExecutingNow = false
     /// Non-nil while this thread runs a `.main` turn: `.main` work enqueued now runs after
     /// the current block in the same turn (rule 10).
     var mainFIFO: [@Sendable () -> Void]? = nil
@@ -45,6 +46,7 @@ final class ThreadState: @unchecked Sendable {
     }()
 
     /// The calling thread's state, created on first use.
+    @usableFromInline
     static var current: ThreadState {
         if let pointer = pthread_getspecific(key) {
             return Unmanaged<ThreadState>.fromOpaque(pointer).takeUnretainedValue()
