@@ -66,7 +66,11 @@ public struct Promise<Value, Error> {
     }
 
     /// Creates an already-fulfilled promise.
-    @inlinable
+    ///
+    /// Disfavoured so that `StdPromise { try await load() }` (a trailing closure, which may
+    /// satisfy the `fulfilled:` label) picks the async initializer of TomorrowlandAsync
+    /// instead of creating a promise *of the closure*. `Promise(fulfilled: x)` is unaffected.
+    @inlinable @_disfavoredOverload
     public init(fulfilled value: Value) {
         self.init(box: PromiseBox(result: .value(value)))
     }

@@ -20,6 +20,13 @@ let markMainQueue: Void = DispatchQueue.main.setSpecific(key: queueNameKey, valu
 
 @Suite("Promises from async operations")
 struct TaskPromiseTests {
+    @Test func trailingClosureWithoutTypeAnnotationIsTheAsyncInitializer() async throws {
+        // Without @_disfavoredOverload on init(fulfilled:), this compiled as a promise of the closure.
+        let promise = StdPromise { try await Task.sleep(for: .milliseconds(1)); return 42 }
+        let value: Int = try await withDeadline { try await promise.value }
+        #expect(value == 42)
+    }
+
     @Test func stdPromiseFromThrowingOperation() async throws {
         @Sendable func load() async throws -> Data { try await Task.sleep(for: .milliseconds(5)); return Data([1, 2]) }
         let promise = StdPromise<Data> { try await load() }
