@@ -2,7 +2,7 @@
 # Wall-clock time, exact malloc counts and requested bytes per operation, for Tomorrowland
 # and every peer, from the package-benchmark `Comparison` target (p50 over its iterations).
 #
-#   Benchmarks/scripts/timings.sh [FILTER-REGEX]
+#   Benchmarks/scripts/timings.sh [REGEX]    REGEX matches whole names, e.g. '.*\.Tomorrowland' or 'a\..*'
 #
 # Timings on a shared 2-core machine vary by 1.5x between runs: use instructions.sh for
 # ratios you want to rely on, and this for time, allocations and bytes.
