@@ -29,6 +29,7 @@ let nioScenarios: [Scenario] = [
     Scenario("p", "NIO-Embedded", "baseline: makePromise and succeed it, no observer", sync: { n in withEmbeddedLoop { nioCreateSucceed($0, n) } }),
     Scenario("a", "NIO-Embedded", "makePromise, map + whenSuccess, succeed", sync: { n in withEmbeddedLoop { nioCreateMapObserve($0, n) } }),
     Scenario("a", "NIO-MTELG", "same, on the loop of a one-thread MTELG", sync: { n in onPosixLoop { nioCreateMapObserve(posixLoop, n) } }),
+    Scenario("a-capture", "NIO-Embedded", "(a) with callbacks that capture an object", sync: { n in withEmbeddedLoop { nioCreateMapObserveCapturing($0, n) } }),
     Scenario("b", "NIO-Embedded", "makePromise, 10 maps, succeed", sync: { n in withEmbeddedLoop { nioTenMaps($0, n) } }),
     Scenario("b", "NIO-MTELG", "same, on the loop of a one-thread MTELG", sync: { n in onPosixLoop { nioTenMaps(posixLoop, n) } }),
     Scenario("c", "NIO-Embedded", "makeSucceededFuture + whenSuccess", sync: { n in withEmbeddedLoop { nioSucceededObserve($0, n) } }),
@@ -64,6 +65,18 @@ func nioCreateMapObserve(_ loop: any EventLoop, _ n: Int) -> Int {
         promise.futureResult.map { $0 &+ 1 }.whenSuccess { tally &+= $0 }
         promise.succeed(i)
     }
+    return checkTally(expectedTally(n, plus: 1))
+}
+
+@inline(never)
+func nioCreateMapObserveCapturing(_ loop: any EventLoop, _ n: Int) -> Int {
+    let state = CapturedState()
+    for i in 0..<n {
+        let promise = loop.makePromise(of: Int.self)
+        promise.futureResult.map { $0 &+ state.offset }.whenSuccess { state.sum &+= $0 }
+        promise.succeed(i)
+    }
+    tally = state.sum
     return checkTally(expectedTally(n, plus: 1))
 }
 

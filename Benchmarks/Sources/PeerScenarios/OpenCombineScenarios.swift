@@ -6,6 +6,7 @@ import ScenarioKit
 
 let openCombineScenarios: [Scenario] = [
     Scenario("a", "OpenCombine", "Future, map + sink, fulfil", sync: combineCreateMapSink),
+    Scenario("a-capture", "OpenCombine", "(a) with callbacks that capture an object", sync: combineCreateMapSinkCapturing),
     Scenario("b", "OpenCombine", "Future, 10 maps + sink, fulfil", sync: combineTenMaps),
     Scenario("c", "OpenCombine", "already-fulfilled Future + sink", sync: combineFulfilledSink),
     Scenario("l", "OpenCombine", "n pending Futures with one sink each, held, then fulfilled", sync: combinePending),
@@ -20,6 +21,20 @@ func combineCreateMapSink(_ n: Int) -> Int {
         fulfil!(.success(i))
         blackHole(subscription)
     }
+    return checkTally(expectedTally(n, plus: 1))
+}
+
+@inline(never)
+func combineCreateMapSinkCapturing(_ n: Int) -> Int {
+    let state = CapturedState()
+    for i in 0..<n {
+        var fulfil: Future<Int, Never>.Promise?
+        let future = Future<Int, Never> { fulfil = $0 }
+        let subscription = future.map { $0 &+ state.offset }.sink { state.sum &+= $0 }
+        fulfil!(.success(i))
+        blackHole(subscription)
+    }
+    tally = state.sum
     return checkTally(expectedTally(n, plus: 1))
 }
 

@@ -20,6 +20,14 @@ public func blackHole<T>(_ value: T) {}
 /// sets it to sample heap usage. `nil` in the package-benchmark suite.
 public nonisolated(unsafe) var atPeakProbe: (@Sendable () -> Void)? = nil
 
+/// State captured by the "capturing" scenarios' callbacks, as real callbacks capture a model
+/// object or a view model. Single-threaded use only.
+public final class CapturedState: @unchecked Sendable {  // touched by one thread at a time
+    public var offset = 1
+    public var sum = 0
+    public init() {}
+}
+
 /// Calls `atPeakProbe` if one is set.
 @inline(never)
 public func atPeak() { atPeakProbe?() }

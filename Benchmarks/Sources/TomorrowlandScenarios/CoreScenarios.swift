@@ -7,6 +7,7 @@ import Tomorrowland
 public let tomorrowlandScenarios: [Scenario] = [
     Scenario("p", "Tomorrowland", "baseline: create a pending promise and fulfil it, no observer", sync: createFulfil),
     Scenario("a", "Tomorrowland", "create pending, map + then on .immediate, fulfil", sync: createMapThenFulfil),
+    Scenario("a-capture", "Tomorrowland", "(a) with callbacks that capture an object", sync: createMapThenFulfilCapturing),
     Scenario("b", "Tomorrowland", "create pending, 10 maps on .immediate, fulfil", sync: tenMapChain),
     Scenario("c", "Tomorrowland", "already-fulfilled promise + then on .immediate", sync: fulfilledThen),
     Scenario("i1", "Tomorrowland", "(a) on 1 thread, n ops", sync: { n in
@@ -39,6 +40,18 @@ func createMapThenFulfil(_ n: Int) -> Int {
         _ = promise.map(on: .immediate) { $0 &+ 1 }.then(on: .immediate) { tally &+= $0 }
         resolver.fulfill(with: i)
     }
+    return checkTally(expectedTally(n, plus: 1))
+}
+
+@inline(never)
+func createMapThenFulfilCapturing(_ n: Int) -> Int {
+    let state = CapturedState()
+    for i in 0..<n {
+        let (promise, resolver) = StdPromise<Int>.makeWithResolver()
+        _ = promise.map(on: .immediate) { $0 &+ state.offset }.then(on: .immediate) { state.sum &+= $0 }
+        resolver.fulfill(with: i)
+    }
+    tally = state.sum
     return checkTally(expectedTally(n, plus: 1))
 }
 
