@@ -28,9 +28,12 @@ extension Promise {
     /// once every observer has), then keeps waiting for the real outcome, which may be
     /// `.cancelled`, a value or an error. Use `resolvedResult(onTaskCancel: .stopWaiting)`
     /// to return `.cancelled` at once instead.
+    @inlinable
     public nonisolated(nonsending) var resolvedResult: PromiseResult<Value, Error> {
         get async {
-            await _awaitResolution(stopWaitingOnCancel: false) ?? .cancelled
+            // Fast path, specialized in the caller: no suspension, no allocation.
+            if let result { return result }
+            return await _awaitResolution(stopWaitingOnCancel: false) ?? .cancelled
         }
     }
 
@@ -39,8 +42,10 @@ extension Promise {
     /// With `.stopWaiting`, a cancelled Task requests cancellation as one observer and gets
     /// `.cancelled` at once (or the result, if the promise resolved first). With
     /// `.keepWaiting` this is `resolvedResult`. Runs on the caller's isolation.
+    @inlinable
     public nonisolated(nonsending) func resolvedResult(onTaskCancel policy: AwaitCancellationPolicy) async -> PromiseResult<Value, Error> {
-        await _awaitResolution(stopWaitingOnCancel: policy == .stopWaiting) ?? .cancelled
+        if let result { return result }
+        return await _awaitResolution(stopWaitingOnCancel: policy == .stopWaiting) ?? .cancelled
     }
 }
 
@@ -58,9 +63,16 @@ extension Promise where Error: Swift.Error {
     /// once every observer has; the awaiting code's own handle does not block it), then
     /// keeps waiting for the real outcome: a promise that ignores the request still delivers
     /// its value. Use `value(onTaskCancel: .stopWaiting)` to throw `CancellationError` at once.
+    @inlinable
     public nonisolated(nonsending) var value: Value {
         get async throws {
-            try await value(onTaskCancel: .keepWaiting)
+            // Fast path, specialized in the caller: no suspension, no allocation.
+            switch result {
+            case .value(let value)?: return value
+            case .error(let error)?: throw error
+            case .cancelled?: throw CancellationError()
+            case nil: return try await value(onTaskCancel: .keepWaiting)
+            }
         }
     }
 
@@ -69,7 +81,14 @@ extension Promise where Error: Swift.Error {
     /// With `.stopWaiting`, a cancelled Task requests cancellation as one observer and
     /// throws `CancellationError` at once (unless the promise resolved first). With
     /// `.keepWaiting` this is `value`. Runs on the caller's isolation.
+    @inlinable
     public nonisolated(nonsending) func value(onTaskCancel policy: AwaitCancellationPolicy) async throws -> Value {
+        switch result {
+        case .value(let value)?: return value
+        case .error(let error)?: throw error
+        case .cancelled?: throw CancellationError()
+        case nil: break
+        }
         switch await _awaitResolution(stopWaitingOnCancel: policy == .stopWaiting) {
         case .value(let value)?: return value
         case .error(let error)?: throw error
@@ -88,15 +107,26 @@ extension Promise where Error == NoError {
     /// **Cancellation:** as for `resolvedResult`: a cancelled Task requests cancellation as
     /// one observer and keeps waiting for the real outcome. Use
     /// `value(onTaskCancel: .stopWaiting)` to throw `CancellationError` at once.
+    @inlinable
     public nonisolated(nonsending) var value: Value {
         get async throws(CancellationError) {
-            try await value(onTaskCancel: .keepWaiting)
+            switch result {
+            case .value(let value)?: return value
+            case .cancelled?: throw CancellationError()
+            case nil: return try await value(onTaskCancel: .keepWaiting)
+            }
         }
     }
 
     /// The promise's value with an explicit Task-cancellation policy; throws only
     /// `CancellationError`. Runs on the caller's isolation.
+    @inlinable
     public nonisolated(nonsending) func value(onTaskCancel policy: AwaitCancellationPolicy) async throws(CancellationError) -> Value {
+        switch result {
+        case .value(let value)?: return value
+        case .cancelled?: throw CancellationError()
+        case nil: break
+        }
         switch await _awaitResolution(stopWaitingOnCancel: policy == .stopWaiting) {
         case .value(let value)?: return value
         case .cancelled?, nil: throw CancellationError()

@@ -14,6 +14,7 @@ extension Promise {
     ///   promise must not block propagation, only other observers do.
     /// - Runs on the caller's isolation (`nonisolated(nonsending)`): awaiting from an actor
     ///   does not hop off it.
+    @usableFromInline
     package nonisolated(nonsending) func _awaitResolution(stopWaitingOnCancel: Bool) async -> PromiseResult<Value, Error>? {
         if let result = _box.result { return result }
         let awaiter = PromiseAwaiter(core: _box, stopWaitingOnCancel: stopWaitingOnCancel)

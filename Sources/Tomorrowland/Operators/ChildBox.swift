@@ -55,12 +55,11 @@ enum FirePhase: Sendable {
 /// `Callback` is the type of the user's callback they store.
 ///
 /// Allocation and instruction budget, and why the class looks like this:
-/// - The callback is stored as-is, in a field typed by the class's own generic parameter
-///   `Callback`: a closure capturing it would cost a context allocation per registration,
-///   and the (unspecializable) generic deinit would need a global metadata lookup for a
-///   field of type `((Value) -> Void)?`, where a generic-parameter-typed field reads the
-///   metadata from the class metadata. It is released by assigning a no-op (rule 18), never
-///   with `Optional.take()`, whose generic call reabstracts a function through a heap thunk.
+/// - The callback is stored in a field typed by the class's own generic parameter
+///   `Callback` (a `StoredCallback` wrapper): a closure capturing it would cost a context
+///   allocation per registration, and the (unspecializable) generic deinit would need a
+///   global metadata lookup for a field of type `((Value) -> Void)?`, where a field typed by
+///   a generic parameter reads the metadata from the class metadata.
 /// - **Specialization.** Unspecialized code pays a metadata lookup for every generic type it
 ///   touches. Hot operators are `@inlinable` and pass `fire`, a non-capturing closure that
 ///   calls `handle` with their own `step`; created in the caller's specialized code it is a
@@ -71,7 +70,7 @@ enum FirePhase: Sendable {
 /// is read and replaced only by the single thread that fires the node (after it was taken
 /// from the parent's list), or by `dropped()` on the thread that tears the list down.
 @usableFromInline
-class ChildBox<ParentValue, ParentError, Value, Error, Callback>: PromiseBox<Value, Error>, @unchecked Sendable {
+class ChildBox<ParentValue, ParentError, Value, Error, Callback: ReleasableCallback>: PromiseBox<Value, Error>, @unchecked Sendable {
     @usableFromInline typealias ParentResult = PromiseResult<ParentValue, ParentError>
     /// The specialized entry point: `(self, upstream, phase)`.
     @usableFromInline typealias Fire = (PromiseNode, PromiseCore, FirePhase) -> Void
@@ -108,10 +107,10 @@ class ChildBox<ParentValue, ParentError, Value, Error, Callback>: PromiseBox<Val
         fatalError("ChildBox.stepVirtual must be overridden")
     }
 
-    /// Releases the callback without calling it (replaces it with a no-op).
-    @usableFromInline
-    func releaseCallback() {
-        fatalError("ChildBox.releaseCallback must be overridden")
+    /// Releases the callback without calling it.
+    @inlinable
+    final func releaseCallback() {
+        callback.release()
     }
 
     override final func upstreamResolved(_ upstream: PromiseCore, synchronously: Bool) {
@@ -184,18 +183,71 @@ class ChildBox<ParentValue, ParentError, Value, Error, Callback>: PromiseBox<Val
 
 /// A child whose operator is a closure from the parent's result to a `Step`.
 @usableFromInline
-final class ClosureChildBox<ParentValue, ParentError, Value, Error>: ChildBox<ParentValue, ParentError, Value, Error, (PromiseResult<ParentValue, ParentError>) -> Step<Value, Error>>, @unchecked Sendable {
+final class ClosureChildBox<ParentValue, ParentError, Value, Error>: ChildBox<ParentValue, ParentError, Value, Error, StoredCallback<PromiseResult<ParentValue, ParentError>, Step<Value, Error>>>, @unchecked Sendable {
     init(context: PromiseContext, token: PromiseInvalidationToken?, trigger: Trigger, kind: ChildKind, body: @escaping (PromiseResult<ParentValue, ParentError>) -> Step<Value, Error>) {
-        super.init(context: context, token: token, trigger: trigger, kind: kind, callback: body, fire: nil)
+        super.init(context: context, token: token, trigger: trigger, kind: kind, callback: StoredCallback(body), fire: nil)
     }
 
     override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> {
-        let body = callback
-        releaseCallback()
-        return body(result)
+        callback.take()(result)
     }
+}
 
-    override func releaseCallback() { callback = { _ in .resolve(.cancelled) } }
+// MARK: - Stored callbacks
+
+/// A callback stored in a `ChildBox`, released (set to `nil`) once it ran or was skipped.
+///
+/// Each wrapper's field keeps the function at the abstraction its closure literal was emitted
+/// at. A function stored directly in a field of opaque generic type is kept at the most general
+/// abstraction, so a closure returning `Void` or a concrete struct directly would need a
+/// heap-allocated reabstraction thunk. (And never `Optional.take()` on a function: that generic
+/// call reabstracts it through a thunk too.)
+@usableFromInline
+protocol ReleasableCallback: SendableMetatype {
+    /// Drops the function, releasing what it captured (rule 18).
+    mutating func release()
+}
+
+/// `(Argument) -> Result` with both sides generic (map, and closure-based operators).
+@usableFromInline
+struct StoredCallback<Argument, Result>: ReleasableCallback {
+    @usableFromInline var body: ((Argument) -> Result)?
+    @inlinable init(_ body: @escaping (Argument) -> Result) { self.body = body }
+    /// Returns the function and releases the stored reference.
+    @inlinable mutating func take() -> (Argument) -> Result {
+        let body = self.body!
+        self.body = nil
+        return body
+    }
+    @inlinable mutating func release() { body = nil }
+}
+
+/// `(Argument) -> Void` (then, catch, always, tap).
+@usableFromInline
+struct StoredVoidCallback<Argument>: ReleasableCallback {
+    @usableFromInline var body: ((Argument) -> Void)?
+    @inlinable init(_ body: @escaping (Argument) -> Void) { self.body = body }
+    /// Returns the function and releases the stored reference.
+    @inlinable mutating func take() -> (Argument) -> Void {
+        let body = self.body!
+        self.body = nil
+        return body
+    }
+    @inlinable mutating func release() { body = nil }
+}
+
+/// `(Argument) -> Promise<Value, Error>` (flatMap).
+@usableFromInline
+struct StoredPromiseCallback<Argument, Value, Error>: ReleasableCallback {
+    @usableFromInline var body: ((Argument) -> Promise<Value, Error>)?
+    @inlinable init(_ body: @escaping (Argument) -> Promise<Value, Error>) { self.body = body }
+    /// Returns the function and releases the stored reference.
+    @inlinable mutating func take() -> (Argument) -> Promise<Value, Error> {
+        let body = self.body!
+        self.body = nil
+        return body
+    }
+    @inlinable mutating func release() { body = nil }
 }
 
 /// A handler registered with `Resolver.onRequestCancel(on:_:)`. It holds a `Resolver`,

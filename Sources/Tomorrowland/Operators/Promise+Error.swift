@@ -84,10 +84,10 @@ extension Promise where Error == Swift.Error {
 
 /// `catch`: calls the callback with the error and passes the result through.
 @usableFromInline
-final class CatchBox<Value, Error>: ChildBox<Value, Error, Value, Error, @Sendable (Error) -> Void>, @unchecked Sendable {
+final class CatchBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredVoidCallback<Error>>, @unchecked Sendable {
     @inlinable
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @Sendable (Error) -> Void) {
-        super.init(context: context, token: token, trigger: .error, kind: .observer, callback: callback) { child, upstream, phase in
+        super.init(context: context, token: token, trigger: .error, kind: .observer, callback: StoredVoidCallback(callback)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: CatchBox<Value, Error>.self)
             box.handle(upstream, phase) { box.step($0) }
         }
@@ -95,15 +95,11 @@ final class CatchBox<Value, Error>: ChildBox<Value, Error, Value, Error, @Sendab
 
     @inlinable
     func step(_ result: ParentResult) -> Step<Value, Error> {
-        let callback = self.callback
-        self.callback = { _ in }
+        let callback = self.callback.take()
         if case .error(let error) = result { callback(error) }
         return .resolve(result)
     }
 
     @usableFromInline
     override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> { step(result) }
-
-    @usableFromInline
-    override func releaseCallback() { callback = { _ in } }
 }

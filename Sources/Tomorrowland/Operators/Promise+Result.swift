@@ -71,10 +71,10 @@ extension Promise {
 
 /// `always` and `tap(on:)`: calls the callback with the result and passes it through.
 @usableFromInline
-final class AlwaysBox<Value, Error>: ChildBox<Value, Error, Value, Error, @Sendable (PromiseResult<Value, Error>) -> Void>, @unchecked Sendable {
+final class AlwaysBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredVoidCallback<PromiseResult<Value, Error>>>, @unchecked Sendable {
     @inlinable
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @Sendable (PromiseResult<Value, Error>) -> Void) {
-        super.init(context: context, token: token, trigger: .all, kind: .observer, callback: callback) { child, upstream, phase in
+        super.init(context: context, token: token, trigger: .all, kind: .observer, callback: StoredVoidCallback(callback)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: AlwaysBox<Value, Error>.self)
             box.handle(upstream, phase) { box.step($0) }
         }
@@ -82,15 +82,11 @@ final class AlwaysBox<Value, Error>: ChildBox<Value, Error, Value, Error, @Senda
 
     @inlinable
     func step(_ result: ParentResult) -> Step<Value, Error> {
-        let callback = self.callback
-        self.callback = { _ in }
+        let callback = self.callback.take()
         callback(result)
         return .resolve(result)
     }
 
     @usableFromInline
     override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> { step(result) }
-
-    @usableFromInline
-    override func releaseCallback() { callback = { _ in } }
 }

@@ -30,10 +30,10 @@ extension Promise {
 
 /// `then`: calls the callback with the value and passes the result through.
 @usableFromInline
-final class ThenBox<Value, Error>: ChildBox<Value, Error, Value, Error, @Sendable (Value) -> Void>, @unchecked Sendable {
+final class ThenBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredVoidCallback<Value>>, @unchecked Sendable {
     @inlinable
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @Sendable (Value) -> Void) {
-        super.init(context: context, token: token, trigger: .value, kind: .observer, callback: callback) { child, upstream, phase in
+        super.init(context: context, token: token, trigger: .value, kind: .observer, callback: StoredVoidCallback(callback)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: ThenBox<Value, Error>.self)
             box.handle(upstream, phase) { box.step($0) }
         }
@@ -41,25 +41,21 @@ final class ThenBox<Value, Error>: ChildBox<Value, Error, Value, Error, @Sendabl
 
     @inlinable
     func step(_ result: ParentResult) -> Step<Value, Error> {
-        let callback = self.callback
-        self.callback = { _ in }
+        let callback = self.callback.take()
         if case .value(let value) = result { callback(value) }
         return .resolve(result)
     }
 
     @usableFromInline
     override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> { step(result) }
-
-    @usableFromInline
-    override func releaseCallback() { callback = { _ in } }
 }
 
 /// `map`: replaces the value with the callback's result.
 @usableFromInline
-final class MapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Value, Error, @Sendable (ParentValue) -> Value>, @unchecked Sendable {
+final class MapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Value, Error, StoredCallback<ParentValue, Value>>, @unchecked Sendable {
     @inlinable
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @Sendable (ParentValue) -> Value) {
-        super.init(context: context, token: token, trigger: .value, kind: .transformer, callback: callback) { child, upstream, phase in
+        super.init(context: context, token: token, trigger: .value, kind: .transformer, callback: StoredCallback(callback)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: MapBox<ParentValue, Error, Value>.self)
             box.handle(upstream, phase) { box.step($0) }
         }
@@ -67,8 +63,7 @@ final class MapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Valu
 
     @inlinable
     func step(_ result: ParentResult) -> Step<Value, Error> {
-        let callback = self.callback
-        self.callback = { _ in fatalError("released") }
+        let callback = self.callback.take()
         switch result {
         case .value(let value): return .resolve(.value(callback(value)))
         case .error(let error): return .resolve(.error(error))
@@ -78,17 +73,14 @@ final class MapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Valu
 
     @usableFromInline
     override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> { step(result) }
-
-    @usableFromInline
-    override func releaseCallback() { callback = { _ in fatalError("released") } }
 }
 
 /// `flatMap`: adopts the promise the callback returns.
 @usableFromInline
-final class FlatMapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Value, Error, @Sendable (ParentValue) -> Promise<Value, Error>>, @unchecked Sendable {
+final class FlatMapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Value, Error, StoredPromiseCallback<ParentValue, Value, Error>>, @unchecked Sendable {
     @inlinable
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @Sendable (ParentValue) -> Promise<Value, Error>) {
-        super.init(context: context, token: token, trigger: .value, kind: .transformer, callback: callback) { child, upstream, phase in
+        super.init(context: context, token: token, trigger: .value, kind: .transformer, callback: StoredPromiseCallback(callback)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: FlatMapBox<ParentValue, Error, Value>.self)
             box.handle(upstream, phase) { box.step($0) }
         }
@@ -96,8 +88,7 @@ final class FlatMapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, 
 
     @inlinable
     func step(_ result: ParentResult) -> Step<Value, Error> {
-        let callback = self.callback
-        self.callback = { _ in fatalError("released") }
+        let callback = self.callback.take()
         switch result {
         case .value(let value): return .adopt(callback(value))
         case .error(let error): return .resolve(.error(error))
@@ -107,9 +98,6 @@ final class FlatMapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, 
 
     @usableFromInline
     override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> { step(result) }
-
-    @usableFromInline
-    override func releaseCallback() { callback = { _ in fatalError("released") } }
 }
 
 extension Promise where Error == Swift.Error {

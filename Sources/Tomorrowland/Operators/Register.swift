@@ -21,7 +21,7 @@ extension Promise {
     /// on the resolving thread) and the `ChildKind` (what an invalidated token does).
     /// - Parameter link: the child's role in cancellation propagation.
     @inlinable
-    func register<V, E, C>(_ child: ChildBox<Value, Error, V, E, C>, link: CancelLink = .propagating) -> Promise<V, E> {
+    func register<V, E, C: ReleasableCallback>(_ child: ChildBox<Value, Error, V, E, C>, link: CancelLink = .propagating) -> Promise<V, E> {
         link.apply(child: child, parent: _box)
         _box.register(child)
         return Promise<V, E>(box: child)
