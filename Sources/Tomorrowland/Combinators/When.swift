@@ -28,7 +28,7 @@ public func when<Value, Error>(fulfilled promises: [Promise<Value, Error>], qos:
     observers.reserveCapacity(promises.count)
     for (index, promise) in promises.enumerated() {
         if aggregate.isDecided { break }
-        observers.append(aggregate.observe(promise) { buffer.store($0, at: index) })
+        observers.append(aggregate.observe(promise, with: WhenArrayInputObserver(aggregate: aggregate, buffer: buffer, index: index)))
     }
     _ = aggregate.finishRegistration(observers: observers)
     return output
@@ -62,7 +62,7 @@ public func when<each Value, Error>(fulfilled promises: repeat Promise<each Valu
     observers.reserveCapacity(count)
     for (promise, slot) in repeat (each promises, each slots) {
         if aggregate.isDecided { break }
-        observers.append(aggregate.observe(promise) { slot.store($0) })
+        observers.append(aggregate.observe(promise, with: WhenSlotInputObserver(aggregate: aggregate, slot: slot)))
     }
     _ = aggregate.finishRegistration(observers: observers)
     return output

@@ -35,23 +35,12 @@ final class WhenAggregate<Output, Error>: @unchecked Sendable {
     /// Whether the output has resolved (or is resolving).
     var isDecided: Bool { resolver._box.currentState.isResolvingOrResolved }
 
-    /// Registers the aggregate as one propagating observer of `input`: `store` keeps the
-    /// value. Returns the observer, whose `requestCancel()` passes the output's cancel
-    /// request to `input` (rule 20).
-    func observe<V>(_ input: Promise<V, Error>, store: @escaping (V) -> Void) -> PromiseCore {
-        let observer: Promise<Void, NoError> = input.register(on: .immediate, token: nil, trigger: .all, kind: .transformer) { [self] result in
-            switch result {
-            case .value(let value):
-                store(value)
-                countDown(registering: false)
-            case .error(let error):
-                fail(.error(error))
-            case .cancelled:
-                fail(.cancelled)
-            }
-            return .resolve(.value(()))
-        }
-        return observer._box
+    /// Registers `observer` as one propagating observer of `input`. Returns it: its
+    /// `requestCancel()` passes the output's cancel request to `input` (rule 20).
+    func observe<V>(_ input: Promise<V, Error>, with observer: WhenInputObserver<V, Output, Error>) -> PromiseCore {
+        observer.linkUpstream(input._box)
+        input._box.register(observer)
+        return observer
     }
 
     /// Called once by the registering call after every input is observed. Returns whether
@@ -65,7 +54,7 @@ final class WhenAggregate<Output, Error>: @unchecked Sendable {
         return false
     }
 
-    private func countDown(registering: Bool) {
+    func countDown(registering: Bool) {
         guard remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
         if registering {
             resolver._box.resolve(.value(assemble()), inline: true)
@@ -76,9 +65,77 @@ final class WhenAggregate<Output, Error>: @unchecked Sendable {
         }
     }
 
-    private func fail(_ result: PromiseResult<Output, Error>) {
+    func fail(_ result: PromiseResult<Output, Error>) {
         guard resolver._box.resolve(result, inline: true), let inputsToCancel else { return }
         for input in inputsToCancel { input.requestCancel() }
+    }
+}
+
+/// One input of a `when(fulfilled:)`: the node registered on the input (one allocation per
+/// input: no child promise, no closure). It is a `PromiseCore` linked to the input as one
+/// propagating observer, so the output's cancel request reaches the input as this observer's
+/// own request (rule 20). Subclasses say where the value goes.
+///
+/// Safety of `@unchecked Sendable`: immutable apart from the atomic core; fires once.
+class WhenInputObserver<Value, Output, Error>: PromiseCore, @unchecked Sendable {
+    let aggregate: WhenAggregate<Output, Error>
+
+    init(aggregate: WhenAggregate<Output, Error>) {
+        self.aggregate = aggregate
+        super.init(pending: ())
+    }
+
+    /// Keeps the input's value for the assembly.
+    func store(_ value: Value) {
+        fatalError("WhenInputObserver.store must be overridden")
+    }
+
+    override final func upstreamResolved(_ upstream: PromiseCore, synchronously: Bool) {
+        switch unsafeDowncast(upstream, to: PromiseBox<Value, Error>.self).storedResult {
+        case .value(let value):
+            store(value)
+            aggregate.countDown(registering: false)
+        case .error(let error):
+            aggregate.fail(.error(error))
+        case .cancelled:
+            aggregate.fail(.cancelled)
+        }
+        // Done observing: resolving this (callback-free) core drops its link to the input.
+        if claim(cancelling: false) { publish(inline: false) }
+    }
+
+    override final func dropped() {
+        aggregate.fail(.cancelled)
+    }
+}
+
+/// An input of the array form: stores into its slot of the shared buffer.
+final class WhenArrayInputObserver<Value, Error>: WhenInputObserver<Value, [Value], Error>, @unchecked Sendable {
+    let buffer: WhenValueBuffer<Value>
+    let index: Int
+
+    init(aggregate: WhenAggregate<[Value], Error>, buffer: WhenValueBuffer<Value>, index: Int) {
+        self.buffer = buffer
+        self.index = index
+        super.init(aggregate: aggregate)
+    }
+
+    override func store(_ value: Value) {
+        buffer.store(value, at: index)
+    }
+}
+
+/// An input of the tuple form: stores into its own slot.
+final class WhenSlotInputObserver<Value, Output, Error>: WhenInputObserver<Value, Output, Error>, @unchecked Sendable {
+    let slot: WhenValueSlot<Value>
+
+    init(aggregate: WhenAggregate<Output, Error>, slot: WhenValueSlot<Value>) {
+        self.slot = slot
+        super.init(aggregate: aggregate)
+    }
+
+    override func store(_ value: Value) {
+        slot.store(value)
     }
 }
 
