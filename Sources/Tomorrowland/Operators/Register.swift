@@ -22,7 +22,12 @@ extension Promise {
     /// - Parameter link: the child's role in cancellation propagation.
     @inlinable
     func register<V, E, C: ReleasableCallback>(_ child: ChildBox<Value, Error, V, E, C>, link: CancelLink = .propagating) -> Promise<V, E> {
-        link.apply(child: child, parent: _box)
+        // A resolved parent never needs a cancel request (rule 3), and resolution is final, so
+        // the propagation link (a compare-exchange on the parent, an exchange on the child) is
+        // skipped when registering on an already-resolved promise.
+        if !_box.currentState.isResolved {
+            link.apply(child: child, parent: _box)
+        }
         _box.register(child)
         return Promise<V, E>(box: child)
     }
