@@ -33,7 +33,7 @@ extension Promise {
         get async {
             // Fast path, specialized in the caller: no suspension, no allocation.
             if let result { return result }
-            return await _awaitResolution(stopWaitingOnCancel: false) ?? .cancelled
+            return await _awaitPending(stopWaitingOnCancel: false) ?? .cancelled
         }
     }
 
@@ -45,7 +45,7 @@ extension Promise {
     @inlinable
     public nonisolated(nonsending) func resolvedResult(onTaskCancel policy: AwaitCancellationPolicy) async -> PromiseResult<Value, Error> {
         if let result { return result }
-        return await _awaitResolution(stopWaitingOnCancel: policy == .stopWaiting) ?? .cancelled
+        return await _awaitPending(stopWaitingOnCancel: policy == .stopWaiting) ?? .cancelled
     }
 }
 
@@ -71,7 +71,7 @@ extension Promise where Error: Swift.Error {
             case .value(let value)?: return value
             case .error(let error)?: throw error
             case .cancelled?: throw CancellationError()
-            case nil: return try await value(onTaskCancel: .keepWaiting)
+            case nil: return try await _pendingValue(stopWaitingOnCancel: false)
             }
         }
     }
@@ -87,9 +87,14 @@ extension Promise where Error: Swift.Error {
         case .value(let value)?: return value
         case .error(let error)?: throw error
         case .cancelled?: throw CancellationError()
-        case nil: break
+        case nil: return try await _pendingValue(stopWaitingOnCancel: policy == .stopWaiting)
         }
-        switch await _awaitResolution(stopWaitingOnCancel: policy == .stopWaiting) {
+    }
+
+    /// The slow path of `value`: the promise was pending when checked.
+    @inlinable
+    nonisolated(nonsending) func _pendingValue(stopWaitingOnCancel: Bool) async throws -> Value {
+        switch await _awaitPending(stopWaitingOnCancel: stopWaitingOnCancel) {
         case .value(let value)?: return value
         case .error(let error)?: throw error
         case .cancelled?, nil: throw CancellationError()
@@ -113,7 +118,7 @@ extension Promise where Error == NoError {
             switch result {
             case .value(let value)?: return value
             case .cancelled?: throw CancellationError()
-            case nil: return try await value(onTaskCancel: .keepWaiting)
+            case nil: return try await _pendingValue(stopWaitingOnCancel: false)
             }
         }
     }
@@ -125,9 +130,14 @@ extension Promise where Error == NoError {
         switch result {
         case .value(let value)?: return value
         case .cancelled?: throw CancellationError()
-        case nil: break
+        case nil: return try await _pendingValue(stopWaitingOnCancel: policy == .stopWaiting)
         }
-        switch await _awaitResolution(stopWaitingOnCancel: policy == .stopWaiting) {
+    }
+
+    /// The slow path of `value`: the promise was pending when checked.
+    @inlinable
+    nonisolated(nonsending) func _pendingValue(stopWaitingOnCancel: Bool) async throws(CancellationError) -> Value {
+        switch await _awaitPending(stopWaitingOnCancel: stopWaitingOnCancel) {
         case .value(let value)?: return value
         case .cancelled?, nil: throw CancellationError()
         }

@@ -19,13 +19,7 @@ extension Promise where Error: Swift.Error {
         priority: TaskPriority? = nil,
         @_inheritActorContext operation: sending @escaping @isolated(any) () async throws(Error) -> sending Value
     ) {
-        self = Promise.runningTask(executor: nil, priority: priority) { resolver in
-            do throws(Error) {
-                resolver.fulfill(with: try await operation())
-            } catch {
-                if error is CancellationError { resolver.cancel() } else { resolver.reject(with: error) }
-            }
-        }
+        self = Promise._runningTask(executor: nil, priority: priority, operation: operation)
     }
 
     /// Runs `operation` in a new unstructured Task that prefers `context`'s task executor
@@ -42,13 +36,7 @@ extension Promise where Error: Swift.Error {
         priority: TaskPriority? = nil,
         operation: sending @escaping () async throws(Error) -> Value
     ) {
-        self = Promise.runningTask(executor: context.taskExecutor, priority: priority) { resolver in
-            do throws(Error) {
-                resolver.fulfill(with: try await operation())
-            } catch {
-                if error is CancellationError { resolver.cancel() } else { resolver.reject(with: error) }
-            }
-        }
+        self = Promise._runningTask(executor: context.taskExecutor, priority: priority, nonisolatedOperation: operation)
     }
 }
 
@@ -65,9 +53,7 @@ extension Promise where Error == NoError {
         priority: TaskPriority? = nil,
         @_inheritActorContext operation: sending @escaping @isolated(any) () async -> sending Value
     ) {
-        self = Promise.runningTask(executor: nil, priority: priority) { resolver in
-            resolver.fulfill(with: await operation())
-        }
+        self = Promise._runningTask(executor: nil, priority: priority, operation: operation)
     }
 
     /// Runs the non-throwing `operation` in a new unstructured Task that prefers `context`'s
@@ -78,36 +64,6 @@ extension Promise where Error == NoError {
         priority: TaskPriority? = nil,
         operation: sending @escaping () async -> Value
     ) {
-        self = Promise.runningTask(executor: context.taskExecutor, priority: priority) { resolver in
-            resolver.fulfill(with: await operation())
-        }
+        self = Promise._runningTask(executor: context.taskExecutor, priority: priority, nonisolatedOperation: operation)
     }
-}
-
-extension Promise {
-    /// Starts a Task running `body` with the resolver of a new promise; the promise's cancel
-    /// requests cancel the Task.
-    private static func runningTask(
-        executor: (any TaskExecutor)?,
-        priority: TaskPriority?,
-        _ body: sending @escaping (Resolver) async -> Void
-    ) -> Promise {
-        let (promise, resolver) = Promise.makeWithResolver()
-        let handoff = ResolverHandoff(resolver)
-        let task = Task(executorPreference: executor, priority: priority) {
-            await body(handoff.resolver)
-        }
-        resolver.onRequestCancel(on: .immediate) { _ in task.cancel() }
-        return promise
-    }
-}
-
-/// Moves a resolver into the Task that resolves it.
-///
-/// Safety of `@unchecked Sendable`: a `Resolver` is thread-safe; it is not `Sendable` only
-/// because `Value` may not be, and the value it carries is handed over to the promise's
-/// observers exactly as `Promise`'s non-Sendable contract already allows.
-private struct ResolverHandoff<Value, Error>: @unchecked Sendable {
-    let resolver: Promise<Value, Error>.Resolver
-    init(_ resolver: Promise<Value, Error>.Resolver) { self.resolver = resolver }
 }

@@ -4,47 +4,52 @@
 import Synchronization
 
 extension Promise {
-    /// Waits for this promise on behalf of the current Task; `nil` when the Task stopped
-    /// waiting (`stopWaitingOnCancel`) or the promise was torn down unresolved.
+    /// Waits for this pending promise on behalf of the current Task; `nil` when the Task
+    /// stopped waiting (`stopWaitingOnCancel`) or the promise was torn down unresolved.
     ///
-    /// - An already-resolved promise returns at once: no suspension, no allocation.
-    /// - Otherwise one `PromiseAwaiter` node is allocated. The awaiting Task counts as one
+    /// - Callers check `result` first (the synchronous fast path); if the promise resolved
+    ///   in between, registration fires at once and this returns without suspending.
+    /// - One `PromiseAwaiter` node is allocated. The awaiting Task counts as one
     ///   propagating observer of the promise (rule 5). When the Task is cancelled, that
     ///   observer requests cancel *ignoring handles*: the awaiting code's own handle to the
     ///   promise must not block propagation, only other observers do.
     /// - Runs on the caller's isolation (`nonisolated(nonsending)`): awaiting from an actor
     ///   does not hop off it.
-    @usableFromInline
-    package nonisolated(nonsending) func _awaitResolution(stopWaitingOnCancel: Bool) async -> PromiseResult<Value, Error>? {
-        if let result = _box.result { return result }
-        let awaiter = PromiseAwaiter(core: _box, stopWaitingOnCancel: stopWaitingOnCancel)
-        await withTaskCancellationHandler {
-            await withAwaitContinuation { continuation in
-                awaiter.arm(continuation)
-            }
+    /// - `@inlinable`, so it is specialized and inlined into the caller's async function:
+    ///   no generic metadata lookups and no extra async frame. The node is not generic.
+    @inlinable
+    package nonisolated(nonsending) func _awaitPending(stopWaitingOnCancel: Bool) async -> PromiseResult<Value, Error>? {
+        let box = _box
+        let awaiter = PromiseAwaiter(core: box, stopWaitingOnCancel: stopWaitingOnCancel)
+        let stopped = await withTaskCancellationHandler {
+            await withAwaitContinuation { awaiter.arm($0) }
         } onCancel: {
             awaiter.taskCancelled()
         }
-        return awaiter.stoppedWaiting ? nil : _box.result
+        return stopped ? nil : box.result
     }
 }
 
 #if DEBUG
 /// Checked in debug builds (a double resume traps, a leak is logged), unsafe in release
 /// builds (no canary allocation); the flags in `PromiseAwaiter` make it exactly-once.
-typealias AwaitContinuation = CheckedContinuation<Void, Never>
+/// Resumed with `true` when the Task stopped waiting before the promise resolved.
+@usableFromInline
+typealias AwaitContinuation = CheckedContinuation<Bool, Never>
 
-@inline(__always)
-nonisolated(nonsending) func withAwaitContinuation(_ body: (AwaitContinuation) -> Void) async {
+@inlinable @inline(__always)
+nonisolated(nonsending) func withAwaitContinuation(_ body: (AwaitContinuation) -> Void) async -> Bool {
     await withCheckedContinuation(body)
 }
 #else
 /// Checked in debug builds (a double resume traps, a leak is logged), unsafe in release
 /// builds (no canary allocation); the flags in `PromiseAwaiter` make it exactly-once.
-typealias AwaitContinuation = UnsafeContinuation<Void, Never>
+/// Resumed with `true` when the Task stopped waiting before the promise resolved.
+@usableFromInline
+typealias AwaitContinuation = UnsafeContinuation<Bool, Never>
 
-@inline(__always)
-nonisolated(nonsending) func withAwaitContinuation(_ body: (AwaitContinuation) -> Void) async {
+@inlinable @inline(__always)
+nonisolated(nonsending) func withAwaitContinuation(_ body: (AwaitContinuation) -> Void) async -> Bool {
     await withUnsafeContinuation(body)
 }
 #endif
@@ -60,20 +65,25 @@ nonisolated(nonsending) func withAwaitContinuation(_ body: (AwaitContinuation) -
 /// Resolution can only reach the node after `arm` registered it, and a cancellation that
 /// happens before `arm` is picked up by `arm` itself, so no path resumes twice or never.
 ///
-/// Safety of `@unchecked Sendable`: `continuation` is written once before `armed` is
-/// published and taken only by the single thread that set `resumed`.
+/// The continuation is resumed with `true` when the Task stopped waiting (the winner
+/// knows how it resumed, so no flag has to be read back after resumption).
+///
+/// Safety of `@unchecked Sendable` (and of unchecked exclusivity on `continuation`):
+/// `continuation` is written once before `armed` is published and taken only by the single
+/// thread that set `resumed`.
+@usableFromInline
 final class PromiseAwaiter: PromiseNode, @unchecked Sendable {
     private static let armed: UInt8 = 1
     private static let stopRequested: UInt8 = 2
     private static let resumed: UInt8 = 4
-    private static let resumedByStop: UInt8 = 8
 
     private let core: PromiseCore
     private let stopWaitingOnCancel: Bool
     private let flags = Atomic<UInt8>(0)
-    private var continuation: AwaitContinuation?
+    @exclusivity(unchecked) private var continuation: AwaitContinuation?
 
     /// Creates the node and counts the awaiting Task as one propagating observer of `core`.
+    @usableFromInline
     init(core: PromiseCore, stopWaitingOnCancel: Bool) {
         self.core = core
         self.stopWaitingOnCancel = stopWaitingOnCancel
@@ -88,6 +98,7 @@ final class PromiseAwaiter: PromiseNode, @unchecked Sendable {
 
     /// Stores the continuation and registers on the promise (which resumes at once if it
     /// already resolved), unless the Task already asked to stop waiting.
+    @usableFromInline
     func arm(_ continuation: AwaitContinuation) {
         self.continuation = continuation
         let old = flags.bitwiseOr(Self.armed, ordering: .acquiringAndReleasing).oldValue
@@ -100,16 +111,12 @@ final class PromiseAwaiter: PromiseNode, @unchecked Sendable {
 
     /// The awaiting Task was cancelled: this observer requests cancel (ignoring the
     /// awaiting code's handles), and the stop-waiting variant resumes at once.
+    @usableFromInline
     func taskCancelled() {
         core.apply(core.update { $0.observerRequestedCancel(ignoringHandles: true) })
         guard stopWaitingOnCancel else { return }
         let old = flags.bitwiseOr(Self.stopRequested, ordering: .acquiringAndReleasing).oldValue
         if old & Self.armed != 0 { resumeOnce(stopping: true) }
-    }
-
-    /// Whether the Task stopped waiting before the promise resolved (read after resumption).
-    var stoppedWaiting: Bool {
-        flags.load(ordering: .acquiring) & Self.resumedByStop != 0
     }
 
     override func upstreamResolved(_ upstream: PromiseCore, synchronously: Bool) {
@@ -123,8 +130,6 @@ final class PromiseAwaiter: PromiseNode, @unchecked Sendable {
     private func resumeOnce(stopping: Bool = false) {
         let old = flags.bitwiseOr(Self.resumed, ordering: .acquiringAndReleasing).oldValue
         guard old & Self.resumed == 0, let continuation = continuation.take() else { return }
-        // Only the winner marks how it resumed, before the Task can observe it.
-        if stopping { flags.bitwiseOr(Self.resumedByStop, ordering: .releasing) }
-        continuation.resume()
+        continuation.resume(returning: stopping)
     }
 }

@@ -1,0 +1,183 @@
+// TaskPromiseBox: the promise of an async operation run in a Task (the machinery behind
+// TomorrowlandAsync's `Promise(priority:operation:)` and `Promise(on:priority:operation:)`).
+
+/// A promise box that owns the operation of the Task resolving it, and is itself the
+/// cancel handler that cancels that Task.
+///
+/// Allocation budget, and why the class looks like this:
+/// - The Task's closure captures only this box, so its context *is* the box: no closure
+///   context, no wrapper closure around the operation, no resolver handle (the Task always
+///   resolves the box before it ends, so it stands in for the creator's keeper).
+/// - A root box is never in another promise's list, so its `next` link is free: the box
+///   registers *itself* as its own cancel handler (one compare-exchange, no node). The list
+///   owns one retain until the promise resolves or a cancel request takes it.
+/// - Subclasses store the operation in a non-optional field of function type: destroying it
+///   needs no metadata lookup. There is one subclass per operation type: throwing or not,
+///   `@isolated(any)` (the `Task {}`-like initializers) or nonisolated (the `on:` ones).
+///
+/// Safety of `@unchecked Sendable` (and of unchecked exclusivity on `task`): `task` is
+/// written once by the creator before the registration compare-exchange publishes the box
+/// in the cancel-handler list, and read only by the thread that took that list.
+@usableFromInline
+class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, @unchecked Sendable {
+    @usableFromInline @exclusivity(unchecked) final var task: Task<Void, Never>?
+
+    @inlinable
+    override init() {
+        super.init()
+    }
+
+    /// Publishes `task` and registers the box as its own cancel handler. If the Task already
+    /// resolved the promise, registration just drops the handler.
+    @usableFromInline
+    final func attach(_ task: Task<Void, Never>) {
+        self.task = task
+        registerCancelHandler(self)
+    }
+
+    /// A cancel request reached the promise: cancel the Task (the operation decides what
+    /// to do; its outcome still resolves the promise).
+    override final func upstreamRequestedCancel(_ upstream: PromiseCore, synchronously: Bool) {
+        task?.cancel()
+    }
+}
+
+/// A Task promise whose `@isolated(any)` operation throws `Error`; `CancellationError` cancels it.
+@usableFromInline
+final class IsolatedThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromiseBox<Value, Error>, @unchecked Sendable {
+    @usableFromInline let operation: @isolated(any) () async throws(Error) -> sending Value
+
+    @inlinable
+    init(operation: sending @escaping @isolated(any) () async throws(Error) -> sending Value) {
+        self.operation = operation
+        super.init()
+    }
+
+    /// Runs the operation and resolves the promise with its outcome.
+    @inlinable
+    final func run() async {
+        do throws(Error) {
+            resolve(.value(try await operation()), inline: true)
+        } catch {
+            resolve(error is CancellationError ? .cancelled : .error(error), inline: true)
+        }
+    }
+}
+
+/// A Task promise whose nonisolated operation throws `Error`; `CancellationError` cancels it.
+@usableFromInline
+final class ThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromiseBox<Value, Error>, @unchecked Sendable {
+    @usableFromInline let operation: () async throws(Error) -> Value
+
+    @inlinable
+    init(operation: sending @escaping () async throws(Error) -> Value) {
+        self.operation = operation
+        super.init()
+    }
+
+    /// Runs the operation and resolves the promise with its outcome.
+    @inlinable
+    final func run() async {
+        do throws(Error) {
+            resolve(.value(try await operation()), inline: true)
+        } catch {
+            resolve(error is CancellationError ? .cancelled : .error(error), inline: true)
+        }
+    }
+}
+
+/// A Task promise whose `@isolated(any)` operation cannot fail.
+@usableFromInline
+final class IsolatedTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error>, @unchecked Sendable {
+    @usableFromInline let operation: @isolated(any) () async -> sending Value
+
+    @inlinable
+    init(operation: sending @escaping @isolated(any) () async -> sending Value) {
+        self.operation = operation
+        super.init()
+    }
+
+    /// Runs the operation and resolves the promise with its outcome.
+    @inlinable
+    final func run() async {
+        resolve(.value(await operation()), inline: true)
+    }
+}
+
+/// A Task promise whose nonisolated operation cannot fail.
+@usableFromInline
+final class NonThrowingTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error>, @unchecked Sendable {
+    @usableFromInline let operation: () async -> Value
+
+    @inlinable
+    init(operation: sending @escaping () async -> Value) {
+        self.operation = operation
+        super.init()
+    }
+
+    /// Runs the operation and resolves the promise with its outcome.
+    @inlinable
+    final func run() async {
+        resolve(.value(await operation()), inline: true)
+    }
+}
+
+extension Promise where Error: Swift.Error {
+    /// Starts a Task running the throwing `operation` on its own isolation, and returns its promise.
+    /// The promise's cancel requests cancel the Task. See `TaskPromiseBox`.
+    @inlinable
+    package static func _runningTask(
+        executor: (any TaskExecutor)?,
+        priority: TaskPriority?,
+        operation: sending @escaping @isolated(any) () async throws(Error) -> sending Value
+    ) -> Promise {
+        let box = IsolatedThrowingTaskPromiseBox<Value, Error>(operation: operation)
+        let promise = Promise(box: box)
+        box.attach(Task(executorPreference: executor, priority: priority) { [box] in await box.run() })
+        return promise
+    }
+
+    /// Starts a Task running the throwing nonisolated `operation` (on the Task's executor),
+    /// and returns its promise. The promise's cancel requests cancel the Task.
+    @inlinable
+    package static func _runningTask(
+        executor: (any TaskExecutor)?,
+        priority: TaskPriority?,
+        nonisolatedOperation operation: sending @escaping () async throws(Error) -> Value
+    ) -> Promise {
+        let box = ThrowingTaskPromiseBox<Value, Error>(operation: operation)
+        let promise = Promise(box: box)
+        box.attach(Task(executorPreference: executor, priority: priority) { [box] in await box.run() })
+        return promise
+    }
+}
+
+extension Promise {
+    /// Starts a Task running the non-throwing `operation` on its own isolation, and returns its promise.
+    /// The promise's cancel requests cancel the Task. See `TaskPromiseBox`.
+    @inlinable
+    package static func _runningTask(
+        executor: (any TaskExecutor)?,
+        priority: TaskPriority?,
+        operation: sending @escaping @isolated(any) () async -> sending Value
+    ) -> Promise {
+        let box = IsolatedTaskPromiseBox<Value, Error>(operation: operation)
+        let promise = Promise(box: box)
+        box.attach(Task(executorPreference: executor, priority: priority) { [box] in await box.run() })
+        return promise
+    }
+
+    /// Starts a Task running the non-throwing nonisolated `operation` (on the Task's
+    /// executor), and returns its promise. The promise's cancel requests cancel the Task.
+    @inlinable
+    package static func _runningTask(
+        executor: (any TaskExecutor)?,
+        priority: TaskPriority?,
+        nonisolatedOperation operation: sending @escaping () async -> Value
+    ) -> Promise {
+        let box = NonThrowingTaskPromiseBox<Value, Error>(operation: operation)
+        let promise = Promise(box: box)
+        box.attach(Task(executorPreference: executor, priority: priority) { [box] in await box.run() })
+        return promise
+    }
+}
