@@ -11,8 +11,11 @@ extension PromiseContext {
     /// - `.main` / `.queue(.main)`: the main queue (jobs run isolated to the main actor).
     /// - `.background`, `.utility`, `.default`, `.userInitiated`, `.userInteractive`: the
     ///   global queue of that QoS (concurrent).
-    /// - `.queue(q)`: `q`, with the same executor object as `serialExecutor`.
-    /// - `.operationQueue(q)`: operations added to `q`.
+    /// - `.queue(q)`: `q`, in the same FIFO as the actors whose executor is `serialExecutor`;
+    ///   nonisolated code of a Task that prefers it runs isolated to that serial executor. One
+    ///   object per queue, distinct from `serialExecutor` (it lives as long as the queue).
+    /// - `.operationQueue(q)`: operations added to `q` (isolated to `serialExecutor` while `q`
+    ///   is serial); one object per queue, distinct from `serialExecutor`.
     /// - `nil` for `.immediate` and `.nowOr(_)`, which have no place of their own to run.
     ///
     /// A task executor preference only affects nonisolated code: actor-isolated code still
@@ -26,8 +29,8 @@ extension PromiseContext {
         case .userInitiated: return GlobalQueueTaskExecutor.userInitiated
         case .userInteractive: return GlobalQueueTaskExecutor.userInteractive
         case .queue(let queue):
-            return Self.isMainQueue(queue) ? MainQueueTaskExecutor.shared : DispatchQueueExecutor.executor(for: queue)
-        case .operationQueue(let queue): return OperationQueueExecutor.executor(for: queue)
+            return Self.isMainQueue(queue) ? MainQueueTaskExecutor.shared : DispatchQueueExecutor.executor(for: queue).taskExecutor
+        case .operationQueue(let queue): return OperationQueueExecutor.taskExecutor(for: queue)
         case .immediate, .nowOr: return nil
         }
     }

@@ -3,6 +3,9 @@
 import Foundation
 import Testing
 import TomorrowlandAsync
+#if canImport(CDispatch)
+import CDispatch
+#endif
 
 /// An actor whose executor is a promise context's serial executor.
 actor ContextActor {
@@ -19,6 +22,68 @@ actor ContextActor {
         count += 1
         return (count, currentQueueName(), OperationQueue.current)
     }
+}
+
+/// An actor on a queue's serial executor that calls another actor on an executor.
+actor CallingActor {
+    let context: PromiseContext
+
+    init(_ context: PromiseContext) { self.context = context }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        context.serialExecutor!.asUnownedSerialExecutor()
+    }
+
+    /// Calls `other.increment()` `n` times; returns the last count and whether every call
+    /// ran on `queueName` and came back to it.
+    func call(_ other: ContextActor, _ n: Int, queueName: String) async -> (count: Int, onQueue: Bool) {
+        var count = 0
+        var onQueue = true
+        for _ in 0..<n {
+            let result = await other.increment()
+            count = result.count
+            onQueue = onQueue && result.queue == queueName && currentQueueName() == queueName
+        }
+        return (count, onQueue)
+    }
+
+    /// Submits work (a plain block or operation) to the actor's queue that sets `marker`, then
+    /// calls `other`, which reports whether that work ran before it. In place, the call runs
+    /// before the work; a hop would put the call behind it in the queue.
+    func callAfterSubmitting(_ other: ContextActor, marker: Marker, submit: @Sendable (@escaping @Sendable () -> Void) -> Void) async -> Bool {
+        marker.isSet = false
+        submit { marker.isSet = true }
+        return await other.readMarker(marker)
+    }
+}
+
+extension ContextActor {
+    func readMarker(_ marker: Marker) -> Bool { marker.isSet }
+}
+
+/// A flag touched only on one serial queue.
+final class Marker: @unchecked Sendable {
+    // Safety: read and written only by code running on the test's serial queue.
+    var isSet = false
+}
+
+/// Adds to `actor.count` synchronously, asserting (crashing otherwise) that the caller runs
+/// on the actor's executor; returns the new count.
+@discardableResult
+private func addAssumingIsolation(_ actor: ContextActor, _ value: Int) -> Int {
+    actor.assumeIsolated { actor in
+        actor.count += value
+        return actor.count
+    }
+}
+
+/// The label of the dispatch queue running the caller (Linux: the C API).
+private func currentDispatchLabel() -> String? {
+    #if canImport(CDispatch)
+    return String(cString: dispatch_queue_get_label(nil))
+    #else
+    return String(cString: __dispatch_queue_get_label(nil))
+    #endif
 }
 
 private func same(_ a: (any Executor)?, _ b: (any Executor)?) -> Bool {
@@ -50,7 +115,10 @@ struct ExecutorTests {
     @Test func sameQueueSameExecutorObject() {
         let queue = DispatchQueue(label: "identity")
         #expect(same(PromiseContext.queue(queue).serialExecutor, PromiseContext.queue(queue).serialExecutor))
-        #expect(same(PromiseContext.queue(queue).serialExecutor, PromiseContext.queue(queue).taskExecutor))
+        #expect(same(PromiseContext.queue(queue).taskExecutor, PromiseContext.queue(queue).taskExecutor))
+        // Two roles, two objects: jobs that come in as an actor's run without a task executor, so
+        // that the runtime can switch between the queue's actors in place.
+        #expect(!same(PromiseContext.queue(queue).serialExecutor, PromiseContext.queue(queue).taskExecutor))
         #expect(!same(PromiseContext.queue(queue).serialExecutor, PromiseContext.queue(DispatchQueue(label: "other")).serialExecutor))
         let ops = OperationQueue()
         ops.maxConcurrentOperationCount = 1
@@ -192,5 +260,167 @@ struct ExecutorTests {
             }
         }
         #expect(try await withDeadline { await actor.increment().count } == 2 * iterations + 1)
+    }
+
+    @Test func actorToActorOnTheSameQueueSwitchesInPlace() async throws {
+        let queue = makeNamedQueue("in-place")
+        try await expectCallsInPlace(.queue(queue)) { work in queue.async(execute: work) }
+    }
+
+    @Test func actorToActorOnTheSameSerialOperationQueueSwitchesInPlace() async throws {
+        let ops = OperationQueue()
+        ops.maxConcurrentOperationCount = 1
+        try await expectCallsInPlace(.operationQueue(ops)) { work in ops.addOperation(work) }
+        #expect(same(PromiseContext.operationQueue(ops).taskExecutor, PromiseContext.operationQueue(ops).taskExecutor))
+        #expect(!same(PromiseContext.operationQueue(ops).serialExecutor, PromiseContext.operationQueue(ops).taskExecutor))
+    }
+
+    /// Twenty rounds of an actor on `context`'s serial executor calling another one there right
+    /// after submitting plain work to the context's queue with `submit`: the call must run first.
+    private func expectCallsInPlace(_ context: PromiseContext, submit: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) async throws {
+        let caller = CallingActor(context)
+        let callee = ContextActor(context)
+        let marker = Marker()
+        for _ in 0..<20 {
+            let workRanFirst = try await withDeadline { await caller.callAfterSubmitting(callee, marker: marker, submit: submit) }
+            #expect(!workRanFirst, "the call into an actor on the same executor ran in place, before the queued work")
+            // Let the work run before the next round.
+            try await withDeadline { await withCheckedContinuation { c in submit { c.resume() } } }
+        }
+    }
+
+    @Test func taskPreferringASerialOperationQueueIsIsolatedToItsSerialExecutor() async throws {
+        let ops = OperationQueue()
+        ops.maxConcurrentOperationCount = 1
+        let actor = ContextActor(.operationQueue(ops))
+        let assumed = try await withDeadline {
+            await Task(executorPreference: PromiseContext.operationQueue(ops).taskExecutor) { () async -> Int in
+                await Task.yield()
+                return OperationQueue.current === ops ? addAssumingIsolation(actor, 3) : -1
+            }.value
+        }
+        #expect(assumed == 3)
+    }
+
+    @Test func actorToActorOnTheSameQueueUnderContention() async throws {
+        // One actor calls another on the same queue executor in place, while Tasks call the
+        // callee and plain blocks on the queue mutate it through assumeIsolated: the callee's
+        // racy counter stays exact and everything runs on the queue.
+        let queue = makeNamedQueue("contended")
+        let caller = CallingActor(.queue(queue))
+        let callee = ContextActor(.queue(queue))
+        let callers = 4, callsPerCaller = 500, tasks = 1_000, blocks = 1_000
+        let onQueue = try await withDeadline(60) {
+            await withTaskGroup(of: Bool.self) { group in
+                for _ in 0..<callers {
+                    group.addTask { await caller.call(callee, callsPerCaller, queueName: "contended").onQueue }
+                }
+                for _ in 0..<tasks {
+                    group.addTask { await callee.increment().queue == "contended" }
+                }
+                for _ in 0..<blocks {
+                    group.addTask {
+                        await withCheckedContinuation { continuation in
+                            queue.async {
+                                callee.assumeIsolated { $0.count += 1 }
+                                continuation.resume(returning: currentQueueName() == "contended")
+                            }
+                        }
+                    }
+                }
+                return await group.allSatisfy { $0 }
+            }
+        }
+        #expect(onQueue)
+        let total = callers * callsPerCaller + tasks + blocks
+        #expect(try await withDeadline { await callee.increment().count } == total + 1)
+    }
+
+    @Test func taskPreferringTheQueueIsIsolatedToItsSerialExecutor() async throws {
+        // Nonisolated code of a Task that prefers `.queue(q).taskExecutor` runs on q, isolated to
+        // q's serial executor: it may assume the isolation of q's actors and calls them in place.
+        let queue = makeNamedQueue("preferring")
+        let actor = ContextActor(.queue(queue))
+        let marker = Marker()
+        let executor = PromiseContext.queue(queue).serialExecutor!
+        let (assumed, blockRanFirst, isolated) = try await withDeadline {
+            await Task(executorPreference: PromiseContext.queue(queue).taskExecutor) { () async -> (Int, Bool, Bool?) in
+                let isolated = executor.isIsolatingCurrentContext()
+                let assumed = addAssumingIsolation(actor, 10)
+                queue.async { marker.isSet = true }
+                let blockRanFirst = await actor.readMarker(marker)
+                return (assumed, blockRanFirst, isolated)
+            }.value
+        }
+        #expect(isolated == true)
+        #expect(assumed == 10)
+        #expect(!blockRanFirst, "the call from the preferring Task into the queue's actor ran in place")
+        #expect(try await withDeadline { await actor.increment() }.count == 11)
+    }
+
+    @Test func queueTaskExecutorAndActorsShareOneFIFO() async throws {
+        // Tasks preferring the queue and actor calls on its executor interleave on the queue
+        // without overlapping: a racy counter touched by both stays exact.
+        let queue = makeNamedQueue("shared-fifo")
+        let actor = ContextActor(.queue(queue))
+        let taskExecutor = PromiseContext.queue(queue).taskExecutor
+        let iterations = 1_000
+        try await withDeadline(60) {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<iterations {
+                    group.addTask { _ = await actor.increment() }
+                    group.addTask(executorPreference: taskExecutor) {
+                        addAssumingIsolation(actor, 1)
+                    }
+                }
+            }
+        }
+        #expect(try await withDeadline { await actor.increment().count } == 2 * iterations + 1)
+    }
+
+    @Test func globalTaskExecutorsRunOnTheGlobalQueueOfTheirQoS() async throws {
+        let expected: [(PromiseContext, DispatchQoS.QoSClass)] = [
+            (.background, .background), (.utility, .utility), (.default, .default),
+            (.userInitiated, .userInitiated), (.userInteractive, .userInteractive),
+        ]
+        for (context, qos) in expected {
+            let expectedLabel = DispatchQueue.global(qos: qos).label
+            let labels = try await withDeadline {
+                await withTaskGroup(of: String?.self) { group in
+                    for _ in 0..<20 {
+                        group.addTask(executorPreference: context.taskExecutor) {
+                            let before = currentDispatchLabel()
+                            await Task.yield()
+                            return before == currentDispatchLabel() ? before : nil
+                        }
+                    }
+                    var labels: [String?] = []
+                    for await label in group { labels.append(label) }
+                    return labels
+                }
+            }
+            #expect(labels.count == 20)
+            for label in labels {
+                // Dispatch runs a block on a root queue's overcommit twin at times.
+                #expect(label?.hasPrefix(expectedLabel) == true, "\(context): \(label ?? "nil") vs \(expectedLabel)")
+            }
+        }
+    }
+
+    @Test func manyJobsOnTheGlobalTaskExecutorEachRunOnce() async throws {
+        let counter = Counter()
+        let jobs = 5_000
+        try await withDeadline(60) {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<jobs {
+                    group.addTask(executorPreference: PromiseContext.utility.taskExecutor) {
+                        counter.increment()
+                        await Task.yield()
+                        counter.increment()
+                    }
+                }
+            }
+        }
+        #expect(counter.value == 2 * jobs)
     }
 }
