@@ -12,12 +12,16 @@
 ///   registers *itself* as its own cancel handler (one compare-exchange, no node). The list
 ///   owns one retain until the promise resolves or a cancel request takes it.
 /// - Subclasses store the operation in a non-optional field of function type: destroying it
-///   needs no metadata lookup. There is one subclass per operation type: throwing or not,
+///   needs no metadata lookup. `run()` swaps in a capture-free placeholder before calling it,
+///   so the operation's captures are released when it returns, not when the promise dies
+///   (`self.p = Promise { self… }` must not be a cycle).
+/// - There is one subclass per operation type: throwing or not,
 ///   `@isolated(any)` (the `Task {}`-like initializers) or nonisolated (the `on:` ones).
 ///
 /// Safety of `@unchecked Sendable` (and of unchecked exclusivity on `task`): `task` is
 /// written once by the creator before the registration compare-exchange publishes the box
-/// in the cancel-handler list, and read only by the thread that took that list.
+/// in the cancel-handler list, and read only by the thread that took that list. A
+/// subclass's `operation` is written in `init` and then read and replaced once, by `run()`.
 @usableFromInline
 class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) final var task: Task<Void, Never>?
@@ -45,7 +49,7 @@ class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, @unchecked Sendabl
 /// A Task promise whose `@isolated(any)` operation throws `Error`; `CancellationError` cancels it.
 @usableFromInline
 final class IsolatedThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromiseBox<Value, Error>, @unchecked Sendable {
-    @usableFromInline let operation: @isolated(any) () async throws(Error) -> sending Value
+    @usableFromInline @exclusivity(unchecked) var operation: @isolated(any) () async throws(Error) -> sending Value
 
     @inlinable
     init(operation: sending @escaping @isolated(any) () async throws(Error) -> sending Value) {
@@ -56,6 +60,8 @@ final class IsolatedThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromi
     /// Runs the operation and resolves the promise with its outcome.
     @inlinable
     final func run() async {
+        let operation = self.operation
+        self.operation = { fatalError("Tomorrowland: a Task promise's operation ran twice") }
         do throws(Error) {
             resolve(.value(try await operation()), inline: true)
         } catch {
@@ -67,7 +73,7 @@ final class IsolatedThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromi
 /// A Task promise whose nonisolated operation throws `Error`; `CancellationError` cancels it.
 @usableFromInline
 final class ThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromiseBox<Value, Error>, @unchecked Sendable {
-    @usableFromInline let operation: () async throws(Error) -> Value
+    @usableFromInline @exclusivity(unchecked) var operation: () async throws(Error) -> Value
 
     @inlinable
     init(operation: sending @escaping () async throws(Error) -> Value) {
@@ -78,6 +84,8 @@ final class ThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromiseBox<Va
     /// Runs the operation and resolves the promise with its outcome.
     @inlinable
     final func run() async {
+        let operation = self.operation
+        self.operation = { fatalError("Tomorrowland: a Task promise's operation ran twice") }
         do throws(Error) {
             resolve(.value(try await operation()), inline: true)
         } catch {
@@ -89,7 +97,7 @@ final class ThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromiseBox<Va
 /// A Task promise whose `@isolated(any)` operation cannot fail.
 @usableFromInline
 final class IsolatedTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error>, @unchecked Sendable {
-    @usableFromInline let operation: @isolated(any) () async -> sending Value
+    @usableFromInline @exclusivity(unchecked) var operation: @isolated(any) () async -> sending Value
 
     @inlinable
     init(operation: sending @escaping @isolated(any) () async -> sending Value) {
@@ -100,6 +108,8 @@ final class IsolatedTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error>, 
     /// Runs the operation and resolves the promise with its outcome.
     @inlinable
     final func run() async {
+        let operation = self.operation
+        self.operation = { fatalError("Tomorrowland: a Task promise's operation ran twice") }
         resolve(.value(await operation()), inline: true)
     }
 }
@@ -107,7 +117,7 @@ final class IsolatedTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error>, 
 /// A Task promise whose nonisolated operation cannot fail.
 @usableFromInline
 final class NonThrowingTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error>, @unchecked Sendable {
-    @usableFromInline let operation: () async -> Value
+    @usableFromInline @exclusivity(unchecked) var operation: () async -> Value
 
     @inlinable
     init(operation: sending @escaping () async -> Value) {
@@ -118,6 +128,8 @@ final class NonThrowingTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error
     /// Runs the operation and resolves the promise with its outcome.
     @inlinable
     final func run() async {
+        let operation = self.operation
+        self.operation = { fatalError("Tomorrowland: a Task promise's operation ran twice") }
         resolve(.value(await operation()), inline: true)
     }
 }

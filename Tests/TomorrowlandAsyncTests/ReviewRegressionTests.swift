@@ -1,0 +1,54 @@
+// Regression tests for bugs found in the review of the performance rewrite
+// (Task promises, awaiting, executors, ChildBox scheduling).
+
+import Foundation
+import Synchronization
+import Testing
+import TomorrowlandAsync
+
+/// An object whose release we can observe through a weak reference.
+private final class Tracked: Sendable {
+    let value: Int
+    init(_ value: Int) { self.value = value }
+}
+
+/// Holds a weak reference, readable from any thread.
+private final class WeakBox: @unchecked Sendable {
+    // Safety: `object` is only touched under `lock`.
+    private let lock = NSLock()
+    private weak var object: Tracked?
+    func set(_ object: Tracked) { lock.lock(); self.object = object; lock.unlock() }
+    var isReleased: Bool { lock.lock(); defer { lock.unlock() }; return object == nil }
+}
+
+@Suite("Review regressions")
+struct ReviewRegressionTests {
+    /// `Promise(operation:)` must release its operation (and what it captured) once the Task
+    /// has run it, even while the promise itself lives on: otherwise `self.p = Promise { self… }`
+    /// is a retain cycle that never breaks (the old resolver-based version released it).
+    @Test func taskPromiseReleasesItsOperationAfterRunning() async throws {
+        let weak = WeakBox()
+        let promise: Promise<Int, NoError> = {
+            let tracked = Tracked(7)
+            weak.set(tracked)
+            return Promise { tracked.value }
+        }()
+        let value = try await withDeadline { try await promise.value }
+        #expect(value == 7)
+        #expect(await eventually { weak.isReleased }, "the operation's captures outlive the Task")
+        withExtendedLifetime(promise) {}
+    }
+
+    @Test func throwingTaskPromiseReleasesItsOperationAfterRunning() async throws {
+        let weak = WeakBox()
+        let promise: StdPromise<Int> = {
+            let tracked = Tracked(8)
+            weak.set(tracked)
+            return StdPromise(on: .default) { tracked.value }
+        }()
+        let value = try await withDeadline { try await promise.value }
+        #expect(value == 8)
+        #expect(await eventually { weak.isReleased }, "the operation's captures outlive the Task")
+        withExtendedLifetime(promise) {}
+    }
+}
