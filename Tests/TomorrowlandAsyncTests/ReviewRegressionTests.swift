@@ -51,4 +51,20 @@ struct ReviewRegressionTests {
         #expect(await eventually { weak.isReleased }, "the operation's captures outlive the Task")
         withExtendedLifetime(promise) {}
     }
+
+    /// A callback scheduled on an operation queue whose operation is cancelled never runs;
+    /// nothing can resolve the child any more, so it must cancel (rule 1) instead of leaving
+    /// its awaiters hanging.
+    @Test func childWhoseScheduledOperationIsCancelledResolvesCancelled() async throws {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.isSuspended = true
+        let (parent, resolver) = Promise<Int, NoError>.makeWithResolver()
+        let child = parent.map(on: .operationQueue(queue)) { $0 + 1 }
+        resolver.fulfill(with: 1)
+        queue.cancelAllOperations()
+        queue.isSuspended = false
+        let result = try await withDeadline(5) { await child.resolvedResult }
+        #expect(result == .cancelled)
+    }
 }

@@ -1,5 +1,7 @@
 // ChildBox: a child promise that is also the node registered on its parent.
 
+import Synchronization
+
 /// Which parent results invoke the user's callback (and so hop to its context and
 /// consult its token). Other results pass through on the resolving thread (rule 18).
 @usableFromInline
@@ -144,11 +146,25 @@ class ChildBox<ParentValue, ParentError, Value, Error, Callback: ReleasableCallb
                     // From the delivery loop, which already runs with `isExecutingNow == false`.
                     invoke(result, step)
                 }
+            } else if context.mayDropScheduledWork {
+                scheduleGuarded(upstream)
             } else {
                 context.schedule { [self] in dispatch(upstream, .onContext) }
             }
         case .onContext:
             invoke(result, step)
+        }
+    }
+
+    /// Schedules the callback on a context that may drop the work unrun (a cancelled
+    /// operation): then nothing can resolve this child any more, so it is dropped, which
+    /// releases its callback and keeper and cancels it (rule 1) instead of leaving it pending.
+    @usableFromInline
+    final func scheduleGuarded(_ upstream: PromiseCore) {
+        let work = UnrunWorkGuard(node: self)
+        context.schedule { [self] in
+            work.markRan()
+            dispatch(upstream, .onContext)
         }
     }
 
@@ -190,6 +206,36 @@ final class ClosureChildBox<ParentValue, ParentError, Value, Error>: ChildBox<Pa
 
     override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> {
         callback.take()(result)
+    }
+}
+
+/// Drops `node` if the work that would have fired it is released without running.
+///
+/// Safety of `@unchecked Sendable`: `ran` is atomic; `node` is immutable.
+@usableFromInline
+final class UnrunWorkGuard: @unchecked Sendable {
+    private let node: PromiseNode
+    private let ran = Atomic<Bool>(false)
+
+    init(node: PromiseNode) { self.node = node }
+
+    func markRan() { ran.store(true, ordering: .releasing) }
+
+    deinit {
+        if !ran.load(ordering: .acquiring) { node.dropped() }
+    }
+}
+
+extension PromiseContext {
+    /// Whether work given to `schedule` may be released without running (an operation
+    /// queue's operations can be cancelled before they start).
+    @inlinable
+    var mayDropScheduledWork: Bool {
+        switch self {
+        case .operationQueue: return true
+        case .nowOr(let inner): return inner.mayDropScheduledWork
+        default: return false
+        }
     }
 }
 
