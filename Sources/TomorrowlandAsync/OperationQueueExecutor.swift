@@ -62,9 +62,9 @@ final class OperationQueueExecutor: SerialExecutor, @unchecked Sendable {
         guard let queue else {
             preconditionFailure("TomorrowlandAsync: a job was enqueued on the executor of a released OperationQueue")
         }
-        queue.addOperation {
+        queue.addOperation(JobOperation {
             job.runSynchronously(on: self.asUnownedSerialExecutor())
-        }
+        })
     }
 
     func isIsolatingCurrentContext() -> Bool? {
@@ -99,14 +99,32 @@ final class OperationQueueTaskExecutor: TaskExecutor, @unchecked Sendable {
             preconditionFailure("TomorrowlandAsync: a job was enqueued on the task executor of a released OperationQueue")
         }
         if queue.maxConcurrentOperationCount == 1 {
-            queue.addOperation {
+            queue.addOperation(JobOperation {
                 job.runSynchronously(isolatedTo: self.serialExecutor.asUnownedSerialExecutor(),
                                      taskExecutor: self.asUnownedTaskExecutor())
-            }
+            })
         } else {
-            queue.addOperation {
+            queue.addOperation(JobOperation {
                 job.runSynchronously(on: self.asUnownedTaskExecutor())
-            }
+            })
         }
     }
+}
+
+/// The operation that runs one job. It ignores `cancel()`: an executor must run every job
+/// exactly once, and a cancelled operation never runs, so `queue.cancelAllOperations()`
+/// would otherwise drop the job and leave its Task suspended forever.
+///
+/// Safety of `@unchecked Sendable`: `body` is immutable.
+private final class JobOperation: Operation, @unchecked Sendable {
+    private let body: @Sendable () -> Void
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        self.body = body
+        super.init()
+    }
+
+    override func main() { body() }
+
+    override func cancel() {}
 }

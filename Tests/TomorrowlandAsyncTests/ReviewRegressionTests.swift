@@ -67,4 +67,34 @@ struct ReviewRegressionTests {
         let result = try await withDeadline(5) { await child.resolvedResult }
         #expect(result == .cancelled)
     }
+
+    /// An executor must run every job exactly once: `cancelAllOperations()` on an operation
+    /// queue used as a task executor must not drop a Task's job (the Task would hang forever).
+    @Test func operationQueueTaskExecutorRunsJobsDespiteCancelAllOperations() async throws {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.isSuspended = true
+        let executor = try #require(PromiseContext.operationQueue(queue).taskExecutor)
+        let task = Task(executorPreference: executor) { () async -> Int in 42 }
+        // Let the Task's first job reach the queue.
+        try await Task.sleep(for: .milliseconds(100))
+        queue.cancelAllOperations()
+        queue.isSuspended = false
+        let value = try await withDeadline(5) { await task.value }
+        #expect(value == 42)
+    }
+
+    /// The same for an actor whose serial executor is an operation queue.
+    @Test func operationQueueSerialExecutorRunsJobsDespiteCancelAllOperations() async throws {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let actor = ContextActor(.operationQueue(queue))
+        queue.isSuspended = true
+        let task = Task { await actor.increment().count }
+        try await Task.sleep(for: .milliseconds(100))
+        queue.cancelAllOperations()
+        queue.isSuspended = false
+        let count = try await withDeadline(5) { await task.value }
+        #expect(count == 1)
+    }
 }
