@@ -20,6 +20,24 @@ let markMainQueue: Void = DispatchQueue.main.setSpecific(key: queueNameKey, valu
 
 @Suite("Promises from async operations")
 struct TaskPromiseTests {
+    @MainActor @Test func mainActorOperationsStartInCreationOrderLikeTask() async throws {
+        // `Task { @MainActor in }` created on the main actor is enqueued on it in order; a
+        // Task-backed promise with a main-actor operation should keep that order too.
+        let order = OrderRecorder()
+        var promises: [Promise<Void, NoError>] = []
+        for index in 0..<300 {
+            promises.append(Promise { @MainActor in order.append(index) })
+        }
+        for promise in promises { _ = try await withDeadline { await promise.resolvedResult } }
+        // Known limitation: the Task body starts nonisolated and hops to the operation's actor,
+        // so creation order can be lost. Starting it `@MainActor` when `operation.isolation` is
+        // the main actor fixes it, but that code crashes Swift 6.3.1's SILGen (signal 11 in
+        // `_runningTask`); see the issue 4 note. This records the gap rather than hiding it.
+        withKnownIssue("main-actor Task promises may start out of creation order", isIntermittent: true) {
+            #expect(order.values == Array(0..<300))
+        }
+    }
+
     @Test func trailingClosureWithoutTypeAnnotationIsTheAsyncInitializer() async throws {
         // Without @_disfavoredOverload on init(fulfilled:), this compiled as a promise of the closure.
         let promise = StdPromise { try await Task.sleep(for: .milliseconds(1)); return 42 }
@@ -118,4 +136,11 @@ struct TaskPromiseTests {
         let promise = Promise<String?, NoError>(on: .queue(queue)) { currentQueueName() }
         #expect(try await withDeadline { try await promise.value } == "from-main")
     }
+}
+
+/// Records integers in the order they arrive (main actor only).
+@MainActor
+final class OrderRecorder {
+    private(set) var values: [Int] = []
+    func append(_ value: Int) { values.append(value) }
 }
