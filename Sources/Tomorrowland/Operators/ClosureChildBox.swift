@@ -1,0 +1,13 @@
+// ClosureChildBox: a child whose operator is a closure (operators off the hot paths).
+
+/// A child whose operator is a closure from the parent's result to a `Step`.
+@usableFromInline
+final class ClosureChildBox<ParentValue, ParentError, Value, Error>: ChildBox<ParentValue, ParentError, Value, Error, StoredCallback<PromiseResult<ParentValue, ParentError>, Step<Value, Error>>>, @unchecked Sendable {
+    init(context: PromiseContext, token: PromiseInvalidationToken?, trigger: Trigger, kind: ChildKind, body: @escaping (PromiseResult<ParentValue, ParentError>) -> Step<Value, Error>) {
+        super.init(context: context, token: token, trigger: trigger, kind: kind, callback: StoredCallback(body), fire: nil)
+    }
+
+    override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> {
+        callback.take()(result)
+    }
+}
