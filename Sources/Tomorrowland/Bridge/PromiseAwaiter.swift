@@ -30,29 +30,27 @@ extension Promise {
     }
 }
 
+/// The awaiting Task's continuation: checked in debug builds (a double resume traps, a leak
+/// is logged), unsafe in release builds (no canary allocation); the flags in
+/// `PromiseAwaiter` make it exactly-once. Resumed with `true` when the Task stopped waiting
+/// before the promise resolved.
 #if DEBUG
-/// Checked in debug builds (a double resume traps, a leak is logged), unsafe in release
-/// builds (no canary allocation); the flags in `PromiseAwaiter` make it exactly-once.
-/// Resumed with `true` when the Task stopped waiting before the promise resolved.
 @usableFromInline
 typealias AwaitContinuation = CheckedContinuation<Bool, Never>
-
-@inlinable @inline(__always)
-nonisolated(nonsending) func withAwaitContinuation(_ body: (AwaitContinuation) -> Void) async -> Bool {
-    await withCheckedContinuation(body)
-}
 #else
-/// Checked in debug builds (a double resume traps, a leak is logged), unsafe in release
-/// builds (no canary allocation); the flags in `PromiseAwaiter` make it exactly-once.
-/// Resumed with `true` when the Task stopped waiting before the promise resolved.
 @usableFromInline
 typealias AwaitContinuation = UnsafeContinuation<Bool, Never>
+#endif
 
+/// Suspends the Task on an `AwaitContinuation`.
 @inlinable @inline(__always)
 nonisolated(nonsending) func withAwaitContinuation(_ body: (AwaitContinuation) -> Void) async -> Bool {
+    #if DEBUG
+    await withCheckedContinuation(body)
+    #else
     await withUnsafeContinuation(body)
+    #endif
 }
-#endif
 
 /// The node a suspended Task registers on a pending promise: resumes the Task's
 /// continuation exactly once, when the promise resolves or (for the stop-waiting variant)

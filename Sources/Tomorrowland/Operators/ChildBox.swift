@@ -63,8 +63,8 @@ enum FirePhase: Sendable {
 /// - **Specialization.** Unspecialized code pays a metadata lookup for every generic type it
 ///   touches. Hot operators are `@inlinable` and pass `fire`, a non-capturing closure that
 ///   calls `handle` with their own `step`; created in the caller's specialized code it is a
-///   plain function pointer, so delivery runs specialized code end to end. Without `fire`
-///   (`ClosureChildBox`, unspecialized callers) the virtual `stepVirtual` path is used.
+///   plain function pointer, so delivery runs specialized code end to end. Every hot box
+///   passes `fire`; only `ClosureChildBox` (no `fire`) uses the virtual `stepVirtual` path.
 ///
 /// Safety of `@unchecked Sendable` (and of unchecked exclusivity on `callback`): the callback
 /// is read and replaced only by the single thread that fires the node (after it was taken

@@ -99,7 +99,4 @@ final class CatchBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredV
         if case .error(let error) = result { callback(error) }
         return .resolve(result)
     }
-
-    @usableFromInline
-    override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> { step(result) }
 }

@@ -86,7 +86,4 @@ final class AlwaysBox<Value, Error>: ChildBox<Value, Error, Value, Error, Stored
         callback(result)
         return .resolve(result)
     }
-
-    @usableFromInline
-    override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> { step(result) }
 }

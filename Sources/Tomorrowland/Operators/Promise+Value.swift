@@ -45,9 +45,6 @@ final class ThenBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredVo
         if case .value(let value) = result { callback(value) }
         return .resolve(result)
     }
-
-    @usableFromInline
-    override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> { step(result) }
 }
 
 /// `map`: replaces the value with the callback's result.
@@ -70,9 +67,6 @@ final class MapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Valu
         case .cancelled: return .resolve(.cancelled)
         }
     }
-
-    @usableFromInline
-    override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> { step(result) }
 }
 
 /// `flatMap`: adopts the promise the callback returns.
@@ -95,9 +89,6 @@ final class FlatMapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, 
         case .cancelled: return .resolve(.cancelled)
         }
     }
-
-    @usableFromInline
-    override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> { step(result) }
 }
 
 extension Promise where Error == Swift.Error {

@@ -31,11 +31,19 @@ final class Racer: @unchecked Sendable {
     /// How many rounds had both sides running at the same time.
     var overlaps: Int { overlapping.load(ordering: .relaxed) }
 
+    /// Spins until `condition` holds. A side that never gets there (a hang in the code
+    /// under test) crashes the test process after 60 s instead of blocking CI forever.
     private static func spin(until condition: () -> Bool) {
         var spins = 0
+        let deadline = DispatchTime.now().uptimeNanoseconds + 60_000_000_000
         while !condition() {
             spins += 1
-            if spins % 64 == 0 { sched_yield() }
+            if spins % 64 == 0 {
+                sched_yield()
+                if DispatchTime.now().uptimeNanoseconds > deadline {
+                    fatalError("Racer: the other side did not get there within 60 s (a hang in the code under test)")
+                }
+            }
         }
     }
 
