@@ -25,7 +25,9 @@ import Synchronization
 ///   returned promise is cancelled and nothing is retried.
 /// - Cancellation: a cancel request on the returned promise stops at once: the returned
 ///   promise is cancelled, a pending delay is dropped, no further attempt starts, and the
-///   in-flight attempt is asked to cancel (as one of its observers, rule 5).
+///   in-flight attempt is asked to cancel (as one of its observers, rule 5). Once the
+///   request is in, an attempt that resolves concurrently cannot resolve the returned promise
+///   any more: it ends cancelled, never rejected with an error that would have been retried.
 public func retry<Value, Error>(
     on context: PromiseContext,
     attempts: Int,
@@ -52,9 +54,32 @@ public func retry<Value, Error>(
 /// runs attempts until it falls back to zero, so an attempt that rejects synchronously
 /// schedules the next one instead of recursing into it.
 ///
-/// Safety of `@unchecked Sendable`: the `var`s are only touched under `lock`; the rest is
-/// immutable or atomic.
+/// The mutable state is one `State` under one lock, taken only for short transitions: never
+/// across `body`, `shouldRetry` or a resolution (which runs observers).
+///
+/// Safety of `@unchecked Sendable`: the only mutable state is `state` (behind its lock) and
+/// `pendingRuns` (atomic); the rest is immutable.
 final class RetryDriver<Value, Error>: @unchecked Sendable {
+    /// The attempts of a retry that is still going.
+    private struct Attempts {
+        /// Attempts not started yet.
+        var left: Int
+        /// The number of the latest attempt, and of the latest one that resolved.
+        var started = 0
+        var resolved = 0
+        /// The observer of the pending attempt (asked to cancel by a cancel request).
+        var inFlight: PromiseCore?
+        /// The pending delay before the next attempt.
+        var timer: ContextTimer?
+    }
+
+    private enum State {
+        /// Attempts go on (or the output was resolved by the last one).
+        case running(Attempts)
+        /// A cancel request stopped everything: the output can only be cancelled.
+        case stopped
+    }
+
     private let context: PromiseContext
     private let timerContext: PromiseContext
     private let delay: TimeInterval
@@ -62,14 +87,7 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
     private let body: @Sendable () -> Promise<Value, Error>
     private let resolver: Promise<Value, Error>.Resolver
     private let pendingRuns = Atomic(0)
-    private let lock = NSLock()
-    private var attemptsLeft: Int
-    /// The number of the latest attempt, and of the latest one that resolved.
-    private var started = 0
-    private var resolved = 0
-    private var inFlight: PromiseCore?
-    private var timer: ContextTimer?
-    private var isStopped = false
+    private let state: Locked<State>
 
     init(context: PromiseContext, attempts: Int, delay: TimeInterval, shouldRetry: @escaping @Sendable (Error) -> Bool, body: @escaping @Sendable () -> Promise<Value, Error>, resolver: Promise<Value, Error>.Resolver) {
         self.context = context
@@ -78,7 +96,17 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
         self.shouldRetry = shouldRetry
         self.body = body
         self.resolver = resolver
-        attemptsLeft = attempts
+        state = Locked(.running(Attempts(left: attempts)))
+    }
+
+    /// Applies `change` to the attempts if the retry is still running; `nil` once stopped.
+    private func ifRunning<R>(_ change: (inout Attempts) -> R) -> R? {
+        state.withLock { state in
+            guard case .running(var attempts) = state else { return nil }
+            let result = change(&attempts)
+            state = .running(attempts)
+            return result
+        }
     }
 
     /// Starts the next attempt here, or lets the thread already running attempts do it.
@@ -90,48 +118,54 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
     }
 
     /// Cancels the output and the in-flight attempt, and drops a pending delay.
+    ///
+    /// The request stops at once: from the moment the state is `.stopped`, an attempt that
+    /// resolves can only cancel the output too (never resolve it with its own result), so
+    /// an intermediate error cannot get in before the `cancel()` below.
     func stop() {
-        lock.lock()
-        isStopped = true
-        let inFlight = self.inFlight
-        self.inFlight = nil
-        let timer = self.timer
-        self.timer = nil
-        lock.unlock()
-        timer?.cancel()
+        let previous = state.withLock { state in
+            defer { state = .stopped }
+            return state
+        }
         resolver.cancel()
-        inFlight?.requestCancel()
+        guard case .running(let attempts) = previous else { return }
+        attempts.timer?.cancel()
+        attempts.inFlight?.requestCancel()
     }
 
     private func runAttempt() {
-        lock.lock()
-        guard !isStopped else {
-            lock.unlock()
-            return
+        let started = ifRunning { attempts -> Int in
+            attempts.left -= 1
+            attempts.started += 1
+            return attempts.started
         }
-        attemptsLeft -= 1
-        started += 1
-        let number = started
-        lock.unlock()
+        guard let number = started else { return }
         let attempt = body()
         let observer: Promise<Void, NoError> = attempt.register(on: context, token: nil, trigger: .error, kind: .transformer) { [self] result in
             attemptResolved(number, result)
             return .resolve(.value(()))
         }
-        lock.lock()
-        let stopped = isStopped
-        if !stopped, resolved < number { inFlight = observer._box }
-        lock.unlock()
-        if stopped { observer._box.requestCancel() }
+        let running: Void? = ifRunning { attempts in
+            if attempts.resolved < number { attempts.inFlight = observer._box }
+        }
+        if running == nil { observer._box.requestCancel() }
     }
 
     /// Values and cancellation arrive on the resolving thread; errors on `context`.
     private func attemptResolved(_ number: Int, _ result: PromiseResult<Value, Error>) {
-        lock.lock()
-        resolved = number
-        inFlight = nil
-        let retries = attemptsLeft > 0 && !isStopped
-        lock.unlock()
+        // (`inFlight` is this attempt's observer, kept alive by its own delivery: clearing
+        // it under the lock frees nothing there; the same holds for the fired timer below.)
+        let retries = ifRunning { attempts -> Bool in
+            attempts.resolved = number
+            attempts.inFlight = nil
+            return attempts.left > 0
+        }
+        guard let retries else {
+            // Stopped by a cancel request, which "stops at once: the returned promise is
+            // cancelled": never resolved with this attempt's result (an intermediate error).
+            resolver.cancel()
+            return
+        }
         guard case .error(let error) = result, retries, shouldRetry(error) else {
             resolver.resolve(with: result)
             return
@@ -141,15 +175,9 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
             return
         }
         let timer = ContextTimer()
-        lock.lock()
-        let stopped = isStopped
-        if !stopped { self.timer = timer }
-        lock.unlock()
-        if stopped { return }
+        guard ifRunning({ $0.timer = timer }) != nil else { return }  // stop() cancels the output
         timer.arm(on: timerContext, after: delay) { [self] in
-            lock.lock()
-            self.timer = nil
-            lock.unlock()
+            _ = ifRunning { $0.timer = nil }
             requestAttempt()
         }
     }

@@ -135,6 +135,30 @@ final class UtilitiesRetryTests: XCTestCase {
         XCTAssertEqual(calls.value, 1)
     }
 
+    /// A cancel request stops at once: racing it against the rejection of the first of four
+    /// attempts, the returned promise ends cancelled, never rejected with that intermediate
+    /// error (which the documentation says would have been retried).
+    func testCancelRequestRacingAnAttemptsRejectionNeverRejectsWithTheIntermediateError() {
+        let racer = Racer()
+        defer { racer.stop() }
+        let failures = Recorder<String>()
+        for round in 0..<150_000 {
+            let (first, firstResolver) = Promise<Int, UtilError>.makeWithResolver()
+            let calls = Counter()
+            let unused = UtilBox(false)
+            let promise = retry(on: .immediate, attempts: 4, { () -> Promise<Int, UtilError> in
+                calls.increment() == 1 ? first : utilCancellable(Int.self, asked: unused)
+            })
+            racer.race({ promise.requestCancel() }, { firstResolver.reject(with: UtilError(1)) })
+            if promise.result != .cancelled {
+                failures.append("round \(round): \(String(describing: promise.result)) after \(calls.value) of 4 attempts")
+                if failures.values.count >= 5 { break }
+            }
+        }
+        XCTAssertEqual(failures.values, [])
+        print("retry race: \(racer.overlaps) rounds with both sides running at once")
+    }
+
     func testStdPromiseRetry() {
         let calls = UtilBox(0)
         let promise: StdPromise<String> = retry(on: .utility, attempts: 3, while: { $0 is UtilError }) {
