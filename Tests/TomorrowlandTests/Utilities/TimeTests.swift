@@ -327,6 +327,62 @@ final class UtilitiesTimeTests: XCTestCase {
         }
     }
 
+    /// Rule 22: a receiver that resolves first disarms the timeout on the resolving thread,
+    /// before the hop. Each round holds the queue so that the zero-delay timeout's work is
+    /// already queued when the receiver is cancelled; it must not win.
+    func testTimeoutWorkAlreadyQueuedLosesToAReceiverThatCancelledFirst() {
+        let queue = DispatchQueue(label: "util.timeout.race")
+        let failures = UtilBox<[String]>([])
+        for round in 0..<2_000 {
+            let gate = DispatchSemaphore(value: 0)
+            queue.async { gate.wait() }
+            let asked = UtilBox(false)
+            let receiver = utilCancellable(Int.self, asked: asked)
+            let stdReceiver = StdPromise<Int>(on: .immediate) { resolver in
+                resolver.onRequestCancel(on: .immediate) { $0.cancel() }
+            }
+            let timed = receiver.timeout(on: .queue(queue), delay: 0)
+            let stdTimed = stdReceiver.timeout(on: .queue(queue), delay: 0)
+            receiver.requestCancel()
+            stdReceiver.requestCancel()
+            gate.signal()
+            let result = utilAwait(timed)
+            let stdResult = utilAwait(stdTimed)
+            if result != .cancelled || stdResult?.isCancelled != true {
+                failures.mutate { $0.append("round \(round): \(String(describing: result)), \(String(describing: stdResult))") }
+                if failures.value.count >= 5 { break }
+            }
+        }
+        XCTAssertEqual(failures.value, [])
+    }
+
+    /// Rule 22 with a delay: the timer fires (its operation is ready at the head of the
+    /// serial queue) just after the receiver resolved; the receiver's result wins.
+    func testTimeoutFiringJustAfterTheReceiverResolvedLosesToIt() {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let failures = UtilBox<[String]>([])
+        for round in 0..<20 {
+            let gate = DispatchSemaphore(value: 0)
+            queue.addOperation { gate.wait() }
+            let (receiver, resolver) = Promise<Int, UtilError>.makeWithResolver()
+            let (stdReceiver, stdResolver) = StdPromise<Int>.makeWithResolver()
+            let timed = receiver.timeout(on: .operationQueue(queue), delay: 0.002)
+            let stdTimed = stdReceiver.timeout(on: .operationQueue(queue), delay: 0.002)
+            resolver.fulfill(with: round)
+            stdResolver.reject(with: UtilError(round))
+            Thread.sleep(forTimeInterval: 0.005) // the timers' due time passes while the queue is held
+            gate.signal()
+            let result = utilAwait(timed)
+            let stdResult = utilAwait(stdTimed)
+            if result != .value(round) || stdResult?.error as? UtilError != UtilError(round) {
+                failures.mutate { $0.append("round \(round): \(String(describing: result)), \(String(describing: stdResult))") }
+                if failures.value.count >= 5 { break }
+            }
+        }
+        XCTAssertEqual(failures.value, [])
+    }
+
     func testTimeoutOnOperationQueueAddsTheOperationAtOnce() {
         let queue = OperationQueue()
         queue.isSuspended = true
