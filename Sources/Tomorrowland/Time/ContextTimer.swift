@@ -26,8 +26,9 @@ extension PromiseContext {
 /// Runs one piece of work on a context after a delay measured on the monotonic clock
 /// (`DispatchTime`, uptime-based: wall-clock changes do not affect it), unless cancelled.
 ///
-/// - `.operationQueue(q)`: an operation is added to `q` at once and only becomes ready when
-///   the timer fires, so it keeps its place in line (rule 24).
+/// - `.operationQueue(q)`: an operation is added to `q` at once (by `arm`, or earlier by
+///   `reservePlace`) and only becomes ready when the timer fires, so it keeps its place in
+///   line (rule 24).
 /// - `.main`: fires on a global queue, then joins the `.main` FIFO (rule 10).
 /// - other queues: the dispatch timer targets the context's queue directly (no extra hop).
 ///
@@ -42,8 +43,39 @@ final class ContextTimer: @unchecked Sendable {
     private var source: DispatchSourceTimer?
     private var operation: TimerOperation?
     private var isCancelled = false
+    private var isArmed = false
 
     init() {}
+
+    /// With `.operationQueue(q)` (already passed through `timerContext`): adds the timer's
+    /// operation to `q` now, not ready, so that the work armed later keeps this place in line
+    /// (rule 24: "the operation is added to the queue at once and only becomes ready when the
+    /// timer fires"). Nothing to do for other contexts, or once cancelled.
+    ///
+    /// Keep the returned reservation until `arm` was called: released before that (the code
+    /// that would have armed the timer was dropped unrun), it cancels the timer, so the
+    /// operation leaves the queue instead of waiting there forever.
+    func reservePlace(on context: PromiseContext) -> TimerReservation? {
+        guard case .operationQueue(let queue) = context else { return nil }
+        lock.lock()
+        guard !isCancelled, operation == nil else {
+            lock.unlock()
+            return nil
+        }
+        let operation = TimerOperation(timer: self)
+        self.operation = operation
+        lock.unlock()
+        queue.addOperation(operation)
+        return TimerReservation(timer: self)
+    }
+
+    /// Cancels the timer unless `arm` was called (see `reservePlace`).
+    fileprivate func cancelIfNeverArmed() {
+        lock.lock()
+        let armed = isArmed
+        lock.unlock()
+        if !armed { cancel() }
+    }
 
     /// Arms the timer: `work` runs on `context` (already passed through `timerContext`)
     /// after `delay` seconds. A `delay` ≤ 0 (or NaN) schedules the work at once without a
@@ -54,15 +86,22 @@ final class ContextTimer: @unchecked Sendable {
             lock.unlock()
             return
         }
+        isArmed = true
         self.work = work
         let fireQueue: DispatchQueue?
         switch context {
         case .operationQueue(let queue):
-            let operation = TimerOperation(timer: self)
-            self.operation = operation
-            lock.unlock()
-            // Added at once; it becomes ready when the timer fires (rule 24).
-            queue.addOperation(operation)
+            let operation: TimerOperation
+            if let reserved = self.operation {
+                operation = reserved
+                lock.unlock()
+            } else {
+                operation = TimerOperation(timer: self)
+                self.operation = operation
+                lock.unlock()
+                // Added at once; it becomes ready when the timer fires (rule 24).
+                queue.addOperation(operation)
+            }
             if !(delay > 0) {
                 operation.makeReady()
                 return
@@ -146,6 +185,18 @@ extension PromiseContext {
         default: return .default
         }
     }
+}
+
+/// A place reserved in an operation queue by `ContextTimer.reservePlace`: released before
+/// the timer is armed, it cancels the timer (its operation then finishes without running).
+final class TimerReservation: Sendable {
+    private let timer: ContextTimer
+
+    fileprivate init(timer: ContextTimer) {
+        self.timer = timer
+    }
+
+    deinit { timer.cancelIfNeverArmed() }
 }
 
 /// The operation a `ContextTimer` adds to an `OperationQueue`: not ready until the timer

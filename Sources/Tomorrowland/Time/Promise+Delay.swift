@@ -8,9 +8,11 @@ extension Promise {
     ///
     /// The returned promise resolves on `context` (`.immediate` means `.auto`, evaluated
     /// now; `.nowOr(c)` means `c`). With `.operationQueue` the operation is added to the
-    /// queue as soon as this promise resolves and becomes ready when the delay elapses, so it
-    /// keeps its place in line. A `delay` ≤ 0 passes the result through synchronously for
-    /// `.immediate`/`.nowOr`, and dispatches it at once otherwise.
+    /// queue when `delay` is called, even while this promise is still pending, and becomes
+    /// ready when the delay after this promise's resolution elapses: on a serial queue it
+    /// then runs ahead of work added after it (until then it does not hold up ready work).
+    /// A `delay` ≤ 0 passes the result through synchronously for `.immediate`/`.nowOr`, and
+    /// dispatches it at once otherwise.
     ///
     /// Cancellation: the returned promise is a normal child, so cancel requests are passed
     /// upstream. If this promise was cancelled, a cancel request during the delay cancels the
@@ -18,12 +20,17 @@ extension Promise {
     /// shorten the delay. Meant mostly for debugging; for a cancellable timer use
     /// `init(on:fulfilled:after:)`.
     public func delay(on context: PromiseContext = .auto, _ delay: TimeInterval) -> Promise<Value, Error> {
-        let passesThrough = !(delay > 0) && context.firesSynchronouslyWithoutDelay
+        if !(delay > 0) && context.firesSynchronouslyWithoutDelay {
+            return register(on: .immediate, token: nil, trigger: .all, kind: .transformer) { .resolve($0) }
+        }
         let timerContext = context.timerContext
+        let timer = ContextTimer()
+        // Rule 24: "the operation is added to the queue at once and only becomes ready when
+        // the timer fires": at once means now, not when this promise resolves.
+        let reservation = timer.reservePlace(on: timerContext)
         return register(on: .immediate, token: nil, trigger: .all, kind: .transformer) { result in
-            if passesThrough { return .resolve(result) }
+            defer { withExtendedLifetime(reservation) {} }  // until the timer is armed
             let (delayed, resolver) = Promise.makeWithResolver()
-            let timer = ContextTimer()
             if case .cancelled = result {
                 resolver.onRequestCancel(on: .immediate) { resolver in
                     timer.cancel()

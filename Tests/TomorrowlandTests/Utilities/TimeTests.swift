@@ -220,13 +220,61 @@ final class UtilitiesTimeTests: XCTestCase {
         XCTAssertLessThan(utilNow() - start, 1)
     }
 
-    func testDelayOnOperationQueueAddsTheOperationWhenUpstreamResolves() {
+    func testDelayOnOperationQueueAddsTheOperationWhenDelayIsCalled() {
         let queue = OperationQueue()
         queue.isSuspended = true
-        let delayed = Promise<Int, UtilError>(fulfilled: 1).delay(on: .operationQueue(queue), 0.01)
-        XCTAssertEqual(queue.operationCount, 1)
+        let (upstream, resolver) = Promise<Int, UtilError>.makeWithResolver()
+        let delayed = upstream.delay(on: .operationQueue(queue), 0.01)
+        XCTAssertEqual(queue.operationCount, 1, "added at once, before the upstream resolves (rule 24)")
+        resolver.fulfill(with: 1)
+        XCTAssertEqual(queue.operationCount, 1, "the same operation, not a second one")
         queue.isSuspended = false
         XCTAssertEqual(utilAwait(delayed), .value(1))
+        let resolved = Promise<Int, UtilError>(fulfilled: 2).delay(on: .operationQueue(queue), 0)
+        XCTAssertEqual(utilAwait(resolved), .value(2))
+    }
+
+    func testDelayOnOperationQueueKeepsItsPlaceAheadOfLaterWork() {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let order = UtilBox<[String]>([])
+        let gate = DispatchSemaphore(value: 0)
+        queue.addOperation { gate.wait() } // holds the queue until the delay's timer has fired
+        let (upstream, resolver) = Promise<Int, UtilError>.makeWithResolver()
+        let delayed = upstream.delay(on: .operationQueue(queue), 0.01).then(on: .immediate) { _ in order.append("delay") }
+        queue.addOperation { order.append("later") } // added after `delay` was called
+        resolver.fulfill(with: 1)
+        utilEventually { queue.operations.contains { $0 is TimerOperation && $0.isReady } }
+        gate.signal()
+        XCTAssertEqual(utilAwait(delayed), .value(1))
+        queue.waitUntilAllOperationsAreFinished()
+        XCTAssertEqual(order.value, ["delay", "later"])
+    }
+
+    func testDelayOnOperationQueueLeavesTheQueueWhenACancelledResultIsCancelled() {
+        let queue = OperationQueue()
+        let delayed = Promise<Int, UtilError>(with: .cancelled).delay(on: .operationQueue(queue), 30)
+        XCTAssertEqual(queue.operationCount, 1)
+        delayed.requestCancel()
+        XCTAssertEqual(delayed.result, .cancelled)
+        utilEventually { queue.operationCount == 0 }
+    }
+
+    func testAReservedOperationLeavesTheQueueIfItsTimerIsNeverArmed() {
+        let queue = OperationQueue()
+        var reservation: TimerReservation? = ContextTimer().reservePlace(on: .operationQueue(queue))
+        XCTAssertNotNil(reservation)
+        XCTAssertEqual(queue.operationCount, 1)
+        reservation = nil
+        utilEventually { queue.operationCount == 0 }
+    }
+
+    func testDelayZeroOnNowOrOperationQueueAddsNoOperation() {
+        let queue = OperationQueue()
+        queue.isSuspended = true
+        let delayed = Promise<Int, UtilError>(fulfilled: 1).delay(on: .nowOr(.operationQueue(queue)), 0)
+        XCTAssertEqual(delayed.result, .value(1))
+        XCTAssertEqual(queue.operationCount, 0, "passed through: no operation left behind in the queue")
     }
 
     // MARK: timeout (rule 22)
