@@ -56,15 +56,22 @@ extension Promise {
 
         /// Registers a handler to run when cancellation is requested.
         ///
-        /// If cancel was already requested the handler runs at once (`.nowOr` synchronously);
-        /// if the promise resolved, it never runs. A scheduled handler that gets to run after
-        /// the promise resolved is skipped. All handlers are released when the promise
-        /// resolves. A pending handler keeps the promise resolvable.
+        /// The handler runs on `context` with a resolver of this promise. If cancel was
+        /// already requested, or the promise was already cancelled, it runs at once
+        /// (synchronously for `.immediate` and `.nowOr`); if the promise was fulfilled or
+        /// rejected, it never runs. A handler scheduled on a non-`.immediate` context that gets
+        /// to run after the promise was meanwhile fulfilled or rejected is skipped; one whose
+        /// promise was meanwhile cancelled still runs, so several handlers that each call
+        /// `resolver.cancel()` all run, in registration order. Handlers still pending when
+        /// the promise resolves are released then, without running. A pending handler keeps
+        /// the promise resolvable.
         public func onRequestCancel(on context: PromiseContext, _ callback: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
             _box.registerCancelHandler(CancelHandlerNode(context: context, resolver: self, handler: callback))
         }
 
-        /// Whether cancellation was requested, or the promise was cancelled.
+        /// Whether cancellation was requested while the promise is pending, or the promise
+        /// was cancelled. Once the promise is fulfilled or rejected this is `false`, even if
+        /// cancellation had been requested before.
         public var hasRequestedCancel: Bool {
             _box.currentState.isCancelRequested
         }

@@ -15,18 +15,22 @@ final class CancelHandlerNode<Value, Error>: PromiseNode, @unchecked Sendable {
 
     override func upstreamRequestedCancel(_ upstream: PromiseCore, synchronously: Bool) {
         if let mode = context.inlineMode(synchronously: synchronously) {
-            PromiseContext.run(mode) { fire(skipIfResolved: false) }
+            PromiseContext.run(mode) { fire(skipIfFulfilledOrRejected: false) }
         } else {
-            context.schedule { [self] in fire(skipIfResolved: true) }
+            context.schedule { [self] in fire(skipIfFulfilledOrRejected: true) }
         }
     }
 
-    private func fire(skipIfResolved: Bool) {
+    /// Rule 4: "A non-`.immediate` handler that gets to run after the promise has meanwhile
+    /// been fulfilled or rejected is skipped; one whose promise was meanwhile *cancelled*
+    /// still runs (several handlers that each call `resolver.cancel()` all run, in
+    /// registration order)."
+    private func fire(skipIfFulfilledOrRejected: Bool) {
         let handler = self.handler
         self.handler = nil
         let resolver = self.resolver.take()
         guard let handler, let resolver else { return }
-        if skipIfResolved, resolver._box.currentState.isResolvingOrResolved { return }
+        if skipIfFulfilledOrRejected, resolver._box.currentState.isFulfilledOrRejected { return }
         handler(resolver)
     }
 

@@ -11,7 +11,9 @@ import Synchronization
 ///   transition) or the single release-add in `publish()`. No user code ever runs inside.
 /// - `callbacks` is a Treiber stack of retained nodes until the promise resolves, then
 ///   `Sentinel.resolved` forever. `cancelHandlers` additionally passes through
-///   `Sentinel.cancelRequested`, and becomes `Sentinel.resolved` on resolution.
+///   `Sentinel.cancelRequested`; on resolution it becomes `Sentinel.resolved` if the promise
+///   was fulfilled or rejected, `Sentinel.cancelRequested` if it was cancelled (rule 4: a
+///   handler registered after cancellation still runs at once).
 /// - `upstream` (retained) is the promise this one propagates cancel requests to; it is
 ///   taken exactly once, either by the cancel request that notifies it or by resolution.
 /// - `keepers` counts what can still resolve the promise: `Resolver` handles, pending
@@ -95,9 +97,13 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     @usableFromInline
     final func publish(inline: Bool) {
         // resolving (1) → resolved (2) is +1 in the phase bits; only the claimant does this.
-        state.wrappingAdd(1, ordering: .acquiringAndReleasing)
+        let resolved = PromiseState(raw: state.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue)
+        // Rule 4: "Pending handlers are released when the promise resolves"; "onRequestCancel
+        // registered after [...] the promise was cancelled runs its handler at once [...].
+        // Handlers registered after the promise was fulfilled or rejected never run."
         let handlers = cancelHandlers.exchange(
-            Sentinel.resolvedRef, ordering: .acquiringAndReleasing)
+            resolved.isCancelRequested ? Sentinel.cancelRequestedRef : Sentinel.resolvedRef,
+            ordering: .acquiringAndReleasing)
         if !Sentinel.isSentinel(handlers) { dropList(handlers) }
         upstream.exchange(nil, ordering: .acquiringAndReleasing)?.release()
         let list = callbacks.exchange(
@@ -134,7 +140,8 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     // MARK: Cancellation
 
     /// Registers a handler for cancel requests. Runs it at once if cancel was already
-    /// requested (rule 4); drops it if the promise has resolved.
+    /// requested or the promise was cancelled (rule 4); drops it if the promise was fulfilled
+    /// or rejected.
     final func registerCancelHandler(_ node: PromiseNode) {
         let retained = Unmanaged.passRetained(node)
         var head = cancelHandlers.load(ordering: .acquiring)

@@ -68,8 +68,13 @@ struct PromiseState: Equatable, Sendable {
     @usableFromInline var isResolvingOrResolved: Bool { raw & Self.phaseMask != Phase.pending.rawValue }
     /// Whether the result is written and visible.
     @usableFromInline var isResolved: Bool { raw & Self.phaseMask == Phase.resolved.rawValue }
-    /// Whether cancellation was requested (or the promise was cancelled).
+    /// Whether cancellation was requested and the promise is still pending, or the promise
+    /// was cancelled. Rule 3: "`hasRequestedCancel` is true while a cancel request is pending
+    /// and after the promise was cancelled; once the promise is fulfilled or rejected it is
+    /// `false` again" (`claim` clears the bit for a fulfilment or rejection).
     @usableFromInline var isCancelRequested: Bool { raw & Self.cancelRequestedBit != 0 }
+    /// Whether the promise was claimed by a fulfilment or a rejection (not a cancellation).
+    var isFulfilledOrRejected: Bool { isResolvingOrResolved && !isCancelRequested }
     /// Whether no handle is left (or the promise was sealed at creation).
     var isSealed: Bool { raw & Self.sealedBit != 0 }
     /// Whether automatic propagation has already fired.
@@ -104,10 +109,12 @@ struct PromiseState: Equatable, Sendable {
     mutating func preseal() { raw |= Self.sealedBit }
 
     /// pending → resolving. Returns `false` if a result was already claimed (first wins, rule 2).
-    /// Cancelling also sets the cancel-requested bit so that `hasRequestedCancel` is true.
+    /// Cancelling sets the cancel-requested bit, fulfilling or rejecting clears it, so that
+    /// the bit alone answers `hasRequestedCancel` (rule 3) and tells a cancelled promise,
+    /// whose new cancel handlers still run, from a fulfilled or rejected one (rule 4).
     mutating func claim(cancelling: Bool) -> Bool {
         guard !isResolvingOrResolved else { return false }
-        raw = (raw & ~Self.phaseMask) | Phase.resolving.rawValue
+        raw = (raw & ~(Self.phaseMask | Self.cancelRequestedBit)) | Phase.resolving.rawValue
         if cancelling { raw |= Self.cancelRequestedBit }
         return true
     }

@@ -69,6 +69,62 @@ final class CoreCancellationTests: XCTestCase {
         XCTAssertEqual(ran.value, 0)
     }
 
+    func testRule04_queuedHandlersThatEachCancelAllRunInOrder() {
+        let queue = DispatchQueue(label: "core.cancel-handlers")
+        let (promise, resolver) = Promise<Int, String>.makeWithResolver()
+        let order = Recorder<Int>()
+        for i in 0..<3 {
+            resolver.onRequestCancel(on: .queue(queue)) { resolver in
+                order.append(i)
+                resolver.cancel()
+            }
+        }
+        promise.requestCancel()
+        waitUntil { order.count == 3 }
+        settle()
+        XCTAssertEqual(order.values, [0, 1, 2], "a handler is skipped only if the promise was fulfilled or rejected")
+        XCTAssertEqual(promise.result, .cancelled)
+    }
+
+    func testRule04_queuedHandlerStillRunsWhenCancelledMeanwhile() {
+        let (promise, resolver) = Promise<Int, String>.makeWithResolver()
+        let ran = Counter()
+        resolver.onRequestCancel(on: .main) { _ in ran.increment() }
+        promise.requestCancel() // schedules the handler on the main queue
+        resolver.cancel() // cancels before the main queue runs it
+        waitUntil { ran.value == 1 }
+    }
+
+    func testRule04_handlerRegisteredAfterCancellationRunsAtOnce() {
+        for requestFirst in [false, true] {
+            let (promise, resolver) = Promise<Int, String>.makeWithResolver()
+            if requestFirst { promise.requestCancel() }
+            resolver.cancel()
+            let ran = Counter()
+            resolver.onRequestCancel(on: .immediate) { _ in ran.increment() }
+            XCTAssertEqual(ran.value, 1, ".immediate runs at once")
+            let executingNow = Slot<Bool>()
+            resolver.onRequestCancel(on: .nowOr(.main)) { _ in
+                ran.increment()
+                executingNow.value = PromiseContext.isExecutingNow
+            }
+            XCTAssertEqual(ran.value, 2, ".nowOr runs synchronously")
+            XCTAssertEqual(executingNow.value, true)
+            resolver.onRequestCancel(on: .default) { _ in ran.increment() }
+            waitUntil { ran.value == 3 }
+        }
+    }
+
+    func testRule04_handlerRegisteredAfterRejectionNeverRuns() {
+        let (promise, resolver) = Promise<Int, String>.makeWithResolver()
+        promise.requestCancel()
+        resolver.reject(with: "no")
+        let ran = Counter()
+        resolver.onRequestCancel(on: .immediate) { _ in ran.increment() }
+        resolver.onRequestCancel(on: .nowOr(.main)) { _ in ran.increment() }
+        XCTAssertEqual(ran.value, 0)
+    }
+
     func testRule04_immediateHandlerRunsWithResolverThatCanCancel() {
         let (promise, resolver) = Promise<Int, String>.makeWithResolver()
         resolver.onRequestCancel(on: .immediate) { $0.cancel() }

@@ -160,7 +160,23 @@ final class CoreResolutionTests: XCTestCase {
         XCTAssertTrue(resolver.hasRequestedCancel)
         resolver.fulfill(with: 9)
         XCTAssertEqual(promise.result, .value(9))
-        XCTAssertTrue(resolver.hasRequestedCancel)
+        XCTAssertFalse(resolver.hasRequestedCancel, "fulfilled: no longer a pending request (rule 3)")
+    }
+
+    func testRule03_hasRequestedCancelIsFalseOnceFulfilledOrRejectedAfterARequest() {
+        let (fulfilled, fulfilResolver) = Promise<Int, String>.makeWithResolver()
+        fulfilled.requestCancel()
+        XCTAssertTrue(fulfilResolver.hasRequestedCancel, "pending request")
+        fulfilResolver.fulfill(with: 1)
+        XCTAssertFalse(fulfilResolver.hasRequestedCancel, "fulfilled after the request")
+        let (rejected, rejectResolver) = Promise<Int, String>.makeWithResolver()
+        rejected.requestCancel()
+        rejectResolver.reject(with: "no")
+        XCTAssertFalse(rejectResolver.hasRequestedCancel, "rejected after the request")
+        let (cancelled, cancelResolver) = Promise<Int, String>.makeWithResolver()
+        cancelled.requestCancel()
+        cancelResolver.cancel()
+        XCTAssertTrue(cancelResolver.hasRequestedCancel, "cancelled after the request")
     }
 
     func testRule03_requestCancelOnResolvedPromiseDoesNothing() {

@@ -207,4 +207,32 @@ final class CoreStressTests: XCTestCase {
         }
         XCTAssertEqual(failures.values, [])
     }
+
+    /// Rules 3 and 4: a cancel handler registered while the promise is being cancelled or
+    /// fulfilled runs at most once and is always released; afterwards `hasRequestedCancel`
+    /// and late handlers agree with how the promise ended.
+    func testStress_cancelHandlerRegistrationRacesCancellationAndFulfilment() {
+        let failures = Recorder<String>()
+        for i in 0..<5_000 {
+            let (promise, resolver) = P.makeWithResolver()
+            let runs = Counter()
+            let released = Counter()
+            race({
+                if i % 2 == 0 { resolver.cancel() } else { resolver.fulfill(with: i) }
+            }, {
+                promise.requestCancel()
+                let spy = DeinitSpy { released.increment() }
+                resolver.onRequestCancel(on: .immediate) { _ in spy.touch(); runs.increment() }
+            })
+            let cancelled = promise.result == .cancelled
+            let late = Counter()
+            resolver.onRequestCancel(on: .immediate) { _ in late.increment() }
+            if runs.value > 1 { failures.append("\(i): racing handler ran \(runs.value) times") }
+            if released.value != 1 { failures.append("\(i): racing handler released \(released.value) times") }
+            if resolver.hasRequestedCancel != cancelled { failures.append("\(i): hasRequestedCancel \(resolver.hasRequestedCancel) for \(String(describing: promise.result))") }
+            if late.value != (cancelled ? 1 : 0) { failures.append("\(i): late handler ran \(late.value) times for \(String(describing: promise.result))") }
+            if failures.count > 10 { break }
+        }
+        XCTAssertEqual(failures.values, [])
+    }
 }
