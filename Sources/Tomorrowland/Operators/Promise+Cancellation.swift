@@ -20,12 +20,24 @@ extension Promise {
     /// children have requested cancel, even while handles to it are still held (rule 8).
     ///
     /// Use it to share one piece of work between clients (with `makeChild()` for each) and
-    /// still cancel the work when every client lost interest. `cancelRequested` runs once on
-    /// `context`, with the returned promise, right before the request is passed upstream;
-    /// the returned promise is then cancelled, so children attached later are cancelled at once.
+    /// still cancel the work when every client lost interest. When the returned promise is
+    /// asked to cancel, because all its children requested cancel or because
+    /// `requestCancel()` was called on it directly, `cancelRequested` runs once on `context`
+    /// with the returned promise (synchronously for `.immediate` and `.nowOr`), and then the
+    /// request is passed upstream as one observer's request, exactly like automatic
+    /// propagation. Passing it on does not cancel the returned promise: it keeps taking
+    /// this promise's result, so if this promise ignores the request and is fulfilled, the
+    /// returned promise is fulfilled too (and children attached meanwhile with it).
+    /// `cancelRequested` is released when the returned promise resolves.
     public func propagatingCancellation(on context: PromiseContext, cancelRequested: @escaping @Sendable (Promise<Value, Error>) -> Void) -> Promise<Value, Error> {
-        let child = PropagatingBox<Value, Error>(context: context, cancelRequested: cancelRequested)
-        child.linkUpstream(_box)
+        let child = PromiseBox<Value, Error>()
+        // Sealed at once: handles to the returned promise never block propagation (rule 8).
+        child.update { $0.preseal() }
+        _box.update { $0.addObserver() }
+        // Registered before the pipe: if this promise already resolved, the pipe resolves
+        // `child` at once and its resolution drops the hook unrun.
+        child.registerCancelHandler(CancelForwardingNode(
+            upstream: _box, context: context, cancelRequested: cancelRequested))
         _box.register(PipeNode(target: child))
         return Promise(box: child)
     }
@@ -57,25 +69,43 @@ public struct PromiseCancellable: Sendable {
     }
 }
 
-/// The child behind `propagatingCancellation(on:cancelRequested:)`: sealed from the start,
-/// and its propagation runs the user's hook before passing the request upstream.
-final class PropagatingBox<Value, Error>: PromiseBox<Value, Error>, @unchecked Sendable {
+/// The cancel handler of a `propagatingCancellation(on:cancelRequested:)` promise: runs the
+/// user's hook and then passes the request upstream as one observer's request. Rule 8:
+/// "`cancelRequested` runs once, just before forwarding, and it runs the same way when
+/// `requestCancel()` is called directly on the returned promise (in 1.4 it is an
+/// `onRequestCancel` handler of that promise). Forwarding only passes the request upstream:
+/// the returned promise is not cancelled by it, and still takes the upstream's result if the
+/// upstream ignores the request."
+///
+/// It holds no `Resolver`: the pipe from the upstream is what keeps the promise resolvable.
+///
+/// Safety of `@unchecked Sendable`: all stored properties are immutable and `Sendable`.
+final class CancelForwardingNode<Value, Error>: PromiseNode, @unchecked Sendable {
+    let upstream: PromiseCore
     let context: PromiseContext
     let cancelRequested: @Sendable (Promise<Value, Error>) -> Void
 
-    init(context: PromiseContext, cancelRequested: @escaping @Sendable (Promise<Value, Error>) -> Void) {
+    init(upstream: PromiseCore, context: PromiseContext, cancelRequested: @escaping @Sendable (Promise<Value, Error>) -> Void) {
+        self.upstream = upstream
         self.context = context
         self.cancelRequested = cancelRequested
-        super.init()
-        update { $0.preseal() }
     }
 
-    override func propagationFired() -> PromiseCore? {
-        context.execute(synchronously: false) { [self] in
-            cancelRequested(Promise(box: self))
-            requestCancel()
-            resolve(.cancelled, inline: true)
+    override func upstreamRequestedCancel(_ promise: PromiseCore, synchronously: Bool) {
+        let box = unsafeDowncast(promise, to: PromiseBox<Value, Error>.self)
+        if let mode = context.inlineMode(synchronously: synchronously) {
+            PromiseContext.run(mode) { forward(box) }
+        } else {
+            // Like any queued cancel handler (rule 4): skipped if the promise was meanwhile
+            // fulfilled or rejected (the upstream resolved: nothing left to cancel).
+            context.schedule { [self] in
+                if !box.currentState.isFulfilledOrRejected { forward(box) }
+            }
         }
-        return nil
+    }
+
+    private func forward(_ box: PromiseBox<Value, Error>) {
+        cancelRequested(Promise(box: box))
+        upstream.apply(upstream.update { $0.observerRequestedCancel() })
     }
 }

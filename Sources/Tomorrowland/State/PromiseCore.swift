@@ -208,16 +208,12 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         let action = up.update {
             countsOnlyOnCancel ? $0.addCancelledObserver() : $0.observerRequestedCancel()
         }
-        return action == .requestCancel ? up.propagationFired() : nil
+        return action == .requestCancel ? up : nil
     }
-
-    /// Automatic propagation decided this promise must be asked to cancel. Returns the
-    /// promise to request cancel of (normally `self`); `propagatingCancellation` overrides.
-    func propagationFired() -> PromiseCore? { self }
 
     /// Applies a propagation action from `seal`, an awaiting observer, etc.
     final func apply(_ action: PromiseState.PropagationAction) {
-        if action == .requestCancel, let target = propagationFired() { target.requestCancel() }
+        if action == .requestCancel { requestCancel() }
     }
 
     /// Links this promise to `up` as one propagating observer (rule 5, rule 27). If this

@@ -342,9 +342,40 @@ final class CoreCancellationTests: XCTestCase {
         b.requestCancel()
         XCTAssertEqual(hooks.values, [true], "cancelRequested runs once, before forwarding")
         XCTAssertEqual(requests.value, 1, "forwarded although `shared` is still held")
-        XCTAssertEqual(shared.result, .cancelled)
-        XCTAssertEqual(shared.makeChild().result, .cancelled, "children attached later are cancelled at once")
+        XCTAssertNil(shared.result, "forwarding does not cancel `shared` itself (rule 8)")
+        let late = shared.makeChild()
+        XCTAssertNil(late.result, "a child attached later waits for the upstream like any child")
         XCTAssertEqual(hooks.count, 1)
+        r.fulfill(with: 4)
+        XCTAssertEqual(shared.result, .value(4), "the upstream ignored the request and fulfilled")
+        XCTAssertEqual(late.result, .value(4))
+    }
+
+    func testRule08_directRequestCancelRunsHookOnceAndForwardsWithoutCancelling() {
+        let hooks = Recorder<Bool>()
+        let requests = Counter()
+        let (shared, r) = makeShared(on: .immediate) { _ in hooks.append(requests.value == 0) } // before forwarding
+        r.onRequestCancel(on: .immediate) { _ in requests.increment() } // the upstream ignores requests
+        shared.requestCancel()
+        XCTAssertEqual(hooks.values, [true], "cancelRequested runs once, before forwarding")
+        XCTAssertEqual(requests.value, 1, "forwarded upstream like automatic propagation")
+        XCTAssertNil(shared.result, "forwarding does not cancel the returned promise")
+        shared.requestCancel()
+        shared.makeChild().requestCancel()
+        XCTAssertEqual(hooks.count, 1, "cancelRequested runs once")
+        r.fulfill(with: 3)
+        XCTAssertEqual(shared.result, .value(3))
+    }
+
+    func testRule08_directRequestCancelRunsHookOnItsContextThenForwards() {
+        let queue = TaggedQueue("core.propagating.direct")
+        let onQueue = Slot<Bool>()
+        let (shared, r) = makeShared(on: .queue(queue.queue)) { _ in onQueue.value = queue.isCurrent }
+        r.onRequestCancel(on: .immediate) { $0.cancel() }
+        shared.requestCancel()
+        waitUntil { shared.result != nil }
+        XCTAssertEqual(onQueue.value, true)
+        XCTAssertEqual(shared.result, .cancelled, "the upstream cancelled, so `shared` takes that result")
     }
 
     func testRule08_hookRunsOnItsContextWithThePromise() {
