@@ -12,7 +12,7 @@ final class CoreCallbackLifetimeTests: XCTestCase {
 
     func testRule18_invokedCallbackReleasedOnItsQueue() {
         let queue = TaggedQueue("core.lifetime")
-        let releasedOnQueue = Slot<Bool>()
+        let releasedOnQueue = Slot<Bool?>()
         let (promise, resolver) = P.makeWithResolver()
         do {
             let spy = DeinitSpy { releasedOnQueue.value = queue.isCurrent }
@@ -24,7 +24,7 @@ final class CoreCallbackLifetimeTests: XCTestCase {
     }
 
     func testRule18_invokedMainCallbackReleasedOnMainQueue() {
-        let releasedOnMain = Slot<Bool>()
+        let releasedOnMain = Slot<Bool?>()
         let (promise, resolver) = P.makeWithResolver()
         do {
             let spy = DeinitSpy { releasedOnMain.value = MainQueue.isCurrent }
@@ -38,7 +38,7 @@ final class CoreCallbackLifetimeTests: XCTestCase {
     }
 
     func testRule18_releasedBeforeTheNextChainedMainCallbackStarts() {
-        let releasedBeforeNext = Slot<Bool>()
+        let releasedBeforeNext = Slot<Bool?>()
         let released = Counter()
         let (promise, resolver) = P.makeWithResolver()
         do {
@@ -53,7 +53,7 @@ final class CoreCallbackLifetimeTests: XCTestCase {
 
     func testRule18_invalidatedCallbackReleasedOnItsContext() {
         let queue = TaggedQueue("core.lifetime.token")
-        let releasedOnQueue = Slot<Bool>()
+        let releasedOnQueue = Slot<Bool?>()
         let token = PromiseInvalidationToken()
         let (promise, resolver) = P.makeWithResolver()
         do {
@@ -68,7 +68,7 @@ final class CoreCallbackLifetimeTests: XCTestCase {
 
     func testRule18_notInvokedCallbackReleasedOnResolvingThread() {
         let queue = TaggedQueue("core.lifetime.resolver")
-        let releasedOnResolver = Slot<Bool>()
+        let releasedOnResolver = Slot<Bool?>()
         let (promise, resolver) = P.makeWithResolver()
         do {
             let spy = DeinitSpy { releasedOnResolver.value = queue.isCurrent }
@@ -95,7 +95,7 @@ final class CoreCallbackLifetimeTests: XCTestCase {
 
     func testRule18_cancelHandlerReleasedOnItsContextAfterRunning() {
         let queue = TaggedQueue("core.lifetime.cancel")
-        let releasedOnQueue = Slot<Bool>()
+        let releasedOnQueue = Slot<Bool?>()
         let (promise, resolver) = P.makeWithResolver()
         do {
             let spy = DeinitSpy { releasedOnQueue.value = queue.isCurrent }

@@ -103,7 +103,7 @@ final class CoreCancellationTests: XCTestCase {
             let ran = Counter()
             resolver.onRequestCancel(on: .immediate) { _ in ran.increment() }
             XCTAssertEqual(ran.value, 1, ".immediate runs at once")
-            let executingNow = Slot<Bool>()
+            let executingNow = Slot<Bool?>()
             resolver.onRequestCancel(on: .nowOr(.main)) { _ in
                 ran.increment()
                 executingNow.value = PromiseContext.isExecutingNow
@@ -369,7 +369,7 @@ final class CoreCancellationTests: XCTestCase {
 
     func testRule08_directRequestCancelRunsHookOnItsContextThenForwards() {
         let queue = TaggedQueue("core.propagating.direct")
-        let onQueue = Slot<Bool>()
+        let onQueue = Slot<Bool?>()
         let (shared, r) = makeShared(on: .queue(queue.queue)) { _ in onQueue.value = queue.isCurrent }
         r.onRequestCancel(on: .immediate) { $0.cancel() }
         shared.requestCancel()
@@ -380,9 +380,9 @@ final class CoreCancellationTests: XCTestCase {
 
     func testRule08_hookRunsOnItsContextWithThePromise() {
         let queue = TaggedQueue("core.propagating")
-        let onQueue = Slot<Bool>()
-        let same = Slot<Bool>()
-        let holder = Slot<Promise<Int, String>>()
+        let onQueue = Slot<Bool?>()
+        let same = Slot<Bool?>()
+        let holder = Slot<Promise<Int, String>?>()
         let (shared, r) = makeShared(on: .queue(queue.queue)) { promise in
             onQueue.value = queue.isCurrent
             same.value = promise == holder.value

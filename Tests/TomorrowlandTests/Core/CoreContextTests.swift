@@ -11,7 +11,7 @@ final class CoreContextTests: XCTestCase {
 
     func testRule09_autoIsMainOnTheMainQueue() {
         XCTAssertEqual(PromiseContext.auto, .main)
-        let off = Slot<PromiseContext>()
+        let off = Slot<PromiseContext?>()
         let done = expectation(description: "background")
         DispatchQueue.global().async {
             off.value = .auto
@@ -19,7 +19,7 @@ final class CoreContextTests: XCTestCase {
         }
         wait(for: [done], timeout: 10)
         XCTAssertEqual(off.value, .default)
-        let inMainBlock = Slot<PromiseContext>()
+        let inMainBlock = Slot<PromiseContext?>()
         let mainDone = expectation(description: "main block")
         DispatchQueue.main.async {
             inMainBlock.value = .auto
@@ -31,9 +31,9 @@ final class CoreContextTests: XCTestCase {
 
     func testRule09_autoIsEvaluatedAtRegistration() {
         let (promise, resolver) = Promise<Int, String>.makeWithResolver()
-        let ranOnMain = Slot<Bool>()
+        let ranOnMain = Slot<Bool?>()
         _ = promise.then { _ in ranOnMain.value = MainQueue.isCurrent } // registered on main: .main
-        let fromBackground = Slot<Bool>()
+        let fromBackground = Slot<Bool?>()
         let registered = expectation(description: "registered")
         DispatchQueue.global().async {
             _ = promise.then { _ in fromBackground.value = MainQueue.isCurrent } // .default
@@ -108,7 +108,7 @@ final class CoreContextTests: XCTestCase {
     func testRule11_immediateRunsOnResolvingThread() {
         let (promise, resolver) = Promise<Int, String>.makeWithResolver()
         let queue = TaggedQueue("core.resolver")
-        let ranOnQueue = Slot<Bool>()
+        let ranOnQueue = Slot<Bool?>()
         _ = promise.then(on: .immediate) { _ in ranOnQueue.value = queue.isCurrent }
         queue.queue.sync { resolver.fulfill(with: 1) }
         XCTAssertEqual(ranOnQueue.value, true)
@@ -116,7 +116,7 @@ final class CoreContextTests: XCTestCase {
 
     func testRule11_immediateOnResolvedRunsOnRegisteringThread() {
         let promise = Promise<Int, String>(fulfilled: 1)
-        let ran = Slot<Bool>()
+        let ran = Slot<Bool?>()
         _ = promise.then(on: .immediate) { _ in ran.value = MainQueue.isCurrent }
         XCTAssertEqual(ran.value, true, "ran synchronously during registration")
     }
@@ -135,13 +135,13 @@ final class CoreContextTests: XCTestCase {
 
     func testRule12_nowOrIsSynchronousOnlyIfAlreadyResolved() {
         let resolved = Promise<Int, String>(fulfilled: 1)
-        let sync = Slot<Bool>()
+        let sync = Slot<Bool?>()
         _ = resolved.then(on: .nowOr(.main)) { _ in sync.value = true }
         XCTAssertEqual(sync.value, true)
 
         let (pending, resolver) = Promise<Int, String>.makeWithResolver()
         let queue = TaggedQueue("core.nowOr")
-        let onQueue = Slot<Bool>()
+        let onQueue = Slot<Bool?>()
         _ = pending.then(on: .nowOr(.queue(queue.queue))) { _ in onQueue.value = queue.isCurrent }
         resolver.fulfill(with: 2)
         waitUntil { onQueue.value != nil }
@@ -149,7 +149,7 @@ final class CoreContextTests: XCTestCase {
     }
 
     func testRule12_nowOrInInitIsSynchronous() {
-        let ran = Slot<Bool>()
+        let ran = Slot<Bool?>()
         _ = Promise<Int, String>(on: .nowOr(.main)) { resolver in
             ran.value = PromiseContext.isExecutingNow
             resolver.fulfill(with: 1)
@@ -160,10 +160,10 @@ final class CoreContextTests: XCTestCase {
     func testRule12_nowOrCancelHandlerSynchronousOnlyIfAlreadyRequested() {
         let (promise, resolver) = Promise<Int, String>.makeWithResolver()
         let queue = TaggedQueue("core.cancel")
-        let later = Slot<Bool>()
+        let later = Slot<Bool?>()
         resolver.onRequestCancel(on: .nowOr(.queue(queue.queue))) { _ in later.value = queue.isCurrent }
         promise.requestCancel()
-        let now = Slot<Bool>()
+        let now = Slot<Bool?>()
         resolver.onRequestCancel(on: .nowOr(.queue(queue.queue))) { _ in now.value = PromiseContext.isExecutingNow }
         XCTAssertEqual(now.value, true)
         waitUntil { later.value != nil }
@@ -184,7 +184,7 @@ final class CoreContextTests: XCTestCase {
 
     func testRule13_trueInsideSynchronousNowOr() {
         let resolved = Promise<Int, String>(fulfilled: 1)
-        let flag = Slot<Bool>()
+        let flag = Slot<Bool?>()
         _ = resolved.then(on: .nowOr(.main)) { _ in flag.value = PromiseContext.isExecutingNow }
         XCTAssertEqual(flag.value, true)
         XCTAssertFalse(PromiseContext.isExecutingNow, "restored afterwards")
@@ -192,7 +192,7 @@ final class CoreContextTests: XCTestCase {
 
     func testRule13_falseInsideAsynchronousNowOr() {
         let (pending, resolver) = Promise<Int, String>.makeWithResolver()
-        let flag = Slot<Bool>()
+        let flag = Slot<Bool?>()
         _ = pending.then(on: .nowOr(.main)) { _ in flag.value = PromiseContext.isExecutingNow }
         resolver.fulfill(with: 1)
         waitUntil { flag.value != nil }
@@ -201,9 +201,9 @@ final class CoreContextTests: XCTestCase {
 
     func testRule13_synchronousImmediateInheritsCallersFlag() {
         let resolved = Promise<Int, String>(fulfilled: 1)
-        let inherited = Slot<Bool>()
-        let initInherited = Slot<Bool>()
-        let after = Slot<Bool>()
+        let inherited = Slot<Bool?>()
+        let initInherited = Slot<Bool?>()
+        let after = Slot<Bool?>()
         _ = resolved.then(on: .nowOr(.main)) { _ in
             _ = resolved.then(on: .immediate) { _ in inherited.value = PromiseContext.isExecutingNow }
             _ = Promise<Int, String>(on: .immediate) { r in
@@ -220,11 +220,11 @@ final class CoreContextTests: XCTestCase {
     func testRule13_immediateFiredByResolutionInsideNowOrSeesFalse() {
         let resolved = Promise<Int, String>(fulfilled: 1)
         let (pending, resolver) = Promise<Int, String>.makeWithResolver()
-        let fired = Slot<Bool>()
-        let nowOrFired = Slot<Bool>()
+        let fired = Slot<Bool?>()
+        let nowOrFired = Slot<Bool?>()
         _ = pending.then(on: .immediate) { _ in fired.value = PromiseContext.isExecutingNow }
         _ = pending.then(on: .nowOr(.immediate)) { _ in nowOrFired.value = PromiseContext.isExecutingNow }
-        let outerAfter = Slot<Bool>()
+        let outerAfter = Slot<Bool?>()
         _ = resolved.then(on: .nowOr(.main)) { _ in
             resolver.fulfill(with: 2)
             outerAfter.value = PromiseContext.isExecutingNow
@@ -235,8 +235,8 @@ final class CoreContextTests: XCTestCase {
     }
 
     func testRule13_falseOnOtherThreadsEvenInsideMainSync() {
-        let insideSync = Slot<Bool>()
-        let inside = Slot<Bool>()
+        let insideSync = Slot<Bool?>()
+        let inside = Slot<Bool?>()
         let done = expectation(description: "background nowOr")
         DispatchQueue.global().async {
             _ = Promise<Int, String>(fulfilled: 1).then(on: .nowOr(.default)) { _ in
@@ -252,7 +252,7 @@ final class CoreContextTests: XCTestCase {
 
     func testRule13_cancelHandlersSeeTheFlag() {
         let (promise, resolver) = Promise<Int, String>.makeWithResolver()
-        let immediate = Slot<Bool>()
+        let immediate = Slot<Bool?>()
         resolver.onRequestCancel(on: .immediate) { _ in immediate.value = PromiseContext.isExecutingNow }
         _ = Promise<Int, String>(fulfilled: 1).then(on: .nowOr(.main)) { _ in promise.requestCancel() }
         XCTAssertEqual(immediate.value, false, "fired by the request, not during registration")
@@ -265,8 +265,8 @@ final class CoreContextTests: XCTestCase {
         let operationQueue = OperationQueue()
         operationQueue.maxConcurrentOperationCount = 1
         let (promise, resolver) = Promise<Int, String>.makeWithResolver()
-        let onQueue = Slot<Bool>()
-        let onOperationQueue = Slot<Bool>()
+        let onQueue = Slot<Bool?>()
+        let onOperationQueue = Slot<Bool?>()
         _ = promise.then(on: .queue(queue.queue)) { _ in onQueue.value = queue.isCurrent }
         _ = promise.then(on: .operationQueue(operationQueue)) { _ in
             onOperationQueue.value = OperationQueue.current === operationQueue

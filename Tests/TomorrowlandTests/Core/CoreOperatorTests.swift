@@ -147,7 +147,7 @@ final class CoreOperatorTests: XCTestCase {
     }
 
     func testForkReturnsSelf() {
-        let inside = Slot<Bool>()
+        let inside = Slot<Bool?>()
         let forked = value.fork { inside.value = $0 == value }
         XCTAssertEqual(forked, value)
         XCTAssertEqual(inside.value, true)

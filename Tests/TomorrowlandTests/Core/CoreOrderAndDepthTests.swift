@@ -159,7 +159,7 @@ final class CoreOrderAndDepthTests: XCTestCase {
     }
 
     func testRule19_2000LevelChainsOn32KiBStack() {
-        let results = Slot<[Bool]>()
+        let results = Slot<[Bool]?>()
         runOnSmallStack(self, stackSize: 32 * 1024) {
             results.value = [Self.deepFlatMap(levels: 2000), Self.deepTap(levels: 2000), Self.deepResolveWith(levels: 2000),
                              Self.deepResolveWithReversed(levels: 2000), Self.deepMixed(levels: 2000),
@@ -169,19 +169,19 @@ final class CoreOrderAndDepthTests: XCTestCase {
     }
 
     func testRule19_100kFlatMapOn64KiBStack() {
-        let ok = Slot<Bool>()
+        let ok = Slot<Bool?>()
         runOnSmallStack(self, stackSize: 64 * 1024) { ok.value = Self.deepFlatMap(levels: 100_000) }
         XCTAssertEqual(ok.value, true)
     }
 
     func testRule19_100kTapOn64KiBStack() {
-        let ok = Slot<Bool>()
+        let ok = Slot<Bool?>()
         runOnSmallStack(self, stackSize: 64 * 1024) { ok.value = Self.deepTap(levels: 100_000) }
         XCTAssertEqual(ok.value, true)
     }
 
     func testRule19_100kResolveWithOn64KiBStack() {
-        let ok = Slot<Bool>()
+        let ok = Slot<Bool?>()
         runOnSmallStack(self, stackSize: 64 * 1024) {
             ok.value = Self.deepResolveWith(levels: 100_000) && Self.deepResolveWithReversed(levels: 100_000)
         }
@@ -189,7 +189,7 @@ final class CoreOrderAndDepthTests: XCTestCase {
     }
 
     func testRule19_100kMixedAndCancelledChainsOn64KiBStack() {
-        let ok = Slot<[Bool]>()
+        let ok = Slot<[Bool]?>()
         runOnSmallStack(self, stackSize: 64 * 1024) {
             ok.value = [Self.deepMixed(levels: 100_000), Self.deepCancelByDroppingResolver(levels: 100_000),
                         Self.deepPendingFlatMap(levels: 100_000)]

@@ -34,7 +34,7 @@ final class CoreResolutionTests: XCTestCase {
     }
 
     func testRule01_awaitingObserverGetsCancelledWhenResolverIsDropped() async {
-        let holder = Slot<Promise<Int, String>.Resolver>()
+        let holder = Slot<Promise<Int, String>.Resolver?>()
         let promise: Promise<Int, String>
         do {
             let (p, resolver) = Promise<Int, String>.makeWithResolver()
@@ -223,7 +223,7 @@ final class CoreResolutionTests: XCTestCase {
 
     func testInitOnQueueRunsHandlerThere() {
         let queue = TaggedQueue("core.init")
-        let onQueue = Slot<Bool>()
+        let onQueue = Slot<Bool?>()
         let promise = Promise<Int, String>(on: .queue(queue.queue)) { resolver in
             onQueue.value = queue.isCurrent
             resolver.fulfill(with: 1)

@@ -84,7 +84,7 @@ final class CoreStressTests: XCTestCase {
         for i in 0..<5_000 {
             let (inner, innerResolver) = P.makeWithResolver()
             let target: P
-            let holder = Slot<P.Resolver>()
+            let holder = Slot<P.Resolver?>()
             do {
                 let (t, r) = P.makeWithResolver()
                 target = t
@@ -106,7 +106,7 @@ final class CoreStressTests: XCTestCase {
         // first resolution wins and observers see it once.
         let failures = Recorder<String>()
         for i in 0..<5_000 {
-            let a = Slot<P.Resolver>(), b = Slot<P.Resolver>()
+            let a = Slot<P.Resolver?>(), b = Slot<P.Resolver?>()
             let promise: P
             do {
                 let (p, r) = P.makeWithResolver()
@@ -133,7 +133,7 @@ final class CoreStressTests: XCTestCase {
         for i in 0..<5_000 {
             let handlerRuns = Counter()
             let c1: P, c2: P
-            let parentHolder = Slot<P>()
+            let parentHolder = Slot<P?>()
             do {
                 let (parent, r) = P.makeWithResolver()
                 r.onRequestCancel(on: .immediate) { handlerRuns.increment(); $0.cancel() }
@@ -179,7 +179,7 @@ final class CoreStressTests: XCTestCase {
         let failures = Recorder<String>()
         for i in 0..<5_000 {
             let requests = Counter()
-            let innerHolder = Slot<P>()
+            let innerHolder = Slot<P?>()
             do {
                 let (inner, r) = P.makeWithResolver()
                 r.onRequestCancel(on: .immediate) { _ in requests.increment() }

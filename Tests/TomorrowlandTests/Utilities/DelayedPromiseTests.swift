@@ -5,8 +5,8 @@ import XCTest
 
 final class UtilitiesDelayedPromiseTests: XCTestCase {
     func testHandlerRunsOnlyOnFirstAccess() {
-        let runs = UtilBox(0)
-        let delayed = DelayedPromise<Int, UtilError>(on: .utility) { resolver in
+        let runs = Counter()
+        let delayed = DelayedPromise<Int, TestError>(on: .utility) { resolver in
             runs.increment()
             resolver.fulfill(with: 1)
         }
@@ -15,16 +15,16 @@ final class UtilitiesDelayedPromiseTests: XCTestCase {
         let first = delayed.promise
         let second = delayed.promise
         XCTAssertEqual(first, second, "every access returns an equal promise")
-        XCTAssertEqual(utilAwait(first), .value(1))
+        XCTAssertEqual(waitForResult(first), .value(1))
         XCTAssertEqual(runs.value, 1)
     }
 
     func testHandlerIsAsynchronousExceptForImmediate() {
-        let asyncDelayed = DelayedPromise<Int, UtilError>(on: .nowOr(.utility)) { $0.fulfill(with: 1) }
+        let asyncDelayed = DelayedPromise<Int, TestError>(on: .nowOr(.utility)) { $0.fulfill(with: 1) }
         let asyncPromise = asyncDelayed.promise
-        XCTAssertEqual(utilAwait(asyncPromise), .value(1))
-        let ran = UtilBox(false)
-        let immediate = DelayedPromise<Int, UtilError>(on: .immediate) { resolver in
+        XCTAssertEqual(waitForResult(asyncPromise), .value(1))
+        let ran = Slot(false)
+        let immediate = DelayedPromise<Int, TestError>(on: .immediate) { resolver in
             ran.value = true
             resolver.fulfill(with: 2)
         }
@@ -33,19 +33,19 @@ final class UtilitiesDelayedPromiseTests: XCTestCase {
     }
 
     func testMainContextRunsOnTheMainQueue() {
-        let onMain = UtilBox(false)
-        let delayed = DelayedPromise<Int, UtilError>(on: .main) { resolver in
+        let onMain = Slot(false)
+        let delayed = DelayedPromise<Int, TestError>(on: .main) { resolver in
             onMain.value = MainQueue.isCurrent
             resolver.fulfill(with: 1)
         }
         XCTAssertNil(delayed.promise.result, "never synchronous for .main")
-        XCTAssertEqual(utilAwait(delayed.promise), .value(1))
+        XCTAssertEqual(waitForResult(delayed.promise), .value(1))
         XCTAssertTrue(onMain.value)
     }
 
     func testEquatableByIdentity() {
-        let a = DelayedPromise<Int, UtilError>(on: .immediate) { $0.fulfill(with: 1) }
-        let b = DelayedPromise<Int, UtilError>(on: .immediate) { $0.fulfill(with: 1) }
+        let a = DelayedPromise<Int, TestError>(on: .immediate) { $0.fulfill(with: 1) }
+        let b = DelayedPromise<Int, TestError>(on: .immediate) { $0.fulfill(with: 1) }
         let copy = a
         XCTAssertEqual(a, copy)
         XCTAssertNotEqual(a, b)
@@ -54,10 +54,10 @@ final class UtilitiesDelayedPromiseTests: XCTestCase {
     }
 
     func testHandlerIsReleasedAfterRunning() {
-        weak var weakCapture: UtilObject?
-        let delayed: DelayedPromise<Int, UtilError>
+        weak var weakCapture: TestObject?
+        let delayed: DelayedPromise<Int, TestError>
         do {
-            let capture = UtilObject()
+            let capture = TestObject()
             weakCapture = capture
             delayed = DelayedPromise(on: .immediate) { resolver in
                 resolver.fulfill(with: capture.name.count)
@@ -70,12 +70,12 @@ final class UtilitiesDelayedPromiseTests: XCTestCase {
     }
 
     func testDroppedWithoutAccessReleasesTheHandler() {
-        weak var weakCapture: UtilObject?
-        let ran = UtilBox(false)
+        weak var weakCapture: TestObject?
+        let ran = Slot(false)
         do {
-            let capture = UtilObject()
+            let capture = TestObject()
             weakCapture = capture
-            let delayed = DelayedPromise<Int, UtilError>(on: .immediate) { _ in
+            let delayed = DelayedPromise<Int, TestError>(on: .immediate) { _ in
                 ran.value = true
                 _ = capture
             }
@@ -86,22 +86,22 @@ final class UtilitiesDelayedPromiseTests: XCTestCase {
     }
 
     func testHandlerThatDropsTheResolverCancels() {
-        let delayed = DelayedPromise<Int, UtilError>(on: .utility) { _ in }
-        XCTAssertEqual(utilAwait(delayed.promise), .cancelled)
+        let delayed = DelayedPromise<Int, TestError>(on: .utility) { _ in }
+        XCTAssertEqual(waitForResult(delayed.promise), .cancelled)
     }
 
     func testCancelRequestReachesTheHandler() {
-        let delayed = DelayedPromise<Int, UtilError>(on: .utility) { resolver in
+        let delayed = DelayedPromise<Int, TestError>(on: .utility) { resolver in
             resolver.onRequestCancel(on: .immediate) { $0.cancel() }
         }
         let promise = delayed.promise
         promise.requestCancel()
-        XCTAssertEqual(utilAwait(promise), .cancelled)
+        XCTAssertEqual(waitForResult(promise), .cancelled)
     }
 
     func testConcurrentFirstAccessRunsTheHandlerOnce() {
-        let runs = UtilBox(0)
-        let delayed = DelayedPromise<Int, UtilError>(on: .immediate) { resolver in
+        let runs = Counter()
+        let delayed = DelayedPromise<Int, TestError>(on: .immediate) { resolver in
             runs.increment()
             resolver.fulfill(with: 1)
         }

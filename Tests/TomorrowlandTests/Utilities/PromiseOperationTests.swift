@@ -6,21 +6,21 @@ import XCTest
 final class UtilitiesPromiseOperationTests: XCTestCase {
     func testRunsOnAQueueAndFinishes() {
         let queue = OperationQueue()
-        let operation = PromiseOperation<Int, UtilError>(on: .utility) { $0.fulfill(with: 5) }
+        let operation = PromiseOperation<Int, TestError>(on: .utility) { $0.fulfill(with: 5) }
         XCTAssertTrue(operation.isAsynchronous)
         XCTAssertFalse(operation.isExecuting)
         XCTAssertFalse(operation.isFinished)
         XCTAssertEqual(operation.promise, operation.promise)
         queue.addOperation(operation)
-        XCTAssertEqual(utilAwait(operation.promise), .value(5))
-        utilEventually { operation.isFinished }
+        XCTAssertEqual(waitForResult(operation.promise), .value(5))
+        waitUntil { operation.isFinished }
         queue.waitUntilAllOperationsAreFinished()
         XCTAssertFalse(operation.isExecuting)
         XCTAssertEqual(queue.operationCount, 0)
     }
 
     func testPromiseStaysUnresolvedUntilStart() {
-        let operation = PromiseOperation<Int, UtilError>(on: .immediate) { $0.fulfill(with: 1) }
+        let operation = PromiseOperation<Int, TestError>(on: .immediate) { $0.fulfill(with: 1) }
         Thread.sleep(forTimeInterval: 0.01)
         XCTAssertNil(operation.promise.result)
         operation.start()
@@ -29,82 +29,82 @@ final class UtilitiesPromiseOperationTests: XCTestCase {
     }
 
     func testIsFinishedBeforeObserversRun() {
-        let operation = PromiseOperation<Int, UtilError>(on: .immediate) { $0.fulfill(with: 1) }
-        let seen = UtilBox<[Bool]>([])
+        let operation = PromiseOperation<Int, TestError>(on: .immediate) { $0.fulfill(with: 1) }
+        let seen = Recorder<Bool>()
         _ = operation.promise.then(on: .immediate) { [weak operation] _ in
-            seen.mutate { $0.append(operation?.isFinished ?? false) }
+            seen.append(operation?.isFinished ?? false)
         }
         _ = operation.promise.always(on: .utility) { [weak operation] _ in
-            seen.mutate { $0.append(operation?.isFinished ?? false) }
+            seen.append(operation?.isFinished ?? false)
         }
         operation.start()
-        utilEventually { seen.value.count == 2 }
-        XCTAssertEqual(seen.value, [true, true])
+        waitUntil { seen.values.count == 2 }
+        XCTAssertEqual(seen.values, [true, true])
         withExtendedLifetime(operation) {}
     }
 
     func testQueueStaysBlockedUntilThePromiseResolves() {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        let (gate, openGate) = Promise<Int, UtilError>.makeWithResolver()
-        let order = UtilBox<[String]>([])
-        let first = PromiseOperation<Int, UtilError>(on: .utility) { resolver in
+        let (gate, openGate) = Promise<Int, TestError>.makeWithResolver()
+        let order = Recorder<String>()
+        let first = PromiseOperation<Int, TestError>(on: .utility) { resolver in
             order.append("first started")
             resolver.resolve(with: gate)
         }
-        let second = PromiseOperation<Int, UtilError>(on: .immediate) { resolver in
+        let second = PromiseOperation<Int, TestError>(on: .immediate) { resolver in
             order.append("second started")
             resolver.fulfill(with: 2)
         }
         queue.addOperation(first)
         queue.addOperation(second)
-        utilEventually { order.value == ["first started"] }
+        waitUntil { order.values == ["first started"] }
         Thread.sleep(forTimeInterval: 0.05)
-        XCTAssertEqual(order.value, ["first started"], "the handler returned but the promise is pending")
+        XCTAssertEqual(order.values, ["first started"], "the handler returned but the promise is pending")
         openGate.fulfill(with: 1)
-        XCTAssertEqual(utilAwait(second.promise), .value(2))
-        XCTAssertEqual(order.value, ["first started", "second started"])
+        XCTAssertEqual(waitForResult(second.promise), .value(2))
+        XCTAssertEqual(order.values, ["first started", "second started"])
         XCTAssertEqual(first.promise.result, .value(1))
     }
 
     func testSerialQueueOrdering() {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        let order = UtilBox<[Int]>([])
+        let order = Recorder<Int>()
         let operations = (0..<10).map { index in
-            PromiseOperation<Int, UtilError>(on: .utility) { resolver in
-                order.mutate { $0.append(index) }
+            PromiseOperation<Int, TestError>(on: .utility) { resolver in
+                order.append(index)
                 DispatchQueue.global().asyncAfter(deadline: .now() + 0.002) { resolver.fulfill(with: index) }
             }
         }
         queue.addOperations(operations, waitUntilFinished: false)
-        XCTAssertEqual(utilAwait(when(fulfilled: operations.map(\.promise))), .value(Array(0..<10)))
-        XCTAssertEqual(order.value, Array(0..<10))
+        XCTAssertEqual(waitForResult(when(fulfilled: operations.map(\.promise))), .value(Array(0..<10)))
+        XCTAssertEqual(order.values, Array(0..<10))
     }
 
     func testDependencies() {
         let queue = OperationQueue()
-        let order = UtilBox<[String]>([])
-        let a = PromiseOperation<Int, UtilError>(on: .utility) { resolver in
+        let order = Recorder<String>()
+        let a = PromiseOperation<Int, TestError>(on: .utility) { resolver in
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) {
                 order.append("a")
                 resolver.fulfill(with: 1)
             }
         }
-        let b = PromiseOperation<Int, UtilError>(on: .utility) { resolver in
+        let b = PromiseOperation<Int, TestError>(on: .utility) { resolver in
             order.append("b")
             resolver.fulfill(with: 2)
         }
         b.addDependency(a)
         queue.addOperation(b)
         queue.addOperation(a)
-        XCTAssertEqual(utilAwait(b.promise), .value(2))
-        XCTAssertEqual(order.value, ["a", "b"])
+        XCTAssertEqual(waitForResult(b.promise), .value(2))
+        XCTAssertEqual(order.values, ["a", "b"])
     }
 
     func testCancelBeforeStartNeverRunsTheHandler() {
-        let ran = UtilBox(false)
-        let operation = PromiseOperation<Int, UtilError>(on: .immediate) { resolver in
+        let ran = Slot(false)
+        let operation = PromiseOperation<Int, TestError>(on: .immediate) { resolver in
             ran.value = true
             resolver.fulfill(with: 1)
         }
@@ -120,19 +120,19 @@ final class UtilitiesPromiseOperationTests: XCTestCase {
     func testCancelledOperationOnAQueueCancelsThePromise() {
         let queue = OperationQueue()
         queue.isSuspended = true
-        let ran = UtilBox(false)
-        let operation = PromiseOperation<Int, UtilError>(on: .utility) { _ in ran.value = true }
+        let ran = Slot(false)
+        let operation = PromiseOperation<Int, TestError>(on: .utility) { _ in ran.value = true }
         queue.addOperation(operation)
         operation.promise.requestCancel()
         XCTAssertTrue(operation.isCancelled, "promise.requestCancel() cancels the operation")
         queue.isSuspended = false
-        XCTAssertEqual(utilAwait(operation.promise), .cancelled)
+        XCTAssertEqual(waitForResult(operation.promise), .cancelled)
         queue.waitUntilAllOperationsAreFinished()
         XCTAssertFalse(ran.value)
     }
 
     func testCancelWhileRunningRequestsCancelOfThePromise() {
-        let operation = PromiseOperation<Int, UtilError>(on: .immediate) { resolver in
+        let operation = PromiseOperation<Int, TestError>(on: .immediate) { resolver in
             resolver.onRequestCancel(on: .immediate) { $0.cancel() }
         }
         operation.start()
@@ -144,8 +144,8 @@ final class UtilitiesPromiseOperationTests: XCTestCase {
     }
 
     func testExtraStartsDoNothing() {
-        let runs = UtilBox(0)
-        let operation = PromiseOperation<Int, UtilError>(on: .immediate) { resolver in
+        let runs = Counter()
+        let operation = PromiseOperation<Int, TestError>(on: .immediate) { resolver in
             runs.increment()
             resolver.fulfill(with: 1)
         }
@@ -156,10 +156,10 @@ final class UtilitiesPromiseOperationTests: XCTestCase {
     }
 
     func testDroppingANeverStartedOperationCancelsThePromise() {
-        var promise: Promise<Int, UtilError>!
-        weak var weakOperation: PromiseOperation<Int, UtilError>?
+        var promise: Promise<Int, TestError>!
+        weak var weakOperation: PromiseOperation<Int, TestError>?
         do {
-            let operation = PromiseOperation<Int, UtilError>(on: .utility) { $0.fulfill(with: 1) }
+            let operation = PromiseOperation<Int, TestError>(on: .utility) { $0.fulfill(with: 1) }
             weakOperation = operation
             promise = operation.promise
             XCTAssertNil(promise.result, "the operation keeps it resolvable")
@@ -177,7 +177,7 @@ final class UtilitiesPromiseOperationTests: XCTestCase {
 
     func testWaitUntilFinished() {
         let queue = OperationQueue()
-        let operation = PromiseOperation<Int, UtilError>(on: .utility) { resolver in
+        let operation = PromiseOperation<Int, TestError>(on: .utility) { resolver in
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.01) { resolver.fulfill(with: 1) }
         }
         queue.addOperation(operation)

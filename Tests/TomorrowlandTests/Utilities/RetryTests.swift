@@ -5,51 +5,51 @@ import XCTest
 
 final class UtilitiesRetryTests: XCTestCase {
     /// A body that rejects with 1, 2, … and fulfils on attempt `succeedOn` (if any).
-    private func failing(_ calls: UtilBox<Int>, succeedOn: Int? = nil) -> @Sendable () -> Promise<Int, UtilError> {
-        { () -> Promise<Int, UtilError> in
+    private func failing(_ calls: Counter, succeedOn: Int? = nil) -> @Sendable () -> Promise<Int, TestError> {
+        { () -> Promise<Int, TestError> in
             let call = calls.increment()
             if call == succeedOn { return Promise(fulfilled: call * 100) }
-            return Promise(rejected: UtilError(call))
+            return Promise(rejected: TestError(call))
         }
     }
 
     func testFulfilsOnAFirstSuccess() {
-        let calls = UtilBox(0)
+        let calls = Counter()
         let promise = retry(on: .immediate, attempts: 5, failing(calls, succeedOn: 3))
         XCTAssertEqual(promise.result, .value(300))
         XCTAssertEqual(calls.value, 3)
     }
 
     func testRejectsWithTheLastErrorWhenAttemptsRunOut() {
-        let calls = UtilBox(0)
+        let calls = Counter()
         let promise = retry(on: .immediate, attempts: 4, failing(calls))
-        XCTAssertEqual(promise.result, .error(UtilError(4)))
+        XCTAssertEqual(promise.result, .error(TestError(4)))
         XCTAssertEqual(calls.value, 4)
     }
 
     func testAttemptsBelowOneMeanOne() {
-        let calls = UtilBox(0)
-        XCTAssertEqual(retry(on: .immediate, attempts: 0, failing(calls)).result, .error(UtilError(1)))
-        XCTAssertEqual(retry(on: .immediate, attempts: -3, failing(calls)).result, .error(UtilError(2)))
+        let calls = Counter()
+        XCTAssertEqual(retry(on: .immediate, attempts: 0, failing(calls)).result, .error(TestError(1)))
+        XCTAssertEqual(retry(on: .immediate, attempts: -3, failing(calls)).result, .error(TestError(2)))
         XCTAssertEqual(calls.value, 2)
     }
 
     func testPredicateStopsRetrying() {
-        let calls = UtilBox(0)
+        let calls = Counter()
         let promise = retry(on: .immediate, attempts: 10, while: { $0.code < 2 }, failing(calls))
-        XCTAssertEqual(promise.result, .error(UtilError(2)))
+        XCTAssertEqual(promise.result, .error(TestError(2)))
         XCTAssertEqual(calls.value, 2)
     }
 
     func testSynchronousRejectionsDoNotRecurse() {
-        let calls = UtilBox(0)
+        let calls = Counter()
         let done = expectation(description: "done")
         let thread = Thread {
-            let promise = retry(on: .immediate, attempts: 20_000, { () -> Promise<Int, UtilError> in
+            let promise = retry(on: .immediate, attempts: 20_000, { () -> Promise<Int, TestError> in
                 calls.increment()
-                return Promise(rejected: UtilError(0))
+                return Promise(rejected: TestError(0))
             })
-            XCTAssertEqual(promise.result, .error(UtilError(0)))
+            XCTAssertEqual(promise.result, .error(TestError(0)))
             done.fulfill()
         }
         thread.stackSize = 64 << 10
@@ -60,37 +60,37 @@ final class UtilitiesRetryTests: XCTestCase {
 
     func testRunsOnTheContext() {
         let queue = DispatchQueue(label: "util.retry")
-        queue.setSpecific(key: utilQueueKey, value: "retry")
-        let onQueue = UtilBox<[Bool]>([])
-        let calls = UtilBox(0)
+        queue.setSpecific(key: queueNameKey, value: "retry")
+        let onQueue = Recorder<Bool>()
+        let calls = Counter()
         let promise = retry(on: .queue(queue), attempts: 3, delay: 0.001, while: { _ in
-            onQueue.mutate { $0.append(DispatchQueue.getSpecific(key: utilQueueKey) == "retry") }
+            onQueue.append(DispatchQueue.getSpecific(key: queueNameKey) == "retry")
             return true
-        }, { () -> Promise<Int, UtilError> in
-            onQueue.mutate { $0.append(DispatchQueue.getSpecific(key: utilQueueKey) == "retry") }
+        }, { () -> Promise<Int, TestError> in
+            onQueue.append(DispatchQueue.getSpecific(key: queueNameKey) == "retry")
             calls.increment()
-            return Promise(on: .utility, rejected: UtilError(calls.value), after: 0.001)
+            return Promise(on: .utility, rejected: TestError(calls.value), after: 0.001)
         })
-        XCTAssertEqual(utilAwait(promise), .error(UtilError(3)))
-        XCTAssertEqual(onQueue.value, [Bool](repeating: true, count: 5), "3 bodies and 2 predicate calls on the queue")
+        XCTAssertEqual(waitForResult(promise), .error(TestError(3)))
+        XCTAssertEqual(onQueue.values, [Bool](repeating: true, count: 5), "3 bodies and 2 predicate calls on the queue")
     }
 
     func testDelayBetweenAttempts() {
-        let calls = UtilBox(0)
-        let start = utilNow()
+        let calls = Counter()
+        let start = monotonicNow()
         let promise = retry(on: .utility, attempts: 3, delay: 0.03, failing(calls))
-        XCTAssertEqual(utilAwait(promise), .error(UtilError(3)))
-        XCTAssertGreaterThanOrEqual(utilNow() - start, 0.055, "two delays of 30 ms")
+        XCTAssertEqual(waitForResult(promise), .error(TestError(3)))
+        XCTAssertGreaterThanOrEqual(monotonicNow() - start, 0.055, "two delays of 30 ms")
     }
 
     func testNegativeDelayRetriesAtOnce() {
-        let calls = UtilBox(0)
-        XCTAssertEqual(retry(on: .immediate, attempts: 3, delay: -1, failing(calls)).result, .error(UtilError(3)))
+        let calls = Counter()
+        XCTAssertEqual(retry(on: .immediate, attempts: 3, delay: -1, failing(calls)).result, .error(TestError(3)))
     }
 
     func testCancelledAttemptCancelsWithoutRetrying() {
-        let calls = UtilBox(0)
-        let promise = retry(on: .immediate, attempts: 5, { () -> Promise<Int, UtilError> in
+        let calls = Counter()
+        let promise = retry(on: .immediate, attempts: 5, { () -> Promise<Int, TestError> in
             calls.increment()
             return Promise(with: .cancelled)
         })
@@ -99,11 +99,11 @@ final class UtilitiesRetryTests: XCTestCase {
     }
 
     func testCancelRequestStopsAtOnceAndCancelsTheInFlightAttempt() {
-        let asked = UtilBox(false)
-        let calls = UtilBox(0)
-        let promise = retry(on: .immediate, attempts: 5, { () -> Promise<Int, UtilError> in
+        let asked = Slot(false)
+        let calls = Counter()
+        let promise = retry(on: .immediate, attempts: 5, { () -> Promise<Int, TestError> in
             calls.increment()
-            return utilCancellable(Int.self, asked: asked)
+            return cancellablePromise(Int.self, asked: asked)
         })
         XCTAssertNil(promise.result)
         promise.requestCancel()
@@ -113,25 +113,25 @@ final class UtilitiesRetryTests: XCTestCase {
     }
 
     func testCancelDuringTheDelayDropsTheTimerAndStartsNoAttempt() {
-        let calls = UtilBox(0)
-        weak var weakCapture: UtilObject?
-        var promise: Promise<Int, UtilError>!
+        let calls = Counter()
+        weak var weakCapture: TestObject?
+        var promise: Promise<Int, TestError>!
         do {
-            let capture = UtilObject()
+            let capture = TestObject()
             weakCapture = capture
-            promise = retry(on: .utility, attempts: 3, delay: 30, { () -> Promise<Int, UtilError> in
+            promise = retry(on: .utility, attempts: 3, delay: 30, { () -> Promise<Int, TestError> in
                 _ = capture
                 calls.increment()
-                return Promise(rejected: UtilError(1))
+                return Promise(rejected: TestError(1))
             })
         }
-        utilEventually { calls.value == 1 }
+        waitUntil { calls.value == 1 }
         Thread.sleep(forTimeInterval: 0.02)
-        let start = utilNow()
+        let start = monotonicNow()
         promise.requestCancel()
         XCTAssertEqual(promise.result, .cancelled)
-        XCTAssertLessThan(utilNow() - start, 1)
-        utilEventually { weakCapture == nil }
+        XCTAssertLessThan(monotonicNow() - start, 1)
+        waitUntil { weakCapture == nil }
         XCTAssertEqual(calls.value, 1)
     }
 
@@ -143,13 +143,13 @@ final class UtilitiesRetryTests: XCTestCase {
         defer { racer.stop() }
         let failures = Recorder<String>()
         for round in 0..<150_000 {
-            let (first, firstResolver) = Promise<Int, UtilError>.makeWithResolver()
+            let (first, firstResolver) = Promise<Int, TestError>.makeWithResolver()
             let calls = Counter()
-            let unused = UtilBox(false)
-            let promise = retry(on: .immediate, attempts: 4, { () -> Promise<Int, UtilError> in
-                calls.increment() == 1 ? first : utilCancellable(Int.self, asked: unused)
+            let unused = Slot(false)
+            let promise = retry(on: .immediate, attempts: 4, { () -> Promise<Int, TestError> in
+                calls.increment() == 1 ? first : cancellablePromise(Int.self, asked: unused)
             })
-            racer.race({ promise.requestCancel() }, { firstResolver.reject(with: UtilError(1)) })
+            racer.race({ promise.requestCancel() }, { firstResolver.reject(with: TestError(1)) })
             if promise.result != .cancelled {
                 failures.append("round \(round): \(String(describing: promise.result)) after \(calls.value) of 4 attempts")
                 if failures.values.count >= 5 { break }
@@ -160,10 +160,10 @@ final class UtilitiesRetryTests: XCTestCase {
     }
 
     func testStdPromiseRetry() {
-        let calls = UtilBox(0)
-        let promise: StdPromise<String> = retry(on: .utility, attempts: 3, while: { $0 is UtilError }) {
-            calls.increment() < 2 ? StdPromise(rejected: UtilError(0)) : StdPromise(fulfilled: "ok")
+        let calls = Counter()
+        let promise: StdPromise<String> = retry(on: .utility, attempts: 3, while: { $0 is TestError }) {
+            calls.increment() < 2 ? StdPromise(rejected: TestError(0)) : StdPromise(fulfilled: "ok")
         }
-        XCTAssertEqual(utilAwait(promise)?.value, "ok")
+        XCTAssertEqual(waitForResult(promise)?.value, "ok")
     }
 }

@@ -7,65 +7,65 @@ final class UtilitiesTimeTests: XCTestCase {
     // MARK: init(on:fulfilled:after:) and friends
 
     func testFulfilledAfterResolvesAfterTheDelay() {
-        let start = utilNow()
-        let promise = Promise<Int, UtilError>(on: .utility, fulfilled: 42, after: 0.05)
-        XCTAssertEqual(utilAwait(promise), .value(42))
-        XCTAssertGreaterThanOrEqual(utilNow() - start, 0.045)
+        let start = monotonicNow()
+        let promise = Promise<Int, TestError>(on: .utility, fulfilled: 42, after: 0.05)
+        XCTAssertEqual(waitForResult(promise), .value(42))
+        XCTAssertGreaterThanOrEqual(monotonicNow() - start, 0.045)
     }
 
     func testRejectedAfterAndWithAfter() {
-        let rejected = Promise<Int, UtilError>(on: .default, rejected: UtilError(1), after: 0.01)
-        let result = Promise<Int, UtilError>(on: .userInitiated, with: .cancelled, after: 0.01)
-        XCTAssertEqual(utilAwait(rejected), .error(UtilError(1)))
-        XCTAssertEqual(utilAwait(result), .cancelled)
+        let rejected = Promise<Int, TestError>(on: .default, rejected: TestError(1), after: 0.01)
+        let result = Promise<Int, TestError>(on: .userInitiated, with: .cancelled, after: 0.01)
+        XCTAssertEqual(waitForResult(rejected), .error(TestError(1)))
+        XCTAssertEqual(waitForResult(result), .cancelled)
     }
 
     @available(*, deprecated)
     func testDeprecatedResultAfter() {
-        let promise = Promise<Int, UtilError>(on: .utility, result: .value(3), after: 0.01)
-        XCTAssertEqual(utilAwait(promise), .value(3))
+        let promise = Promise<Int, TestError>(on: .utility, result: .value(3), after: 0.01)
+        XCTAssertEqual(waitForResult(promise), .value(3))
     }
 
     func testZeroOrNegativeDelayWithImmediateOrNowOrIsAlreadyResolved() {
-        XCTAssertEqual(Promise<Int, UtilError>(on: .immediate, fulfilled: 1, after: 0).result, .value(1))
-        XCTAssertEqual(Promise<Int, UtilError>(on: .nowOr(.main), fulfilled: 2, after: -5).result, .value(2))
-        XCTAssertEqual(Promise<Int, UtilError>(on: .immediate, rejected: UtilError(3), after: -1).result, .error(UtilError(3)))
+        XCTAssertEqual(Promise<Int, TestError>(on: .immediate, fulfilled: 1, after: 0).result, .value(1))
+        XCTAssertEqual(Promise<Int, TestError>(on: .nowOr(.main), fulfilled: 2, after: -5).result, .value(2))
+        XCTAssertEqual(Promise<Int, TestError>(on: .immediate, rejected: TestError(3), after: -1).result, .error(TestError(3)))
     }
 
     func testNegativeDelayOnAQueueIsDispatchedAtOnce() {
         let queue = DispatchQueue(label: "util.negative")
-        queue.setSpecific(key: utilQueueKey, value: "negative")
-        let onQueue = UtilBox(false)
+        queue.setSpecific(key: queueNameKey, value: "negative")
+        let onQueue = Slot(false)
         queue.suspend() // so the callback below is registered before the timer's work runs
-        let timer = Promise<Int, UtilError>(on: .queue(queue), fulfilled: 1, after: -10)
-        let promise = timer.then(on: .immediate) { _ in onQueue.value = DispatchQueue.getSpecific(key: utilQueueKey) == "negative" }
+        let timer = Promise<Int, TestError>(on: .queue(queue), fulfilled: 1, after: -10)
+        let promise = timer.then(on: .immediate) { _ in onQueue.value = DispatchQueue.getSpecific(key: queueNameKey) == "negative" }
         XCTAssertNil(timer.result, "dispatched, not synchronous")
-        let start = utilNow()
+        let start = monotonicNow()
         queue.resume()
-        XCTAssertEqual(utilAwait(promise), .value(1))
-        XCTAssertLessThan(utilNow() - start, 5)
+        XCTAssertEqual(waitForResult(promise), .value(1))
+        XCTAssertLessThan(monotonicNow() - start, 5)
         XCTAssertTrue(onQueue.value)
     }
 
     func testRequestCancelDuringAfterCancelsAtOnceAndDropsTheValue() {
-        weak var weakValue: UtilObject?
-        var promise: Promise<UtilObject, UtilError>!
+        weak var weakValue: TestObject?
+        var promise: Promise<TestObject, TestError>!
         do {
-            let value = UtilObject()
+            let value = TestObject()
             weakValue = value
             promise = Promise(on: .utility, fulfilled: value, after: 30)
         }
         XCTAssertNotNil(weakValue, "the timer keeps the value until it fires")
-        let start = utilNow()
+        let start = monotonicNow()
         promise.requestCancel()
         XCTAssertEqual(promise.result?.isCancelled, true, "cancelled synchronously")
         XCTAssertNil(weakValue, "the stored value is released at once")
-        XCTAssertLessThan(utilNow() - start, 1)
+        XCTAssertLessThan(monotonicNow() - start, 1)
     }
 
     func testAfterTimerKeepsThePromiseResolvableWithoutHandles() {
         let fired = expectation(description: "fired")
-        _ = Promise<Int, UtilError>(on: .utility, fulfilled: 5, after: 0.02).then(on: .immediate) { value in
+        _ = Promise<Int, TestError>(on: .utility, fulfilled: 5, after: 0.02).then(on: .immediate) { value in
             XCTAssertEqual(value, 5)
             fired.fulfill()
         }
@@ -73,10 +73,10 @@ final class UtilitiesTimeTests: XCTestCase {
     }
 
     func testAfterOnMainRunsOnTheMainQueue() {
-        let onMain = UtilBox(false)
-        let promise = Promise<Int, UtilError>(on: .main, fulfilled: 1, after: 0.01)
+        let onMain = Slot(false)
+        let promise = Promise<Int, TestError>(on: .main, fulfilled: 1, after: 0.01)
             .then(on: .immediate) { _ in onMain.value = MainQueue.isCurrent }
-        XCTAssertEqual(utilAwait(promise), .value(1))
+        XCTAssertEqual(waitForResult(promise), .value(1))
         XCTAssertTrue(onMain.value)
     }
 
@@ -84,7 +84,7 @@ final class UtilitiesTimeTests: XCTestCase {
         // Registered off the main queue, `.auto` is `.default`: not the calling thread.
         let done = expectation(description: "done")
         DispatchQueue.global().async {
-            let promise = Promise<Int, UtilError>(on: .immediate, fulfilled: 1, after: 0.01)
+            let promise = Promise<Int, TestError>(on: .immediate, fulfilled: 1, after: 0.01)
             _ = promise.then(on: .immediate) { _ in
                 XCTAssertFalse(MainQueue.isCurrent)
                 done.fulfill()
@@ -92,11 +92,11 @@ final class UtilitiesTimeTests: XCTestCase {
         }
         wait(for: [done], timeout: 10)
         // On the main queue `.immediate` means `.main`.
-        let onMain = UtilBox(false)
-        let timer = Promise<Int, UtilError>(on: .immediate, fulfilled: 1, after: 0.01)
+        let onMain = Slot(false)
+        let timer = Promise<Int, TestError>(on: .immediate, fulfilled: 1, after: 0.01)
         let promise = timer.then(on: .immediate) { _ in onMain.value = MainQueue.isCurrent }
         XCTAssertNil(timer.result, "not synchronous: it waits for the main queue, which this test holds")
-        XCTAssertEqual(utilAwait(promise), .value(1))
+        XCTAssertEqual(waitForResult(promise), .value(1))
         XCTAssertTrue(onMain.value)
     }
 
@@ -106,68 +106,68 @@ final class UtilitiesTimeTests: XCTestCase {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.isSuspended = true
-        let order = UtilBox<[String]>([])
-        let timed = Promise<Int, UtilError>(on: .operationQueue(queue), fulfilled: 1, after: 0.05)
+        let order = Recorder<String>()
+        let timed = Promise<Int, TestError>(on: .operationQueue(queue), fulfilled: 1, after: 0.05)
             .then(on: .immediate) { _ in order.append("timer") }
         XCTAssertEqual(queue.operationCount, 1, "the timer's operation is in the queue at once")
         queue.addOperation { order.append("A") }
         queue.isSuspended = false
-        XCTAssertEqual(utilAwait(timed), .value(1))
+        XCTAssertEqual(waitForResult(timed), .value(1))
         queue.waitUntilAllOperationsAreFinished()
-        XCTAssertEqual(order.value, ["A", "timer"], "a not-ready timer does not block ready work")
+        XCTAssertEqual(order.values, ["A", "timer"], "a not-ready timer does not block ready work")
     }
 
     func testOperationQueueTimerRunsBeforeLaterWorkOnceReady() {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        let order = UtilBox<[String]>([])
+        let order = Recorder<String>()
         let gate = DispatchSemaphore(value: 0)
         queue.addOperation { gate.wait() } // holds the queue while the timer fires
-        let timed = Promise<Int, UtilError>(on: .operationQueue(queue), fulfilled: 1, after: 0.01)
+        let timed = Promise<Int, TestError>(on: .operationQueue(queue), fulfilled: 1, after: 0.01)
             .then(on: .immediate) { _ in order.append("timer") }
         // The timer fires while the queue is busy.
-        utilEventually { queue.operations.contains { $0 is TimerOperation && $0.isReady } }
+        waitUntil { queue.operations.contains { $0 is TimerOperation && $0.isReady } }
         queue.addOperation { order.append("later") }
         gate.signal()
-        XCTAssertEqual(utilAwait(timed), .value(1))
+        XCTAssertEqual(waitForResult(timed), .value(1))
         queue.waitUntilAllOperationsAreFinished()
-        XCTAssertEqual(order.value, ["timer", "later"])
+        XCTAssertEqual(order.values, ["timer", "later"])
     }
 
     func testCancelledOperationQueueTimerLeavesTheQueue() {
         let queue = OperationQueue()
-        let promise = Promise<Int, UtilError>(on: .operationQueue(queue), fulfilled: 1, after: 30)
+        let promise = Promise<Int, TestError>(on: .operationQueue(queue), fulfilled: 1, after: 30)
         XCTAssertEqual(queue.operationCount, 1)
         promise.requestCancel()
         XCTAssertEqual(promise.result, .cancelled)
-        utilEventually { queue.operationCount == 0 }
+        waitUntil { queue.operationCount == 0 }
     }
 
     // MARK: delay (rule 23)
 
     func testDelayDelaysEachResult() {
-        let start = utilNow()
-        let value = Promise<Int, UtilError>(fulfilled: 1).delay(on: .utility, 0.05)
-        let error = Promise<Int, UtilError>(rejected: UtilError(2)).delay(on: .utility, 0.05)
-        let cancelled = Promise<Int, UtilError>(with: .cancelled).delay(on: .utility, 0.05)
-        XCTAssertEqual(utilAwait(value), .value(1))
-        XCTAssertEqual(utilAwait(error), .error(UtilError(2)))
-        XCTAssertEqual(utilAwait(cancelled), .cancelled)
-        XCTAssertGreaterThanOrEqual(utilNow() - start, 0.045)
+        let start = monotonicNow()
+        let value = Promise<Int, TestError>(fulfilled: 1).delay(on: .utility, 0.05)
+        let error = Promise<Int, TestError>(rejected: TestError(2)).delay(on: .utility, 0.05)
+        let cancelled = Promise<Int, TestError>(with: .cancelled).delay(on: .utility, 0.05)
+        XCTAssertEqual(waitForResult(value), .value(1))
+        XCTAssertEqual(waitForResult(error), .error(TestError(2)))
+        XCTAssertEqual(waitForResult(cancelled), .cancelled)
+        XCTAssertGreaterThanOrEqual(monotonicNow() - start, 0.045)
     }
 
     func testDelayStartsWhenUpstreamResolves() {
-        let (upstream, resolver) = Promise<Int, UtilError>.makeWithResolver()
+        let (upstream, resolver) = Promise<Int, TestError>.makeWithResolver()
         let delayed = upstream.delay(on: .utility, 0.05)
         Thread.sleep(forTimeInterval: 0.06)
-        let start = utilNow()
+        let start = monotonicNow()
         resolver.fulfill(with: 7)
-        XCTAssertEqual(utilAwait(delayed), .value(7))
-        XCTAssertGreaterThanOrEqual(utilNow() - start, 0.045)
+        XCTAssertEqual(waitForResult(delayed), .value(7))
+        XCTAssertGreaterThanOrEqual(monotonicNow() - start, 0.045)
     }
 
     func testDelayZeroWithImmediateIsSynchronous() {
-        let (upstream, resolver) = Promise<Int, UtilError>.makeWithResolver()
+        let (upstream, resolver) = Promise<Int, TestError>.makeWithResolver()
         let delayed = upstream.delay(on: .immediate, 0)
         let negative = upstream.delay(on: .nowOr(.utility), -1)
         resolver.fulfill(with: 3)
@@ -176,28 +176,28 @@ final class UtilitiesTimeTests: XCTestCase {
     }
 
     func testDelayCancelRequestDoesNotShortenAFulfilledDelay() {
-        let start = utilNow()
-        let delayed = Promise<Int, UtilError>(fulfilled: 1).delay(on: .utility, 0.1)
+        let start = monotonicNow()
+        let delayed = Promise<Int, TestError>(fulfilled: 1).delay(on: .utility, 0.1)
         delayed.requestCancel()
-        XCTAssertEqual(utilAwait(delayed), .value(1))
-        XCTAssertGreaterThanOrEqual(utilNow() - start, 0.09)
+        XCTAssertEqual(waitForResult(delayed), .value(1))
+        XCTAssertGreaterThanOrEqual(monotonicNow() - start, 0.09)
     }
 
     func testDelayCancelRequestCancelsACancelledResultAtOnce() {
-        let delayed = Promise<Int, UtilError>(with: .cancelled).delay(on: .utility, 30)
+        let delayed = Promise<Int, TestError>(with: .cancelled).delay(on: .utility, 30)
         XCTAssertNil(delayed.result)
         delayed.requestCancel()
         XCTAssertEqual(delayed.result, .cancelled, "cancelled synchronously, without waiting 30 s")
     }
 
     func testDelayPassesCancelRequestsUpstream() {
-        let (upstream, resolver) = Promise<Int, UtilError>.makeWithResolver()
-        let asked = UtilBox(false)
+        let (upstream, resolver) = Promise<Int, TestError>.makeWithResolver()
+        let asked = Slot(false)
         resolver.onRequestCancel(on: .immediate) { resolver in
             asked.value = true
             resolver.cancel()
         }
-        var delayed: Promise<Int, UtilError>? = upstream.delay(on: .utility, 30)
+        var delayed: Promise<Int, TestError>? = upstream.delay(on: .utility, 30)
         _ = upstream // the handle must be gone for propagation (rule 5)
         delayed!.requestCancel()
         XCTAssertFalse(asked.value, "upstream handle still alive")
@@ -207,57 +207,57 @@ final class UtilitiesTimeTests: XCTestCase {
     }
 
     func testDelayPropagatesOnceUpstreamHandleIsGone() {
-        let asked = UtilBox(false)
-        var delayed: Promise<Int, UtilError>!
+        let asked = Slot(false)
+        var delayed: Promise<Int, TestError>!
         do {
-            let upstream = utilCancellable(Int.self, asked: asked)
+            let upstream = cancellablePromise(Int.self, asked: asked)
             delayed = upstream.delay(on: .utility, 30)
         }
-        let start = utilNow()
+        let start = monotonicNow()
         delayed.requestCancel()
         XCTAssertTrue(asked.value)
         XCTAssertEqual(delayed.result, .cancelled, "an upstream cancelled during the request cancels at once")
-        XCTAssertLessThan(utilNow() - start, 1)
+        XCTAssertLessThan(monotonicNow() - start, 1)
     }
 
     func testDelayOnOperationQueueAddsTheOperationWhenDelayIsCalled() {
         let queue = OperationQueue()
         queue.isSuspended = true
-        let (upstream, resolver) = Promise<Int, UtilError>.makeWithResolver()
+        let (upstream, resolver) = Promise<Int, TestError>.makeWithResolver()
         let delayed = upstream.delay(on: .operationQueue(queue), 0.01)
         XCTAssertEqual(queue.operationCount, 1, "added at once, before the upstream resolves (rule 24)")
         resolver.fulfill(with: 1)
         XCTAssertEqual(queue.operationCount, 1, "the same operation, not a second one")
         queue.isSuspended = false
-        XCTAssertEqual(utilAwait(delayed), .value(1))
-        let resolved = Promise<Int, UtilError>(fulfilled: 2).delay(on: .operationQueue(queue), 0)
-        XCTAssertEqual(utilAwait(resolved), .value(2))
+        XCTAssertEqual(waitForResult(delayed), .value(1))
+        let resolved = Promise<Int, TestError>(fulfilled: 2).delay(on: .operationQueue(queue), 0)
+        XCTAssertEqual(waitForResult(resolved), .value(2))
     }
 
     func testDelayOnOperationQueueKeepsItsPlaceAheadOfLaterWork() {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        let order = UtilBox<[String]>([])
+        let order = Recorder<String>()
         let gate = DispatchSemaphore(value: 0)
         queue.addOperation { gate.wait() } // holds the queue until the delay's timer has fired
-        let (upstream, resolver) = Promise<Int, UtilError>.makeWithResolver()
+        let (upstream, resolver) = Promise<Int, TestError>.makeWithResolver()
         let delayed = upstream.delay(on: .operationQueue(queue), 0.01).then(on: .immediate) { _ in order.append("delay") }
         queue.addOperation { order.append("later") } // added after `delay` was called
         resolver.fulfill(with: 1)
-        utilEventually { queue.operations.contains { $0 is TimerOperation && $0.isReady } }
+        waitUntil { queue.operations.contains { $0 is TimerOperation && $0.isReady } }
         gate.signal()
-        XCTAssertEqual(utilAwait(delayed), .value(1))
+        XCTAssertEqual(waitForResult(delayed), .value(1))
         queue.waitUntilAllOperationsAreFinished()
-        XCTAssertEqual(order.value, ["delay", "later"])
+        XCTAssertEqual(order.values, ["delay", "later"])
     }
 
     func testDelayOnOperationQueueLeavesTheQueueWhenACancelledResultIsCancelled() {
         let queue = OperationQueue()
-        let delayed = Promise<Int, UtilError>(with: .cancelled).delay(on: .operationQueue(queue), 30)
+        let delayed = Promise<Int, TestError>(with: .cancelled).delay(on: .operationQueue(queue), 30)
         XCTAssertEqual(queue.operationCount, 1)
         delayed.requestCancel()
         XCTAssertEqual(delayed.result, .cancelled)
-        utilEventually { queue.operationCount == 0 }
+        waitUntil { queue.operationCount == 0 }
     }
 
     func testAReservedOperationLeavesTheQueueIfItsTimerIsNeverArmed() {
@@ -266,13 +266,13 @@ final class UtilitiesTimeTests: XCTestCase {
         XCTAssertNotNil(reservation)
         XCTAssertEqual(queue.operationCount, 1)
         reservation = nil
-        utilEventually { queue.operationCount == 0 }
+        waitUntil { queue.operationCount == 0 }
     }
 
     func testDelayZeroOnNowOrOperationQueueAddsNoOperation() {
         let queue = OperationQueue()
         queue.isSuspended = true
-        let delayed = Promise<Int, UtilError>(fulfilled: 1).delay(on: .nowOr(.operationQueue(queue)), 0)
+        let delayed = Promise<Int, TestError>(fulfilled: 1).delay(on: .nowOr(.operationQueue(queue)), 0)
         XCTAssertEqual(delayed.result, .value(1))
         XCTAssertEqual(queue.operationCount, 0, "passed through: no operation left behind in the queue")
     }
@@ -280,43 +280,43 @@ final class UtilitiesTimeTests: XCTestCase {
     // MARK: timeout (rule 22)
 
     func testTimeoutTimesOut() {
-        let (upstream, resolver) = Promise<Int, UtilError>.makeWithResolver()
-        let start = utilNow()
+        let (upstream, resolver) = Promise<Int, TestError>.makeWithResolver()
+        let start = monotonicNow()
         let timed = upstream.timeout(on: .utility, delay: 0.05)
-        XCTAssertEqual(utilAwait(timed), .error(.timedOut))
-        XCTAssertGreaterThanOrEqual(utilNow() - start, 0.045)
+        XCTAssertEqual(waitForResult(timed), .error(.timedOut))
+        XCTAssertGreaterThanOrEqual(monotonicNow() - start, 0.045)
         XCTAssertNil(upstream.result, "the receiver is not cancelled directly")
         withExtendedLifetime(resolver) {}
     }
 
     func testTimeoutPassesValuesAndWrapsErrors() {
-        let value = Promise<Int, UtilError>(on: .utility, fulfilled: 1, after: 0.01).timeout(on: .utility, delay: 10)
-        let error = Promise<Int, UtilError>(on: .utility, rejected: UtilError(4), after: 0.01).timeout(on: .utility, delay: 10)
-        XCTAssertEqual(utilAwait(value), .value(1))
-        XCTAssertEqual(utilAwait(error), .error(.rejected(UtilError(4))))
+        let value = Promise<Int, TestError>(on: .utility, fulfilled: 1, after: 0.01).timeout(on: .utility, delay: 10)
+        let error = Promise<Int, TestError>(on: .utility, rejected: TestError(4), after: 0.01).timeout(on: .utility, delay: 10)
+        XCTAssertEqual(waitForResult(value), .value(1))
+        XCTAssertEqual(waitForResult(error), .error(.rejected(TestError(4))))
     }
 
     func testTimeoutDefaultContextGivesAResolvedPromiseForAResolvedReceiver() {
-        XCTAssertEqual(Promise<Int, UtilError>(fulfilled: 1).timeout(delay: 10).result, .value(1))
-        XCTAssertEqual(Promise<Int, UtilError>(rejected: UtilError(1)).timeout(delay: 10).result, .error(.rejected(UtilError(1))))
-        XCTAssertEqual(Promise<Int, UtilError>(with: .cancelled).timeout(delay: 10).result, .cancelled)
+        XCTAssertEqual(Promise<Int, TestError>(fulfilled: 1).timeout(delay: 10).result, .value(1))
+        XCTAssertEqual(Promise<Int, TestError>(rejected: TestError(1)).timeout(delay: 10).result, .error(.rejected(TestError(1))))
+        XCTAssertEqual(Promise<Int, TestError>(with: .cancelled).timeout(delay: 10).result, .cancelled)
     }
 
     func testTimeoutZeroDelayIsSynchronousForImmediateAndNowOr() {
-        let (upstream, resolver) = Promise<Int, UtilError>.makeWithResolver()
+        let (upstream, resolver) = Promise<Int, TestError>.makeWithResolver()
         XCTAssertEqual(upstream.timeout(on: .immediate, delay: 0).result, .error(.timedOut))
         XCTAssertEqual(upstream.timeout(delay: -1).result, .error(.timedOut))
         XCTAssertEqual(upstream.timeout(on: .nowOr(.utility), delay: 0).result, .error(.timedOut))
         let dispatched = upstream.timeout(on: .utility, delay: 0)
-        XCTAssertEqual(utilAwait(dispatched), .error(.timedOut))
+        XCTAssertEqual(waitForResult(dispatched), .error(.timedOut))
         withExtendedLifetime(resolver) {}
     }
 
     func testTimeoutGivesUpItsObserverSlotSoTheReceiverCanAutoCancel() {
-        let asked = UtilBox(false)
-        var timed: Promise<Int, PromiseTimeoutError<UtilError>>!
+        let asked = Slot(false)
+        var timed: Promise<Int, PromiseTimeoutError<TestError>>!
         do {
-            let upstream = utilCancellable(Int.self, asked: asked)
+            let upstream = cancellablePromise(Int.self, asked: asked)
             timed = upstream.timeout(on: .immediate, delay: 0)
         }
         XCTAssertEqual(timed.result, .error(.timedOut), "the timeout wins, not the cancellation")
@@ -324,11 +324,11 @@ final class UtilitiesTimeTests: XCTestCase {
     }
 
     func testTimeoutDoesNotCancelAReceiverWithOtherObservers() {
-        let asked = UtilBox(false)
-        var timed: Promise<Int, PromiseTimeoutError<UtilError>>!
-        var other: Promise<Int, UtilError>!
+        let asked = Slot(false)
+        var timed: Promise<Int, PromiseTimeoutError<TestError>>!
+        var other: Promise<Int, TestError>!
         do {
-            let upstream = utilCancellable(Int.self, asked: asked, cancels: false)
+            let upstream = cancellablePromise(Int.self, asked: asked, cancels: false)
             other = upstream.then(on: .immediate) { _ in }
             timed = upstream.timeout(on: .immediate, delay: 0)
         }
@@ -339,23 +339,23 @@ final class UtilitiesTimeTests: XCTestCase {
     }
 
     func testTimeoutCancelRequestPropagatesUpstream() {
-        let asked = UtilBox(false)
-        var timed: Promise<Int, PromiseTimeoutError<UtilError>>!
+        let asked = Slot(false)
+        var timed: Promise<Int, PromiseTimeoutError<TestError>>!
         do {
-            let upstream = utilCancellable(Int.self, asked: asked)
+            let upstream = cancellablePromise(Int.self, asked: asked)
             timed = upstream.timeout(on: .utility, delay: 30)
         }
         timed.requestCancel()
         XCTAssertTrue(asked.value)
-        XCTAssertEqual(utilAwait(timed), .cancelled)
+        XCTAssertEqual(waitForResult(timed), .cancelled)
     }
 
     func testTimeoutTimerDoesNotKeepAResolvedPromiseAlive() {
-        weak var weakValue: UtilObject?
+        weak var weakValue: TestObject?
         do {
-            let value = UtilObject()
+            let value = TestObject()
             weakValue = value
-            let timed = Promise<UtilObject, UtilError>(fulfilled: value).timeout(on: .immediate, delay: 30)
+            let timed = Promise<TestObject, TestError>(fulfilled: value).timeout(on: .immediate, delay: 30)
             XCTAssertTrue(timed.result?.value === value)
         }
         XCTAssertNil(weakValue, "the resolved result is not held by a pending 30 s timer")
@@ -365,8 +365,8 @@ final class UtilitiesTimeTests: XCTestCase {
         let (upstream, resolver) = Promise<Int, Swift.Error>.makeWithResolver()
         let timed = upstream.timeout(on: .immediate, delay: 30)
         XCTAssertTrue(type(of: timed) == Promise<Int, Swift.Error>.self, "the Swift.Error overload wins")
-        resolver.reject(with: UtilError(9))
-        XCTAssertEqual(timed.result?.error as? UtilError, UtilError(9), "passed through unchanged")
+        resolver.reject(with: TestError(9))
+        XCTAssertEqual(timed.result?.error as? TestError, TestError(9), "passed through unchanged")
 
         let never = StdPromise<Int>(on: .immediate) { resolver in resolver.onRequestCancel(on: .immediate) { _ in } }
         let timedOut = never.timeout(delay: 0)
@@ -380,12 +380,12 @@ final class UtilitiesTimeTests: XCTestCase {
     /// already queued when the receiver is cancelled; it must not win.
     func testTimeoutWorkAlreadyQueuedLosesToAReceiverThatCancelledFirst() {
         let queue = DispatchQueue(label: "util.timeout.race")
-        let failures = UtilBox<[String]>([])
+        let failures = Recorder<String>()
         for round in 0..<2_000 {
             let gate = DispatchSemaphore(value: 0)
             queue.async { gate.wait() }
-            let asked = UtilBox(false)
-            let receiver = utilCancellable(Int.self, asked: asked)
+            let asked = Slot(false)
+            let receiver = cancellablePromise(Int.self, asked: asked)
             let stdReceiver = StdPromise<Int>(on: .immediate) { resolver in
                 resolver.onRequestCancel(on: .immediate) { $0.cancel() }
             }
@@ -394,14 +394,14 @@ final class UtilitiesTimeTests: XCTestCase {
             receiver.requestCancel()
             stdReceiver.requestCancel()
             gate.signal()
-            let result = utilAwait(timed)
-            let stdResult = utilAwait(stdTimed)
+            let result = waitForResult(timed)
+            let stdResult = waitForResult(stdTimed)
             if result != .cancelled || stdResult?.isCancelled != true {
-                failures.mutate { $0.append("round \(round): \(String(describing: result)), \(String(describing: stdResult))") }
-                if failures.value.count >= 5 { break }
+                failures.append("round \(round): \(String(describing: result)), \(String(describing: stdResult))")
+                if failures.values.count >= 5 { break }
             }
         }
-        XCTAssertEqual(failures.value, [])
+        XCTAssertEqual(failures.values, [])
     }
 
     /// Rule 22 with a delay: the timer fires (its operation is ready at the head of the
@@ -409,45 +409,45 @@ final class UtilitiesTimeTests: XCTestCase {
     func testTimeoutFiringJustAfterTheReceiverResolvedLosesToIt() {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        let failures = UtilBox<[String]>([])
+        let failures = Recorder<String>()
         for round in 0..<20 {
             let gate = DispatchSemaphore(value: 0)
             queue.addOperation { gate.wait() }
-            let (receiver, resolver) = Promise<Int, UtilError>.makeWithResolver()
+            let (receiver, resolver) = Promise<Int, TestError>.makeWithResolver()
             let (stdReceiver, stdResolver) = StdPromise<Int>.makeWithResolver()
             let timed = receiver.timeout(on: .operationQueue(queue), delay: 0.002)
             let stdTimed = stdReceiver.timeout(on: .operationQueue(queue), delay: 0.002)
             resolver.fulfill(with: round)
-            stdResolver.reject(with: UtilError(round))
+            stdResolver.reject(with: TestError(round))
             Thread.sleep(forTimeInterval: 0.005) // the timers' due time passes while the queue is held
             gate.signal()
-            let result = utilAwait(timed)
-            let stdResult = utilAwait(stdTimed)
-            if result != .value(round) || stdResult?.error as? UtilError != UtilError(round) {
-                failures.mutate { $0.append("round \(round): \(String(describing: result)), \(String(describing: stdResult))") }
-                if failures.value.count >= 5 { break }
+            let result = waitForResult(timed)
+            let stdResult = waitForResult(stdTimed)
+            if result != .value(round) || stdResult?.error as? TestError != TestError(round) {
+                failures.append("round \(round): \(String(describing: result)), \(String(describing: stdResult))")
+                if failures.values.count >= 5 { break }
             }
         }
-        XCTAssertEqual(failures.value, [])
+        XCTAssertEqual(failures.values, [])
     }
 
     func testTimeoutOnOperationQueueAddsTheOperationAtOnce() {
         let queue = OperationQueue()
         queue.isSuspended = true
-        let (upstream, resolver) = Promise<Int, UtilError>.makeWithResolver()
+        let (upstream, resolver) = Promise<Int, TestError>.makeWithResolver()
         let timed = upstream.timeout(on: .operationQueue(queue), delay: 0.01)
         XCTAssertEqual(queue.operationCount, 1)
         queue.isSuspended = false
-        XCTAssertEqual(utilAwait(timed), .error(.timedOut))
+        XCTAssertEqual(waitForResult(timed), .error(.timedOut))
         withExtendedLifetime(resolver) {}
     }
 
     // MARK: PromiseTimeoutError (rule 30)
 
     func testTimeoutErrorUserInfo() {
-        let timedOut = PromiseTimeoutError<UtilError>.timedOut.errorUserInfo
+        let timedOut = PromiseTimeoutError<TestError>.timedOut.errorUserInfo
         XCTAssertEqual(timedOut[NSLocalizedFailureReasonErrorKey] as? String, "The operation timed out.")
-        let rejected = PromiseTimeoutError<UtilError>.rejected(UtilError(3)).errorUserInfo
+        let rejected = PromiseTimeoutError<TestError>.rejected(TestError(3)).errorUserInfo
         XCTAssertNotNil(rejected[NSLocalizedDescriptionKey] as? String)
         XCTAssertNotNil(rejected[NSUnderlyingErrorKey])
         let string = PromiseTimeoutError<String>.rejected("boom").errorUserInfo
@@ -456,13 +456,11 @@ final class UtilitiesTimeTests: XCTestCase {
     }
 
     func testTimeoutErrorEquatableAndHashable() {
-        XCTAssertEqual(PromiseTimeoutError<UtilError>.timedOut, .timedOut)
-        XCTAssertEqual(PromiseTimeoutError<UtilError>.rejected(UtilError(1)), .rejected(UtilError(1)))
-        XCTAssertNotEqual(PromiseTimeoutError<UtilError>.rejected(UtilError(1)), .rejected(UtilError(2)))
-        XCTAssertTrue(PromiseTimeoutError<UtilError>.timedOut != .rejected(UtilError(1)))
-        let set: Set<PromiseTimeoutError<UtilError>> = [.timedOut, .timedOut, .rejected(UtilError(1))]
+        XCTAssertEqual(PromiseTimeoutError<TestError>.timedOut, .timedOut)
+        XCTAssertEqual(PromiseTimeoutError<TestError>.rejected(TestError(1)), .rejected(TestError(1)))
+        XCTAssertNotEqual(PromiseTimeoutError<TestError>.rejected(TestError(1)), .rejected(TestError(2)))
+        XCTAssertTrue(PromiseTimeoutError<TestError>.timedOut != .rejected(TestError(1)))
+        let set: Set<PromiseTimeoutError<TestError>> = [.timedOut, .timedOut, .rejected(TestError(1))]
         XCTAssertEqual(set.count, 2)
     }
 }
-
-let utilQueueKey = DispatchSpecificKey<String>()

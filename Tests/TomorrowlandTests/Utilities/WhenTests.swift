@@ -7,57 +7,57 @@ final class UtilitiesWhenTests: XCTestCase {
     // MARK: when(fulfilled:) over arrays (rule 20)
 
     func testEmptyArrayGivesEmptyArray() {
-        let result = when(fulfilled: [Promise<Int, UtilError>]()).result
+        let result = when(fulfilled: [Promise<Int, TestError>]()).result
         XCTAssertEqual(result, .value([]))
     }
 
     func testAllAlreadyFulfilledIsSynchronousAndOrdered() {
-        let promises = (0..<10).map { Promise<Int, UtilError>(fulfilled: $0) }
+        let promises = (0..<10).map { Promise<Int, TestError>(fulfilled: $0) }
         XCTAssertEqual(when(fulfilled: promises).result, .value(Array(0..<10)))
     }
 
     func testAnyAlreadyFailedIsSynchronousEvenWithPendingInputs() {
-        let (pending, resolver) = Promise<Int, UtilError>.makeWithResolver()
-        let rejected = when(fulfilled: [pending, Promise(rejected: UtilError(1)), Promise(rejected: UtilError(2))])
-        XCTAssertEqual(rejected.result, .error(UtilError(1)))
+        let (pending, resolver) = Promise<Int, TestError>.makeWithResolver()
+        let rejected = when(fulfilled: [pending, Promise(rejected: TestError(1)), Promise(rejected: TestError(2))])
+        XCTAssertEqual(rejected.result, .error(TestError(1)))
         let cancelled = when(fulfilled: [pending, Promise(with: .cancelled)])
         XCTAssertEqual(cancelled.result, .cancelled)
         withExtendedLifetime(resolver) {}
     }
 
     func testValuesKeepInputOrderWhenResolvedOutOfOrder() {
-        let pairs = (0..<5).map { _ in Promise<Int, UtilError>.makeWithResolver() }
+        let pairs = (0..<5).map { _ in Promise<Int, TestError>.makeWithResolver() }
         let all = when(fulfilled: pairs.map(\.0), qos: .utility)
         for index in [3, 1, 4, 0] { pairs[index].1.fulfill(with: index * 10) }
         XCTAssertNil(all.result)
         pairs[2].1.fulfill(with: 20)
-        XCTAssertEqual(utilAwait(all), .value([0, 10, 20, 30, 40]))
+        XCTAssertEqual(waitForResult(all), .value([0, 10, 20, 30, 40]))
     }
 
     func testAsyncResultIsDeliveredOnTheQoSQueue() {
-        let (pending, resolver) = Promise<Int, UtilError>.makeWithResolver()
+        let (pending, resolver) = Promise<Int, TestError>.makeWithResolver()
         let all = when(fulfilled: [pending], qos: .utility)
-        let onMain = UtilBox(true)
+        let onMain = Slot(true)
         let checked = all.then(on: .immediate) { _ in onMain.value = MainQueue.isCurrent }
         resolver.fulfill(with: 1)
-        XCTAssertEqual(utilAwait(checked), .value([1]))
+        XCTAssertEqual(waitForResult(checked), .value([1]))
         XCTAssertFalse(onMain.value)
     }
 
     func testFirstFailureWinsAndLaterFailuresAreIgnored() {
-        let a = Promise<Int, UtilError>.makeWithResolver()
-        let b = Promise<Int, UtilError>.makeWithResolver()
-        let c = Promise<Int, UtilError>.makeWithResolver()
+        let a = Promise<Int, TestError>.makeWithResolver()
+        let b = Promise<Int, TestError>.makeWithResolver()
+        let c = Promise<Int, TestError>.makeWithResolver()
         let all = when(fulfilled: [a.0, b.0, c.0])
-        b.1.reject(with: UtilError(2))
-        a.1.reject(with: UtilError(1))
+        b.1.reject(with: TestError(2))
+        a.1.reject(with: TestError(1))
         c.1.cancel()
-        XCTAssertEqual(all.result, .error(UtilError(2)))
+        XCTAssertEqual(all.result, .error(TestError(2)))
     }
 
     func testCancelledInputCancelsTheOutput() {
-        let a = Promise<Int, UtilError>.makeWithResolver()
-        let b = Promise<Int, UtilError>.makeWithResolver()
+        let a = Promise<Int, TestError>.makeWithResolver()
+        let b = Promise<Int, TestError>.makeWithResolver()
         let all = when(fulfilled: [a.0, b.0])
         a.1.cancel()
         XCTAssertEqual(all.result, .cancelled)
@@ -65,41 +65,41 @@ final class UtilitiesWhenTests: XCTestCase {
     }
 
     func testCancelOnFailureCancelsTheRestButReportsTheFirstFailure() {
-        let asked = UtilBox(false)
-        let other = utilCancellable(Int.self, asked: asked)
-        let (failing, resolver) = Promise<Int, UtilError>.makeWithResolver()
+        let asked = Slot(false)
+        let other = cancellablePromise(Int.self, asked: asked)
+        let (failing, resolver) = Promise<Int, TestError>.makeWithResolver()
         let all = when(fulfilled: [failing, other], cancelOnFailure: true)
-        resolver.reject(with: UtilError(7))
+        resolver.reject(with: TestError(7))
         XCTAssertTrue(asked.value, "the remaining input was asked to cancel")
         XCTAssertEqual(other.result, .cancelled)
-        XCTAssertEqual(all.result, .error(UtilError(7)), "the first failure, not the cancellation")
+        XCTAssertEqual(all.result, .error(TestError(7)), "the first failure, not the cancellation")
     }
 
     func testCancelOnFailureWithAnAlreadyRejectedInput() {
-        let asked = UtilBox(false)
-        let other = utilCancellable(Int.self, asked: asked)
-        let all = when(fulfilled: [other, Promise(rejected: UtilError(3))], cancelOnFailure: true)
-        XCTAssertEqual(all.result, .error(UtilError(3)))
+        let asked = Slot(false)
+        let other = cancellablePromise(Int.self, asked: asked)
+        let all = when(fulfilled: [other, Promise(rejected: TestError(3))], cancelOnFailure: true)
+        XCTAssertEqual(all.result, .error(TestError(3)))
         XCTAssertTrue(asked.value)
     }
 
     func testWithoutCancelOnFailureTheRestIsNotCancelled() {
-        let asked = UtilBox(false)
-        let other = utilCancellable(Int.self, asked: asked)
-        let all = when(fulfilled: [other, Promise(rejected: UtilError(3))])
-        XCTAssertEqual(all.result, .error(UtilError(3)))
+        let asked = Slot(false)
+        let other = cancellablePromise(Int.self, asked: asked)
+        let all = when(fulfilled: [other, Promise(rejected: TestError(3))])
+        XCTAssertEqual(all.result, .error(TestError(3)))
         XCTAssertFalse(asked.value)
         withExtendedLifetime(other) {}
     }
 
     func testCancelRequestOnTheOutputReachesEachInputAsOneObserver() {
-        let askedA = UtilBox(false)
-        let askedB = UtilBox(false)
-        var all: Promise<[Int], UtilError>!
-        var sibling: Promise<Int, UtilError>!
+        let askedA = Slot(false)
+        let askedB = Slot(false)
+        var all: Promise<[Int], TestError>!
+        var sibling: Promise<Int, TestError>!
         do {
-            let a = utilCancellable(Int.self, asked: askedA)
-            let b = utilCancellable(Int.self, asked: askedB)
+            let a = cancellablePromise(Int.self, asked: askedA)
+            let b = cancellablePromise(Int.self, asked: askedB)
             sibling = b.then(on: .immediate) { _ in } // a second observer of b
             all = when(fulfilled: [a, b])
         }
@@ -112,8 +112,8 @@ final class UtilitiesWhenTests: XCTestCase {
     }
 
     func testCancelRequestWaitsForInputHandles() {
-        let asked = UtilBox(false)
-        let input = utilCancellable(Int.self, asked: asked)
+        let asked = Slot(false)
+        let input = cancellablePromise(Int.self, asked: asked)
         let all = when(fulfilled: [input])
         all.requestCancel()
         XCTAssertFalse(asked.value, "a handle to the input is still alive (rule 5)")
@@ -121,18 +121,18 @@ final class UtilitiesWhenTests: XCTestCase {
     }
 
     func testDuplicateInputs() {
-        let (promise, resolver) = Promise<Int, UtilError>.makeWithResolver()
+        let (promise, resolver) = Promise<Int, TestError>.makeWithResolver()
         let all = when(fulfilled: [promise, promise, promise])
         resolver.fulfill(with: 4)
-        XCTAssertEqual(utilAwait(all), .value([4, 4, 4]))
-        XCTAssertEqual(when(fulfilled: [Promise<Int, UtilError>(fulfilled: 1), Promise(fulfilled: 1)]).result, .value([1, 1]))
+        XCTAssertEqual(waitForResult(all), .value([4, 4, 4]))
+        XCTAssertEqual(when(fulfilled: [Promise<Int, TestError>(fulfilled: 1), Promise(fulfilled: 1)]).result, .value([1, 1]))
     }
 
     func testDuplicateInputsCancelTogether() {
-        let asked = UtilBox(false)
-        var all: Promise<[Int], UtilError>!
+        let asked = Slot(false)
+        var all: Promise<[Int], TestError>!
         do {
-            let input = utilCancellable(Int.self, asked: asked)
+            let input = cancellablePromise(Int.self, asked: asked)
             all = when(fulfilled: [input, input])
         }
         all.requestCancel()
@@ -141,23 +141,23 @@ final class UtilitiesWhenTests: XCTestCase {
 
     func testConcurrentFulfilment() {
         let count = 1000
-        let pairs = (0..<count).map { _ in Promise<Int, UtilError>.makeWithResolver() }
+        let pairs = (0..<count).map { _ in Promise<Int, TestError>.makeWithResolver() }
         let all = when(fulfilled: pairs.map(\.0))
-        let resolvers = UtilBox(pairs.map(\.1))
+        let resolvers = Slot(pairs.map(\.1))
         DispatchQueue.concurrentPerform(iterations: count) { index in
             resolvers.value[index].fulfill(with: index)
         }
-        XCTAssertEqual(utilAwait(all), .value(Array(0..<count)))
+        XCTAssertEqual(waitForResult(all), .value(Array(0..<count)))
     }
 
     func testHundredThousandInputsIsLinear() {
         func measure(_ count: Int) -> Double {
-            let pairs = (0..<count).map { _ in Promise<Int, UtilError>.makeWithResolver() }
-            let start = utilNow()
+            let pairs = (0..<count).map { _ in Promise<Int, TestError>.makeWithResolver() }
+            let start = monotonicNow()
             let all = when(fulfilled: pairs.map(\.0), qos: .userInitiated)
             for (_, resolver) in pairs { resolver.fulfill(with: 1) }
-            let result = utilAwait(all, timeout: 60)
-            let elapsed = utilNow() - start
+            let result = waitForResult(all, timeout: 60)
+            let elapsed = monotonicNow() - start
             XCTAssertEqual(result?.value?.count, count)
             return elapsed
         }
@@ -171,27 +171,27 @@ final class UtilitiesWhenTests: XCTestCase {
     }
 
     func testHundredThousandAlreadyResolvedInputsIsSynchronous() {
-        let promises = [Promise<Int, UtilError>](repeating: Promise(fulfilled: 2), count: 100_000)
-        let start = utilNow()
+        let promises = [Promise<Int, TestError>](repeating: Promise(fulfilled: 2), count: 100_000)
+        let start = monotonicNow()
         let all = when(fulfilled: promises)
         XCTAssertEqual(all.result?.value?.count, 100_000)
-        XCTAssertLessThan(utilNow() - start, 20)
+        XCTAssertLessThan(monotonicNow() - start, 20)
     }
 
     // MARK: when(fulfilled:) over separate promises (parameter packs)
 
     func testTwoToSixPromisesGiveTuples() {
-        let a = Promise<Int, UtilError>(fulfilled: 1)
-        let b = Promise<String, UtilError>(fulfilled: "b")
-        let c = Promise<Double, UtilError>(fulfilled: 3.5)
-        let d = Promise<Bool, UtilError>(fulfilled: true)
-        let e = Promise<[Int], UtilError>(fulfilled: [5])
-        let f = Promise<Character, UtilError>(fulfilled: "f")
-        let two: Promise<(Int, String), UtilError> = when(fulfilled: a, b)
-        let three: Promise<(Int, String, Double), UtilError> = when(fulfilled: a, b, c)
-        let four: Promise<(Int, String, Double, Bool), UtilError> = when(fulfilled: a, b, c, d, qos: .utility)
-        let five: Promise<(Int, String, Double, Bool, [Int]), UtilError> = when(fulfilled: a, b, c, d, e, cancelOnFailure: true)
-        let six: Promise<(Int, String, Double, Bool, [Int], Character), UtilError> = when(fulfilled: a, b, c, d, e, f, qos: .default, cancelOnFailure: false)
+        let a = Promise<Int, TestError>(fulfilled: 1)
+        let b = Promise<String, TestError>(fulfilled: "b")
+        let c = Promise<Double, TestError>(fulfilled: 3.5)
+        let d = Promise<Bool, TestError>(fulfilled: true)
+        let e = Promise<[Int], TestError>(fulfilled: [5])
+        let f = Promise<Character, TestError>(fulfilled: "f")
+        let two: Promise<(Int, String), TestError> = when(fulfilled: a, b)
+        let three: Promise<(Int, String, Double), TestError> = when(fulfilled: a, b, c)
+        let four: Promise<(Int, String, Double, Bool), TestError> = when(fulfilled: a, b, c, d, qos: .utility)
+        let five: Promise<(Int, String, Double, Bool, [Int]), TestError> = when(fulfilled: a, b, c, d, e, cancelOnFailure: true)
+        let six: Promise<(Int, String, Double, Bool, [Int], Character), TestError> = when(fulfilled: a, b, c, d, e, f, qos: .default, cancelOnFailure: false)
         XCTAssertEqual(two.result?.value?.1, "b")
         XCTAssertEqual(three.result?.value?.2, 3.5)
         XCTAssertEqual(four.result?.value?.3, true)
@@ -203,9 +203,9 @@ final class UtilitiesWhenTests: XCTestCase {
     }
 
     func testTupleDestructuringInThen() {
-        let a = Promise<Int, UtilError>(fulfilled: 1)
-        let b = Promise<String, UtilError>(fulfilled: "two")
-        let seen = UtilBox("")
+        let a = Promise<Int, TestError>(fulfilled: 1)
+        let b = Promise<String, TestError>(fulfilled: "two")
+        let seen = Slot("")
         let done = when(fulfilled: a, b).then(on: .immediate) { (number, string) in
             seen.value = "\(number)-\(string)"
         }
@@ -220,38 +220,38 @@ final class UtilitiesWhenTests: XCTestCase {
         let b = StdPromise<String>(fulfilled: "s")
         let both = when(fulfilled: a, b)
         XCTAssertEqual(both.result?.value?.0, 1)
-        let failed = when(fulfilled: a, StdPromise<String>(rejected: UtilError(1)))
-        XCTAssertEqual(failed.result?.error as? UtilError, UtilError(1))
+        let failed = when(fulfilled: a, StdPromise<String>(rejected: TestError(1)))
+        XCTAssertEqual(failed.result?.error as? TestError, TestError(1))
     }
 
     func testTupleFormAsync() {
-        let (a, resolveA) = Promise<Int, UtilError>.makeWithResolver()
-        let (b, resolveB) = Promise<String, UtilError>.makeWithResolver()
+        let (a, resolveA) = Promise<Int, TestError>.makeWithResolver()
+        let (b, resolveB) = Promise<String, TestError>.makeWithResolver()
         let both = when(fulfilled: a, b, qos: .utility)
         resolveB.fulfill(with: "b")
         XCTAssertNil(both.result)
         resolveA.fulfill(with: 1)
-        let result = utilAwait(both)
+        let result = waitForResult(both)
         XCTAssertEqual(result?.value?.0, 1)
         XCTAssertEqual(result?.value?.1, "b")
     }
 
     func testTupleFormFirstFailureAndCancelOnFailure() {
-        let asked = UtilBox(false)
-        let other = utilCancellable(String.self, asked: asked)
-        let (a, resolveA) = Promise<Int, UtilError>.makeWithResolver()
+        let asked = Slot(false)
+        let other = cancellablePromise(String.self, asked: asked)
+        let (a, resolveA) = Promise<Int, TestError>.makeWithResolver()
         let both = when(fulfilled: a, other, cancelOnFailure: true)
-        resolveA.reject(with: UtilError(5))
+        resolveA.reject(with: TestError(5))
         XCTAssertTrue(asked.value)
-        XCTAssertEqual(both.result?.error, UtilError(5))
+        XCTAssertEqual(both.result?.error, TestError(5))
     }
 
     func testTupleFormCancelRequestPropagates() {
-        let askedA = UtilBox(false)
-        let askedB = UtilBox(false)
-        var both: Promise<(Int, String), UtilError>!
+        let askedA = Slot(false)
+        let askedB = Slot(false)
+        var both: Promise<(Int, String), TestError>!
         do {
-            both = when(fulfilled: utilCancellable(Int.self, asked: askedA), utilCancellable(String.self, asked: askedB))
+            both = when(fulfilled: cancellablePromise(Int.self, asked: askedA), cancellablePromise(String.self, asked: askedB))
         }
         both.requestCancel()
         XCTAssertTrue(askedA.value)
@@ -262,21 +262,21 @@ final class UtilitiesWhenTests: XCTestCase {
     // MARK: when(first:) (rule 21)
 
     func testFirstOfEmptyIsCancelled() {
-        XCTAssertEqual(when(first: [Promise<Int, UtilError>]()).result, .cancelled)
+        XCTAssertEqual(when(first: [Promise<Int, TestError>]()).result, .cancelled)
     }
 
     func testFirstFulfilOrRejectWins() {
-        let a = Promise<Int, UtilError>.makeWithResolver()
-        let b = Promise<Int, UtilError>.makeWithResolver()
+        let a = Promise<Int, TestError>.makeWithResolver()
+        let b = Promise<Int, TestError>.makeWithResolver()
         let first = when(first: [a.0, b.0])
-        b.1.reject(with: UtilError(1))
+        b.1.reject(with: TestError(1))
         a.1.fulfill(with: 2)
-        XCTAssertEqual(first.result, .error(UtilError(1)))
+        XCTAssertEqual(first.result, .error(TestError(1)))
     }
 
     func testFirstIgnoresCancelledInputs() {
-        let a = Promise<Int, UtilError>.makeWithResolver()
-        let b = Promise<Int, UtilError>.makeWithResolver()
+        let a = Promise<Int, TestError>.makeWithResolver()
+        let b = Promise<Int, TestError>.makeWithResolver()
         let first = when(first: [a.0, b.0])
         a.1.cancel()
         XCTAssertNil(first.result)
@@ -285,8 +285,8 @@ final class UtilitiesWhenTests: XCTestCase {
     }
 
     func testFirstIsCancelledOnlyWhenAllInputsCancel() {
-        let a = Promise<Int, UtilError>.makeWithResolver()
-        let b = Promise<Int, UtilError>.makeWithResolver()
+        let a = Promise<Int, TestError>.makeWithResolver()
+        let b = Promise<Int, TestError>.makeWithResolver()
         let first = when(first: [a.0, b.0, a.0])
         a.1.cancel()
         XCTAssertNil(first.result)
@@ -295,17 +295,17 @@ final class UtilitiesWhenTests: XCTestCase {
     }
 
     func testFirstIsSynchronousForResolvedInputs() {
-        let (pending, resolver) = Promise<Int, UtilError>.makeWithResolver()
+        let (pending, resolver) = Promise<Int, TestError>.makeWithResolver()
         XCTAssertEqual(when(first: [pending, Promise(fulfilled: 1)]).result, .value(1))
-        XCTAssertEqual(when(first: [Promise<Int, UtilError>(with: .cancelled), Promise(with: .cancelled)]).result, .cancelled)
-        XCTAssertNil(when(first: [Promise<Int, UtilError>(with: .cancelled), pending]).result)
+        XCTAssertEqual(when(first: [Promise<Int, TestError>(with: .cancelled), Promise(with: .cancelled)]).result, .cancelled)
+        XCTAssertNil(when(first: [Promise<Int, TestError>(with: .cancelled), pending]).result)
         withExtendedLifetime(resolver) {}
     }
 
     func testFirstCancelRemaining() {
-        let asked = UtilBox(false)
-        let slow = utilCancellable(Int.self, asked: asked)
-        let (fast, resolver) = Promise<Int, UtilError>.makeWithResolver()
+        let asked = Slot(false)
+        let slow = cancellablePromise(Int.self, asked: asked)
+        let (fast, resolver) = Promise<Int, TestError>.makeWithResolver()
         let first = when(first: [slow, fast], cancelRemaining: true)
         resolver.fulfill(with: 1)
         XCTAssertEqual(first.result, .value(1))
@@ -314,8 +314,8 @@ final class UtilitiesWhenTests: XCTestCase {
     }
 
     func testFirstWithoutCancelRemainingLeavesTheRest() {
-        let asked = UtilBox(false)
-        let slow = utilCancellable(Int.self, asked: asked)
+        let asked = Slot(false)
+        let slow = cancellablePromise(Int.self, asked: asked)
         let first = when(first: [slow, Promise(fulfilled: 1)])
         XCTAssertEqual(first.result, .value(1))
         XCTAssertFalse(asked.value)
@@ -323,11 +323,11 @@ final class UtilitiesWhenTests: XCTestCase {
     }
 
     func testFirstCancelRequestPropagatesToEachInput() {
-        let askedA = UtilBox(false)
-        let askedB = UtilBox(false)
-        var first: Promise<Int, UtilError>!
+        let askedA = Slot(false)
+        let askedB = Slot(false)
+        var first: Promise<Int, TestError>!
         do {
-            first = when(first: [utilCancellable(Int.self, asked: askedA), utilCancellable(Int.self, asked: askedB)])
+            first = when(first: [cancellablePromise(Int.self, asked: askedA), cancellablePromise(Int.self, asked: askedB)])
         }
         first.requestCancel()
         XCTAssertTrue(askedA.value)

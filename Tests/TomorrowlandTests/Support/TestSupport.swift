@@ -1,4 +1,5 @@
-// Shared helpers for the core tests: thread-safe recorders, deinit spies, tagged queues.
+// The helpers every TomorrowlandTests file shares: thread-safe slots, counters and logs,
+// deinit spies, tagged queues, one error type, bounded waits.
 
 import Dispatch
 import Foundation
@@ -25,15 +26,19 @@ final class Counter: Sendable {
     var value: Int { storage.load(ordering: .sequentiallyConsistent) }
 }
 
-/// A thread-safe optional box.
-final class Slot<T: Sendable>: Sendable {
-    private let storage = Locked<T?>(nil)
-    init(_ value: T? = nil) { storage.withLock { $0 = value } }
-    var value: T? {
+/// A thread-safe variable. `Slot<T?>()` starts empty.
+final class Slot<Value: Sendable>: Sendable {
+    private let storage: Locked<Value>
+    init(_ value: Value) { storage = Locked(value) }
+    var value: Value {
         get { storage.withLock { $0 } }
         set { storage.withLock { $0 = newValue } }
     }
-    func mutate(_ body: (inout T?) -> Void) { storage.withLock { body(&$0) } }
+    @discardableResult func mutate<R>(_ body: (inout Value) -> R) -> R { storage.withLock { body(&$0) } }
+}
+
+extension Slot where Value: ExpressibleByNilLiteral {
+    convenience init() { self.init(nil) }
 }
 
 /// Runs `onDeinit` when released; used to see when and where a callback is released.
@@ -58,6 +63,31 @@ final class TaggedQueue: @unchecked Sendable {
     var isCurrent: Bool { DispatchQueue.getSpecific(key: key) != nil }
 }
 
+/// An object whose lifetime the tests watch (e.g. the owner of a `with:` callback).
+final class TestObject: Sendable {
+    let name: String
+    init(_ name: String = "object") { self.name = name }
+}
+
+/// A key the tests set on their own queues, to tell by name which queue code runs on.
+let queueNameKey = DispatchSpecificKey<String>()
+
+/// Monotonic seconds since an arbitrary origin.
+func monotonicNow() -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+}
+
+/// A pending promise kept resolvable only by its cancel handler, which records the request
+/// in `asked` and (if `cancels`) cancels the promise.
+func cancellablePromise<V>(_ type: V.Type = V.self, asked: Slot<Bool>, cancels: Bool = true) -> Promise<V, TestError> {
+    Promise(on: .immediate) { resolver in
+        resolver.onRequestCancel(on: .immediate) { resolver in
+            asked.value = true
+            if cancels { resolver.cancel() }
+        }
+    }
+}
+
 /// A simple error type for `Promise<_, TestError>`.
 struct TestError: Swift.Error, Equatable, Hashable, Codable, Sendable {
     var code: Int
@@ -76,14 +106,14 @@ func waitFor<T: Sendable>(seconds: Double = 10, _ register: @escaping @Sendable 
     }
 }
 
-extension Slot where T == Bool {
+extension Slot where Value == Bool {
     /// Atomically turns `false` into `true`; returns whether this call did it.
     func exchangeFalseForTrue() -> Bool {
-        var won = false
         mutate { value in
-            if value != true { value = true; won = true }
+            if value { return false }
+            value = true
+            return true
         }
-        return won
     }
 }
 
@@ -101,7 +131,7 @@ func runOnSmallStack(_ test: XCTestCase, stackSize: Int, timeout: TimeInterval =
 
 extension XCTestCase {
     /// Waits until `condition` holds, letting the main queue run; fails after `timeout`.
-    func waitUntil(timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line, _ condition: @escaping @Sendable () -> Bool) {
+    func waitUntil(timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line, _ condition: () -> Bool) {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition() {
             guard Date() < deadline else {
@@ -110,6 +140,16 @@ extension XCTestCase {
             }
             settle(0.005)
         }
+    }
+
+    /// Waits (up to `timeout`) for `promise` to resolve and returns its result; a hang fails.
+    func waitForResult<V, E>(_ promise: Promise<V, E>, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) -> PromiseResult<V, E>? {
+        let done = expectation(description: "resolved")
+        promise.tap(on: .immediate) { _ in done.fulfill() }
+        wait(for: [done], timeout: timeout)
+        let result = promise.result
+        if result == nil { XCTFail("promise did not resolve", file: file, line: line) }
+        return result
     }
 
     /// Lets the main queue and the global queues run for a moment (to show that something
