@@ -1,0 +1,182 @@
+// `add-async-twins`: an `async` overload next to every promise-returning function.
+
+import Foundation
+import SwiftSyntax
+
+public enum AddAsyncTwins {
+    /// Plans the twins and the call-site rewrites for `set`; writes nothing.
+    public static func run(_ set: SourceSet) -> MigrationResult {
+        let project = Project(set)
+        var result = MigrationResult(problems: set.problems)
+        let sites = set.files.map(FunctionSite.all(in:))
+        let everySite = sites.flatMap { $0 }
+
+        // 1. Candidates: promise-returning functions that can get a twin.
+        var candidates: [FunctionSite] = []
+        for site in everySite {
+            guard let promise = site.promise, !site.isAsync, !site.inProtocol else { continue }
+            if let reason = reasonToSkip(site, promise, project: project, everySite: everySite) {
+                if let reason { result.notes.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): no async twin: \(reason.text)")) }
+                continue
+            }
+            candidates.append(site)
+        }
+
+        // 2. Call sites whose meaning a twin would change.
+        var rejected = Set<String>() // "container|signature" of candidates that must not get a twin
+        var rewrites: [String: [OwnedEdit]] = [:]
+        var rewriteNotes: [(owner: String, note: MigrationNote)] = []
+        let byName = Dictionary(grouping: candidates, by: \.name)
+        for file in set.files {
+            let finder = UnsafeCallFinder(file: file, names: Set(byName.keys))
+            finder.walk(file.tree)
+            for found in finder.found {
+                let labels = Calls.labels(of: found.call)
+                let matching = (byName[found.name] ?? []).filter { CallMatching.labels(labels, canCall: $0.decl) }
+                guard !matching.isEmpty else { continue }
+                let types = Set(matching.map { $0.promise!.spelled })
+                let line = file.line(of: found.call)
+                let spellable = types.count == 1 && matching.allSatisfy { project.isSpellableAnywhere($0.promise!.spelled) }
+                if spellable {
+                    rewrites[file.path, default: []] += found.edits(coercingTo: types.first!)
+                    rewriteNotes.append((found.name, MigrationNote(path: file.path, line: line, message: "`\(found.call.trimmedDescription.prefix(60))` gets `as \(types.first!)` so that it keeps calling the promise-returning \(found.name)")))
+                } else if found.context == .async {
+                    for site in matching {
+                        rejected.insert(key(site))
+                        result.notes.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): no async twin: the call at \(file.path):\(line) in async code would pick the twin, and its promise type cannot be written there"))
+                    }
+                }
+            }
+        }
+        candidates.removeAll { rejected.contains(key($0)) }
+        let twinned = Set(candidates.map(\.name))
+        // Rewrites for calls of rejected functions are not needed (nothing changes for them).
+        result.notes += rewriteNotes.filter { twinned.contains($0.owner) }.map(\.note)
+
+        // 3. The twins themselves.
+        for (index, file) in set.files.enumerated() {
+            var edits = rewrites[file.path, default: []].filter { $0.owner.map(twinned.contains) ?? true }
+            let mine = sites[index].filter { site in candidates.contains { $0.decl.id == site.decl.id && $0.file.path == file.path } }
+            for site in mine {
+                edits.append(OwnedEdit(owner: nil, edit: .insert("\n\n" + twinText(for: site), at: site.decl.endPositionBeforeTrailingTrivia)))
+            }
+            if !mine.isEmpty, let importEdit = Imports.addAsyncImport(to: file) {
+                edits.append(importEdit)
+                result.notes.append(MigrationNote(path: file.path, line: 1, message: "added `import TomorrowlandAsync`: the target needs the TomorrowlandAsync product in its dependencies"))
+            }
+            guard !edits.isEmpty else { continue }
+            let updated = TextEdit.apply(edits.map(\.edit), to: file.text)
+            if updated != file.text { result.changes.append(FileChange(path: file.path, original: file.text, updated: updated)) }
+        }
+        return result
+    }
+
+    private static func key(_ site: FunctionSite) -> String { (site.container ?? "") + "|" + site.signature }
+
+    /// Why `site` gets no twin: `.some(nil)` for a silent skip (it already has one), nil to go ahead.
+    private static func reasonToSkip(_ site: FunctionSite, _ promise: PromiseType, project: Project, everySite: [FunctionSite]) -> SkipReason?? {
+        if site.decl.signature.effectSpecifiers?.asyncSpecifier != nil { return .some(nil) }
+        if everySite.contains(where: { $0.isAsync && $0.overloads(site) }) { return .some(nil) } // twin exists: idempotent
+        if Twins.forwardedName(ofPromiseTwin: site.decl) == site.name { return .some(nil) } // itself a promise twin
+        if let reason = Twins.commonSkipReason(site, project: project) { return reason }
+        if !promise.hasUntypedError, !promise.hasNoError, !isError(promise.error, in: site, project: project) {
+            return SkipReason("`\(promise.error)` is not known to conform to Error, so `.value` is not available; await `.resolvedResult` by hand")
+        }
+        return nil
+    }
+
+    /// Whether `error` is an `Error`: known ones, or a generic parameter constrained to it.
+    private static func isError(_ error: String, in site: FunctionSite, project: Project) -> Bool {
+        if project.errorTypes.contains(error) { return true }
+        let constraints = (site.decl.genericParameterClause?.parameters.compactMap { parameter in
+            parameter.name.text == error ? parameter.inheritedType?.trimmedDescription : nil
+        } ?? []) + (site.decl.genericWhereClause?.requirements.compactMap { requirement -> String? in
+            guard let conformance = requirement.requirement.as(ConformanceRequirementSyntax.self),
+                  conformance.leftType.trimmedDescription == error else { return nil }
+            return conformance.rightType.trimmedDescription
+        } ?? [])
+        return constraints.contains { constraint in
+            constraint.split(separator: "&").map { $0.trimmingCharacters(in: .whitespaces) }.contains { project.errorTypes.contains($0) }
+        }
+    }
+
+    /// The twin's text, indented like `site`.
+    static func twinText(for site: FunctionSite) -> String {
+        let promise = site.promise!
+        let originalThrows = site.decl.signature.effectSpecifiers?.throwsClause != nil
+        let effects = promise.hasNoError && !originalThrows ? "async throws(CancellationError)" : "async throws"
+        let awaited = promise.kind == .tokenPromise ? ".inner.value" : ".value"
+        return Twins.twin(
+            of: site, adapt: adaptReturns, note: note(for: site, promise: promise), effectsAndResult: "\(effects) -> \(promise.value)",
+            body: { call in "try await (\(call) as \(promise.spelled))\(awaited)" }
+        )
+    }
+
+    private static func note(for site: FunctionSite, promise: PromiseType) -> [String] {
+        let throwing = promise.hasNoError
+            ? "Throws only `CancellationError`, when that promise is cancelled"
+            : "Throws the promise's error, or `CancellationError` when it is cancelled"
+        return [
+            "/// Async twin of `\(site.signature)` (added by tomorrowland-migrate): awaits the promise it returns.",
+            "/// \(throwing); cancelling the awaiting Task requests cancellation of the promise.",
+        ]
+    }
+
+    /// `- Returns: A promise that resolves with the user.` → `- Returns: The user.`
+    private static func adaptReturns(_ line: String) -> String {
+        guard let marker = line.range(of: "- Returns:") else { return line }
+        var rest = line[marker.upperBound...].trimmingCharacters(in: .whitespaces)
+        let prefixes = [
+            "a promise that resolves with ", "a promise that is fulfilled with ", "a promise that fulfills with ",
+            "a promise resolving to ", "a promise of ", "a promise for ", "a promise with ",
+            "the promise of ", "a `promise` of ",
+        ]
+        for prefix in prefixes where rest.lowercased().hasPrefix(prefix) {
+            rest = String(rest.dropFirst(prefix.count))
+            rest = rest.prefix(1).uppercased() + rest.dropFirst()
+            break
+        }
+        return String(line[..<marker.upperBound]) + " " + rest
+    }
+}
+
+/// Matching the labels of a call against a declaration with default arguments.
+enum CallMatching {
+    /// Whether a call written with `labels` can call `decl` (parameters with defaults may be
+    /// left out; a trailing closure fills a closure parameter).
+    static func labels(_ labels: [String?], canCall decl: FunctionDeclSyntax) -> Bool {
+        let parameters = Array(decl.signature.parameterClause.parameters)
+        var index = 0
+        for label in labels {
+            while index < parameters.count, parameters[index].argumentLabel != label, parameters[index].defaultValue != nil {
+                index += 1
+            }
+            guard index < parameters.count else { return false }
+            // A trailing closure (nil label) may fill a labelled closure parameter.
+            guard parameters[index].argumentLabel == label || label == nil else { return false }
+            index += 1
+        }
+        return parameters[index...].allSatisfy { $0.defaultValue != nil }
+    }
+}
+
+/// Adding `import TomorrowlandAsync` next to `import Tomorrowland`.
+enum Imports {
+    static func addAsyncImport(to file: ParsedFile) -> OwnedEdit? {
+        var tomorrowland: ImportDeclSyntax?
+        for item in file.tree.statements {
+            guard let declaration = item.item.as(ImportDeclSyntax.self) else { continue }
+            let module = declaration.path.trimmedDescription
+            if module == "TomorrowlandAsync" { return nil }
+            if module == "Tomorrowland" { tomorrowland = declaration }
+        }
+        guard let tomorrowland else { return nil }
+        return OwnedEdit(owner: nil, edit: .insert("\nimport TomorrowlandAsync", at: tomorrowland.endPositionBeforeTrailingTrivia))
+    }
+}
+
+/// An edit made for the calls of one function name (nil: for the file as a whole).
+struct OwnedEdit {
+    let owner: String?
+    let edit: TextEdit
+}

@@ -1,0 +1,168 @@
+// Item 4: call sites whose meaning a same-named async overload would change.
+//
+// In async code Swift prefers an `async` overload. A call whose result type is not pinned
+// down by what follows (`let p = fetch()`, `_ = fetch()`, `fetch()` as a statement,
+// `use(fetch())`, `return fetch()` from a closure) would start calling the twin and then
+// fail to compile for the missing `await`. A member access (`fetch().then { … }`), an
+// explicit type (`let p: P = fetch()`, `fetch() as P`) or a function's declared return type
+// keeps such a call on the promise-returning function.
+
+import SwiftSyntax
+
+/// Where a call is written.
+enum CallContext: Equatable {
+    /// A synchronous function, initializer, accessor or property initializer: no overload
+    /// question (an async function cannot be called there).
+    case sync
+    /// An async function or a closure that is async (explicitly, by containing `await`, or
+    /// as the operation of `Task { }`, task groups and `StdPromise { }`).
+    case async
+    /// A closure whose asyncness depends on the function it is passed to, or top-level code.
+    case maybeAsync
+
+    static func of(_ node: Syntax) -> CallContext {
+        var current = node.parent
+        while let node = current {
+            if let closure = node.as(ClosureExprSyntax.self) { return isAsync(closure) ? .async : .maybeAsync }
+            if let function = node.as(FunctionDeclSyntax.self) {
+                return function.signature.effectSpecifiers?.asyncSpecifier != nil ? .async : .sync
+            }
+            if let initializer = node.as(InitializerDeclSyntax.self) {
+                return initializer.signature.effectSpecifiers?.asyncSpecifier != nil ? .async : .sync
+            }
+            if let accessor = node.as(AccessorDeclSyntax.self) {
+                return accessor.effectSpecifiers?.asyncSpecifier != nil ? .async : .sync
+            }
+            if node.is(DeinitializerDeclSyntax.self) || node.is(MemberBlockItemSyntax.self) { return .sync }
+            current = node.parent
+        }
+        return .maybeAsync
+    }
+
+    private static let asyncClosureTakers: Set<String> = [
+        "Task", "detached", "addTask", "addTaskUnlessCancelled", "withTaskGroup", "withThrowingTaskGroup",
+        "withDiscardingTaskGroup", "withThrowingDiscardingTaskGroup", "withTaskCancellationHandler",
+    ]
+
+    static func isAsync(_ closure: ClosureExprSyntax) -> Bool {
+        if closure.signature?.effectSpecifiers?.asyncSpecifier != nil || Closures.containsAwait(closure) { return true }
+        var call: FunctionCallExprSyntax?
+        if let parent = closure.parent?.as(FunctionCallExprSyntax.self), parent.trailingClosure?.id == closure.id {
+            call = parent
+        } else if let argument = closure.parent?.as(LabeledExprSyntax.self) {
+            call = argument.parent?.parent?.as(FunctionCallExprSyntax.self)
+        }
+        guard let call else { return false }
+        var called = call.calledExpression
+        if let specialized = called.as(GenericSpecializationExprSyntax.self) { called = specialized.expression }
+        let name: String? = called.as(DeclReferenceExprSyntax.self)?.baseName.text
+            ?? called.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+        guard let name else { return false }
+        if asyncClosureTakers.contains(name) { return true }
+        // `StdPromise { … }` without parameters is the Task initializer (`Promise { $0… }` is not).
+        if name == "Promise" || name == "StdPromise" {
+            return Closures.parameterCount(closure) == 0 && !closure.statements.description.contains("$0")
+        }
+        return false
+    }
+}
+
+/// A call of a twinned name whose result type nothing pins down.
+struct UnsafeCall {
+    let call: FunctionCallExprSyntax
+    let name: String
+    let context: CallContext
+
+    /// Edits that pin the call to the promise type `type`.
+    func edits(coercingTo type: String) -> [OwnedEdit] {
+        var outer = ExprSyntax(call)
+        while let parent = outer.parent, let wrapper = parent.as(TryExprSyntax.self).map(ExprSyntax.init) ?? parent.as(AwaitExprSyntax.self).map(ExprSyntax.init) {
+            outer = wrapper
+        }
+        let end = call.endPositionBeforeTrailingTrivia
+        if outer.parent?.is(CodeBlockItemSyntax.self) == true {
+            return [
+                OwnedEdit(owner: name, edit: .insert("_ = ", at: outer.positionAfterSkippingLeadingTrivia)),
+                OwnedEdit(owner: name, edit: .insert(" as \(type)", at: end)),
+            ]
+        }
+        let plain = outer.parent.map { parent in
+            if let sequence = parent.parent?.as(SequenceExprSyntax.self) { // parent: the element list
+                // `_ = fetch()` and `x = fetch()`: `as` binds tighter than `=`.
+                let elements = Array(sequence.elements)
+                return elements.count == 3 && elements[1].is(AssignmentExprSyntax.self) && elements[2].id == outer.id
+            }
+            return parent.is(InitializerClauseSyntax.self) || parent.is(LabeledExprSyntax.self)
+                || parent.is(ReturnStmtSyntax.self) || parent.is(ArrayElementSyntax.self)
+        } ?? false
+        if plain {
+            return [OwnedEdit(owner: name, edit: .insert(" as \(type)", at: end))]
+        }
+        return [
+            OwnedEdit(owner: name, edit: .insert("(", at: call.positionAfterSkippingLeadingTrivia)),
+            OwnedEdit(owner: name, edit: .insert(" as \(type))", at: end)),
+        ]
+    }
+}
+
+/// Finds the calls of `names` that are not pinned to a type, outside synchronous code.
+final class UnsafeCallFinder: SyntaxVisitor {
+    let file: ParsedFile
+    let names: Set<String>
+    var found: [UnsafeCall] = []
+
+    init(file: ParsedFile, names: Set<String>) {
+        self.file = file
+        self.names = names
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        guard let (name, _) = Calls.calledName(node), names.contains(name), !Calls.isAwaitedBridge(node) else { return .visitChildren }
+        let context = CallContext.of(Syntax(node))
+        guard context != .sync, !Self.isPinned(node) else { return .visitChildren }
+        found.append(UnsafeCall(call: node, name: name, context: context))
+        return .visitChildren
+    }
+
+    /// Whether what surrounds `call` fixes its type to the promise.
+    static func isPinned(_ call: FunctionCallExprSyntax) -> Bool {
+        var outer = ExprSyntax(call)
+        while let parent = outer.parent {
+            if let wrapper = parent.as(TryExprSyntax.self) { outer = ExprSyntax(wrapper); continue }
+            if let wrapper = parent.as(TupleExprSyntax.self), wrapper.elements.count == 1, wrapper.elements.first?.label == nil {
+                outer = ExprSyntax(wrapper); continue
+            }
+            if parent.is(LabeledExprSyntax.self), let tuple = parent.parent?.parent?.as(TupleExprSyntax.self), tuple.elements.count == 1 {
+                outer = ExprSyntax(tuple); continue
+            }
+            break
+        }
+        guard let parent = outer.parent else { return false }
+        if let member = parent.as(MemberAccessExprSyntax.self) { return member.base?.id == outer.id }
+        if parent.is(AsExprSyntax.self) { return true }
+        if let initializer = parent.as(InitializerClauseSyntax.self) {
+            return initializer.parent?.as(PatternBindingSyntax.self)?.typeAnnotation != nil
+        }
+        if let sequence = parent.parent?.as(SequenceExprSyntax.self), parent.is(ExprListSyntax.self) {
+            let elements = Array(sequence.elements)
+            guard let index = elements.firstIndex(where: { $0.id == outer.id }) else { return false }
+            if index + 1 < elements.count, elements[index + 1].is(UnresolvedAsExprSyntax.self) { return true }
+            // `existing = fetch()`: the variable's type pins it; `_ = fetch()` does not.
+            if index == 2, elements[1].is(AssignmentExprSyntax.self), !elements[0].is(DiscardAssignmentExprSyntax.self) { return true }
+            return false
+        }
+        if parent.is(ReturnStmtSyntax.self) {
+            // A function's declared return type pins it; a closure's inferred one does not.
+            var current = parent.parent
+            while let node = current {
+                if node.is(ClosureExprSyntax.self) { return false }
+                if let function = node.as(FunctionDeclSyntax.self) { return function.signature.returnClause != nil }
+                if node.is(AccessorDeclSyntax.self) || node.is(PatternBindingSyntax.self) || node.is(SubscriptDeclSyntax.self) { return true }
+                current = node.parent
+            }
+            return false
+        }
+        return false
+    }
+}

@@ -1,0 +1,69 @@
+// `add-promise-twins`: a promise-returning overload next to an async function, so that old
+// callers keep compiling after its body was rewritten as async.
+
+import SwiftSyntax
+
+public enum AddPromiseTwins {
+    /// Plans promise twins for the async functions marked `// tomorrowland-migrate: promise-twin`
+    /// (every async function with `all`); writes nothing.
+    public static func run(_ set: SourceSet, all: Bool) -> MigrationResult {
+        let project = Project(set)
+        var result = MigrationResult(problems: set.problems)
+        let sites = set.files.map(FunctionSite.all(in:))
+        let everySite = sites.flatMap { $0 }
+        for (index, file) in set.files.enumerated() {
+            var edits: [TextEdit] = []
+            for site in sites[index] where site.isAsync && !site.inProtocol && (all || site.decl.leadingTrivia.hasMarker) {
+                if let reason = reasonToSkip(site, project: project, everySite: everySite) {
+                    if let reason { result.notes.append(MigrationNote(path: file.path, line: site.line, message: "\(site.signature): no promise twin: \(reason.text)")) }
+                    continue
+                }
+                edits.append(.insert("\n\n" + twinText(for: site, project: project), at: site.decl.endPositionBeforeTrailingTrivia))
+            }
+            if !edits.isEmpty, let importEdit = Imports.addAsyncImport(to: file) {
+                edits.append(importEdit.edit)
+                result.notes.append(MigrationNote(path: file.path, line: 1, message: "added `import TomorrowlandAsync`: the target needs the TomorrowlandAsync product in its dependencies"))
+            }
+            guard !edits.isEmpty else { continue }
+            result.changes.append(FileChange(path: file.path, original: file.text, updated: TextEdit.apply(edits, to: file.text)))
+        }
+        return result
+    }
+
+    private static func reasonToSkip(_ site: FunctionSite, project: Project, everySite: [FunctionSite]) -> SkipReason?? {
+        if everySite.contains(where: { !$0.isAsync && $0.promise != nil && $0.overloads(site) }) { return .some(nil) } // idempotent
+        if Twins.forwardedName(ofAsyncTwin: site.decl) == site.name { return .some(nil) } // itself an async twin
+        if let reason = Twins.commonSkipReason(site, project: project) { return reason }
+        return nil
+    }
+
+    /// The promise type and the initializer expression of the twin of `decl`.
+    static func promiseType(of decl: FunctionDeclSyntax) -> (type: String, initializer: String, awaitCall: String) {
+        let value = decl.signature.returnClause?.type.trimmedDescription ?? "Void"
+        guard let throwsClause = decl.signature.effectSpecifiers?.throwsClause else {
+            return ("Promise<\(value), NoError>", "Promise", "await")
+        }
+        if let error = throwsClause.type?.trimmedDescription, !["Error", "any Error", "Swift.Error", "any Swift.Error"].contains(error) {
+            // Closures do not infer typed throws: spell the closure's type.
+            return ("Promise<\(value), \(error)>", "Promise", "() async throws(\(error)) -> \(value) in try await")
+        }
+        return ("StdPromise<\(value)>", "StdPromise", "try await")
+    }
+
+    static func twinText(for site: FunctionSite, project: Project) -> String {
+        let (type, initializer, awaitCall) = promiseType(of: site.decl)
+        // Old callers reached an actor's promise API synchronously, from outside: the twin of
+        // an actor method is `nonisolated` (its Task hops onto the actor).
+        let isolated = site.container.map(project.actors.contains) == true
+            && !site.decl.modifiers.contains { $0.name.text == "nonisolated" || $0.name.text == "static" }
+        let nonisolated = isolated ? "nonisolated" : nil
+        let note = [
+            "/// Promise twin of `\(site.signature)` (added by tomorrowland-migrate): runs it in a new",
+            "/// Task, isolated like `Task { }` written here. Cancelling the promise cancels the Task.",
+        ]
+        return Twins.twin(
+            of: site, note: note, effectsAndResult: "-> \(type)", selfQualified: true, extraModifier: nonisolated,
+            body: { call in "\(initializer) { \(awaitCall) \(call) }" }
+        )
+    }
+}

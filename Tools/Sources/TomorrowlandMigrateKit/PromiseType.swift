@@ -1,0 +1,84 @@
+// Recognising Tomorrowland's promise types in written Swift.
+
+import SwiftSyntax
+
+/// A promise type as written in a declaration: `Promise<User, Error>`, `StdPromise<Data>`,
+/// `Tomorrowland.TokenPromise<Int, NoError>`.
+public struct PromiseType: Sendable, Equatable {
+    public enum Kind: String, Sendable, Codable {
+        case promise = "Promise"
+        case stdPromise = "StdPromise"
+        case tokenPromise = "TokenPromise"
+    }
+
+    public let kind: Kind
+    /// The value type, as written.
+    public let value: String
+    /// The error type, as written (`Swift.Error` for `StdPromise`).
+    public let error: String
+    /// The whole type, as written.
+    public let spelled: String
+
+    /// Recognises `type`, or nil if it is not a promise type.
+    public init?(_ type: TypeSyntax) {
+        let name: String
+        var arguments: GenericArgumentClauseSyntax?
+        if let identifier = type.as(IdentifierTypeSyntax.self) {
+            name = identifier.name.text
+            arguments = identifier.genericArgumentClause
+        } else if let member = type.as(MemberTypeSyntax.self), member.baseType.trimmedDescription == "Tomorrowland" {
+            name = member.name.text
+            arguments = member.genericArgumentClause
+        } else {
+            return nil
+        }
+        let written = arguments?.arguments.map { $0.argument.trimmedDescription } ?? []
+        switch (name, written.count) {
+        case ("Promise", 2): self.kind = .promise
+        case ("TokenPromise", 2): self.kind = .tokenPromise
+        case ("StdPromise", 1): self.kind = .stdPromise
+        default: return nil
+        }
+        self.value = written[0]
+        self.error = written.count == 2 ? written[1] : "Swift.Error"
+        self.spelled = type.trimmedDescription
+    }
+
+    /// `Swift.Error`, `Error` and `any Error`: the untyped error.
+    public var hasUntypedError: Bool {
+        ["Error", "Swift.Error", "any Error", "any Swift.Error"].contains(error)
+    }
+
+    /// `NoError`: `value` then throws only `CancellationError`.
+    public var hasNoError: Bool { error == "NoError" || error == "Tomorrowland.NoError" }
+}
+
+/// The names Tomorrowland's promise operators are called by. `map`, `flatMap`, `tap`,
+/// `delay` and `timeout` count only with an `on:` argument (collections and other types
+/// have the same names); `when` only as `when(fulfilled:…)` / `when(first:…)`.
+enum PromiseOperators {
+    static let always: Set<String> = [
+        "then", "tryThen", "catch", "recover", "tryRecover", "always", "mapResult", "flatMapResult",
+        "tryMapResult", "tryFlatMapResult", "mapError", "flatMapError", "tryMapError", "tryFlatMapError",
+        "tryMap", "tryFlatMap", "onCancel", "ignoringCancel", "requestCancelOnInvalidate",
+        "propagatingCancellation", "fork",
+    ]
+    static let withContextArgument: Set<String> = ["map", "flatMap", "tap", "delay", "timeout"]
+
+    /// The operator `call` invokes, or nil when it is not (recognisably) a promise operator.
+    static func name(of call: FunctionCallExprSyntax) -> String? {
+        let firstLabel = call.arguments.first?.label?.text
+        if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
+            let name = member.declName.baseName.text.replacingOccurrences(of: "`", with: "")
+            if always.contains(name) { return name }
+            if withContextArgument.contains(name), firstLabel == "on" { return name }
+            if name == "when", firstLabel == "fulfilled" || firstLabel == "first" { return name }
+            return nil
+        }
+        if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self), reference.baseName.text == "when",
+           firstLabel == "fulfilled" || firstLabel == "first" {
+            return "when"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,322 @@
+// One pass over a file: the declarations, bridges, operator calls and calls the report and
+// the rewriting commands work from.
+
+import SwiftSyntax
+
+/// A function, method, computed property or protocol requirement found in a file.
+public struct FunctionRecord: Sendable {
+    public enum Kind: String, Sendable, Codable {
+        case function, method, staticMethod = "static method", property, requirement, localFunction = "local function"
+    }
+
+    public let file: String
+    public let line: Int
+    public let name: String
+    /// Argument labels, `nil` for `_`.
+    public let labels: [String?]
+    public let kind: Kind
+    /// The enclosing type or extension, if any.
+    public let container: String?
+    public let isAsync: Bool
+    /// The promise type it returns, if it returns one.
+    public let promise: PromiseType?
+    /// An `async` function whose body only awaits a same-named promise-returning one.
+    public let isAsyncTwin: Bool
+    /// A promise-returning function whose body only wraps a same-named async one in a Task.
+    public let isPromiseTwin: Bool
+    /// Marked with `// tomorrowland-migrate: promise-twin`.
+    public let wantsPromiseTwin: Bool
+    /// Identity of the function body, for the calls made in it.
+    let scope: Int
+    /// A computed property or property requirement rather than a function.
+    var isProperty: Bool { scope < 0 }
+
+    /// `fetch(id:_:)`, or the bare name for properties.
+    public var signature: String {
+        isProperty ? name : name + "(" + labels.map { ($0 ?? "_") + ":" }.joined() + ")"
+    }
+}
+
+/// A call `name(label: …)` or `x.name(…)` inside some function body.
+struct CallRecord: Sendable {
+    let name: String
+    let labels: [String?]
+    let line: Int
+    /// The function the call is written in (0: outside any function).
+    let scope: Int
+    /// `try await name(…).value` / `.resolvedResult`: the caller already awaits it.
+    let awaited: Bool
+    /// In an `await` expression without `.value`: a call of an async function.
+    let underAwait: Bool
+}
+
+/// Everything `Scanner` found in one file.
+public struct FileScan: Sendable {
+    public let path: String
+    public let folder: String
+    public internal(set) var functions: [FunctionRecord] = []
+    /// `(kind, line)`: `.value` / `.resolvedResult` awaited, `StdPromise { … await … }`.
+    public internal(set) var bridges: [(kind: String, line: Int)] = []
+    /// `(operator, line)` for every promise-operator call.
+    public internal(set) var operatorCalls: [(name: String, line: Int, scope: Int)] = []
+    var calls: [CallRecord] = []
+    /// Names used as values (`let f = fetch`, `map(fetch)`), not called.
+    var references: [(name: String, line: Int)] = []
+    /// Names declared as variables or parameters in this file.
+    var variableNames = Set<String>()
+
+    /// References to `name` that can only be the function itself (no variable of that name here).
+    func functionValueUses(of name: String) -> [Int] {
+        variableNames.contains(name) ? [] : references.filter { $0.name == name }.map(\.line)
+    }
+
+    public var promiseDeclarations: [FunctionRecord] { functions.filter { $0.promise != nil } }
+    public var asyncFunctions: [FunctionRecord] { functions.filter(\.isAsync) }
+}
+
+/// The marker that asks `add-promise-twins` for a promise twin of the function after it.
+public let promiseTwinMarker = "tomorrowland-migrate: promise-twin"
+
+final class Scanner: TypeTrackingVisitor {
+    private let file: ParsedFile
+    private(set) var scan: FileScan
+    private var scopes: [Int] = [0]
+    private var functionDepth = 0
+    private var nextScope: Int
+
+    init(file: ParsedFile, firstScope: Int) {
+        self.file = file
+        self.scan = FileScan(path: file.path, folder: file.folder)
+        self.nextScope = firstScope
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    /// The scope ids this scanner used end before this value.
+    var scopeEnd: Int { nextScope }
+
+    // MARK: Declarations
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+        let scope = nextScope
+        nextScope += 1
+        let inProtocol = types.last?.isProtocol == true && functionDepth == 0
+        let isStatic = node.modifiers.contains { ["static", "class"].contains($0.name.text) }
+        let kind: FunctionRecord.Kind =
+            functionDepth > 0 ? .localFunction
+            : inProtocol ? .requirement
+            : types.isEmpty ? .function
+            : isStatic ? .staticMethod : .method
+        let promise = node.signature.returnClause.flatMap { PromiseType($0.type) }
+        let isAsync = node.signature.effectSpecifiers?.asyncSpecifier != nil
+        scan.functions.append(FunctionRecord(
+            file: file.path, line: file.line(of: node.name), name: node.name.text,
+            labels: node.signature.parameterClause.parameters.map(\.argumentLabel),
+            kind: kind, container: functionDepth > 0 ? nil : types.last?.name, isAsync: isAsync, promise: promise,
+            isAsyncTwin: isAsync && Twins.forwardedName(ofAsyncTwin: node) == node.name.text,
+            isPromiseTwin: promise != nil && Twins.forwardedName(ofPromiseTwin: node) == node.name.text,
+            wantsPromiseTwin: node.leadingTrivia.hasMarker, scope: scope
+        ))
+        scopes.append(scope)
+        functionDepth += 1
+        return .visitChildren
+    }
+
+    override func visitPost(_ node: FunctionDeclSyntax) {
+        scopes.removeLast()
+        functionDepth -= 1
+    }
+
+    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+        for binding in node.bindings {
+            guard let type = binding.typeAnnotation?.type, let promise = PromiseType(type) else { continue }
+            // Stored properties (`let p: Promise<…>`, `var p = …`) are not declarations that
+            // produce promises; computed ones (with an accessor block) and requirements are.
+            let inProtocol = types.last?.isProtocol == true
+            guard binding.accessorBlock != nil, functionDepth == 0 else { continue }
+            scan.functions.append(FunctionRecord(
+                file: file.path, line: file.line(of: binding.pattern), name: binding.pattern.trimmedDescription,
+                labels: [], kind: inProtocol ? .requirement : .property, container: types.last?.name,
+                isAsync: false, promise: promise, isAsyncTwin: false, isPromiseTwin: false, wantsPromiseTwin: false,
+                scope: -1
+            ))
+        }
+        return .visitChildren
+    }
+
+    // MARK: Expressions
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        let line = file.line(of: node)
+        if let name = PromiseOperators.name(of: node) {
+            scan.operatorCalls.append((name, line, scopes.last!))
+        }
+        if let (name, _) = Calls.calledName(node) {
+            scan.calls.append(CallRecord(
+                name: name, labels: Calls.labels(of: node), line: line, scope: scopes.last!,
+                awaited: Calls.isAwaitedBridge(node), underAwait: Calls.isUnderAwait(Syntax(node))
+            ))
+        }
+        if Calls.isTaskPromiseBridge(node) {
+            scan.bridges.append(("StdPromise { await … }", line))
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
+        let name = node.declName.baseName.text
+        if (name == "value" || name == "resolvedResult"), node.base != nil, Calls.isUnderAwait(Syntax(node)) {
+            scan.bridges.append(("." + name, file.line(of: node.declName)))
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+        guard !Calls.isCallee(Syntax(node)) else { return .visitChildren }
+        if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id {
+            // `x.name` is usually a property; `self.name` / `Type.name` unapplied is a method value.
+            guard let base = member.base?.trimmedDescription,
+                  base == "self" || base == "Self" || base.first?.isUppercase == true else { return .visitChildren }
+        }
+        scan.references.append((node.baseName.text, file.line(of: node)))
+        return .visitChildren
+    }
+
+    // Variables and parameters: a reference to one of these names is not a function value.
+
+    override func visit(_ node: IdentifierPatternSyntax) -> SyntaxVisitorContinueKind {
+        scan.variableNames.insert(node.identifier.text)
+        return .visitChildren
+    }
+
+    override func visit(_ node: FunctionParameterSyntax) -> SyntaxVisitorContinueKind {
+        if let name = node.parameterName { scan.variableNames.insert(name) }
+        return .visitChildren
+    }
+
+    override func visit(_ node: ClosureShorthandParameterSyntax) -> SyntaxVisitorContinueKind {
+        scan.variableNames.insert(node.name.text)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ClosureParameterSyntax) -> SyntaxVisitorContinueKind {
+        scan.variableNames.insert((node.secondName ?? node.firstName).text)
+        return .visitChildren
+    }
+}
+
+extension FunctionParameterSyntax {
+    /// The argument label callers write, nil for `_`.
+    var argumentLabel: String? {
+        firstName.tokenKind == .wildcard ? nil : firstName.text
+    }
+
+    /// The name the body uses, nil for `_`.
+    var parameterName: String? {
+        let name = secondName ?? firstName
+        return name.tokenKind == .wildcard ? nil : name.text
+    }
+}
+
+extension Trivia {
+    /// Holds a `// tomorrowland-migrate: promise-twin` comment.
+    var hasMarker: Bool {
+        contains { piece in
+            switch piece {
+            case .lineComment(let text), .blockComment(let text): return text.contains(promiseTwinMarker)
+            default: return false
+            }
+        }
+    }
+}
+
+/// Questions about calls, shared by the scanner and the rewriters.
+enum Calls {
+    /// The name a call invokes (`fetch` in `fetch(…)`, `self.fetch(…)`, `api.fetch(…)`) and
+    /// the explicit receiver, if any.
+    static func calledName(_ call: FunctionCallExprSyntax) -> (String, ExprSyntax?)? {
+        if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self) {
+            return (reference.baseName.text, nil)
+        }
+        if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
+            return (member.declName.baseName.text, member.base)
+        }
+        return nil
+    }
+
+    /// The argument labels of a call, trailing closures included (unlabelled first one).
+    static func labels(of call: FunctionCallExprSyntax) -> [String?] {
+        var labels: [String?] = call.arguments.map { $0.label?.text }
+        if call.trailingClosure != nil { labels.append(nil) }
+        labels += call.additionalTrailingClosures.map { $0.label.text }
+        return labels
+    }
+
+    /// `await f(…).value` (with any `try`, possibly a `.value(onTaskCancel:)` call).
+    static func isAwaitedBridge(_ call: FunctionCallExprSyntax) -> Bool {
+        guard let member = call.parent?.as(MemberAccessExprSyntax.self), member.base?.id == call.id,
+              ["value", "resolvedResult", "inner"].contains(member.declName.baseName.text) else { return false }
+        return isUnderAwait(Syntax(member))
+    }
+
+    /// Whether `node` sits in an `await` expression of its own function or closure.
+    static func isUnderAwait(_ node: Syntax) -> Bool {
+        var current: Syntax? = node.parent
+        while let node = current {
+            if node.is(AwaitExprSyntax.self) { return true }
+            if node.is(ClosureExprSyntax.self) || node.is(CodeBlockItemSyntax.self) || node.is(FunctionDeclSyntax.self) { return false }
+            current = node.parent
+        }
+        return false
+    }
+
+    /// Whether a reference is the function part of a call (`fetch` in `fetch()`).
+    static func isCallee(_ node: Syntax) -> Bool {
+        guard let parent = node.parent else { return false }
+        if let call = parent.as(FunctionCallExprSyntax.self) { return call.calledExpression.id == node.id }
+        if let member = parent.as(MemberAccessExprSyntax.self), member.declName.id == node.id {
+            return isCallee(Syntax(member))
+        }
+        // `fetch(id:)` spelled with labels is a value, but a member name `x.fetch` is not a reference of its own.
+        return false
+    }
+
+    /// `StdPromise { … await … }` / `Promise { … }` / `Promise<T, E> { … }` with an async body.
+    static func isTaskPromiseBridge(_ call: FunctionCallExprSyntax) -> Bool {
+        var called = call.calledExpression
+        if let specialized = called.as(GenericSpecializationExprSyntax.self) { called = specialized.expression }
+        guard let reference = called.as(DeclReferenceExprSyntax.self),
+              ["Promise", "StdPromise"].contains(reference.baseName.text),
+              let closure = call.trailingClosure ?? call.arguments.last?.expression.as(ClosureExprSyntax.self) else { return false }
+        if Closures.parameterCount(closure) > 0 { return false } // `Promise { resolver in … }`
+        return closure.signature?.effectSpecifiers?.asyncSpecifier != nil || Closures.containsAwait(closure)
+    }
+}
+
+/// Questions about closures.
+enum Closures {
+    /// The number of parameters the closure declares (`$0` uses not counted).
+    static func parameterCount(_ closure: ClosureExprSyntax) -> Int {
+        switch closure.signature?.parameterClause {
+        case .simpleInput(let names)?: return names.count
+        case .parameterClause(let clause)?: return clause.parameters.count
+        case nil: return 0
+        }
+    }
+
+    /// Whether `closure` has an `await` of its own (not in a nested closure): Swift then
+    /// infers it `async`.
+    static func containsAwait(_ closure: ClosureExprSyntax) -> Bool {
+        final class Finder: SyntaxVisitor {
+            var found = false
+            override func visit(_ node: AwaitExprSyntax) -> SyntaxVisitorContinueKind {
+                found = true
+                return .skipChildren
+            }
+            override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+            override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+        }
+        let finder = Finder(viewMode: .sourceAccurate)
+        finder.walk(closure.statements)
+        return finder.found
+    }
+}

@@ -1,0 +1,158 @@
+// Finding, reading and parsing the `.swift` files a command works on.
+
+import Foundation
+import SwiftParser
+import SwiftSyntax
+
+/// One parsed `.swift` file.
+public struct ParsedFile: Sendable {
+    /// The path as given on the command line or found under a given folder.
+    public let path: String
+    /// The top-level folder the report groups this file under (see `SourceSet.load`).
+    public let folder: String
+    public let text: String
+    public let tree: SourceFileSyntax
+    let converter: SourceLocationConverter
+
+    init(path: String, folder: String, text: String) {
+        self.path = path
+        self.folder = folder
+        self.text = text
+        self.tree = Parser.parse(source: text)
+        self.converter = SourceLocationConverter(fileName: path, tree: tree)
+    }
+
+    /// The 1-based line of `node`'s first token.
+    func line(of node: some SyntaxProtocol) -> Int {
+        converter.location(for: node.positionAfterSkippingLeadingTrivia).line
+    }
+}
+
+/// A problem with one input path. The command prints it, goes on with the other files and
+/// exits non-zero at the end.
+public struct InputProblem: Sendable, Equatable, CustomStringConvertible {
+    public let path: String
+    public let message: String
+    public var description: String { "\(path): error: \(message)" }
+}
+
+/// The `.swift` files under the paths a command was given.
+public struct SourceSet: Sendable {
+    public let files: [ParsedFile]
+    /// Paths that could not be read and files that do not parse: those files are left out.
+    public let problems: [InputProblem]
+
+    /// Reads every `.swift` file under `paths` (files are taken as they are; folders are
+    /// walked recursively, skipping hidden entries such as `.build`). A file's folder, for
+    /// the per-folder report, is the argument plus the first path component below it
+    /// (`Sources/Feature` for `Sources/Feature/Sub/A.swift` found under `Sources`), the
+    /// argument itself for files directly in it, and the parent folder of a file argument.
+    public static func load(paths: [String]) -> SourceSet {
+        var files: [ParsedFile] = []
+        var problems: [InputProblem] = []
+        var seen = Set<String>()
+        for argument in paths {
+            for found in swiftFiles(under: argument, problems: &problems) where seen.insert(found.path).inserted {
+                guard let data = FileManager.default.contents(atPath: found.path) else {
+                    problems.append(InputProblem(path: found.path, message: "cannot read the file"))
+                    continue
+                }
+                guard let text = String(data: data, encoding: .utf8) else {
+                    problems.append(InputProblem(path: found.path, message: "not UTF-8 text"))
+                    continue
+                }
+                let file = ParsedFile(path: found.path, folder: found.folder, text: text)
+                if let syntaxError = firstSyntaxError(in: file) {
+                    problems.append(InputProblem(path: found.path, message: "does not parse: \(syntaxError); file skipped"))
+                    continue
+                }
+                files.append(file)
+            }
+        }
+        return SourceSet(files: files, problems: problems)
+    }
+
+    /// Builds a set from sources in memory (tests).
+    public static func inMemory(_ sources: [(path: String, text: String)]) -> SourceSet {
+        SourceSet(files: sources.map { ParsedFile(path: $0.path, folder: ".", text: $0.text) }, problems: [])
+    }
+
+    private static func swiftFiles(under argument: String, problems: inout [InputProblem]) -> [(path: String, folder: String)] {
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: argument, isDirectory: &isDirectory) else {
+            problems.append(InputProblem(path: argument, message: "no such file or folder"))
+            return []
+        }
+        guard isDirectory.boolValue else {
+            guard fileManager.isReadableFile(atPath: argument) else {
+                problems.append(InputProblem(path: argument, message: "cannot read the file"))
+                return []
+            }
+            let parent = (argument as NSString).deletingLastPathComponent
+            return [(argument, parent.isEmpty ? "." : parent)]
+        }
+        guard fileManager.isReadableFile(atPath: argument), let entries = try? fileManager.contentsOfDirectory(atPath: argument) else {
+            problems.append(InputProblem(path: argument, message: "cannot read the folder"))
+            return []
+        }
+        var result: [(path: String, folder: String)] = []
+        var pending: [(relative: String, folder: String?)] = entries.sorted().map { ($0, nil) }
+        while !pending.isEmpty {
+            let (relative, folder) = pending.removeFirst()
+            let name = (relative as NSString).lastPathComponent
+            if name.hasPrefix(".") { continue }
+            let full = (argument as NSString).appendingPathComponent(relative)
+            var entryIsDirectory: ObjCBool = false
+            guard fileManager.fileExists(atPath: full, isDirectory: &entryIsDirectory) else { continue }
+            if entryIsDirectory.boolValue {
+                guard let children = try? fileManager.contentsOfDirectory(atPath: full) else {
+                    problems.append(InputProblem(path: full, message: "cannot read the folder"))
+                    continue
+                }
+                let childFolder = folder ?? name
+                pending.insert(contentsOf: children.sorted().map { ((relative as NSString).appendingPathComponent($0), childFolder) }, at: 0)
+            } else if name.hasSuffix(".swift") {
+                if !fileManager.isReadableFile(atPath: full) {
+                    problems.append(InputProblem(path: full, message: "cannot read the file"))
+                    continue
+                }
+                result.append((full, folder.map { (argument as NSString).appendingPathComponent($0) } ?? argument))
+            }
+        }
+        return result
+    }
+
+    /// `line:column: what` for the first syntax error, or nil when the file parses cleanly.
+    static func firstSyntaxError(in file: ParsedFile) -> String? {
+        guard file.tree.hasError else { return nil }
+        let finder = SyntaxErrorFinder(viewMode: .all)
+        finder.walk(file.tree)
+        guard let position = finder.position else { return "syntax error" }
+        let location = file.converter.location(for: position)
+        return "\(location.line):\(location.column): \(finder.what)"
+    }
+}
+
+/// Finds the first missing or unexpected piece of syntax.
+private final class SyntaxErrorFinder: SyntaxVisitor {
+    var position: AbsolutePosition?
+    var what = ""
+
+    override func visit(_ node: UnexpectedNodesSyntax) -> SyntaxVisitorContinueKind {
+        record(node.positionAfterSkippingLeadingTrivia, "unexpected '\(node.trimmedDescription.prefix(40))'")
+        return .skipChildren
+    }
+
+    override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind {
+        if token.presence == .missing { record(token.position, "expected '\(token.text)'") }
+        return .skipChildren
+    }
+
+    private func record(_ at: AbsolutePosition, _ description: String) {
+        if position == nil || at < position! {
+            position = at
+            what = description
+        }
+    }
+}

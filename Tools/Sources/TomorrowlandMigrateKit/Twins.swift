@@ -1,0 +1,217 @@
+// Recognising twins already written, and writing new ones.
+
+import Foundation
+import SwiftSyntax
+
+/// A function declaration together with where it sits.
+struct FunctionSite {
+    let file: ParsedFile
+    let decl: FunctionDeclSyntax
+    /// The enclosing type or extension name, nil at top level.
+    let container: String?
+    let inProtocol: Bool
+    let isLocal: Bool
+
+    var name: String { decl.name.text }
+    var labels: [String?] { decl.signature.parameterClause.parameters.map(\.argumentLabel) }
+    var line: Int { file.line(of: decl.name) }
+    var signature: String { name + "(" + labels.map { ($0 ?? "_") + ":" }.joined() + ")" }
+    var isAsync: Bool { decl.signature.effectSpecifiers?.asyncSpecifier != nil }
+    var promise: PromiseType? { decl.signature.returnClause.flatMap { PromiseType($0.type) } }
+
+    /// The same name and labels, in the same type (or both at top level).
+    func overloads(_ other: FunctionSite) -> Bool {
+        name == other.name && labels == other.labels && container == other.container
+    }
+
+    /// Every function declaration of `file`.
+    static func all(in file: ParsedFile) -> [FunctionSite] {
+        let collector = FunctionSiteCollector(file: file)
+        collector.walk(file.tree)
+        return collector.sites
+    }
+}
+
+private final class FunctionSiteCollector: TypeTrackingVisitor {
+    let file: ParsedFile
+    var sites: [FunctionSite] = []
+    private var bodies = 0
+
+    init(file: ParsedFile) {
+        self.file = file
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind { bodies += 1; return .visitChildren }
+    override func visitPost(_ node: CodeBlockSyntax) { bodies -= 1 }
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+        sites.append(FunctionSite(
+            file: file, decl: node, container: types.last?.name,
+            inProtocol: types.last?.isProtocol == true, isLocal: bodies > 0
+        ))
+        return .visitChildren
+    }
+}
+
+enum Twins {
+    /// The body's only statement, without `return`.
+    private static func onlyExpression(_ decl: FunctionDeclSyntax) -> ExprSyntax? {
+        guard let statements = decl.body?.statements, statements.count == 1, let item = statements.first?.item else { return nil }
+        if let expression = item.as(ExprSyntax.self) { return expression }
+        return item.as(ReturnStmtSyntax.self)?.expression
+    }
+
+    /// Strips `try`, `await`, parentheses and `x as T`, down to the call.
+    private static func innerCall(_ expression: ExprSyntax) -> FunctionCallExprSyntax? {
+        var current = expression
+        while true {
+            if let node = current.as(TryExprSyntax.self) { current = node.expression; continue }
+            if let node = current.as(AwaitExprSyntax.self) { current = node.expression; continue }
+            if let node = current.as(TupleExprSyntax.self), node.elements.count == 1 { current = node.elements.first!.expression; continue }
+            if let node = current.as(SequenceExprSyntax.self), node.elements.count == 3,
+               node.elements.dropFirst().first?.is(UnresolvedAsExprSyntax.self) == true {
+                current = node.elements.first!; continue
+            }
+            if let node = current.as(AsExprSyntax.self) { current = node.expression; continue }
+            if let node = current.as(MemberAccessExprSyntax.self), let base = node.base,
+               ["value", "inner", "resolvedResult"].contains(node.declName.baseName.text) {
+                current = base; continue
+            }
+            return current.as(FunctionCallExprSyntax.self)
+        }
+    }
+
+    /// For `func f(…) async … { try await (f(…) as P).value }`: `f`.
+    static func forwardedName(ofAsyncTwin decl: FunctionDeclSyntax) -> String? {
+        guard let expression = onlyExpression(decl), expression.description.contains(".value"),
+              let call = innerCall(expression) else { return nil }
+        return Calls.calledName(call)?.0
+    }
+
+    /// For `func f(…) -> StdPromise<T> { StdPromise { try await f(…) } }`: `f`.
+    static func forwardedName(ofPromiseTwin decl: FunctionDeclSyntax) -> String? {
+        guard let expression = onlyExpression(decl), let call = expression.as(FunctionCallExprSyntax.self),
+              Calls.isTaskPromiseBridge(call),
+              let closure = call.trailingClosure, closure.statements.count == 1,
+              let inner = closure.statements.first?.item.as(ExprSyntax.self),
+              let forwarded = innerCall(inner) else { return nil }
+        return Calls.calledName(forwarded)?.0
+    }
+
+    /// A twin of `site`: its attributes, modifiers, generics, parameters and `where` clause,
+    /// `effectsAndResult` after the parameters and a one-line body made from the forwarding
+    /// call (`self.f(…)` with `selfQualified` in a type); documented by the original's doc comment (each line through `adapt`), a blank
+    /// `///` line and `note`; indented like `site`.
+    static func twin(
+        of site: FunctionSite, adapt: (String) -> String = { $0 }, note: [String], effectsAndResult: String,
+        selfQualified: Bool = false, extraModifier: String? = nil, body: (String) -> String
+    ) -> String {
+        let decl = site.decl
+        let arguments = (try? forwardedArguments(of: decl).get()) ?? ""
+        var header = prefix(of: decl) + (extraModifier.map { $0 + " " } ?? "") + "func " + decl.name.text
+        header += decl.genericParameterClause?.trimmedDescription ?? ""
+        header += decl.signature.parameterClause.trimmedDescription + " " + effectsAndResult
+        if let whereClause = decl.genericWhereClause { header += " " + whereClause.trimmedDescription }
+        let original = docLines(of: decl).map(adapt)
+        // An escaping closure in a class or actor must capture `self` explicitly.
+        let receiver = selfQualified && site.container != nil ? "self." : ""
+        let lines = (original.isEmpty ? note : original + ["///"] + note)
+            + [header + " {", "    " + body("\(receiver)\(decl.name.text)(\(arguments))"), "}"]
+        let indent = indentation(of: decl, in: site.file)
+        return lines.map { $0.isEmpty ? "" : indent + $0 }.joined(separator: "\n")
+    }
+
+    /// The leading whitespace of the line `decl` starts on.
+    static func indentation(of decl: some SyntaxProtocol, in file: ParsedFile) -> String {
+        let bytes = Array(file.text.utf8)
+        var start = decl.positionAfterSkippingLeadingTrivia.utf8Offset
+        while start > 0, bytes[start - 1] != UInt8(ascii: "\n") { start -= 1 }
+        var end = start
+        while end < bytes.count, bytes[end] == UInt8(ascii: " ") || bytes[end] == UInt8(ascii: "\t") { end += 1 }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
+    /// The `///` lines of the doc comment in front of `decl` (without the indentation).
+    static func docLines(of decl: FunctionDeclSyntax) -> [String] {
+        var lines: [String] = []
+        for piece in decl.leadingTrivia {
+            switch piece {
+            case .docLineComment(let text): lines.append(text)
+            case .docBlockComment(let text):
+                lines += text.split(separator: "\n").map { "/// " + $0.trimmingCharacters(in: CharacterSet(charactersIn: " */")) }
+            case .lineComment, .blockComment: lines.removeAll() // only the comment right above counts
+            default: break
+            }
+        }
+        return lines
+    }
+
+    /// Attributes and modifiers to copy onto a twin, as one prefix (`@MainActor public static `).
+    static func prefix(of decl: FunctionDeclSyntax) -> String {
+        let droppedAttributes: Set<String> = ["objc", "nonobjc", "IBAction", "IBSegueAction", "_dynamicReplacement", "discardableResult"]
+        var parts: [String] = []
+        for element in decl.attributes {
+            guard let attribute = element.as(AttributeSyntax.self) else {
+                parts.append(element.trimmedDescription) // `#if` inside attributes: keep as written
+                continue
+            }
+            if droppedAttributes.contains(attribute.attributeName.trimmedDescription) { continue }
+            parts.append(attribute.trimmedDescription)
+        }
+        for modifier in decl.modifiers {
+            switch modifier.name.text {
+            case "override", "dynamic", "optional", "required", "convenience": continue
+            case "open": parts.append("public")
+            default: parts.append(modifier.trimmedDescription)
+            }
+        }
+        return parts.map { $0 + " " }.joined()
+    }
+
+    /// Why `site` can get no twin in either direction, or nil.
+    static func commonSkipReason(_ site: FunctionSite, project: Project) -> SkipReason? {
+        if site.isLocal { return SkipReason("declared inside a function body") }
+        if site.decl.modifiers.contains(where: { $0.name.text == "override" }) {
+            return SkipReason("an override: the twin of the overridden method already reaches it dynamically")
+        }
+        if site.decl.body == nil { return SkipReason("has no body") }
+        if site.decl.signature.effectSpecifiers?.throwsClause?.throwsSpecifier.text == "rethrows" {
+            return SkipReason("rethrows; write its twin by hand")
+        }
+        if case .failure(let reason) = Twins.forwardedArguments(of: site.decl) { return reason }
+        if let use = project.scans.lazy.compactMap({ scan in scan.functionValueUses(of: site.name).first.map { (scan.path, $0) } }).first {
+            return SkipReason("`\(site.name)` is used as a value at \(use.0):\(use.1); a same-named overload would make that ambiguous")
+        }
+        return nil
+    }
+
+    /// `label: name, name, other: other` for forwarding every parameter, or why not.
+    static func forwardedArguments(of decl: FunctionDeclSyntax) -> Result<String, SkipReason> {
+        var arguments: [String] = []
+        for parameter in decl.signature.parameterClause.parameters {
+            let type = parameter.type.trimmedDescription
+            if parameter.type.as(AttributedTypeSyntax.self)?.specifiers.contains(where: { $0.trimmedDescription == "inout" }) == true
+                || type.hasPrefix("inout ") {
+                return .failure(SkipReason("has an inout parameter: a twin cannot hold on to it across an await"))
+            }
+            if parameter.ellipsis != nil {
+                return .failure(SkipReason("has a variadic parameter, which cannot be forwarded"))
+            }
+            if type.contains("@autoclosure") {
+                return .failure(SkipReason("has an @autoclosure parameter, which cannot be forwarded as written"))
+            }
+            guard let name = parameter.parameterName else {
+                return .failure(SkipReason("has an unnamed parameter (`_: T`), which cannot be forwarded"))
+            }
+            arguments.append(parameter.argumentLabel.map { "\($0): \(name)" } ?? name)
+        }
+        return .success(arguments.joined(separator: ", "))
+    }
+}
+
+/// Why a function gets no twin.
+struct SkipReason: Error, Equatable {
+    let text: String
+    init(_ text: String) { self.text = text }
+}

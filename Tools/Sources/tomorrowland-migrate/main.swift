@@ -1,0 +1,130 @@
+// tomorrowland-migrate: moves a codebase from Tomorrowland promises to async/await one
+// function at a time. Argument parsing and printing only; the work is in TomorrowlandMigrateKit.
+
+import ArgumentParser
+import Foundation
+import TomorrowlandMigrateKit
+
+struct TomorrowlandMigrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tomorrowland-migrate",
+        abstract: "Move a codebase from Tomorrowland promises to async/await, one function at a time.",
+        discussion: """
+            Workflow: report → add-async-twins → convert callers → rewrite a body as async → \
+            add-promise-twins for the remaining callers → delete the twins the report shows unused.
+            """,
+        subcommands: [Report.self, AddAsyncTwins.self, AddPromiseTwins.self]
+    )
+}
+
+/// Paths shared by every subcommand.
+struct Paths: ParsableArguments {
+    @Argument(help: "Files or folders to scan; folders are searched for .swift files recursively.")
+    var paths: [String]
+}
+
+/// Prints input problems to standard error; a non-zero exit if there were any.
+func finish(problems: [InputProblem]) throws {
+    for problem in problems { FileHandle.standardError.write(Data((problem.description + "\n").utf8)) }
+    if !problems.isEmpty { throw ExitCode(1) }
+}
+
+extension TomorrowlandMigrate {
+    struct Report: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Report promise-returning declarations, async functions, bridges, operator calls, progress and a plan.",
+            discussion: TomorrowlandMigrateKit.Report.percentageDefinition + """
+
+
+                The plan lists promise-returning functions leaves first over the call graph of the \
+                scanned files: level 0 calls no promise-returning function of these files \
+                promise-style; level n calls some of level n - 1. Within a level, functions whose \
+                bodies use no promise operators come first. "promise-style callers" counts the call \
+                sites that do not await the function through `.value`.
+                """
+        )
+
+        @OptionGroup var paths: Paths
+
+        @Flag(help: "Print JSON for tools instead of tables.")
+        var json = false
+
+        func run() throws {
+            let set = SourceSet.load(paths: paths.paths)
+            let report = TomorrowlandMigrateKit.Report.make(set)
+            print(json ? try report.renderJSON() : report.renderText(), terminator: "")
+            try finish(problems: set.problems)
+        }
+    }
+
+    struct AddAsyncTwins: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a same-named async overload next to every promise-returning function.",
+            discussion: """
+                Promise<T, E> → async throws -> T (cancellation throws CancellationError); \
+                Promise<T, NoError> → async throws(CancellationError) -> T. The twin forwards with \
+                `try await (f(args) as Promise<T, E>).value` and keeps generics, access level, \
+                static/class, labels, default arguments, attributes and the doc comment. Call sites \
+                in async code that the twin would capture get an explicit `as Promise<…>`; when that \
+                type cannot be written there, the function gets no twin and the call site is listed. \
+                Without --write, prints a unified diff. Running it twice changes nothing.
+                """
+        )
+
+        @OptionGroup var paths: Paths
+
+        @Flag(help: "Write the changes to the files instead of printing a diff.")
+        var write = false
+
+        func run() throws {
+            let set = SourceSet.load(paths: paths.paths)
+            try apply(AddAsyncTwinsCommand.run(set), write: write)
+            try finish(problems: set.problems)
+        }
+    }
+
+    struct AddPromiseTwins: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a same-named promise-returning overload next to async functions.",
+            discussion: """
+                For async functions marked with a `// \(promiseTwinMarker)` comment (every async \
+                function with --all): `func f(…) -> StdPromise<T> { StdPromise { try await f(…) } }` \
+                (Promise<T, NoError> for non-throwing functions, Promise<T, E> for throws(E)), so \
+                old callers keep compiling after a body was rewritten as async. Without --write, \
+                prints a unified diff. Running it twice changes nothing.
+                """
+        )
+
+        @OptionGroup var paths: Paths
+
+        @Flag(help: "Twin every async function, not only the marked ones.")
+        var all = false
+
+        @Flag(help: "Write the changes to the files instead of printing a diff.")
+        var write = false
+
+        func run() throws {
+            let set = SourceSet.load(paths: paths.paths)
+            try apply(AddPromiseTwinsCommand.run(set, all: all), write: write)
+            try finish(problems: set.problems)
+        }
+    }
+}
+
+typealias AddAsyncTwinsCommand = TomorrowlandMigrateKit.AddAsyncTwins
+typealias AddPromiseTwinsCommand = TomorrowlandMigrateKit.AddPromiseTwins
+
+/// Prints the diff (or writes the files), then the notes on standard error.
+func apply(_ result: MigrationResult, write: Bool) throws {
+    if write {
+        for change in result.changes {
+            try change.updated.write(toFile: change.path, atomically: true, encoding: .utf8)
+        }
+        print("\(result.changes.count) file(s) changed")
+    } else {
+        print(result.diff, terminator: "")
+    }
+    for note in result.notes { FileHandle.standardError.write(Data(("note: " + note.description + "\n").utf8)) }
+}
+
+TomorrowlandMigrate.main()

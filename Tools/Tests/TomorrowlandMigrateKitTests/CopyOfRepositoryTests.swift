@@ -1,0 +1,24 @@
+import Foundation
+import Testing
+@testable import TomorrowlandMigrateKit
+
+/// The tool on the repository's own 1.x-style code (in memory; Tools/scripts/migrate-a-copy.sh
+/// then builds and tests a migrated copy, in CI).
+@Suite("the repository's Examples/IndexDirectory and Tests/Swift5ClientTests")
+struct CopyOfRepositoryTests {
+    @Test("add-async-twins plans twins there, and a second run changes nothing")
+    func plans() throws {
+        let paths = ["Examples/IndexDirectory", "Tests/Swift5ClientTests"].map { Support.repositoryRoot.appendingPathComponent($0).path }
+        let set = SourceSet.load(paths: paths)
+        #expect(set.problems.isEmpty)
+        #expect(set.files.count >= 10)
+        let result = AddAsyncTwins.run(set)
+        let twins = result.changes.map { $0.updated.components(separatedBy: "(added by tomorrowland-migrate)").count - 1 }.reduce(0, +)
+        #expect(twins >= 5)
+        #expect(result.notes.contains { $0.message.contains("`String` is not known to conform to Error") })
+        let migrated = SourceSet.inMemory(set.files.map { file in
+            (file.path, result.changes.first { $0.path == file.path }?.updated ?? file.text)
+        })
+        #expect(AddAsyncTwins.run(migrated).changes.isEmpty)
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import TomorrowlandMigrateKit
+
+@Suite("report")
+struct ReportTests {
+    static let graph = (path: "Graph.swift", text: """
+        import TomorrowlandAsync
+
+        protocol Source {
+            func next() -> StdPromise<Int>
+            var current: StdPromise<Int> { get }
+        }
+
+        struct Pipeline {
+            var cached: StdPromise<Int> { Promise(fulfilled: 0) }
+
+            func leaf() -> StdPromise<Int> { Promise(fulfilled: 1) }
+            func middle() -> StdPromise<Int> { leaf().map(on: .immediate) { $0 + 1 } }
+            func top() -> StdPromise<Int> { middle().then(on: .immediate) { _ in } }
+            func usesLeafAsync() async throws -> Int { try await leaf().value }
+            func modern() async -> Int { 1 }
+        }
+
+        func caller(_ pipeline: Pipeline) {
+            pipeline.top().always(on: .immediate) { _ in }
+            _ = pipeline.top()
+            _ = [1, 2].map { $0 + 1 }
+        }
+
+        func wrapped() -> StdPromise<Int> {
+            StdPromise { try await Pipeline().usesLeafAsync() }
+        }
+        """)
+
+    @Test("declarations, async functions, bridges and operator calls")
+    func inventory() {
+        let report = Report.make(.inMemory([Self.graph]))
+        #expect(report.promiseDeclarations.map { "\($0.kind) \($0.name)" } == [
+            "requirement next()", "requirement current", "property cached",
+            "method leaf()", "method middle()", "method top()", "function wrapped()",
+        ])
+        #expect(report.asyncFunctions.map(\.name) == ["usesLeafAsync()", "modern()"])
+        #expect(report.bridges.map { "\($0.line) \($0.kind)" } == ["14 .value", "25 StdPromise { await … }"])
+        // `[1, 2].map { }` is not a promise operator; `map(on:)` is.
+        #expect(report.operatorCalls.first?.counts == ["map": 1, "then": 1, "always": 1])
+    }
+
+    @Test("migration percentage per file, per folder and in total")
+    func percentages() {
+        let other = (path: "Other.swift", text: "func done() async {}\n")
+        let report = Report.make(.inMemory([Self.graph, other]))
+        // Graph.swift: P = 7 declarations + 3 operator calls; A = 2 async functions + 2 bridges.
+        #expect(report.files[0].promiseStyle == 10 && report.files[0].asyncStyle == 4)
+        #expect(report.files[0].migratedPercent == 28.6)
+        #expect(report.files[1].migratedPercent == 100)
+        #expect(report.total.promiseStyle == 10 && report.total.asyncStyle == 5)
+        #expect(report.total.migratedPercent == 33.3)
+        #expect(report.folders.map(\.name) == ["."])
+    }
+
+    @Test("the plan: leaves first, each with its promise-style callers")
+    func plan() {
+        let report = Report.make(.inMemory([Self.graph]))
+        #expect(report.plan.map(\.function) == ["Pipeline.leaf()", "wrapped()", "Pipeline.middle()", "Pipeline.top()"])
+        #expect(report.plan.map(\.level) == [0, 0, 1, 2])
+        // leaf: called by middle (promise style) but not by usesLeafAsync (awaited);
+        // top: twice from caller(_:).
+        #expect(report.plan.map(\.promiseStyleCallers) == [1, 0, 1, 2])
+    }
+
+    @Test("twins the report shows as unused can be deleted")
+    func twins() throws {
+        let api = (path: "A.swift", text: """
+            import TomorrowlandAsync
+
+            func load() -> StdPromise<Int> { Promise(fulfilled: 1) }
+            func store() -> StdPromise<Int> { Promise(fulfilled: 1) }
+            func useLoad() async throws -> Int { try await load() }
+            """)
+        let migrated = Support.applying(AddAsyncTwins.run(.inMemory([api])), to: [api])
+        let report = Report.make(.inMemory(migrated))
+        #expect(report.twins.map { "\($0.function) \($0.kind) \($0.callers)" } == ["load() async twin 1", "store() async twin 0"])
+        #expect(report.renderText().contains("0 (unused)"))
+    }
+
+    @Test("unreadable paths and files that do not parse are reported; the rest is still scanned")
+    func problems() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("Feature"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "func good() -> StdPromise<Int> { Promise(fulfilled: 1) }\n".write(to: directory.appendingPathComponent("Feature/Good.swift"), atomically: true, encoding: .utf8)
+        try "func broken( -> {\n".write(to: directory.appendingPathComponent("Broken.swift"), atomically: true, encoding: .utf8)
+        let set = SourceSet.load(paths: [directory.path, directory.path + "/Missing"])
+        #expect(set.files.map { ($0.path as NSString).lastPathComponent } == ["Good.swift"])
+        #expect(set.files.first?.folder == directory.path + "/Feature")
+        #expect(set.problems.count == 2)
+        #expect(set.problems[0].description.hasPrefix(directory.path + "/Broken.swift: error: does not parse: 1:"))
+        #expect(set.problems[1].description == directory.path + "/Missing: error: no such file or folder")
+    }
+
+    @Test("the command line: tables, --json, non-zero exit on problems, diff and --write")
+    func commandLine() throws {
+        let tool = try Support.productsDirectory().appendingPathComponent("tomorrowland-migrate").path
+        try #require(FileManager.default.isExecutableFile(atPath: tool), "build the tool first: swift build --package-path Tools")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("A.swift")
+        try "import Tomorrowland\n\nfunc load() -> StdPromise<Int> { Promise(fulfilled: 1) }\n".write(to: file, atomically: true, encoding: .utf8)
+
+        let table = try Support.run(tool, ["report", directory.path])
+        #expect(table.status == 0)
+        #expect(table.stdout.contains("== Plan: migrate in this order (leaves first)"))
+        let json = try Support.run(tool, ["report", "--json", directory.path, directory.path + "/Missing"])
+        #expect(json.status == 1)
+        #expect(json.stderr.contains("Missing: error: no such file or folder"))
+        let decoded = try JSONDecoder().decode(Report.self, from: Data(json.stdout.utf8))
+        #expect(decoded.plan.map(\.function) == ["load()"])
+        let help = try Support.run(tool, ["report", "--help"])
+        #expect(help.stdout.contains("Migration percentage = 100 × A / (A + P)"))
+
+        let diff = try Support.run(tool, ["add-async-twins", directory.path])
+        #expect(diff.status == 0)
+        #expect(diff.stdout.contains("+func load() async throws -> Int {"))
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("async") == false, "no --write: file unchanged")
+        let write = try Support.run(tool, ["add-async-twins", "--write", directory.path])
+        #expect(write.status == 0)
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("func load() async throws -> Int {"))
+        let again = try Support.run(tool, ["add-async-twins", directory.path])
+        #expect(again.stdout.isEmpty)
+    }
+}
