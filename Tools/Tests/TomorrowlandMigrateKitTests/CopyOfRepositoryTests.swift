@@ -22,3 +22,26 @@ struct CopyOfRepositoryTests {
         #expect(AddAsyncTwins.run(migrated).changes.isEmpty)
     }
 }
+
+@Suite("MIGRATION.md")
+struct MigrationGuideTests {
+    @Test("the async twin MIGRATION.md shows is what the tool writes")
+    func documentedTwin() throws {
+        let guide = try String(contentsOf: Support.repositoryRoot.appendingPathComponent("MIGRATION.md"), encoding: .utf8)
+        let before = (path: "Badge.swift", text: """
+            import Tomorrowland
+
+            /// Loads a badge.
+            func fetchBadge(id: Int) -> StdPromise<Badge> {
+                Promise(on: .utility) { resolver in resolver.fulfill(with: Badge(id: id)) }
+            }
+            """)
+        let result = AddAsyncTwins.run(.inMemory([before]))
+        let written = try #require(result.changes.first?.updated)
+        let start = try #require(written.range(of: "/// Loads a badge.\n///")?.lowerBound)
+        let twin = String(written[start...]).trimmingCharacters(in: .newlines)
+        // The guide indents the block inside a list item.
+        let indented = twin.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "   " + $0 }.joined(separator: "\n")
+        #expect(guide.contains(indented), "MIGRATION.md should show:\n\(indented)")
+    }
+}
