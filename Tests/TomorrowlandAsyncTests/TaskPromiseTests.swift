@@ -32,7 +32,7 @@ struct TaskPromiseTests {
         // Known limitation: the Task body starts nonisolated and hops to the operation's actor,
         // so creation order can be lost. Starting it `@MainActor` when `operation.isolation` is
         // the main actor fixes it, but that code crashes Swift 6.3.1's SILGen (signal 11 in
-        // `_runningTask`); see the issue 4 note. This records the gap rather than hiding it.
+        // `_runningTask`). This records the gap rather than hiding it.
         withKnownIssue("main-actor Task promises may start out of creation order", isIntermittent: true) {
             #expect(order.values == Array(0..<300))
         }

@@ -80,7 +80,7 @@ struct PromiseState: Equatable, Sendable {
     /// Whether automatic propagation has already fired.
     var hasPropagated: Bool { raw & Self.propagatedBit != 0 }
     /// Whether an awaiting Task requested cancel: from then on, handles no longer block
-    /// propagation (the awaiting code's own handle must not, issue 4 item 2).
+    /// propagation (rule 5), since the awaiting code's own handle must not hold it back.
     var areHandlesWaived: Bool { raw & Self.handlesWaivedBit != 0 }
     /// Whether the upstream link only counts as an observer once it requests cancel (`onCancel`).
     var linkCountsOnlyOnCancel: Bool { raw & Self.linkOnCancelBit != 0 }
