@@ -90,13 +90,15 @@ struct MigrationPitfallsTests {
     }
 
     @Test func stopWaitingGivesUpAtOnce() async {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let impatient = Task { try await renderReport().value(onTaskCancel: .stopWaiting) }
+        let report = renderReport()
+        let impatient = Task { try await report.value(onTaskCancel: .stopWaiting) }
         impatient.cancel()
         // Throws CancellationError at once; the work itself still runs to its end.
+        // ("At once" is checked against the work, not a wall-clock bound, which flakes on a
+        // loaded machine: the awaiter gave up while the 1 s of work was still running.)
         await #expect(throws: CancellationError.self) { try await impatient.value }
-        #expect(clock.now - start < .milliseconds(900))
+        #expect(report.result == nil)
+        #expect(await eventually(seconds: 30) { report.result == .value("report") })
     }
 
     @Test func aLocalParentHandleBlocksCancellation() async throws {
