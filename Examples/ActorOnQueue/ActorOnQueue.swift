@@ -1,8 +1,8 @@
 // ActorOnQueue: an actor that runs on the same serial DispatchQueue as existing promise
 // callbacks, so both sides share one isolation domain.
 //
-// `PromiseContext.queue(q).serialExecutor` is `q` as a `SerialExecutor` (the same object for
-// the same queue). An actor that returns it as its `unownedExecutor` runs its methods on `q`,
+// `PromiseContext.queue(q).serialExecutor` is `q` as a `SerialExecutor`; it keeps `q` alive
+// while it is held. An actor that returns it as its `unownedExecutor` runs its methods on `q`,
 // and a promise callback registered on `.queue(q)` may enter the actor synchronously with
 // `assumeIsolated`, without an `await` and without a hop.
 
@@ -12,12 +12,14 @@ import TomorrowlandAsync
 
 /// The queue that the old code already uses for all of its bookkeeping.
 let ledgerQueue = DispatchQueue(label: "ledger")
+/// Kept once: asking for it in every `unownedExecutor` call would make a new handle each time.
+let ledgerExecutor = PromiseContext.queue(ledgerQueue).serialExecutor!
 
 actor Ledger {
     private var entries: [String] = []
 
     nonisolated var unownedExecutor: UnownedSerialExecutor {
-        PromiseContext.queue(ledgerQueue).serialExecutor!.asUnownedSerialExecutor()
+        ledgerExecutor.asUnownedSerialExecutor()
     }
 
     func record(_ entry: String) {

@@ -18,11 +18,14 @@ import Foundation
 /// job came in, and running every job with a task executor made every actor → actor call on
 /// the queue a full hop.
 ///
-/// Identity and lifetime: there is exactly one serial executor per queue, stored in the
-/// queue's own queue-specific storage, so it lives exactly as long as the queue and an actor
-/// may hold it unowned. It references the queue weakly (a strong reference would be a cycle
-/// that leaks the queue): keep the queue alive while work is enqueued on its executor. It
-/// owns its task executor, which references it back weakly.
+/// Identity and lifetime: there is exactly one such executor per queue, stored in the queue's
+/// own queue-specific storage, so it lives exactly as long as the queue and an actor that
+/// keeps the queue may hold it unowned. It references the queue weakly (a strong reference
+/// would be a cycle that leaks both). What `PromiseContext` hands out are the roles that keep
+/// the queue alive instead: the serial role ``QueueSerialExecutor`` (whose unowned executor is
+/// this one) and the task role ``DispatchQueueTaskExecutor``, each cached here weakly, so
+/// there is one of each per queue while it is held, and a queue and its executors are freed
+/// once none of them is referenced.
 ///
 /// Isolation checks: `isIsolatingCurrentContext()` compares the executor found in the
 /// current queue's specific storage (Dispatch also searches target queues, which run
@@ -36,19 +39,21 @@ import Foundation
 /// were waiting when it started, then resubmits itself, so plain blocks on the queue are not
 /// starved. No lock is held while a job runs.
 ///
-/// Safety of `@unchecked Sendable`: `queue` and `taskExecutor` are written once, in `init`;
-/// `jobs`, `head` and `scheduled` are guarded by `lock`; `drainBlock` is written once, right
-/// after `init`, before the executor is published.
+/// Safety of `@unchecked Sendable`: `queue` is written once, in `init`; `jobs`, `head` and
+/// `scheduled` are guarded by `lock`; `drainBlock` is written once, right after `init`,
+/// before the executor is published; the role caches are thread-safe.
 final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
-    /// A waiting job and the role it was enqueued through.
+    /// A waiting job, and the task executor it was enqueued through (`nil`: the serial role),
+    /// kept alive until the job has run.
     private struct Entry {
         let job: UnownedJob
-        let viaTaskExecutor: Bool
+        let taskExecutor: DispatchQueueTaskExecutor?
     }
 
     private weak var queue: DispatchQueue?
-    /// This queue's task-executor role.
-    let taskExecutor: DispatchQueueTaskExecutor
+    /// The roles handed out for this queue, while someone holds them.
+    private let serialRole = WeakSingleton<QueueSerialExecutor>()
+    private let taskRole = WeakSingleton<DispatchQueueTaskExecutor>()
     private let lock = NSLock()
     private var jobs: [Entry] = []
     private var head = 0
@@ -57,7 +62,6 @@ final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
 
     private init(queue: DispatchQueue) {
         self.queue = queue
-        self.taskExecutor = DispatchQueueTaskExecutor()
     }
 
     private static let key = DispatchSpecificKey<DispatchQueueExecutor>()
@@ -71,18 +75,31 @@ final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
         if let existing = queue.getSpecific(key: key) { return existing }
         let executor = DispatchQueueExecutor(queue: queue)
         executor.drainBlock = { [unowned executor] in executor.drain() }
-        executor.taskExecutor.serialExecutor = executor
         queue.setSpecific(key: key, value: executor)
         return executor
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
-        append(Entry(job: UnownedJob(job), viaTaskExecutor: false))
+    /// The serial role of `queue` (`PromiseContext.queue(q).serialExecutor`): keeps `queue`
+    /// alive while held; its unowned executor is `executor(for: queue)`.
+    static func serialExecutor(for queue: DispatchQueue) -> QueueSerialExecutor {
+        let executor = executor(for: queue)
+        return executor.serialRole.get { QueueSerialExecutor(queue: queue, executor: executor) }
     }
 
-    /// The task-executor role's enqueue: same FIFO, run with the task executor too.
-    func enqueueFromTaskExecutor(_ job: UnownedJob) {
-        append(Entry(job: job, viaTaskExecutor: true))
+    /// The task role of `queue` (`PromiseContext.queue(q).taskExecutor`): keeps `queue` alive
+    /// while held.
+    static func taskExecutor(for queue: DispatchQueue) -> DispatchQueueTaskExecutor {
+        let executor = executor(for: queue)
+        return executor.taskRole.get { DispatchQueueTaskExecutor(queue: queue, serialExecutor: executor) }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        append(Entry(job: UnownedJob(job), taskExecutor: nil))
+    }
+
+    /// The task role's enqueue: same FIFO, run with that task executor too.
+    fileprivate func enqueue(_ job: UnownedJob, from taskExecutor: DispatchQueueTaskExecutor) {
+        append(Entry(job: job, taskExecutor: taskExecutor))
     }
 
     private func append(_ entry: Entry) {
@@ -95,10 +112,9 @@ final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
     }
 
     private func submitDrain() {
-        guard let queue else {
-            preconditionFailure("TomorrowlandAsync: a job was enqueued on the executor of a released DispatchQueue")
-        }
-        queue.async(execute: drainBlock!)
+        // Every role keeps the queue alive, so it is only missing if a job arrives through an
+        // unowned reference kept past all of them: run it anyway, still one drain at a time.
+        (queue ?? releasedQueueFallback).async(execute: drainBlock!)
     }
 
     /// Runs the jobs waiting when it starts, in order; then goes idle or resubmits itself.
@@ -107,15 +123,17 @@ final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
         let end = jobs.count
         lock.unlock()
         let serial = asUnownedSerialExecutor()
-        let task = taskExecutor.asUnownedTaskExecutor()
         while true {
             lock.lock()
             guard head < end else { break }
             let entry = jobs[head]
+            // The FIFO lets go of the task executor here, so that its last release (which can
+            // free the queue) happens below, outside the lock.
+            if entry.taskExecutor != nil { jobs[head] = Entry(job: entry.job, taskExecutor: nil) }
             head += 1
             lock.unlock()
-            if entry.viaTaskExecutor {
-                entry.job.runSynchronously(isolatedTo: serial, taskExecutor: task)
+            if let taskExecutor = entry.taskExecutor {
+                entry.job.runSynchronously(isolatedTo: serial, taskExecutor: taskExecutor.asUnownedTaskExecutor())
             } else {
                 entry.job.runSynchronously(on: serial)
             }
@@ -141,7 +159,7 @@ final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
 
     func checkIsolated() {
         guard let queue else {
-            preconditionFailure("TomorrowlandAsync: the DispatchQueue of this executor was released")
+            preconditionFailure("TomorrowlandAsync: not isolated to this executor (its DispatchQueue was released)")
         }
         dispatchPrecondition(condition: .onQueue(queue))
     }
@@ -152,21 +170,21 @@ final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
 /// queue's actors, and isolated to the queue's serial executor (so such code may call
 /// `actor.assumeIsolated { }` for the queue's actors, and calls into them do not hop).
 ///
-/// Identity and lifetime: one per queue, owned by the queue's ``DispatchQueueExecutor``; it
-/// references that executor weakly, so holding the task executor does not keep the queue's
-/// executor alive: keep the queue alive while Tasks prefer it.
+/// Identity and lifetime: it keeps the queue (and so the queue's ``DispatchQueueExecutor``)
+/// alive for as long as anyone holds it — a Task that prefers it retains it. The queue's
+/// executor caches it weakly: one per queue while it is held.
 ///
-/// Safety of `@unchecked Sendable`: `serialExecutor` is written once, by
-/// `DispatchQueueExecutor.executor(for:)`, before the object is published.
+/// Safety of `@unchecked Sendable`: both stored properties are immutable.
 final class DispatchQueueTaskExecutor: TaskExecutor, @unchecked Sendable {
-    fileprivate weak var serialExecutor: DispatchQueueExecutor?
+    private let queue: DispatchQueue
+    private let serialExecutor: DispatchQueueExecutor
 
-    fileprivate init() {}
+    fileprivate init(queue: DispatchQueue, serialExecutor: DispatchQueueExecutor) {
+        self.queue = queue
+        self.serialExecutor = serialExecutor
+    }
 
     func enqueue(_ job: consuming ExecutorJob) {
-        guard let serialExecutor else {
-            preconditionFailure("TomorrowlandAsync: a job was enqueued on the task executor of a released DispatchQueue")
-        }
-        serialExecutor.enqueueFromTaskExecutor(UnownedJob(job))
+        serialExecutor.enqueue(UnownedJob(job), from: self)
     }
 }

@@ -9,10 +9,14 @@ import Foundation
 /// `runSynchronously(on: serialExecutor)` and no task executor, so that the runtime switches
 /// between actors on the queue in place (see ``DispatchQueueExecutor`` for why).
 ///
-/// Identity and lifetime: one executor (and one task executor) per queue, kept in a
-/// process-wide table that holds them strongly and the queue weakly (entries of released
-/// queues are pruned when new queues are added), so an actor may hold the executor unowned
-/// while the queue lives.
+/// Identity and lifetime: one such executor per queue, kept in a process-wide table that
+/// holds it strongly and the queue weakly (entries of released queues are pruned when new
+/// queues are added), so an actor that keeps the queue may hold the executor unowned. What
+/// `PromiseContext` hands out are the roles that keep the queue alive instead: the serial
+/// role ``QueueSerialExecutor`` (whose unowned executor is this one) and the task role
+/// ``OperationQueueTaskExecutor``, each cached weakly in the table entry, so there is one of
+/// each per queue while it is held, and a queue and its handed-out executors are freed once
+/// none of them is referenced.
 ///
 /// Isolation checks compare `OperationQueue.current` with the queue.
 ///
@@ -28,7 +32,8 @@ final class OperationQueueExecutor: SerialExecutor, @unchecked Sendable {
     private struct Entry {
         weak var queue: OperationQueue?
         let executor: OperationQueueExecutor
-        let taskExecutor: OperationQueueTaskExecutor
+        let serialRole = WeakSingleton<QueueSerialExecutor>()
+        let taskRole = WeakSingleton<OperationQueueTaskExecutor>()
     }
 
     private static let lock = NSLock()
@@ -40,27 +45,32 @@ final class OperationQueueExecutor: SerialExecutor, @unchecked Sendable {
         let id = ObjectIdentifier(queue)
         if let entry = table[id], entry.queue === queue { return entry }
         table = table.filter { $0.value.queue != nil }
-        let executor = OperationQueueExecutor(queue: queue)
-        let entry = Entry(queue: queue, executor: executor,
-                          taskExecutor: OperationQueueTaskExecutor(queue: queue, serialExecutor: executor))
+        let entry = Entry(queue: queue, executor: OperationQueueExecutor(queue: queue))
         table[id] = entry
         return entry
     }
 
-    /// The serial executor of `queue`, created on first use.
-    static func executor(for queue: OperationQueue) -> OperationQueueExecutor {
-        entry(for: queue).executor
+    /// The serial role of `queue` (`PromiseContext.operationQueue(q).serialExecutor`): keeps
+    /// `queue` alive while held; its unowned executor is the queue's `OperationQueueExecutor`.
+    static func serialExecutor(for queue: OperationQueue) -> QueueSerialExecutor {
+        let entry = entry(for: queue)
+        return entry.serialRole.get { QueueSerialExecutor(queue: queue, executor: entry.executor) }
     }
 
-    /// The task executor of `queue`, created on first use.
+    /// The task role of `queue` (`PromiseContext.operationQueue(q).taskExecutor`): keeps
+    /// `queue` alive while held.
     static func taskExecutor(for queue: OperationQueue) -> OperationQueueTaskExecutor {
-        entry(for: queue).taskExecutor
+        let entry = entry(for: queue)
+        return entry.taskRole.get { OperationQueueTaskExecutor(queue: queue, serialExecutor: entry.executor) }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         guard let queue else {
-            preconditionFailure("TomorrowlandAsync: a job was enqueued on the executor of a released OperationQueue")
+            // Every role keeps the queue alive, so it is only missing if a job arrives through
+            // an unowned reference kept past all of them: run it anyway, one job at a time.
+            releasedQueueFallback.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+            return
         }
         queue.addOperation(JobOperation {
             job.runSynchronously(on: self.asUnownedSerialExecutor())
@@ -83,9 +93,12 @@ final class OperationQueueExecutor: SerialExecutor, @unchecked Sendable {
 /// also runs isolated to the queue's serial executor, so it may assume the isolation of the
 /// queue's actors and call them in place.
 ///
+/// Identity and lifetime: it keeps the queue alive for as long as anyone holds it (a Task
+/// that prefers it retains it); one per queue while it is held.
+///
 /// Safety of `@unchecked Sendable`: the stored properties are written once, in `init`.
 final class OperationQueueTaskExecutor: TaskExecutor, @unchecked Sendable {
-    private weak var queue: OperationQueue?
+    private let queue: OperationQueue
     private let serialExecutor: OperationQueueExecutor
 
     fileprivate init(queue: OperationQueue, serialExecutor: OperationQueueExecutor) {
@@ -95,9 +108,6 @@ final class OperationQueueTaskExecutor: TaskExecutor, @unchecked Sendable {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        guard let queue else {
-            preconditionFailure("TomorrowlandAsync: a job was enqueued on the task executor of a released OperationQueue")
-        }
         if queue.maxConcurrentOperationCount == 1 {
             queue.addOperation(JobOperation {
                 job.runSynchronously(isolatedTo: self.serialExecutor.asUnownedSerialExecutor(),

@@ -55,12 +55,13 @@ func firstTwoUsers() async throws -> [User] {
 // MARK: Threading.md
 
 let accountsQueue = DispatchQueue(label: "accounts")
+let accountsExecutor = PromiseContext.queue(accountsQueue).serialExecutor!
 
 actor Accounts {
     private var balances: [String: Int] = [:]
 
     nonisolated var unownedExecutor: UnownedSerialExecutor {
-        PromiseContext.queue(accountsQueue).serialExecutor!.asUnownedSerialExecutor()
+        accountsExecutor.asUnownedSerialExecutor()
     }
 
     func deposit(_ amount: Int, to account: String) {

@@ -32,11 +32,13 @@ func addInterest(_ rate: StdPromise<Double>, to balance: BalanceBox) -> StdPromi
 }
 
 // after: an actor on the same queue; old callbacks and new async code share its isolation
+let balanceExecutor = PromiseContext.queue(balanceQueue).serialExecutor!
+
 actor Balance {
     private(set) var amount = 100.0
 
     nonisolated var unownedExecutor: UnownedSerialExecutor {
-        PromiseContext.queue(balanceQueue).serialExecutor!.asUnownedSerialExecutor()
+        balanceExecutor.asUnownedSerialExecutor()
     }
 
     func addInterest(_ rate: Double) -> Double {

@@ -86,6 +86,48 @@ private func currentDispatchLabel() -> String? {
     #endif
 }
 
+/// An actor that keeps only its executor, not the queue (the natural pattern; NIO users keep
+/// only `loop.executor`).
+actor ExecutorKeepingActor {
+    let executor: any SerialExecutor
+    var count = 0
+
+    init(_ executor: any SerialExecutor) { self.executor = executor }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    /// Returns the new count and the name of the dispatch or operation queue it ran on.
+    func increment() -> (count: Int, queue: String?) {
+        count += 1
+        return (count, currentQueueName() ?? OperationQueue.current?.name)
+    }
+}
+
+/// Weak references to a queue and its executor, to check that neither leaks.
+final class WeakQueueAndExecutor: @unchecked Sendable {
+    // Safety: written before the checks that read them, by the test's own task.
+    weak var queue: AnyObject?
+    weak var executor: AnyObject?
+
+    var bothFreed: Bool { queue == nil && executor == nil }
+}
+
+/// A serial operation queue named `name`.
+private func makeSerialOperationQueue(_ name: String) -> OperationQueue {
+    let queue = OperationQueue()
+    queue.name = name
+    queue.maxConcurrentOperationCount = 1
+    return queue
+}
+
+/// The identity the runtime sees for an executor.
+private func identity(_ executor: UnownedSerialExecutor) -> [Int] {
+    let words = unsafeBitCast(executor, to: (Int, Int).self)
+    return [words.0, words.1]
+}
+
 private func same(_ a: (any Executor)?, _ b: (any Executor)?) -> Bool {
     guard let a, let b else { return false }
     return a === b
@@ -125,22 +167,120 @@ struct ExecutorTests {
         #expect(same(PromiseContext.operationQueue(ops).serialExecutor, PromiseContext.operationQueue(ops).serialExecutor))
     }
 
-    @Test func queueExecutorLivesAsLongAsTheQueue() async {
-        final class WeakRefs: @unchecked Sendable {
-            // Safety: written before the checks below, read only by this test's task.
-            weak var executor: AnyObject?
-            weak var queue: DispatchQueue?
-        }
-        let refs = WeakRefs()
+    @Test func queueExecutorAndItsQueueAreFreedOnceNeitherIsReferenced() async {
+        let refs = WeakQueueAndExecutor()
         do {
             let queue = DispatchQueue(label: "lifetime")
             refs.queue = queue
-            refs.executor = PromiseContext.queue(queue).serialExecutor
-            #expect(refs.executor != nil, "the queue keeps its executor alive")
+            let executor = PromiseContext.queue(queue).serialExecutor!
+            refs.executor = executor
+            #expect(same(executor, PromiseContext.queue(queue).serialExecutor), "one executor per queue while it lives")
         }
-        #expect(refs.queue == nil, "the executor does not keep its queue alive")
         // Dispatch runs queue-specific destructors when it disposes of the queue.
-        #expect(await eventually { refs.executor == nil }, "the executor goes with its queue")
+        #expect(await eventually { refs.bothFreed }, "neither the queue nor its executor leaks")
+    }
+
+    @Test func theQueueKeepsTheIdentityTheRuntimeSees() {
+        // An actor that keeps the queue and asks for the executor in each `unownedExecutor`
+        // call (the documented pattern) must get the same executor every time, although
+        // nobody keeps the object `serialExecutor` returned.
+        let queue = DispatchQueue(label: "identity-kept")
+        let first = identity(PromiseContext.queue(queue).serialExecutor!.asUnownedSerialExecutor())
+        let second = identity(PromiseContext.queue(queue).serialExecutor!.asUnownedSerialExecutor())
+        #expect(first == second)
+        let ops = makeSerialOperationQueue("identity-kept-ops")
+        let firstOps = identity(PromiseContext.operationQueue(ops).serialExecutor!.asUnownedSerialExecutor())
+        let secondOps = identity(PromiseContext.operationQueue(ops).serialExecutor!.asUnownedSerialExecutor())
+        #expect(firstOps == secondOps)
+        #expect(firstOps != first)
+    }
+
+    /// An actor keeps only the serial executor of a queue made by `make` (named `name`): it
+    /// runs on the queue, the queue stays alive and yields the same executor meanwhile, and
+    /// both are freed afterwards.
+    private func checkActorKeepingOnlyTheSerialExecutor(
+        _ name: String,
+        make: () -> (queue: AnyObject, executor: any SerialExecutor),
+        lookUp: @escaping @Sendable (AnyObject) -> (any SerialExecutor)?
+    ) async throws {
+        let refs = WeakQueueAndExecutor()
+        do {
+            let actor = ExecutorKeepingActor({
+                let (queue, executor) = make()
+                refs.queue = queue
+                refs.executor = executor
+                return executor
+            }())
+            let first = try await withDeadline { await actor.increment() }
+            let second = try await withDeadline { await actor.increment() }
+            #expect(first.queue == name && second.queue == name && second.count == 2)
+            let queue = try #require(refs.queue, "the executor keeps its queue alive")
+            #expect(same(lookUp(queue), actor.executor), "one executor per queue while it lives")
+        }
+        #expect(await eventually { refs.bothFreed }, "freed once neither is referenced")
+    }
+
+    @Test func actorKeepingOnlyAQueuesSerialExecutorKeepsTheQueueAlive() async throws {
+        try await checkActorKeepingOnlyTheSerialExecutor("cache", make: {
+            let queue = makeNamedQueue("cache")
+            return (queue, PromiseContext.queue(queue).serialExecutor!)
+        }, lookUp: { PromiseContext.queue($0 as! DispatchQueue).serialExecutor })
+    }
+
+    @Test func actorKeepingOnlyAnOperationQueuesSerialExecutorKeepsTheQueueAlive() async throws {
+        try await checkActorKeepingOnlyTheSerialExecutor("ops-cache", make: {
+            let queue = makeSerialOperationQueue("ops-cache")
+            return (queue, PromiseContext.operationQueue(queue).serialExecutor!)
+        }, lookUp: { PromiseContext.operationQueue($0 as! OperationQueue).serialExecutor })
+    }
+
+    /// A Task keeps only the task executor of a queue made by `make` (named `name`): its
+    /// nonisolated code runs on the queue, the queue stays alive and yields the same task
+    /// executor meanwhile, and both are freed afterwards.
+    private func checkTaskKeepingOnlyTheTaskExecutor(
+        _ name: String,
+        make: () -> (queue: AnyObject, executor: any TaskExecutor),
+        lookUp: @escaping @Sendable (AnyObject) -> (any TaskExecutor)?
+    ) async throws {
+        let refs = WeakQueueAndExecutor()
+        do {
+            let executor: any TaskExecutor = {
+                let (queue, executor) = make()
+                refs.queue = queue
+                refs.executor = executor
+                return executor
+            }()
+            let viaTask = try await withDeadline {
+                await Task(executorPreference: executor) { () async -> String? in
+                    try? await Task.sleep(for: .milliseconds(1))
+                    return currentQueueName() ?? OperationQueue.current?.name
+                }.value
+            }
+            let viaWith = try await withDeadline {
+                await withTaskExecutorPreference(executor) { () async -> String? in
+                    try? await Task.sleep(for: .milliseconds(1))
+                    return currentQueueName() ?? OperationQueue.current?.name
+                }
+            }
+            #expect(viaTask == name && viaWith == name)
+            let queue = try #require(refs.queue, "the task executor keeps its queue alive")
+            #expect(same(lookUp(queue), executor), "one task executor per queue while it lives")
+        }
+        #expect(await eventually { refs.bothFreed }, "freed once neither is referenced")
+    }
+
+    @Test func taskKeepingOnlyAQueuesTaskExecutorKeepsTheQueueAlive() async throws {
+        try await checkTaskKeepingOnlyTheTaskExecutor("task-cache", make: {
+            let queue = makeNamedQueue("task-cache")
+            return (queue, PromiseContext.queue(queue).taskExecutor!)
+        }, lookUp: { PromiseContext.queue($0 as! DispatchQueue).taskExecutor })
+    }
+
+    @Test func taskKeepingOnlyAnOperationQueuesTaskExecutorKeepsTheQueueAlive() async throws {
+        try await checkTaskKeepingOnlyTheTaskExecutor("ops-task-cache", make: {
+            let queue = makeSerialOperationQueue("ops-task-cache")
+            return (queue, PromiseContext.operationQueue(queue).taskExecutor!)
+        }, lookUp: { PromiseContext.operationQueue($0 as! OperationQueue).taskExecutor })
     }
 
     @Test func mainExecutorIsTheMainActorExecutor() {
