@@ -197,7 +197,7 @@ struct AwaitTests {
         let t = Task { try await promise.value(onTaskCancel: .stopWaiting) }
         try await Task.sleep(for: .milliseconds(20))
         t.cancel()
-        await #expect(throws: CancellationError.self) { try await withDeadline(2) { try await t.value } }
+        await #expect(throws: CancellationError.self) { try await withDeadline(30) { try await t.value } }
         #expect(promise.result == nil, "the promise itself is still pending")
         #expect(resolver.hasRequestedCancel, "the stopped awaiter gave up its observer slot")
         resolver.fulfill(with: 1)
@@ -210,7 +210,7 @@ struct AwaitTests {
             withUnsafeCurrentTask { $0?.cancel() }
             return await promise.resolvedResult(onTaskCancel: .stopWaiting)
         }
-        #expect(try await withDeadline(2) { await t.value } == .cancelled)
+        #expect(try await withDeadline(30) { await t.value } == .cancelled)
         #expect(!resolver.hasRequestedCancel, "ignoringCancel() blocks propagation")
         resolver.fulfill(with: 1)
         _ = blocker

@@ -64,7 +64,7 @@ struct ReviewRegressionTests {
         resolver.fulfill(with: 1)
         queue.cancelAllOperations()
         queue.isSuspended = false
-        let result = try await withDeadline(5) { await child.resolvedResult }
+        let result = try await withDeadline(30) { await child.resolvedResult }
         #expect(result == .cancelled)
     }
 
@@ -80,7 +80,7 @@ struct ReviewRegressionTests {
         try await Task.sleep(for: .milliseconds(100))
         queue.cancelAllOperations()
         queue.isSuspended = false
-        let value = try await withDeadline(5) { await task.value }
+        let value = try await withDeadline(30) { await task.value }
         #expect(value == 42)
     }
 
@@ -94,7 +94,7 @@ struct ReviewRegressionTests {
         try await Task.sleep(for: .milliseconds(100))
         queue.cancelAllOperations()
         queue.isSuspended = false
-        let count = try await withDeadline(5) { await task.value }
+        let count = try await withDeadline(30) { await task.value }
         #expect(count == 1)
     }
 }
