@@ -15,11 +15,12 @@ public enum AddAsyncTwins {
         var candidates: [FunctionSite] = []
         for site in everySite {
             guard let promise = site.promise, !site.isAsync, !site.inProtocol else { continue }
-            if let reason = reasonToSkip(site, promise, project: project, everySite: everySite) {
-                if let reason { result.notes.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): no async twin: \(reason.text)")) }
-                continue
+            switch decide(site, promise, project: project, everySite: everySite) {
+            case .add: candidates.append(site)
+            case .alreadyDone: continue
+            case .skip(let reason):
+                result.notes.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): no async twin: \(reason.text)"))
             }
-            candidates.append(site)
         }
 
         // 2. Call sites whose meaning a twin would change.
@@ -73,16 +74,15 @@ public enum AddAsyncTwins {
 
     private static func key(_ site: FunctionSite) -> String { (site.container ?? "") + "|" + site.signature }
 
-    /// Why `site` gets no twin: `.some(nil)` for a silent skip (it already has one), nil to go ahead.
-    private static func reasonToSkip(_ site: FunctionSite, _ promise: PromiseType, project: Project, everySite: [FunctionSite]) -> SkipReason?? {
-        if site.decl.signature.effectSpecifiers?.asyncSpecifier != nil { return .some(nil) }
-        if everySite.contains(where: { $0.isAsync && $0.overloads(site) }) { return .some(nil) } // twin exists: idempotent
-        if Twins.forwardedName(ofPromiseTwin: site.decl) == site.name { return .some(nil) } // itself a promise twin
-        if let reason = Twins.commonSkipReason(site, project: project) { return reason }
+    private static func decide(_ site: FunctionSite, _ promise: PromiseType, project: Project, everySite: [FunctionSite]) -> TwinDecision {
+        if site.decl.signature.effectSpecifiers?.asyncSpecifier != nil { return .alreadyDone }
+        if everySite.contains(where: { $0.isAsync && $0.overloads(site) }) { return .alreadyDone } // twin exists: idempotent
+        if Twins.forwardedName(ofPromiseTwin: site.decl) == site.name { return .alreadyDone } // itself a promise twin
+        if let reason = Twins.commonSkipReason(site, project: project) { return .skip(reason) }
         if !promise.hasUntypedError, !promise.hasNoError, !isError(promise.error, in: site, project: project) {
-            return SkipReason("`\(promise.error)` is not known to conform to Error, so `.value` is not available; await `.resolvedResult` by hand")
+            return .skip(SkipReason("`\(promise.error)` is not known to conform to Error, so `.value` is not available; await `.resolvedResult` by hand"))
         }
-        return nil
+        return .add
     }
 
     /// Whether `error` is an `Error`: known ones, or a generic parameter constrained to it.

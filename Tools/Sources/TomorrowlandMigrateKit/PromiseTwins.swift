@@ -14,8 +14,11 @@ public enum AddPromiseTwins {
         for (index, file) in set.files.enumerated() {
             var edits: [TextEdit] = []
             for site in sites[index] where site.isAsync && !site.inProtocol && (all || site.decl.leadingTrivia.hasMarker) {
-                if let reason = reasonToSkip(site, project: project, everySite: everySite) {
-                    if let reason { result.notes.append(MigrationNote(path: file.path, line: site.line, message: "\(site.signature): no promise twin: \(reason.text)")) }
+                switch decide(site, project: project, everySite: everySite) {
+                case .add: break
+                case .alreadyDone: continue
+                case .skip(let reason):
+                    result.notes.append(MigrationNote(path: file.path, line: site.line, message: "\(site.signature): no promise twin: \(reason.text)"))
                     continue
                 }
                 edits.append(.insert("\n\n" + twinText(for: site, project: project), at: site.decl.endPositionBeforeTrailingTrivia))
@@ -30,11 +33,14 @@ public enum AddPromiseTwins {
         return result
     }
 
-    private static func reasonToSkip(_ site: FunctionSite, project: Project, everySite: [FunctionSite]) -> SkipReason?? {
-        if everySite.contains(where: { !$0.isAsync && $0.promise != nil && $0.overloads(site) }) { return .some(nil) } // idempotent
-        if Twins.forwardedName(ofAsyncTwin: site.decl) == site.name { return .some(nil) } // itself an async twin
-        if let reason = Twins.commonSkipReason(site, project: project) { return reason }
-        return nil
+    private static func decide(_ site: FunctionSite, project: Project, everySite: [FunctionSite]) -> TwinDecision {
+        if everySite.contains(where: { !$0.isAsync && $0.promise != nil && $0.overloads(site) }) { return .alreadyDone } // idempotent
+        if Twins.forwardedName(ofAsyncTwin: site.decl) == site.name { return .alreadyDone } // itself an async twin
+        if site.name == "main", site.labels.isEmpty, site.decl.modifiers.contains(where: { $0.name.text == "static" }) {
+            return .skip(SkipReason("a program's entry point: a same-named overload would make `@main` ambiguous"))
+        }
+        if let reason = Twins.commonSkipReason(site, project: project) { return .skip(reason) }
+        return .add
     }
 
     /// The promise type and the initializer expression of the twin of `decl`.

@@ -210,6 +210,14 @@ enum Twins {
     }
 }
 
+/// Whether a function gets a twin.
+enum TwinDecision {
+    case add
+    /// It has one already, or is one: nothing to say.
+    case alreadyDone
+    case skip(SkipReason)
+}
+
 /// Why a function gets no twin.
 struct SkipReason: Error, Equatable {
     let text: String

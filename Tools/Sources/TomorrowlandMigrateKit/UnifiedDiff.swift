@@ -29,7 +29,9 @@ enum UnifiedDiff {
                 rows.append((i, j, .same)); i += 1; j += 1
             }
         }
-        var output = "--- a/\(path)\n+++ b/\(path)\n"
+        // git's a/ b/ prefixes for relative paths; absolute paths as they are.
+        let (old, new) = path.hasPrefix("/") ? (path, path) : ("a/" + path, "b/" + path)
+        var output = "--- \(old)\n+++ \(new)\n"
         var index = 0
         while index < rows.count {
             guard rows[index].kind != .same else { index += 1; continue }

@@ -36,11 +36,15 @@ extension TomorrowlandMigrate {
             discussion: TomorrowlandMigrateKit.Report.percentageDefinition + """
 
 
+                A file's folder is the first folder below the path argument it was found under \
+                (the argument itself for files directly in it); the total sums every file.
+
                 The plan lists promise-returning functions leaves first over the call graph of the \
                 scanned files: level 0 calls no promise-returning function of these files \
-                promise-style; level n calls some of level n - 1. Within a level, functions whose \
-                bodies use no promise operators come first. "promise-style callers" counts the call \
-                sites that do not await the function through `.value`.
+                promise-style; level n: its deepest such callee is at level n - 1. Within a level, \
+                functions whose bodies use no promise operators come first. "promise-style \
+                callers" counts the call sites (outside twins) that neither await the function nor \
+                go through `.value`. Calls are matched by name.
                 """
         )
 

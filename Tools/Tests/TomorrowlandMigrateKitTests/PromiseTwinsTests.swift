@@ -66,4 +66,19 @@ struct PromiseTwinsTests {
         // add-promise-twins leaves the async twins alone, even with --all.
         #expect(AddPromiseTwins.run(.inMemory([all[0]]), all: true).changes.isEmpty)
     }
+
+    @Test("an @main type's static main() gets no promise twin (it would make @main ambiguous)")
+    func entryPoint() {
+        let source = (path: "Main.swift", text: """
+            import TomorrowlandAsync
+
+            @main
+            enum Tool {
+                static func main() async {}
+            }
+            """)
+        let result = AddPromiseTwins.run(.inMemory([source]), all: true)
+        #expect(result.changes.isEmpty)
+        #expect(result.notes.map(\.description) == ["Main.swift:5: main(): no promise twin: a program's entry point: a same-named overload would make `@main` ambiguous"])
+    }
 }
