@@ -28,6 +28,9 @@ public enum AddAsyncTwins {
         var rewrites: [String: [OwnedEdit]] = [:]
         var rewriteNotes: [(owner: String, note: MigrationNote)] = []
         let byName = Dictionary(grouping: candidates, by: \.name)
+        // Every synchronous function of these names: a call may mean one that gets no twin
+        // (another type's method with the same name), and then no single type pins it.
+        let syncByName = Dictionary(grouping: everySite.filter { !$0.isAsync && byName[$0.name] != nil }, by: \.name)
         for file in set.files {
             let finder = UnsafeCallFinder(file: file, names: Set(byName.keys))
             finder.walk(file.tree)
@@ -35,7 +38,8 @@ public enum AddAsyncTwins {
                 let labels = Calls.labels(of: found.call)
                 let matching = (byName[found.name] ?? []).filter { CallMatching.labels(labels, canCall: $0.decl) }
                 guard !matching.isEmpty else { continue }
-                let types = Set(matching.map { $0.promise!.spelled })
+                let possible = (syncByName[found.name] ?? []).filter { CallMatching.labels(labels, canCall: $0.decl) }
+                let types = Set(possible.map { $0.promise?.spelled ?? "(not a promise)" })
                 let line = file.line(of: found.call)
                 let spellable = types.count == 1 && matching.allSatisfy { project.isSpellableAnywhere($0.promise!.spelled) }
                 if spellable {
@@ -44,7 +48,7 @@ public enum AddAsyncTwins {
                 } else if found.context == .async {
                     for site in matching {
                         rejected.insert(key(site))
-                        result.notes.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): no async twin: the call at \(file.path):\(line) in async code would pick the twin, and its promise type cannot be written there"))
+                        result.notes.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): no async twin: the call at \(file.path):\(line) in async code might pick the twin, and \(types.count == 1 ? "its promise type cannot be written there" : "it may also mean another function of that name")"))
                     }
                 }
             }

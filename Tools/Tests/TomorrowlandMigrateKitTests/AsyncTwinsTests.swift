@@ -155,7 +155,7 @@ struct AsyncTwinsTests {
         let result = AddAsyncTwins.run(.inMemory([source]))
         #expect(result.changes.isEmpty)
         #expect(result.notes.map(\.description) == [
-            "G.swift:5: get(): no async twin: the call at G.swift:9 in async code would pick the twin, and its promise type cannot be written there",
+            "G.swift:5: get(): no async twin: the call at G.swift:9 in async code might pick the twin, and its promise type cannot be written there",
         ])
     }
 
@@ -170,5 +170,25 @@ struct AsyncTwinsTests {
         let result = AddAsyncTwins.run(.inMemory([source]))
         #expect(result.changes.isEmpty)
         #expect(result.notes.first?.message.contains("`fetch` is used as a value at V.swift:4") == true)
+    }
+
+    @Test("a call that may mean another type's same-named method is not pinned to the promise type")
+    func sameNameOtherType() throws {
+        let source = (path: "N.swift", text: """
+            import TomorrowlandAsync
+
+            struct Remote { func count() -> StdPromise<Int> { Promise(fulfilled: 1) } }
+            struct Local { func count() -> Int { 2 } }
+
+            func use(_ local: Local) async {
+                let n = local.count()
+                _ = n
+            }
+            """)
+        let result = AddAsyncTwins.run(.inMemory([source]))
+        #expect(result.changes.isEmpty, "\(result.diff)")
+        #expect(result.notes.map(\.description) == [
+            "N.swift:3: count(): no async twin: the call at N.swift:7 in async code might pick the twin, and it may also mean another function of that name",
+        ])
     }
 }
