@@ -16,11 +16,11 @@ let package = Package(
         // Written the way Tomorrowland 1.x users write code, in Swift 5 mode: must keep compiling.
         .testTarget(
             name: "Swift5ClientTests",
-            dependencies: ["Tomorrowland"],
+            dependencies: ["Tomorrowland", "TomorrowlandAsync"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // Swift 6 mode: Sendable checking is sound for clients.
-        .testTarget(name: "Swift6ClientTests", dependencies: ["Tomorrowland"]),
+        .testTarget(name: "Swift6ClientTests", dependencies: ["Tomorrowland", "TomorrowlandAsync"]),
         // Every ```swift block of README.md, MIGRATION.md and the DocC catalogs is compiled here
         // (or in an example), and a test checks that the docs and this code still agree.
         .testTarget(name: "DocumentationTests", dependencies: ["TomorrowlandAsync"]),

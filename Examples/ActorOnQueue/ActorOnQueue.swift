@@ -35,6 +35,18 @@ func fetchPayment(_ id: Int) -> Promise<String, NoError> {
     Promise(on: .utility) { resolver in resolver.fulfill(with: "payment #\(id)") }
 }
 
+/// Old (nonisolated) code: a callback on `.queue(ledgerQueue)` enters the actor synchronously.
+/// (Written in `main()`, which is main-actor isolated, the callback would be isolated to the
+/// main actor and run there instead.)
+func recordPayment(_ id: Int, in ledger: Ledger) -> Promise<String, NoError> {
+    fetchPayment(id).map(on: .queue(ledgerQueue)) { payment in
+        ledger.assumeIsolated { ledger in
+            ledger.record("\(payment), recorded by a promise callback")
+        }
+        return payment
+    }
+}
+
 @main
 enum ActorOnQueue {
     static func main() async {
@@ -44,12 +56,7 @@ enum ActorOnQueue {
         await ledger.record("opened by async code")
 
         print("2. A promise callback on .queue(ledgerQueue) enters the actor synchronously.")
-        let recorded = fetchPayment(7).map(on: .queue(ledgerQueue)) { payment in
-            ledger.assumeIsolated { ledger in
-                ledger.record("\(payment), recorded by a promise callback")
-            }
-            return payment
-        }
+        let recorded = recordPayment(7, in: ledger)
         _ = try? await recorded.value
 
         print("3. A Task can prefer a context's executor for its nonisolated work.")

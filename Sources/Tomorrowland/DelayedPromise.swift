@@ -33,9 +33,10 @@ public struct DelayedPromise<Value, Error>: Equatable {
     private let storage: DelayedPromiseStorage<Value, Error>
 
     /// Creates a delayed promise whose `handler` runs on `context` on first access to
-    /// `promise`.
-    public init(on context: PromiseContext, _ handler: @escaping @Sendable (_ resolver: Resolver) -> Void) {
-        storage = DelayedPromiseStorage(context: context, handler: handler)
+    /// `promise`. A handler isolated to an actor (written in `@MainActor` code or an actor
+    /// method) runs on that actor instead (see the Threading article).
+    public init(on context: PromiseContext, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Resolver) -> Void) {
+        storage = DelayedPromiseStorage(context: context, isolation: handler.isolation, handler: unisolated(handler))
     }
 
     /// The promise. The first access starts the handler; every access returns the same
@@ -61,12 +62,15 @@ extension DelayedPromise: Sendable where Value: Sendable, Error: Sendable {}
 final class DelayedPromiseStorage<Value, Error>: @unchecked Sendable {
     let promise: Promise<Value, Error>
     private let context: PromiseContext
+    /// The actor the handler is isolated to (`nil`: nonisolated); it runs only there.
+    private let isolation: (any Actor)?
     private let started = Atomic(false)
     private var handler: (@Sendable (Promise<Value, Error>.Resolver) -> Void)?
     /// Holds the creator keeper until the handler runs (rule 1).
     private var resolver: Promise<Value, Error>.Resolver?
 
-    init(context: PromiseContext, handler: @escaping @Sendable (Promise<Value, Error>.Resolver) -> Void) {
+    init(context: PromiseContext, isolation: (any Actor)?, handler: @escaping @Sendable (Promise<Value, Error>.Resolver) -> Void) {
+        self.isolation = isolation
         let (promise, resolver) = Promise<Value, Error>.makeWithResolver()
         self.promise = promise
         self.resolver = resolver
@@ -78,6 +82,11 @@ final class DelayedPromiseStorage<Value, Error>: @unchecked Sendable {
     func start() {
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let work = UncheckedSendable((handler.take()!, resolver.take()!))
+        if let isolation {
+            let context: PromiseContext = context == .immediate ? .immediate : context.timerContext
+            ActorDelivery.execute(on: context, synchronously: false, isolation: isolation) { work.value.0(work.value.1) }
+            return
+        }
         switch context {
         case .immediate:
             work.value.0(work.value.1)

@@ -65,8 +65,11 @@ extension Promise {
         /// `resolver.cancel()` all run, in registration order. Handlers still pending when
         /// the promise resolves are released then, without running. A pending handler keeps
         /// the promise resolvable.
-        public func onRequestCancel(on context: PromiseContext, _ callback: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
-            _box.registerCancelHandler(CancelHandlerNode(context: context, resolver: self, handler: callback))
+        ///
+        /// A handler isolated to an actor (written in `@MainActor` code or an actor method)
+        /// runs on that actor, whatever the context (see the Threading article).
+        public func onRequestCancel(on context: PromiseContext, @_inheritActorContext _ callback: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
+            _box.registerCancelHandler(CancelHandlerNode(context: context, resolver: self, isolation: callback.isolation, handler: unisolated(callback)))
         }
 
         /// Whether cancellation was requested while the promise is pending, or the promise

@@ -53,8 +53,24 @@ public struct Promise<Value, Error> {
     /// `.immediate` and `.nowOr(_)` run the handler synchronously, before `init` returns
     /// (`.nowOr` with `PromiseContext.isExecutingNow` set). If the handler releases the
     /// resolver without resolving, the promise is cancelled.
-    public init(on context: PromiseContext, _ handler: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
+    ///
+    /// A handler isolated to an actor (written in `@MainActor` code, or in an actor method
+    /// that uses `self`) runs on that actor: synchronously only when the context allows it
+    /// and the caller is already there (see the Threading article).
+    public init(on context: PromiseContext, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
+        self.init(on: context, isolation: handler.isolation, unisolated(handler))
+    }
+
+    /// `init(on:_:)` with the handler's isolation taken apart: `handler` may only run on
+    /// `isolation` (or anywhere if it is `nil`).
+    init(on context: PromiseContext, isolation: (any Actor)?, _ handler: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
         let (promise, resolver) = Promise.makeWithResolver()
+        if let isolation {
+            let resolver = UncheckedSendable(resolver)
+            ActorDelivery.execute(on: context, synchronously: true, isolation: isolation) { handler(resolver.value) }
+            self = promise
+            return
+        }
         switch context {
         case .immediate: handler(resolver)
         case .nowOr: PromiseContext.withExecutingNow(true) { handler(resolver) }
@@ -117,9 +133,10 @@ extension Promise: Equatable {
 
 extension Promise where Error == Swift.Error {
     /// Creates a promise whose throwing `handler` runs on `context`; a thrown error rejects it.
-    public init(on context: PromiseContext, _ handler: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void) {
-        self.init(on: context) { (resolver: Resolver) in
-            do { try handler(resolver) } catch { resolver.reject(with: error) }
+    public init(on context: PromiseContext, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void) {
+        let body = unisolated(handler)
+        self.init(on: context, isolation: handler.isolation) { (resolver: Resolver) in
+            do { try body(resolver) } catch { resolver.reject(with: error) }
         }
     }
 }

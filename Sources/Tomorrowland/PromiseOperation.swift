@@ -36,6 +36,8 @@ public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendabl
     public typealias Resolver = Promise<Value, Error>.Resolver
 
     private let context: PromiseContext
+    /// The actor the handler is isolated to (`nil`: nonisolated); it runs only there.
+    private let isolation: (any Actor)?
     private let _promise: Promise<Value, Error>
     private let started = Atomic(false)
     private let phase = Atomic<UInt8>(Phase.ready)
@@ -43,10 +45,14 @@ public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendabl
     /// Holds the creator keeper until `start()` hands it to the handler (rule 1).
     private var resolver: Resolver?
 
-    /// Creates an operation that runs `handler` on `context` when started.
-    public init(on context: PromiseContext, _ handler: @escaping @Sendable (_ resolver: Resolver) -> Void) {
+    /// Creates an operation that runs `handler` on `context` when started. A handler isolated
+    /// to an actor (written in `@MainActor` code or an actor method) runs on that actor
+    /// instead (see the Threading article).
+    public init(on context: PromiseContext, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Resolver) -> Void) {
         let (promise, resolver) = Promise<Value, Error>.makeWithResolver()
         self.context = context
+        self.isolation = handler.isolation
+        let handler = unisolated(handler)
         _promise = promise
         self.resolver = resolver
         self.handler = handler
@@ -88,6 +94,12 @@ public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendabl
         didChangeValue(forKey: "isExecuting")
         if isCancelled {
             resolver.cancel()
+            return
+        }
+        if let isolation {
+            let resolver = UncheckedSendable(resolver)
+            let context: PromiseContext = context == .immediate ? .immediate : context.timerContext
+            ActorDelivery.execute(on: context, synchronously: false, isolation: isolation) { handler(resolver.value) }
             return
         }
         switch context {

@@ -22,6 +22,20 @@ extension Promise where Error: Swift.Error {
         self = Promise._runningTask(executor: nil, priority: priority, operation: operation)
     }
 
+    /// `init(priority:operation:)` for an operation that cannot throw (`StdPromise<Int> { 2 }`).
+    ///
+    /// A separate overload because converting a non-throwing closure to the typed-throws one
+    /// wraps it in a thunk, which Swift 6 rejects ("sending value of non-Sendable type …
+    /// risks causing data races") when the closure is isolated to the caller's actor (written
+    /// in `@MainActor` code or an actor). Isolation and inheritance as there; a cancel
+    /// request cancels the Task, and the promise is fulfilled with the value it returns.
+    public init(
+        priority: TaskPriority? = nil,
+        @_inheritActorContext operation: sending @escaping @isolated(any) () async -> sending Value
+    ) {
+        self = Promise._runningTask(executor: nil, priority: priority, nonThrowingOperation: operation)
+    }
+
     /// Runs `operation` in a new unstructured Task that prefers `context`'s task executor
     /// (`context.taskExecutor`) and returns a promise of its outcome.
     ///

@@ -58,21 +58,20 @@ final class ProfileViewModel {
 
     func load(_ name: Promise<String, String>, token: PromiseInvalidationToken) {
         name.then(on: .main, token: token) { [weak self] name in
-            MainActor.assumeIsolated { self?.title = name }
-        }.catch(on: .main) { [weak self] error in
-            MainActor.assumeIsolated { self?.title = "error: \(error)" }
+            self?.title = name
+        }.catch { error in
+            self.title = "error: \(error)"
         }
     }
 }
 
-// Actors hop back in with `Task`.
+// Callbacks written in an actor method are isolated to the actor and run on it.
 actor Tally {
     var value = 0
-    func add(_ delta: Int) { value += delta }
 
     func observe(_ promise: Promise<Int, String>) {
         _ = promise.then(on: .utility) { delta in
-            Task { await self.add(delta) }
+            self.value += delta
         }
     }
 }

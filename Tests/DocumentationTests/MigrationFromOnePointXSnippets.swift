@@ -23,7 +23,7 @@ final class FeedScreen {
 
     func reload() {
         fetchFeed().then(on: .main) { [weak self] rows in
-            MainActor.assumeIsolated { self?.rows = rows }
+            self?.rows = rows
         }.catch(on: .main) { error in
             print("could not load the feed: \(error)")
         }

@@ -71,7 +71,7 @@ final class ProfileController {
 
     func showProfile(id: Int) -> StdPromise<User> {
         fetchUser(id: id).then(on: .main, with: self) { controller, user in
-            MainActor.assumeIsolated { controller.title = user.name }
+            controller.title = user.name
         }
     }
 }
@@ -85,7 +85,7 @@ final class TokenProfileController {
     func showProfile(id: Int) -> StdPromise<User> {
         fetchUser(id: id)
             .then(on: .main, token: token) { [weak self] user in
-                MainActor.assumeIsolated { self?.title = user.name }
+                self?.title = user.name
             }
             .requestCancelOnInvalidate(token)
     }

@@ -1,5 +1,6 @@
 // README.md's snippets, compiled and run.
 
+import Foundation
 import Testing
 import TomorrowlandAsync
 
@@ -17,12 +18,40 @@ func legacyAvatar(forUser id: Int) -> StdPromise<Image> {
     StdPromise<Image> { try await avatarImage(forUser: id) }  // requestCancel() cancels the Task
 }
 
+@MainActor final class FeedViewController {
+    var networkActivityIndicatorVisible = false
+    private(set) var rows: [String] = []
+
+    func load() {
+        networkActivityIndicatorVisible = true
+        fetchFeed().then { rows in
+            self.rows = rows
+        }.catch { error in
+            print("could not load the feed: \(error)")
+        }.always { _ in
+            self.networkActivityIndicatorVisible = false
+        }
+    }
+}
+
 @Suite("README.md")
 struct ReadmeTests {
     @Test func promiseTaste() async {
         let image = avatar(forUser: 5)
         #expect(await eventually { image.result != nil })
         #expect(image.result?.value == Image(url: "https://example.com/5.png"))
+    }
+
+    @MainActor @Test func viewControllerTaste() async {
+        let controller = FeedViewController()
+        controller.load()
+        #expect(controller.networkActivityIndicatorVisible)
+        let deadline = Date().addingTimeInterval(5)
+        while controller.networkActivityIndicatorVisible && Date() < deadline {
+            try? await Task.sleep(nanoseconds: 5_000_000)  // on the main actor: lets callbacks run
+        }
+        #expect(!controller.networkActivityIndicatorVisible)
+        #expect(controller.rows == ["first", "second"])
     }
 
     @Test func asyncTaste() async throws {

@@ -84,6 +84,19 @@ func resizeSerially(_ images: [StdPromise<Image>], on queue: DispatchQueue) -> [
     }
 }
 
+@MainActor final class ThumbnailViewController {
+    var thumbnails: [Image] = []
+
+    func show(_ image: StdPromise<Image>) {
+        _ = image.map(on: .utility, makeThumbnail)  // nonisolated: runs on .utility
+            .then { thumbnail in self.thumbnails.append(thumbnail) }  // main actor
+    }
+}
+
+func makeThumbnail(_ image: Image) -> Image {
+    Image(url: image.url + "?w=64")
+}
+
 // MARK: Tests
 
 @Suite("Tomorrowland.docc")
@@ -131,6 +144,16 @@ struct TomorrowlandCatalogTests {
         resolver.fulfill(with: Image(url: "remote"))  // resolves after registration
         #expect(await eventually { log.all.count == 2 })
         #expect(log.all.last == "show remote, animated: true")
+    }
+
+    @MainActor @Test func mainActorCallbacksAndOffActorWork() async {
+        let controller = ThumbnailViewController()
+        controller.show(fetchImage("a"))
+        let deadline = Date().addingTimeInterval(5)
+        while controller.thumbnails.isEmpty && Date() < deadline {
+            try? await Task.sleep(nanoseconds: 5_000_000)  // on the main actor: lets callbacks run
+        }
+        #expect(controller.thumbnails == [Image(url: "a?w=64")])
     }
 
     @Test func queueContextRunsOnThatQueue() async {

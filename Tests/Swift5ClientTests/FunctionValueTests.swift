@@ -54,16 +54,14 @@ final class FunctionValueTests: XCTestCase {
         XCTAssertEqual(promise.result?.value, pngBytes)
     }
 
-    /// A `@MainActor` class (every UIKit/AppKit view controller) cannot touch its state from
-    /// a `@Sendable` callback even in Swift 5 mode (an *error*, see the header of
-    /// Swift5ClientTests.swift). The smallest adaptation that
-    /// compiles in both modes: `.main` plus `MainActor.assumeIsolated`.
-    func testMainActorClassAdaptation() {
+    /// A `@MainActor` class (every UIKit/AppKit view controller) touches its state from
+    /// `.main` callbacks directly: the callbacks are isolated to the main actor.
+    func testMainActorClassUsesItsStateInCallbacks() {
         @MainActor class FeedViewController {
             var title = ""
             func load(_ feed: Promise<[String], String>, done: @escaping () -> Void) {
                 feed.then(on: .main) { [weak self] items in
-                    MainActor.assumeIsolated { self?.title = items.joined(separator: ",") }
+                    self?.title = items.joined(separator: ",")
                 }.always(on: .main) { _ in done() }
             }
         }

@@ -1,23 +1,20 @@
 // Swift 5 language-mode clients: code written the way Tomorrowland 1.x users write it.
 //
 // Sendable choice (see also Tests/Swift6ClientTests): every public callback parameter of
-// Tomorrowland is `@escaping @Sendable`, *without* `@preconcurrency`, and the generic types
-// (`Promise`, `Promise.Resolver`, `PromiseResult`, `TokenPromise`) are conditionally
-// `Sendable` (`where Value: Sendable, Error: Sendable`); `Value`/`Error` are never
-// constrained. In Swift 5 language mode (minimal concurrency checking) this means 1.x code
-// keeps compiling unchanged: capturing non-Sendable classes is silent and mutating a
-// captured `var` is a *warning* ("mutation of captured var ... in concurrently-executing
-// code; this is an error in the Swift 6 language mode"). The same code in Swift 6 mode is
-// an error, which Swift6ClientTests proves with compile-failure fixtures.
+// Tomorrowland is `@_inheritActorContext @escaping @isolated(any) @Sendable`, *without*
+// `@preconcurrency`, and the generic types (`Promise`, `Promise.Resolver`, `PromiseResult`,
+// `TokenPromise`) are conditionally `Sendable` (`where Value: Sendable, Error: Sendable`);
+// `Value`/`Error` are never constrained. In Swift 5 language mode (minimal concurrency
+// checking) this means 1.x code keeps compiling unchanged: capturing non-Sendable classes is
+// silent and mutating a captured `var` is a *warning* ("mutation of captured var ... in
+// concurrently-executing code; this is an error in the Swift 6 language mode"). The same
+// code in Swift 6 mode is an error, which Swift6ClientTests proves with compile-failure
+// fixtures.
 //
-// Known limit of that choice: inside a `@MainActor` type (every UIKit/AppKit view
-// controller), a callback literal that touches main-actor state, e.g. the README's
-// `.then { self.refreshUI(with: items) }`, is an *error* even in Swift 5 mode ("main
-// actor-isolated property ... can not be mutated from a Sendable closure"), because a
-// `@Sendable` closure does not inherit the actor. `@preconcurrency` would make it a warning
-// in Swift 5 mode but would also downgrade every Swift 6 client error to a warning
-// (measured with Swift 6.3), so soundness wins; the adaptation is
-// `.then(on: .main) { MainActor.assumeIsolated { ... } }` (FunctionValueTests).
+// Callbacks keep their caller's actor: inside a `@MainActor` type (every UIKit/AppKit view
+// controller) or an actor, a callback literal such as the README's
+// `.then { self.refreshUI(with: items) }` is isolated to that actor, compiles as it did with
+// 1.x, and runs on that actor whatever its context (IsolatedCallbackTests).
 //
 // Nothing in this target may be "modernised": if a construct here stops compiling, that is
 // a source-compatibility regression of the library, not a test to fix.

@@ -179,6 +179,16 @@ extension Promise {
         return promise
     }
 
+    /// `_runningTask(executor:priority:operation:)` for a non-throwing operation of a promise
+    /// whose `Error` is a `Swift.Error` (where the label alone would be ambiguous).
+    package static func _runningTask(
+        executor: (any TaskExecutor)?,
+        priority: TaskPriority?,
+        nonThrowingOperation operation: sending @escaping @isolated(any) () async -> sending Value
+    ) -> Promise {
+        _runningTask(executor: executor, priority: priority, operation: operation)
+    }
+
     /// Starts a Task running the non-throwing nonisolated `operation` (on the Task's
     /// executor), and returns its promise. The promise's cancel requests cancel the Task.
     @inlinable

@@ -18,6 +18,9 @@ import Synchronization
 ///   runs `body` right there, later ones after `delay` seconds on `context` (`.immediate`
 ///   means `.auto` for that timer, as for `delay(on:_:)`). Attempts never overlap, and
 ///   attempts that reject synchronously do not grow the stack.
+/// - Isolation: if `body` (or else `shouldRetry`) is isolated to an actor (written in
+///   `@MainActor` code or an actor method), both run on that actor, never synchronously on
+///   another one (see the Threading article); give them the same isolation.
 /// - `attempts` counts the first one: `attempts: 3` means at most two retries. Values below 1
 ///   mean 1. A `delay` ≤ 0 retries at once.
 /// - The returned promise fulfils with the first value and rejects with the last error (when
@@ -32,19 +35,15 @@ public func retry<Value, Error>(
     on context: PromiseContext,
     attempts: Int,
     delay: TimeInterval = 0,
-    while shouldRetry: @escaping @Sendable (Error) -> Bool = { _ in true },
-    _ body: @escaping @Sendable () -> Promise<Value, Error>
+    @_inheritActorContext while shouldRetry: @escaping @isolated(any) @Sendable (Error) -> Bool = { _ in true },
+    @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Promise<Value, Error>
 ) -> Promise<Value, Error> {
     let (output, resolver) = Promise<Value, Error>.makeWithResolver()
-    let driver = RetryDriver(context: context, attempts: max(attempts, 1), delay: delay,
-                             shouldRetry: shouldRetry, body: body, resolver: resolver)
+    let isolation = body.isolation ?? shouldRetry.isolation
+    let driver = RetryDriver(context: context, isolation: isolation, attempts: max(attempts, 1), delay: delay,
+                             shouldRetry: unisolated(shouldRetry), body: unisolated(body), resolver: resolver)
     resolver.onRequestCancel(on: .immediate) { _ in driver.stop() }
-    switch context {
-    case .immediate, .nowOr:
-        PromiseContext.run(context.inlineMode(synchronously: true)!) { driver.requestAttempt() }
-    default:
-        context.schedule { driver.requestAttempt() }
-    }
+    ActorDelivery.execute(on: context, synchronously: true, isolation: isolation) { driver.requestAttempt() }
     return output
 }
 
@@ -81,6 +80,8 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
     }
 
     private let context: PromiseContext
+    /// The actor `body` and `shouldRetry` are isolated to (`nil`: nonisolated).
+    private let isolation: (any Actor)?
     private let timerContext: PromiseContext
     private let delay: TimeInterval
     private let shouldRetry: @Sendable (Error) -> Bool
@@ -89,8 +90,9 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
     private let pendingRuns = Atomic(0)
     private let state: Locked<State>
 
-    init(context: PromiseContext, attempts: Int, delay: TimeInterval, shouldRetry: @escaping @Sendable (Error) -> Bool, body: @escaping @Sendable () -> Promise<Value, Error>, resolver: Promise<Value, Error>.Resolver) {
+    init(context: PromiseContext, isolation: (any Actor)?, attempts: Int, delay: TimeInterval, shouldRetry: @escaping @Sendable (Error) -> Bool, body: @escaping @Sendable () -> Promise<Value, Error>, resolver: Promise<Value, Error>.Resolver) {
         self.context = context
+        self.isolation = isolation
         timerContext = context.timerContext
         self.delay = delay
         self.shouldRetry = shouldRetry
@@ -141,7 +143,7 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
         }
         guard let number = started else { return }
         let attempt = body()
-        let observer: Promise<Void, NoError> = attempt.register(on: context, token: nil, trigger: .error, kind: .transformer) { [self] result in
+        let observer: Promise<Void, NoError> = attempt.register(on: context, token: nil, trigger: .error, kind: .transformer, isolation: isolation) { [self] result in
             attemptResolved(number, result)
             return .resolve(.value(()))
         }
@@ -178,7 +180,11 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
         guard ifRunning({ $0.timer = timer }) != nil else { return }  // stop() cancels the output
         timer.arm(on: timerContext, after: delay) { [self] in
             _ = ifRunning { $0.timer = nil }
-            requestAttempt()
+            if let isolation {
+                ActorDelivery.execute(on: timerContext, synchronously: false, isolation: isolation) { [self] in requestAttempt() }
+            } else {
+                requestAttempt()
+            }
         }
     }
 }

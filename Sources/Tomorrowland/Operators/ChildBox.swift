@@ -81,11 +81,14 @@ class ChildBox<ParentValue, ParentError, Value, Error, Callback: ReleasableCallb
     @usableFromInline final let token: TokenBox?
     @usableFromInline final let generation: UInt
     @usableFromInline final let fire: Fire?
+    /// The actor the callback is isolated to, `nil` for a nonisolated callback.
+    @usableFromInline final let isolation: (any Actor)?
     @usableFromInline @exclusivity(unchecked) final var callback: Callback
 
     @inlinable
-    init(context: PromiseContext, token: PromiseInvalidationToken?, trigger: Trigger, kind: ChildKind, callback: Callback, fire: Fire?) {
+    init(context: PromiseContext, token: PromiseInvalidationToken?, trigger: Trigger, kind: ChildKind, isolation: (any Actor)?, callback: Callback, fire: Fire?) {
         self.context = context
+        self.isolation = isolation
         self.trigger = trigger
         self.kind = kind
         if let token {
@@ -137,7 +140,9 @@ class ChildBox<ParentValue, ParentError, Value, Error, Callback: ReleasableCallb
                 finish(step(result))
                 return
             }
-            if let mode = context.inlineMode(synchronously: synchronously) {
+            if let isolation {
+                deliverIsolated(upstream, synchronously: synchronously, to: isolation)
+            } else if let mode = context.inlineMode(synchronously: synchronously) {
                 if synchronously {
                     PromiseContext.run(mode) { invoke(result, step) }
                 } else {
@@ -151,6 +156,14 @@ class ChildBox<ParentValue, ParentError, Value, Error, Callback: ReleasableCallb
             }
         case .onContext:
             invoke(result, step)
+        }
+    }
+
+    /// Runs the callback on its actor, as the context × isolation table says.
+    @usableFromInline
+    final func deliverIsolated(_ upstream: PromiseCore, synchronously: Bool, to actor: any Actor) {
+        ActorDelivery.execute(on: context, synchronously: synchronously, isolation: actor) { [self] in
+            dispatch(upstream, .onContext)
         }
     }
 

@@ -3,8 +3,8 @@
 /// A child whose operator is a closure from the parent's result to a `Step`.
 @usableFromInline
 final class ClosureChildBox<ParentValue, ParentError, Value, Error>: ChildBox<ParentValue, ParentError, Value, Error, StoredCallback<PromiseResult<ParentValue, ParentError>, Step<Value, Error>>>, @unchecked Sendable {
-    init(context: PromiseContext, token: PromiseInvalidationToken?, trigger: Trigger, kind: ChildKind, body: @escaping (PromiseResult<ParentValue, ParentError>) -> Step<Value, Error>) {
-        super.init(context: context, token: token, trigger: trigger, kind: kind, callback: StoredCallback(body), fire: nil)
+    init(context: PromiseContext, token: PromiseInvalidationToken?, trigger: Trigger, kind: ChildKind, isolation: (any Actor)?, body: @escaping (PromiseResult<ParentValue, ParentError>) -> Step<Value, Error>) {
+        super.init(context: context, token: token, trigger: trigger, kind: kind, isolation: isolation, callback: StoredCallback(body), fire: nil)
     }
 
     override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> {

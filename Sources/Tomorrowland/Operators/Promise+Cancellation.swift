@@ -29,7 +29,10 @@ extension Promise {
     /// this promise's result, so if this promise ignores the request and is fulfilled, the
     /// returned promise is fulfilled too (and children attached meanwhile with it).
     /// `cancelRequested` is released when the returned promise resolves.
-    public func propagatingCancellation(on context: PromiseContext, cancelRequested: @escaping @Sendable (Promise<Value, Error>) -> Void) -> Promise<Value, Error> {
+    ///
+    /// A `cancelRequested` isolated to an actor (written in `@MainActor` code or an actor
+    /// method) runs on that actor instead (see the Threading article).
+    public func propagatingCancellation(on context: PromiseContext, @_inheritActorContext cancelRequested: @escaping @isolated(any) @Sendable (Promise<Value, Error>) -> Void) -> Promise<Value, Error> {
         let child = PromiseBox<Value, Error>()
         // Sealed at once: handles to the returned promise never block propagation (rule 8).
         child.update { $0.preseal() }
@@ -85,15 +88,23 @@ final class CancelForwardingNode<Value, Error>: PromiseNode, @unchecked Sendable
     let context: PromiseContext
     let cancelRequested: @Sendable (Promise<Value, Error>) -> Void
 
-    init(upstream: PromiseCore, context: PromiseContext, cancelRequested: @escaping @Sendable (Promise<Value, Error>) -> Void) {
+    /// The actor `cancelRequested` is isolated to (`nil`: nonisolated); it runs only there.
+    let isolation: (any Actor)?
+
+    init(upstream: PromiseCore, context: PromiseContext, cancelRequested: @escaping @isolated(any) @Sendable (Promise<Value, Error>) -> Void) {
         self.upstream = upstream
         self.context = context
-        self.cancelRequested = cancelRequested
+        self.isolation = cancelRequested.isolation
+        self.cancelRequested = unisolated(cancelRequested)
     }
 
     override func upstreamRequestedCancel(_ promise: PromiseCore, synchronously: Bool) {
         let box = unsafeDowncast(promise, to: PromiseBox<Value, Error>.self)
-        if let mode = context.inlineMode(synchronously: synchronously) {
+        if let isolation {
+            ActorDelivery.execute(on: context, synchronously: synchronously, isolation: isolation) { [self] in
+                if !box.currentState.isFulfilledOrRejected { forward(box) }
+            }
+        } else if let mode = context.inlineMode(synchronously: synchronously) {
             PromiseContext.run(mode) { forward(box) }
         } else {
             // Like any queued cancel handler (rule 4): skipped if the promise was meanwhile

@@ -6,62 +6,62 @@ extension Promise {
     /// Returns a promise with the same result. With an invalidated `token` the callback is
     /// skipped and the returned promise still takes this promise's result.
     @inlinable @discardableResult
-    public func `catch`(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) -> Void) -> Promise<Value, Error> {
+    public func `catch`(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Void) -> Promise<Value, Error> {
         register(CatchBox(context: context, token: token, callback: onError))
     }
 
     /// Replaces an error with a value, giving a promise that cannot be rejected.
-    public func recover(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) -> Value) -> Promise<Value, NoError> {
-        register(on: context, token: token, trigger: .error, kind: .transformer) { result in
+    public func recover(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Value) -> Promise<Value, NoError> {
+        register(on: context, token: token, trigger: .error, kind: .transformer, isolation: onError.isolation) { result in
             switch result {
             case .value(let value): return .resolve(.value(value))
-            case .error(let error): return .resolve(.value(onError(error)))
+            case .error(let error): return .resolve(.value(unisolated(onError)(error)))
             case .cancelled: return .resolve(.cancelled)
             }
         }
     }
 
     /// Transforms the error on `context`.
-    public func mapError<E>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) -> E) -> Promise<Value, E> {
-        register(on: context, token: token, trigger: .error, kind: .transformer) { result in
+    public func mapError<E>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> E) -> Promise<Value, E> {
+        register(on: context, token: token, trigger: .error, kind: .transformer, isolation: onError.isolation) { result in
             switch result {
             case .value(let value): return .resolve(.value(value))
-            case .error(let error): return .resolve(.error(onError(error)))
+            case .error(let error): return .resolve(.error(unisolated(onError)(error)))
             case .cancelled: return .resolve(.cancelled)
             }
         }
     }
 
     /// Replaces an error with the eventual result of the promise `onError` returns.
-    public func flatMapError<E>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) -> Promise<Value, E>) -> Promise<Value, E> {
-        register(on: context, token: token, trigger: .error, kind: .transformer) { result in
+    public func flatMapError<E>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Promise<Value, E>) -> Promise<Value, E> {
+        register(on: context, token: token, trigger: .error, kind: .transformer, isolation: onError.isolation) { result in
             switch result {
             case .value(let value): return .resolve(.value(value))
-            case .error(let error): return .adopt(onError(error))
+            case .error(let error): return .adopt(unisolated(onError)(error))
             case .cancelled: return .resolve(.cancelled)
             }
         }
     }
 
     /// Transforms the error with a throwing function; a thrown error becomes the new error.
-    public func tryMapError<E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) throws -> E) -> Promise<Value, Swift.Error> {
-        register(on: context, token: token, trigger: .error, kind: .transformer) { result in
+    public func tryMapError<E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> E) -> Promise<Value, Swift.Error> {
+        register(on: context, token: token, trigger: .error, kind: .transformer, isolation: onError.isolation) { result in
             switch result {
             case .value(let value): return .resolve(.value(value))
             case .error(let error):
-                do { return .resolve(.error(try onError(error))) } catch { return .resolve(.error(error)) }
+                do { return .resolve(.error(try unisolated(onError)(error))) } catch { return .resolve(.error(error)) }
             case .cancelled: return .resolve(.cancelled)
             }
         }
     }
 
     /// Replaces an error with the eventual result of the promise a throwing `onError` returns.
-    public func tryFlatMapError<E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) throws -> Promise<Value, E>) -> Promise<Value, Swift.Error> {
-        register(on: context, token: token, trigger: .error, kind: .transformer) { result in
+    public func tryFlatMapError<E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Promise<Value, E>) -> Promise<Value, Swift.Error> {
+        register(on: context, token: token, trigger: .error, kind: .transformer, isolation: onError.isolation) { result in
             switch result {
             case .value(let value): return .resolve(.value(value))
             case .error(let error):
-                do { return .adopt(try onError(error).upcast) } catch { return .resolve(.error(error)) }
+                do { return .adopt(try unisolated(onError)(error).upcast) } catch { return .resolve(.error(error)) }
             case .cancelled: return .resolve(.cancelled)
             }
         }
@@ -70,12 +70,12 @@ extension Promise {
 
 extension Promise where Error == Swift.Error {
     /// Replaces an error with a value; a thrown error rejects the returned promise.
-    public func tryRecover(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) throws -> Value) -> Promise<Value, Error> {
-        register(on: context, token: token, trigger: .error, kind: .transformer) { result in
+    public func tryRecover(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Value) -> Promise<Value, Error> {
+        register(on: context, token: token, trigger: .error, kind: .transformer, isolation: onError.isolation) { result in
             switch result {
             case .value(let value): return .resolve(.value(value))
             case .error(let error):
-                do { return .resolve(.value(try onError(error))) } catch { return .resolve(.error(error)) }
+                do { return .resolve(.value(try unisolated(onError)(error))) } catch { return .resolve(.error(error)) }
             case .cancelled: return .resolve(.cancelled)
             }
         }
@@ -86,8 +86,8 @@ extension Promise where Error == Swift.Error {
 @usableFromInline
 final class CatchBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredVoidCallback<Error>>, @unchecked Sendable {
     @inlinable
-    init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @Sendable (Error) -> Void) {
-        super.init(context: context, token: token, trigger: .error, kind: .observer, callback: StoredVoidCallback(callback)) { child, upstream, phase in
+    init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (Error) -> Void) {
+        super.init(context: context, token: token, trigger: .error, kind: .observer, isolation: callback.isolation, callback: StoredVoidCallback(unisolated(callback))) { child, upstream, phase in
             let box = unsafeDowncast(child, to: CatchBox<Value, Error>.self)
             box.handle(upstream, phase) { box.step($0) }
         }

@@ -5,36 +5,36 @@ extension Promise {
     ///
     /// Returns a promise with the same result, resolved after `onComplete` returns.
     @inlinable @discardableResult
-    public func always(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Void) -> Promise<Value, Error> {
+    public func always(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void) -> Promise<Value, Error> {
         register(AlwaysBox(context: context, token: token, callback: onComplete))
     }
 
     /// Transforms the result, whatever it is.
-    public func mapResult<T, E>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>) -> Promise<T, E> {
-        register(on: context, token: token, trigger: .all, kind: .transformer) { result in
-            .resolve(onComplete(result))
+    public func mapResult<T, E>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>) -> Promise<T, E> {
+        register(on: context, token: token, trigger: .all, kind: .transformer, isolation: onComplete.isolation) { result in
+            .resolve(unisolated(onComplete)(result))
         }
     }
 
     /// Replaces the result with the eventual result of the promise `onComplete` returns.
-    public func flatMapResult<T, E>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>) -> Promise<T, E> {
-        register(on: context, token: token, trigger: .all, kind: .transformer) { result in
-            .adopt(onComplete(result))
+    public func flatMapResult<T, E>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>) -> Promise<T, E> {
+        register(on: context, token: token, trigger: .all, kind: .transformer, isolation: onComplete.isolation) { result in
+            .adopt(unisolated(onComplete)(result))
         }
     }
 
     /// Transforms the result with a throwing function; a thrown error rejects.
-    public func tryMapResult<T, E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>) -> Promise<T, Swift.Error> {
-        register(on: context, token: token, trigger: .all, kind: .transformer) { result in
-            do { return .resolve(try onComplete(result).mapError { $0 as Swift.Error }) } catch { return .resolve(.error(error)) }
+    public func tryMapResult<T, E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>) -> Promise<T, Swift.Error> {
+        register(on: context, token: token, trigger: .all, kind: .transformer, isolation: onComplete.isolation) { result in
+            do { return .resolve(try unisolated(onComplete)(result).mapError { $0 as Swift.Error }) } catch { return .resolve(.error(error)) }
         }
     }
 
     /// Replaces the result with the eventual result of the promise a throwing `onComplete`
     /// returns; a thrown error rejects.
-    public func tryFlatMapResult<T, E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>) -> Promise<T, Swift.Error> {
-        register(on: context, token: token, trigger: .all, kind: .transformer) { result in
-            do { return .adopt(try onComplete(result).upcast) } catch { return .resolve(.error(error)) }
+    public func tryFlatMapResult<T, E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>) -> Promise<T, Swift.Error> {
+        register(on: context, token: token, trigger: .all, kind: .transformer, isolation: onComplete.isolation) { result in
+            do { return .adopt(try unisolated(onComplete)(result).upcast) } catch { return .resolve(.error(error)) }
         }
     }
 
@@ -43,7 +43,7 @@ extension Promise {
     /// Returns **this** promise (not a child), so it can be inserted into a chain without
     /// affecting it. With an invalidated `token` the callback is skipped.
     @inlinable @discardableResult
-    public func tap(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Void) -> Promise<Value, Error> {
+    public func tap(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void) -> Promise<Value, Error> {
         _box.register(AlwaysBox(context: context, token: token, callback: onComplete))
         return self
     }
@@ -61,9 +61,9 @@ extension Promise {
     /// promise has other children; if it is asked to cancel it counts as one child that has
     /// requested cancellation (rule 7).
     @discardableResult
-    public func onCancel(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, _ onCancel: @escaping @Sendable () -> Void) -> Promise<Value, Error> {
-        register(on: context, token: token, trigger: .cancelled, kind: .observer, link: .onlyWhenCancelled) { result in
-            if case .cancelled = result { onCancel() }
+    public func onCancel(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onCancel: @escaping @isolated(any) @Sendable () -> Void) -> Promise<Value, Error> {
+        register(on: context, token: token, trigger: .cancelled, kind: .observer, link: .onlyWhenCancelled, isolation: onCancel.isolation) { result in
+            if case .cancelled = result { unisolated(onCancel)() }
             return .resolve(result)
         }
     }
@@ -73,8 +73,8 @@ extension Promise {
 @usableFromInline
 final class AlwaysBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredVoidCallback<PromiseResult<Value, Error>>>, @unchecked Sendable {
     @inlinable
-    init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @Sendable (PromiseResult<Value, Error>) -> Void) {
-        super.init(context: context, token: token, trigger: .all, kind: .observer, callback: StoredVoidCallback(callback)) { child, upstream, phase in
+    init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void) {
+        super.init(context: context, token: token, trigger: .all, kind: .observer, isolation: callback.isolation, callback: StoredVoidCallback(unisolated(callback))) { child, upstream, phase in
             let box = unsafeDowncast(child, to: AlwaysBox<Value, Error>.self)
             box.handle(upstream, phase) { box.step($0) }
         }

@@ -7,14 +7,14 @@ extension Promise {
     /// for cancellation propagation. With an invalidated `token` the callback is skipped and
     /// the returned promise still takes this promise's result.
     @inlinable
-    public func then(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) -> Void) -> Promise<Value, Error> {
+    public func then(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Void) -> Promise<Value, Error> {
         register(ThenBox(context: context, token: token, callback: onSuccess))
     }
 
     /// Transforms the value on `context`. Errors and cancellation pass through; with an
     /// invalidated `token` the returned promise is cancelled instead.
     @inlinable
-    public func map<U>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) -> U) -> Promise<U, Error> {
+    public func map<U>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> U) -> Promise<U, Error> {
         register(MapBox(context: context, token: token, callback: onSuccess))
     }
 
@@ -23,7 +23,7 @@ extension Promise {
     /// The returned promise adopts that promise without a context hop and is its child for
     /// cancellation propagation (rule 27).
     @inlinable
-    public func flatMap<U>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) -> Promise<U, Error>) -> Promise<U, Error> {
+    public func flatMap<U>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Promise<U, Error>) -> Promise<U, Error> {
         register(FlatMapBox(context: context, token: token, callback: onSuccess))
     }
 }
@@ -32,8 +32,8 @@ extension Promise {
 @usableFromInline
 final class ThenBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredVoidCallback<Value>>, @unchecked Sendable {
     @inlinable
-    init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @Sendable (Value) -> Void) {
-        super.init(context: context, token: token, trigger: .value, kind: .observer, callback: StoredVoidCallback(callback)) { child, upstream, phase in
+    init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (Value) -> Void) {
+        super.init(context: context, token: token, trigger: .value, kind: .observer, isolation: callback.isolation, callback: StoredVoidCallback(unisolated(callback))) { child, upstream, phase in
             let box = unsafeDowncast(child, to: ThenBox<Value, Error>.self)
             box.handle(upstream, phase) { box.step($0) }
         }
@@ -51,8 +51,8 @@ final class ThenBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredVo
 @usableFromInline
 final class MapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Value, Error, StoredCallback<ParentValue, Value>>, @unchecked Sendable {
     @inlinable
-    init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @Sendable (ParentValue) -> Value) {
-        super.init(context: context, token: token, trigger: .value, kind: .transformer, callback: StoredCallback(callback)) { child, upstream, phase in
+    init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (ParentValue) -> Value) {
+        super.init(context: context, token: token, trigger: .value, kind: .transformer, isolation: callback.isolation, callback: StoredCallback(unisolated(callback))) { child, upstream, phase in
             let box = unsafeDowncast(child, to: MapBox<ParentValue, Error, Value>.self)
             box.handle(upstream, phase) { box.step($0) }
         }
@@ -73,8 +73,8 @@ final class MapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Valu
 @usableFromInline
 final class FlatMapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Value, Error, StoredPromiseCallback<ParentValue, Value, Error>>, @unchecked Sendable {
     @inlinable
-    init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @Sendable (ParentValue) -> Promise<Value, Error>) {
-        super.init(context: context, token: token, trigger: .value, kind: .transformer, callback: StoredPromiseCallback(callback)) { child, upstream, phase in
+    init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (ParentValue) -> Promise<Value, Error>) {
+        super.init(context: context, token: token, trigger: .value, kind: .transformer, isolation: callback.isolation, callback: StoredPromiseCallback(unisolated(callback))) { child, upstream, phase in
             let box = unsafeDowncast(child, to: FlatMapBox<ParentValue, Error, Value>.self)
             box.handle(upstream, phase) { box.step($0) }
         }
@@ -93,21 +93,21 @@ final class FlatMapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, 
 
 extension Promise where Error == Swift.Error {
     /// Like `then`, but `onSuccess` may throw, rejecting the returned promise.
-    public func tryThen(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) throws -> Void) -> Promise<Value, Error> {
-        register(on: context, token: token, trigger: .value, kind: .observer) { result in
+    public func tryThen(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Void) -> Promise<Value, Error> {
+        register(on: context, token: token, trigger: .value, kind: .observer, isolation: onSuccess.isolation) { result in
             if case .value(let value) = result {
-                do { try onSuccess(value) } catch { return .resolve(.error(error)) }
+                do { try unisolated(onSuccess)(value) } catch { return .resolve(.error(error)) }
             }
             return .resolve(result)
         }
     }
 
     /// Like `map`, but `onSuccess` may throw, rejecting the returned promise.
-    public func tryMap<U>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) throws -> U) -> Promise<U, Error> {
-        register(on: context, token: token, trigger: .value, kind: .transformer) { result in
+    public func tryMap<U>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> U) -> Promise<U, Error> {
+        register(on: context, token: token, trigger: .value, kind: .transformer, isolation: onSuccess.isolation) { result in
             switch result {
             case .value(let value):
-                do { return .resolve(.value(try onSuccess(value))) } catch { return .resolve(.error(error)) }
+                do { return .resolve(.value(try unisolated(onSuccess)(value))) } catch { return .resolve(.error(error)) }
             case .error(let error): return .resolve(.error(error))
             case .cancelled: return .resolve(.cancelled)
             }
@@ -116,11 +116,11 @@ extension Promise where Error == Swift.Error {
 
     /// Like `flatMap`, but `onSuccess` may throw, and the returned promise's error type is
     /// upcast to `Swift.Error`.
-    public func tryFlatMap<U, E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) throws -> Promise<U, E>) -> Promise<U, Error> {
-        register(on: context, token: token, trigger: .value, kind: .transformer) { result in
+    public func tryFlatMap<U, E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Promise<U, E>) -> Promise<U, Error> {
+        register(on: context, token: token, trigger: .value, kind: .transformer, isolation: onSuccess.isolation) { result in
             switch result {
             case .value(let value):
-                do { return .adopt(try onSuccess(value).upcast) } catch { return .resolve(.error(error)) }
+                do { return .adopt(try unisolated(onSuccess)(value).upcast) } catch { return .resolve(.error(error)) }
             case .error(let error): return .resolve(.error(error))
             case .cancelled: return .resolve(.cancelled)
             }

@@ -21,9 +21,9 @@ extension Promise {
     /// ```swift
     /// loadFeed().then(on: .main, with: self) { owner, feed in owner.show(feed) }
     /// ```
-    public func then<Object: AnyObject & Sendable>(on context: PromiseContext = .auto, with object: Object, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (_ object: Object, _ value: Value) -> Void) -> Promise<Value, Error> {
-        register(on: context, token: token, trigger: .value, kind: .observer) { [weak object] result in
-            if case .value(let value) = result, let object { onSuccess(object, value) }
+    public func then<Object: AnyObject & Sendable>(on context: PromiseContext = .auto, with object: Object, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (_ object: Object, _ value: Value) -> Void) -> Promise<Value, Error> {
+        register(on: context, token: token, trigger: .value, kind: .observer, isolation: onSuccess.isolation) { [weak object] result in
+            if case .value(let value) = result, let object { unisolated(onSuccess)(object, value) }
             return .resolve(result)
         }
     }
@@ -32,12 +32,12 @@ extension Promise {
     ///
     /// If `object` was deallocated when the callback would run, the returned promise is
     /// cancelled, like an invalidated token. Errors and cancellation pass through.
-    public func map<U, Object: AnyObject & Sendable>(on context: PromiseContext, with object: Object, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (_ object: Object, _ value: Value) -> U) -> Promise<U, Error> {
-        register(on: context, token: token, trigger: .value, kind: .transformer) { [weak object] result in
+    public func map<U, Object: AnyObject & Sendable>(on context: PromiseContext, with object: Object, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (_ object: Object, _ value: Value) -> U) -> Promise<U, Error> {
+        register(on: context, token: token, trigger: .value, kind: .transformer, isolation: onSuccess.isolation) { [weak object] result in
             switch result {
             case .value(let value):
                 guard let object else { return .resolve(.cancelled) }
-                return .resolve(.value(onSuccess(object, value)))
+                return .resolve(.value(unisolated(onSuccess)(object, value)))
             case .error(let error): return .resolve(.error(error))
             case .cancelled: return .resolve(.cancelled)
             }
@@ -48,12 +48,12 @@ extension Promise {
     /// `object` is still alive; otherwise the returned promise is cancelled.
     ///
     /// The returned promise adopts the inner promise without a context hop (rule 27).
-    public func flatMap<U, Object: AnyObject & Sendable>(on context: PromiseContext, with object: Object, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (_ object: Object, _ value: Value) -> Promise<U, Error>) -> Promise<U, Error> {
-        register(on: context, token: token, trigger: .value, kind: .transformer) { [weak object] result in
+    public func flatMap<U, Object: AnyObject & Sendable>(on context: PromiseContext, with object: Object, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (_ object: Object, _ value: Value) -> Promise<U, Error>) -> Promise<U, Error> {
+        register(on: context, token: token, trigger: .value, kind: .transformer, isolation: onSuccess.isolation) { [weak object] result in
             switch result {
             case .value(let value):
                 guard let object else { return .resolve(.cancelled) }
-                return .adopt(onSuccess(object, value))
+                return .adopt(unisolated(onSuccess)(object, value))
             case .error(let error): return .resolve(.error(error))
             case .cancelled: return .resolve(.cancelled)
             }
@@ -65,22 +65,22 @@ extension Promise {
     /// Otherwise the callback is skipped; the returned promise takes this promise's result
     /// either way.
     @discardableResult
-    public func `catch`<Object: AnyObject & Sendable>(on context: PromiseContext = .auto, with object: Object, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (_ object: Object, _ error: Error) -> Void) -> Promise<Value, Error> {
-        register(on: context, token: token, trigger: .error, kind: .observer) { [weak object] result in
-            if case .error(let error) = result, let object { onError(object, error) }
+    public func `catch`<Object: AnyObject & Sendable>(on context: PromiseContext = .auto, with object: Object, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (_ object: Object, _ error: Error) -> Void) -> Promise<Value, Error> {
+        register(on: context, token: token, trigger: .error, kind: .observer, isolation: onError.isolation) { [weak object] result in
+            if case .error(let error) = result, let object { unisolated(onError)(object, error) }
             return .resolve(result)
         }
     }
 
     /// Replaces an error with a value computed on `context` with `object`, if `object` is
     /// still alive; otherwise the returned promise is cancelled. Cancellation passes through.
-    public func recover<Object: AnyObject & Sendable>(on context: PromiseContext, with object: Object, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (_ object: Object, _ error: Error) -> Value) -> Promise<Value, NoError> {
-        register(on: context, token: token, trigger: .error, kind: .transformer) { [weak object] result in
+    public func recover<Object: AnyObject & Sendable>(on context: PromiseContext, with object: Object, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (_ object: Object, _ error: Error) -> Value) -> Promise<Value, NoError> {
+        register(on: context, token: token, trigger: .error, kind: .transformer, isolation: onError.isolation) { [weak object] result in
             switch result {
             case .value(let value): return .resolve(.value(value))
             case .error(let error):
                 guard let object else { return .resolve(.cancelled) }
-                return .resolve(.value(onError(object, error)))
+                return .resolve(.value(unisolated(onError)(object, error)))
             case .cancelled: return .resolve(.cancelled)
             }
         }
@@ -89,28 +89,28 @@ extension Promise {
     /// Runs `onComplete` on `context` with `object` and the result (including cancellation),
     /// if `object` is still alive. The returned promise takes this promise's result.
     @discardableResult
-    public func always<Object: AnyObject & Sendable>(on context: PromiseContext = .auto, with object: Object, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (_ object: Object, _ result: PromiseResult<Value, Error>) -> Void) -> Promise<Value, Error> {
-        register(on: context, token: token, trigger: .all, kind: .observer) { [weak object] result in
-            if let object { onComplete(object, result) }
+    public func always<Object: AnyObject & Sendable>(on context: PromiseContext = .auto, with object: Object, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (_ object: Object, _ result: PromiseResult<Value, Error>) -> Void) -> Promise<Value, Error> {
+        register(on: context, token: token, trigger: .all, kind: .observer, isolation: onComplete.isolation) { [weak object] result in
+            if let object { unisolated(onComplete)(object, result) }
             return .resolve(result)
         }
     }
 
     /// Transforms the result on `context` with `object`, if `object` is still alive;
     /// otherwise the returned promise is cancelled.
-    public func mapResult<T, E, Object: AnyObject & Sendable>(on context: PromiseContext, with object: Object, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (_ object: Object, _ result: PromiseResult<Value, Error>) -> PromiseResult<T, E>) -> Promise<T, E> {
-        register(on: context, token: token, trigger: .all, kind: .transformer) { [weak object] result in
+    public func mapResult<T, E, Object: AnyObject & Sendable>(on context: PromiseContext, with object: Object, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (_ object: Object, _ result: PromiseResult<Value, Error>) -> PromiseResult<T, E>) -> Promise<T, E> {
+        register(on: context, token: token, trigger: .all, kind: .transformer, isolation: onComplete.isolation) { [weak object] result in
             guard let object else { return .resolve(.cancelled) }
-            return .resolve(onComplete(object, result))
+            return .resolve(unisolated(onComplete)(object, result))
         }
     }
 
     /// Replaces the result with the eventual result of the promise `onComplete` returns, if
     /// `object` is still alive; otherwise the returned promise is cancelled.
-    public func flatMapResult<T, E, Object: AnyObject & Sendable>(on context: PromiseContext, with object: Object, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (_ object: Object, _ result: PromiseResult<Value, Error>) -> Promise<T, E>) -> Promise<T, E> {
-        register(on: context, token: token, trigger: .all, kind: .transformer) { [weak object] result in
+    public func flatMapResult<T, E, Object: AnyObject & Sendable>(on context: PromiseContext, with object: Object, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (_ object: Object, _ result: PromiseResult<Value, Error>) -> Promise<T, E>) -> Promise<T, E> {
+        register(on: context, token: token, trigger: .all, kind: .transformer, isolation: onComplete.isolation) { [weak object] result in
             guard let object else { return .resolve(.cancelled) }
-            return .adopt(onComplete(object, result))
+            return .adopt(unisolated(onComplete)(object, result))
         }
     }
 }

@@ -33,6 +33,7 @@ extension Promise {
     }
 
     /// Registers a child whose operator is the closure `body` (for operators off hot paths).
+    /// `isolation` is the actor the user's callback is isolated to (`nil`: nonisolated).
     @inline(__always)
     func register<V, E>(
         on context: PromiseContext,
@@ -40,9 +41,10 @@ extension Promise {
         trigger: Trigger,
         kind: ChildKind,
         link: CancelLink = .propagating,
+        isolation: (any Actor)? = nil,
         _ body: @escaping (PromiseResult<Value, Error>) -> Step<V, E>
     ) -> Promise<V, E> {
-        register(ClosureChildBox(context: context, token: token, trigger: trigger, kind: kind, body: body), link: link)
+        register(ClosureChildBox(context: context, token: token, trigger: trigger, kind: kind, isolation: isolation, body: body), link: link)
     }
 
     /// Registers a child that adopts this promise's result with no callback and no context

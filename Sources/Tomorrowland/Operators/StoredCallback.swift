@@ -54,3 +54,41 @@ struct StoredPromiseCallback<Argument, Value, Error>: ReleasableCallback {
     }
     @inlinable mutating func release() { body = nil }
 }
+
+/// The callback `body` as a plain function, to be called only on its isolation.
+///
+/// Callbacks are `@isolated(any)`: a closure written in actor-isolated code is isolated to
+/// that actor, and `body.isolation` says which (`nil` for nonisolated code). Swift calls such
+/// a function synchronously only from code statically isolated to the same actor, which the
+/// library cannot be; so it drops the `@isolated(any)` from the type (same representation:
+/// the isolation is kept in the closure's context, the function pointer is an ordinary
+/// thick function) and guarantees the isolation dynamically instead: a function with
+/// `isolation != nil` is called only by `ActorDelivery`-scheduled work running on that actor.
+@inlinable @inline(__always)
+func unisolated<Argument, Result>(_ body: @escaping @isolated(any) @Sendable (Argument) -> Result) -> @Sendable (Argument) -> Result {
+    unsafeBitCast(body, to: (@Sendable (Argument) -> Result).self)
+}
+
+/// `unisolated(_:)` for a throwing callback.
+@inlinable @inline(__always)
+func unisolated<Argument, Result>(_ body: @escaping @isolated(any) @Sendable (Argument) throws -> Result) -> @Sendable (Argument) throws -> Result {
+    unsafeBitCast(body, to: (@Sendable (Argument) throws -> Result).self)
+}
+
+/// `unisolated(_:)` for a callback of two arguments (the weak-owner variants).
+@inlinable @inline(__always)
+func unisolated<A, B, Result>(_ body: @escaping @isolated(any) @Sendable (A, B) -> Result) -> @Sendable (A, B) -> Result {
+    unsafeBitCast(body, to: (@Sendable (A, B) -> Result).self)
+}
+
+/// `unisolated(_:)` for a throwing callback of two arguments.
+@inlinable @inline(__always)
+func unisolated<A, B, Result>(_ body: @escaping @isolated(any) @Sendable (A, B) throws -> Result) -> @Sendable (A, B) throws -> Result {
+    unsafeBitCast(body, to: (@Sendable (A, B) throws -> Result).self)
+}
+
+/// `unisolated(_:)` for a callback without arguments.
+@inlinable @inline(__always)
+func unisolated<Result>(_ body: @escaping @isolated(any) @Sendable () -> Result) -> @Sendable () -> Result {
+    unsafeBitCast(body, to: (@Sendable () -> Result).self)
+}

@@ -7,14 +7,22 @@ final class CancelHandlerNode<Value, Error>: PromiseNode, @unchecked Sendable {
     var resolver: Promise<Value, Error>.Resolver?
     var handler: (@Sendable (Promise<Value, Error>.Resolver) -> Void)?
 
-    init(context: PromiseContext, resolver: Promise<Value, Error>.Resolver, handler: @escaping @Sendable (Promise<Value, Error>.Resolver) -> Void) {
+    /// The actor the handler is isolated to (`nil`: nonisolated); it runs only there.
+    let isolation: (any Actor)?
+
+    init(context: PromiseContext, resolver: Promise<Value, Error>.Resolver, isolation: (any Actor)?, handler: @escaping @Sendable (Promise<Value, Error>.Resolver) -> Void) {
         self.context = context
+        self.isolation = isolation
         self.resolver = resolver
         self.handler = handler
     }
 
     override func upstreamRequestedCancel(_ upstream: PromiseCore, synchronously: Bool) {
-        if let mode = context.inlineMode(synchronously: synchronously) {
+        if let isolation {
+            ActorDelivery.execute(on: context, synchronously: synchronously, isolation: isolation) { [self] in
+                fire(skipIfFulfilledOrRejected: true)
+            }
+        } else if let mode = context.inlineMode(synchronously: synchronously) {
             PromiseContext.run(mode) { fire(skipIfFulfilledOrRejected: false) }
         } else {
             context.schedule { [self] in fire(skipIfFulfilledOrRejected: true) }

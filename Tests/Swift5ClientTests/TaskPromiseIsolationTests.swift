@@ -1,0 +1,1 @@
+../Swift6ClientTests/TaskPromiseIsolationTests.swift

@@ -1,0 +1,354 @@
+// Callbacks keep their caller's actor (Swift 6 mode): 1.x code written inside `@MainActor`
+// classes and actors compiles unchanged, and every callback runs isolated to its actor, for
+// every context. `MainActor.preconditionIsolated()` / `actor.preconditionIsolated()` trap if
+// a callback ever ran elsewhere.
+
+import Foundation
+import Tomorrowland
+import XCTest
+
+struct FeedItem: Sendable, Equatable {
+    var title: String
+}
+
+struct FeedUser: Sendable {
+    var name: String
+}
+
+enum FeedError: Swift.Error, Equatable {
+    case offline
+}
+
+/// The README's API: a promise resolved off the main actor.
+enum MyAPI {
+    static func requestFeed(for user: FeedUser) -> StdPromise<[FeedItem]> {
+        StdPromise(on: .utility) { resolver in
+            if user.name.isEmpty {
+                resolver.reject(with: FeedError.offline)
+            } else {
+                resolver.fulfill(with: [FeedItem(title: user.name)])
+            }
+        }
+    }
+}
+
+/// Tomorrowland's README example, verbatim, where such code lives: a view controller.
+@MainActor final class FeedViewController {
+    var networkActivityIndicatorVisible = false
+    var user: FeedUser
+    private(set) var items: [FeedItem] = []
+    private(set) var shownErrors: [String] = []
+    private(set) var loads = 0
+
+    init(user: FeedUser) { self.user = user }
+
+    func refreshUI(with items: [FeedItem]) {
+        MainActor.preconditionIsolated()
+        self.items = items
+    }
+
+    func showError(_ error: Error) {
+        MainActor.preconditionIsolated()
+        shownErrors.append("\(error)")
+    }
+
+    func load() {
+        networkActivityIndicatorVisible = true
+        MyAPI.requestFeed(for: user).then { feedItems in
+            self.refreshUI(with: feedItems)
+        }.catch { error in
+            self.showError(error)
+        }.always { _ in
+            self.networkActivityIndicatorVisible = false
+            self.loads += 1
+        }
+    }
+
+    /// The same chain on explicit contexts that cannot run main-actor code themselves: the
+    /// callbacks are delivered onto the main actor instead.
+    func load(on context: PromiseContext) {
+        networkActivityIndicatorVisible = true
+        MyAPI.requestFeed(for: user).then(on: context) { feedItems in
+            self.refreshUI(with: feedItems)
+        }.catch(on: context) { error in
+            self.showError(error)
+        }.always(on: context) { _ in
+            self.networkActivityIndicatorVisible = false
+            self.loads += 1
+        }
+    }
+
+    /// `with:` owners, promise bodies and cancel handlers on `.main`, `when` + `then`.
+    func loadAll(users: [FeedUser]) -> Promise<Void, Swift.Error> {
+        let promises = users.map { user in
+            StdPromise<[FeedItem]>(on: .main) { resolver in
+                self.loads += 1
+                resolver.onRequestCancel(on: .main) { resolver in
+                    self.shownErrors.append("cancel requested")
+                    resolver.cancel()
+                }
+                MyAPI.requestFeed(for: user).always(on: .main) { resolver.resolve(with: $0) }
+            }
+        }
+        return when(fulfilled: promises).then(on: .main, with: self) { owner, feeds in
+            owner.refreshUI(with: feeds.flatMap { $0 })
+        }.map(on: .main) { _ in
+            self.networkActivityIndicatorVisible = false
+        }
+    }
+}
+
+/// An actor updating its state from callbacks (1.x code moved into an actor).
+actor FeedCounter {
+    private(set) var counts: [String: Int] = [:]
+    private(set) var callbacks = 0
+
+    func observe(_ feed: StdPromise<[FeedItem]>, on context: PromiseContext) -> StdPromise<Int> {
+        feed.then(on: context) { items in
+            self.preconditionIsolated()
+            for item in items { self.counts[item.title, default: 0] += 1 }
+            self.callbacks += 1
+        }.map(on: context) { items in
+            self.preconditionIsolated()
+            self.callbacks += 1
+            return items.count
+        }.recover(on: context) { _ in
+            self.preconditionIsolated()
+            return -1
+        }.upcast
+    }
+
+    /// A promise body and a cancel handler written in the actor.
+    func work(on context: PromiseContext) -> StdPromise<Int> {
+        StdPromise<Int>(on: context) { resolver in
+            self.preconditionIsolated()
+            self.callbacks += 1
+            resolver.onRequestCancel(on: context) { resolver in
+                self.preconditionIsolated()
+                self.counts["cancel", default: 0] += 1
+                resolver.cancel()
+            }
+        }
+    }
+}
+
+/// Main-actor state shared with callbacks.
+@MainActor final class MainRecorder {
+    private(set) var events: [String] = []
+    func record(_ event: String) {
+        MainActor.preconditionIsolated()
+        events.append(event)
+    }
+}
+
+/// Every context a callback can be registered with.
+let everyContext: [(String, PromiseContext)] = [
+    ("main", .main), ("background", .background), ("utility", .utility), ("default", .default),
+    ("userInitiated", .userInitiated), ("userInteractive", .userInteractive),
+    ("queue(other)", .queue(DispatchQueue(label: "isolated-callback-tests"))), ("queue(main)", .queue(.main)),
+    ("operationQueue", .operationQueue(OperationQueue())), ("immediate", .immediate),
+    ("nowOr(utility)", .nowOr(.utility)), ("nowOr(main)", .nowOr(.main)),
+]
+
+/// Waits (with a deadline) until `promise` resolves, and returns its result.
+func settled<Value: Sendable, Error: Sendable>(_ promise: Promise<Value, Error>, timeout: TimeInterval = 10) async -> PromiseResult<Value, Error>? {
+    let box = Locked<PromiseResult<Value, Error>?>(nil)
+    let done = XCTestExpectation(description: "settled")
+    promise.always(on: .immediate) { result in
+        box.withLock { $0 = result }
+        done.fulfill()
+    }
+    _ = await XCTWaiter().fulfillment(of: [done], timeout: timeout)
+    return box.withLock { $0 }
+}
+
+final class IsolatedCallbackTests: XCTestCase {
+    /// The README's example in a view controller compiles unchanged and runs on the main
+    /// actor, with `.auto` (evaluated on the main queue: `.main`) and with every context.
+    func testFeedViewControllerFromReadme() {
+        for (name, context) in [("auto", PromiseContext.auto)] + everyContext {
+            let controller = MainActor.assumeIsolated { FeedViewController(user: FeedUser(name: name)) }
+            MainActor.assumeIsolated {
+                if name == "auto" { controller.load() } else { controller.load(on: context) }
+                if case .immediate = context {} else if case .nowOr = context {} else {
+                    // Not run synchronously: the callbacks are delivered later on the main actor.
+                    XCTAssertTrue(controller.networkActivityIndicatorVisible, name)
+                }
+            }
+            let idle = expectation(for: NSPredicate { _, _ in MainActor.assumeIsolated { controller.loads == 1 } }, evaluatedWith: nil)
+            wait(for: [idle], timeout: 10)
+            MainActor.assumeIsolated {
+                XCTAssertEqual(controller.items, [FeedItem(title: name)], name)
+                XCTAssertFalse(controller.networkActivityIndicatorVisible, name)
+                XCTAssertEqual(controller.shownErrors, [], name)
+            }
+        }
+        let failing = MainActor.assumeIsolated { FeedViewController(user: FeedUser(name: "")) }
+        MainActor.assumeIsolated { failing.load(on: .utility) }
+        let idle = expectation(for: NSPredicate { _, _ in MainActor.assumeIsolated { failing.loads == 1 } }, evaluatedWith: nil)
+        wait(for: [idle], timeout: 10)
+        MainActor.assumeIsolated { XCTAssertEqual(failing.shownErrors, ["offline"]) }
+    }
+
+    /// `with:` owners, promise bodies and cancel handlers on `.main`, `when` + `then`.
+    func testViewControllerWhenWithOwnerBodiesAndCancelHandlers() {
+        let controller = MainActor.assumeIsolated { FeedViewController(user: FeedUser(name: "x")) }
+        let all = MainActor.assumeIsolated {
+            controller.loadAll(users: [FeedUser(name: "a"), FeedUser(name: "b")])
+        }
+        let done = expectation(description: "all loaded")
+        all.always(on: .immediate) { _ in done.fulfill() }
+        wait(for: [done], timeout: 10)
+        MainActor.assumeIsolated {
+            XCTAssertEqual(controller.items, [FeedItem(title: "a"), FeedItem(title: "b")])
+            XCTAssertEqual(controller.loads, 2)
+            XCTAssertEqual(controller.shownErrors, [])
+        }
+
+        // A cancel request reaches the main-actor cancel handler on the main actor.
+        let pending = MainActor.assumeIsolated { () -> StdPromise<Int> in
+            StdPromise<Int>(on: .immediate) { resolver in
+                resolver.onRequestCancel(on: .utility) { resolver in
+                    MainActor.preconditionIsolated()
+                    controller.networkActivityIndicatorVisible = true
+                    resolver.cancel()
+                }
+            }
+        }
+        let cancelled = expectation(description: "cancelled")
+        pending.always(on: .immediate) { result in
+            XCTAssertTrue(result.isCancelled)
+            cancelled.fulfill()
+        }
+        DispatchQueue.global().async { pending.requestCancel() }
+        wait(for: [cancelled], timeout: 10)
+        MainActor.assumeIsolated { XCTAssertTrue(controller.networkActivityIndicatorVisible) }
+    }
+
+    /// A main-actor callback runs on the main actor for every context, resolved off the main
+    /// queue (pending at registration) and already resolved at registration.
+    func testMainActorCallbacksRunIsolatedOnEveryContext() {
+        let recorder = MainActor.assumeIsolated { MainRecorder() }
+        for (name, context) in everyContext {
+            let (promise, resolver) = Promise<Int, Never>.makeWithResolver()
+            let ran = expectation(description: name)
+            ran.expectedFulfillmentCount = 3
+            MainActor.assumeIsolated {
+                promise.then(on: context) { _ in
+                    recorder.record("then \(name)")
+                    ran.fulfill()
+                }.map(on: context) { value in
+                    recorder.record("map \(name)")
+                    return value
+                }.always(on: context) { _ in
+                    recorder.record("always \(name)")
+                    ran.fulfill()
+                }
+                Promise<Int, Never>(fulfilled: 1).tap(on: context) { _ in
+                    recorder.record("resolved \(name)")
+                    ran.fulfill()
+                }
+            }
+            DispatchQueue.global().async { resolver.fulfill(with: 1) }
+            wait(for: [ran], timeout: 10)
+        }
+        let events = MainActor.assumeIsolated { recorder.events }
+        for (name, _) in everyContext {
+            let chain = events.filter { $0.hasSuffix(" \(name)") && !$0.hasPrefix("resolved") }
+            XCTAssertEqual(chain, ["then \(name)", "map \(name)", "always \(name)"], "in order on the main actor")
+            XCTAssertTrue(events.contains("resolved \(name)"))
+        }
+    }
+
+    /// On the main queue, `.immediate` and `.nowOr` run a main-actor callback synchronously
+    /// when the promise is already resolved, as they always did.
+    func testMainActorCallbackRunsSynchronouslyOnMainForImmediateAndNowOr() {
+        MainActor.assumeIsolated {
+            let recorder = MainRecorder()
+            Promise<Int, Never>(fulfilled: 1).tap(on: .immediate) { _ in recorder.record("immediate") }
+            Promise<Int, Never>(fulfilled: 1).tap(on: .nowOr(.utility)) { _ in
+                recorder.record(PromiseContext.isExecutingNow ? "now" : "later")
+            }
+            _ = Promise<Int, Never>(on: .immediate) { resolver in
+                recorder.record("body")
+                resolver.fulfill(with: 1)
+            }
+            XCTAssertEqual(recorder.events, ["immediate", "now", "body"])
+        }
+    }
+
+    /// An invalidated token skips a main-actor callback; the token is checked on the actor,
+    /// when the callback would run.
+    func testTokenInvalidatedBeforeResolution() {
+        let recorder = MainActor.assumeIsolated { MainRecorder() }
+        let token = PromiseInvalidationToken()
+        let (promise, resolver) = StdPromise<Int>.makeWithResolver()
+        let chain = MainActor.assumeIsolated {
+            promise.then(on: .utility, token: token) { _ in recorder.record("then") }
+                .map(on: .utility, token: token) { _ in recorder.record("map") }
+        }
+        token.invalidate()
+        DispatchQueue.global().async { resolver.fulfill(with: 1) }
+        let done = expectation(description: "done")
+        chain.always(on: .immediate) { result in
+            XCTAssertEqual(result.isCancelled, true)
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 10)
+        MainActor.assumeIsolated { XCTAssertEqual(recorder.events, []) }
+    }
+
+    /// An actor's callbacks update its state on the actor, for every context.
+    func testActorCallbacksRunIsolatedOnEveryContext() async {
+        let counter = FeedCounter()
+        for (name, context) in everyContext {
+            let observed = await counter.observe(MyAPI.requestFeed(for: FeedUser(name: name)), on: context)
+            let result = await settled(observed)
+            XCTAssertEqual(result?.value, 1, name)
+            let failed = await counter.observe(MyAPI.requestFeed(for: FeedUser(name: "")), on: context)
+            let failure = await settled(failed)
+            XCTAssertEqual(failure?.value, -1, name)
+        }
+        let counts = await counter.counts
+        let callbacks = await counter.callbacks
+        XCTAssertEqual(counts.count, everyContext.count)
+        XCTAssertEqual(Set(counts.values), [1])
+        XCTAssertEqual(callbacks, 2 * everyContext.count)
+    }
+
+    /// Promise bodies and cancel handlers written in an actor run on the actor.
+    func testActorPromiseBodiesAndCancelHandlers() async {
+        let counter = FeedCounter()
+        for (name, context) in everyContext {
+            let work = await counter.work(on: context)
+            DispatchQueue.global().async { work.requestCancel() }
+            let result = await settled(work)
+            XCTAssertEqual(result?.isCancelled, true, name)
+        }
+        let cancels = await counter.counts["cancel"]
+        let bodies = await counter.callbacks
+        XCTAssertEqual(cancels, everyContext.count)
+        XCTAssertEqual(bodies, everyContext.count)
+    }
+
+    /// Callbacks registered for one actor run in registration order.
+    func testActorCallbacksKeepRegistrationOrder() async {
+        actor Log {
+            var entries: [Int] = []
+            func observe(_ promise: Promise<Int, Never>) -> Promise<Int, Never> {
+                var last = promise
+                for index in 0..<20 {
+                    last = promise.then(on: .utility) { _ in self.entries.append(index) }
+                }
+                return last
+            }
+        }
+        let log = Log()
+        let (promise, resolver) = Promise<Int, Never>.makeWithResolver()
+        let last = await log.observe(promise)
+        resolver.fulfill(with: 1)
+        _ = await settled(last)
+        let entries = await log.entries
+        XCTAssertEqual(entries, Array(0..<20))
+    }
+}
