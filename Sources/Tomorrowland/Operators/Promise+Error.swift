@@ -87,7 +87,7 @@ extension Promise where Error == Swift.Error {
 final class CatchBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredVoidCallback<Error>>, @unchecked Sendable {
     @inlinable
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (Error) -> Void) {
-        super.init(context: context, token: token, trigger: .error, kind: .observer, isolation: callback.isolation, callback: StoredVoidCallback(unisolated(callback))) { child, upstream, phase in
+        super.init(context: context, token: token, trigger: .error, kind: .observer, isolation: callback.isolation, callback: StoredVoidCallback(isolated: callback)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: CatchBox<Value, Error>.self)
             box.handle(upstream, phase) { box.step($0) }
         }

@@ -74,7 +74,7 @@ extension Promise {
 final class AlwaysBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredVoidCallback<PromiseResult<Value, Error>>>, @unchecked Sendable {
     @inlinable
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void) {
-        super.init(context: context, token: token, trigger: .all, kind: .observer, isolation: callback.isolation, callback: StoredVoidCallback(unisolated(callback))) { child, upstream, phase in
+        super.init(context: context, token: token, trigger: .all, kind: .observer, isolation: callback.isolation, callback: StoredVoidCallback(isolated: callback)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: AlwaysBox<Value, Error>.self)
             box.handle(upstream, phase) { box.step($0) }
         }

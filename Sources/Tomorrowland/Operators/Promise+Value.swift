@@ -33,7 +33,7 @@ extension Promise {
 final class ThenBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredVoidCallback<Value>>, @unchecked Sendable {
     @inlinable
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (Value) -> Void) {
-        super.init(context: context, token: token, trigger: .value, kind: .observer, isolation: callback.isolation, callback: StoredVoidCallback(unisolated(callback))) { child, upstream, phase in
+        super.init(context: context, token: token, trigger: .value, kind: .observer, isolation: callback.isolation, callback: StoredVoidCallback(isolated: callback)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: ThenBox<Value, Error>.self)
             box.handle(upstream, phase) { box.step($0) }
         }
@@ -52,7 +52,7 @@ final class ThenBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredVo
 final class MapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Value, Error, StoredCallback<ParentValue, Value>>, @unchecked Sendable {
     @inlinable
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (ParentValue) -> Value) {
-        super.init(context: context, token: token, trigger: .value, kind: .transformer, isolation: callback.isolation, callback: StoredCallback(unisolated(callback))) { child, upstream, phase in
+        super.init(context: context, token: token, trigger: .value, kind: .transformer, isolation: callback.isolation, callback: StoredCallback(isolated: callback)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: MapBox<ParentValue, Error, Value>.self)
             box.handle(upstream, phase) { box.step($0) }
         }
@@ -74,7 +74,7 @@ final class MapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Valu
 final class FlatMapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Value, Error, StoredPromiseCallback<ParentValue, Value, Error>>, @unchecked Sendable {
     @inlinable
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (ParentValue) -> Promise<Value, Error>) {
-        super.init(context: context, token: token, trigger: .value, kind: .transformer, isolation: callback.isolation, callback: StoredPromiseCallback(unisolated(callback))) { child, upstream, phase in
+        super.init(context: context, token: token, trigger: .value, kind: .transformer, isolation: callback.isolation, callback: StoredPromiseCallback(isolated: callback)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: FlatMapBox<ParentValue, Error, Value>.self)
             box.handle(upstream, phase) { box.step($0) }
         }

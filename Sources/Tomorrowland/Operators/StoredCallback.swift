@@ -55,6 +55,57 @@ struct StoredPromiseCallback<Argument, Value, Error>: ReleasableCallback {
     @inlinable mutating func release() { body = nil }
 }
 
+// MARK: - From isolated callbacks
+
+// The public callbacks are `@isolated(any)`. Each stored wrapper can be made from one without
+// a reabstraction thunk: `unsafeBitCast` of a twin struct whose field has the same declared
+// shape (so the same abstraction pattern and layout) with `@isolated(any)` added. Casting the
+// function value itself would pass it as an opaque generic value, which wraps it in a
+// heap-allocated thunk (measured: +1 allocation per callback). See `unisolated(_:)` for why
+// dropping `@isolated(any)` is sound here.
+
+/// `StoredCallback` with its function still `@isolated(any)`: same layout.
+@usableFromInline
+struct IsolatedCallback<Argument, Result> {
+    @usableFromInline var body: (@isolated(any) @Sendable (Argument) -> Result)?
+    @inlinable init(_ body: @escaping @isolated(any) @Sendable (Argument) -> Result) { self.body = body }
+}
+
+/// `StoredVoidCallback` with its function still `@isolated(any)`: same layout.
+@usableFromInline
+struct IsolatedVoidCallback<Argument> {
+    @usableFromInline var body: (@isolated(any) @Sendable (Argument) -> Void)?
+    @inlinable init(_ body: @escaping @isolated(any) @Sendable (Argument) -> Void) { self.body = body }
+}
+
+/// `StoredPromiseCallback` with its function still `@isolated(any)`: same layout.
+@usableFromInline
+struct IsolatedPromiseCallback<Argument, Value, Error> {
+    @usableFromInline var body: (@isolated(any) @Sendable (Argument) -> Promise<Value, Error>)?
+    @inlinable init(_ body: @escaping @isolated(any) @Sendable (Argument) -> Promise<Value, Error>) { self.body = body }
+}
+
+extension StoredCallback {
+    /// Stores an `@isolated(any)` callback, to be called only on its isolation.
+    @inlinable init(isolated body: @escaping @isolated(any) @Sendable (Argument) -> Result) {
+        self = unsafeBitCast(IsolatedCallback(body), to: StoredCallback.self)
+    }
+}
+
+extension StoredVoidCallback {
+    /// Stores an `@isolated(any)` callback, to be called only on its isolation.
+    @inlinable init(isolated body: @escaping @isolated(any) @Sendable (Argument) -> Void) {
+        self = unsafeBitCast(IsolatedVoidCallback(body), to: StoredVoidCallback.self)
+    }
+}
+
+extension StoredPromiseCallback {
+    /// Stores an `@isolated(any)` callback, to be called only on its isolation.
+    @inlinable init(isolated body: @escaping @isolated(any) @Sendable (Argument) -> Promise<Value, Error>) {
+        self = unsafeBitCast(IsolatedPromiseCallback(body), to: StoredPromiseCallback.self)
+    }
+}
+
 /// The callback `body` as a plain function, to be called only on its isolation.
 ///
 /// Callbacks are `@isolated(any)`: a closure written in actor-isolated code is isolated to
@@ -64,31 +115,122 @@ struct StoredPromiseCallback<Argument, Value, Error>: ReleasableCallback {
 /// the isolation is kept in the closure's context, the function pointer is an ordinary
 /// thick function) and guarantees the isolation dynamically instead: a function with
 /// `isolation != nil` is called only by `ActorDelivery`-scheduled work running on that actor.
+/// The cast goes through twin structs (see above), so it costs no thunk for the shape of
+/// each overload.
 @inlinable @inline(__always)
 func unisolated<Argument, Result>(_ body: @escaping @isolated(any) @Sendable (Argument) -> Result) -> @Sendable (Argument) -> Result {
-    unsafeBitCast(body, to: (@Sendable (Argument) -> Result).self)
+    unsafeBitCast(IsolatedFunction<Argument, Result>(body: body), to: SendableFunction<Argument, Result>.self).body
 }
 
-/// `unisolated(_:)` for a throwing callback.
+/// Twins for `unisolated(_:)`: the same field shape, with and without `@isolated(any)`.
+@usableFromInline struct IsolatedFunction<Argument, Result> {
+    @usableFromInline var body: @isolated(any) @Sendable (Argument) -> Result
+    @inlinable init(body: @escaping @isolated(any) @Sendable (Argument) -> Result) { self.body = body }
+}
+
+/// See `IsolatedFunction`.
+@usableFromInline struct SendableFunction<Argument, Result> {
+    @usableFromInline var body: @Sendable (Argument) -> Result
+}
+
+/// `unisolated(_:)` for callbacks of shape `(Argument) -> Void`.
+@inlinable @inline(__always)
+func unisolated<Argument>(_ body: @escaping @isolated(any) @Sendable (Argument) -> Void) -> @Sendable (Argument) -> Void {
+    unsafeBitCast(IsolatedFunctionVoid<Argument>(body: body), to: SendableFunctionVoid<Argument>.self).body
+}
+
+/// Twins for `unisolated(_:)`: the same field shape, with and without `@isolated(any)`.
+@usableFromInline struct IsolatedFunctionVoid<Argument> {
+    @usableFromInline var body: @isolated(any) @Sendable (Argument) -> Void
+    @inlinable init(body: @escaping @isolated(any) @Sendable (Argument) -> Void) { self.body = body }
+}
+
+/// See `IsolatedFunctionVoid`.
+@usableFromInline struct SendableFunctionVoid<Argument> {
+    @usableFromInline var body: @Sendable (Argument) -> Void
+}
+
+/// `unisolated(_:)` for callbacks of shape `(Argument) throws -> Result`.
 @inlinable @inline(__always)
 func unisolated<Argument, Result>(_ body: @escaping @isolated(any) @Sendable (Argument) throws -> Result) -> @Sendable (Argument) throws -> Result {
-    unsafeBitCast(body, to: (@Sendable (Argument) throws -> Result).self)
+    unsafeBitCast(IsolatedFunctionThrowing<Argument, Result>(body: body), to: SendableFunctionThrowing<Argument, Result>.self).body
 }
 
-/// `unisolated(_:)` for a callback of two arguments (the weak-owner variants).
+/// Twins for `unisolated(_:)`: the same field shape, with and without `@isolated(any)`.
+@usableFromInline struct IsolatedFunctionThrowing<Argument, Result> {
+    @usableFromInline var body: @isolated(any) @Sendable (Argument) throws -> Result
+    @inlinable init(body: @escaping @isolated(any) @Sendable (Argument) throws -> Result) { self.body = body }
+}
+
+/// See `IsolatedFunctionThrowing`.
+@usableFromInline struct SendableFunctionThrowing<Argument, Result> {
+    @usableFromInline var body: @Sendable (Argument) throws -> Result
+}
+
+/// `unisolated(_:)` for callbacks of shape `(Argument) throws -> Void`.
+@inlinable @inline(__always)
+func unisolated<Argument>(_ body: @escaping @isolated(any) @Sendable (Argument) throws -> Void) -> @Sendable (Argument) throws -> Void {
+    unsafeBitCast(IsolatedFunctionThrowingVoid<Argument>(body: body), to: SendableFunctionThrowingVoid<Argument>.self).body
+}
+
+/// Twins for `unisolated(_:)`: the same field shape, with and without `@isolated(any)`.
+@usableFromInline struct IsolatedFunctionThrowingVoid<Argument> {
+    @usableFromInline var body: @isolated(any) @Sendable (Argument) throws -> Void
+    @inlinable init(body: @escaping @isolated(any) @Sendable (Argument) throws -> Void) { self.body = body }
+}
+
+/// See `IsolatedFunctionThrowingVoid`.
+@usableFromInline struct SendableFunctionThrowingVoid<Argument> {
+    @usableFromInline var body: @Sendable (Argument) throws -> Void
+}
+
+/// `unisolated(_:)` for callbacks of shape `(A, B) -> Result`.
 @inlinable @inline(__always)
 func unisolated<A, B, Result>(_ body: @escaping @isolated(any) @Sendable (A, B) -> Result) -> @Sendable (A, B) -> Result {
-    unsafeBitCast(body, to: (@Sendable (A, B) -> Result).self)
+    unsafeBitCast(IsolatedFunctionPair<A, B, Result>(body: body), to: SendableFunctionPair<A, B, Result>.self).body
 }
 
-/// `unisolated(_:)` for a throwing callback of two arguments.
+/// Twins for `unisolated(_:)`: the same field shape, with and without `@isolated(any)`.
+@usableFromInline struct IsolatedFunctionPair<A, B, Result> {
+    @usableFromInline var body: @isolated(any) @Sendable (A, B) -> Result
+    @inlinable init(body: @escaping @isolated(any) @Sendable (A, B) -> Result) { self.body = body }
+}
+
+/// See `IsolatedFunctionPair`.
+@usableFromInline struct SendableFunctionPair<A, B, Result> {
+    @usableFromInline var body: @Sendable (A, B) -> Result
+}
+
+/// `unisolated(_:)` for callbacks of shape `(A, B) -> Void`.
 @inlinable @inline(__always)
-func unisolated<A, B, Result>(_ body: @escaping @isolated(any) @Sendable (A, B) throws -> Result) -> @Sendable (A, B) throws -> Result {
-    unsafeBitCast(body, to: (@Sendable (A, B) throws -> Result).self)
+func unisolated<A, B>(_ body: @escaping @isolated(any) @Sendable (A, B) -> Void) -> @Sendable (A, B) -> Void {
+    unsafeBitCast(IsolatedFunctionPairVoid<A, B>(body: body), to: SendableFunctionPairVoid<A, B>.self).body
 }
 
-/// `unisolated(_:)` for a callback without arguments.
+/// Twins for `unisolated(_:)`: the same field shape, with and without `@isolated(any)`.
+@usableFromInline struct IsolatedFunctionPairVoid<A, B> {
+    @usableFromInline var body: @isolated(any) @Sendable (A, B) -> Void
+    @inlinable init(body: @escaping @isolated(any) @Sendable (A, B) -> Void) { self.body = body }
+}
+
+/// See `IsolatedFunctionPairVoid`.
+@usableFromInline struct SendableFunctionPairVoid<A, B> {
+    @usableFromInline var body: @Sendable (A, B) -> Void
+}
+
+/// `unisolated(_:)` for callbacks without arguments.
 @inlinable @inline(__always)
 func unisolated<Result>(_ body: @escaping @isolated(any) @Sendable () -> Result) -> @Sendable () -> Result {
-    unsafeBitCast(body, to: (@Sendable () -> Result).self)
+    unsafeBitCast(IsolatedFunctionNullary<Result>(body: body), to: SendableFunctionNullary<Result>.self).body
+}
+
+/// Twins for `unisolated(_:)`: the same field shape, with and without `@isolated(any)`.
+@usableFromInline struct IsolatedFunctionNullary<Result> {
+    @usableFromInline var body: @isolated(any) @Sendable () -> Result
+    @inlinable init(body: @escaping @isolated(any) @Sendable () -> Result) { self.body = body }
+}
+
+/// See `IsolatedFunctionNullary`.
+@usableFromInline struct SendableFunctionNullary<Result> {
+    @usableFromInline var body: @Sendable () -> Result
 }
