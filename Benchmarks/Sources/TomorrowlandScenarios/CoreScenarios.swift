@@ -21,7 +21,7 @@ public let tomorrowlandScenarios: [Scenario] = [
     Scenario("k", "Tomorrowland", "flatMap chain of depth n on .immediate, fulfil the root", sync: flatMapChain),
     Scenario("k-nested", "Tomorrowland", "n flatMaps each adopting the previous, still pending, promise (pipes of pipes)", sync: nestedFlatMap),
     Scenario("l", "Tomorrowland", "n pending promises with one then each, held, then fulfilled", sync: pendingWithObserver),
-] + combinatorScenarios + tomorrowlandAsyncScenarios + pendingAwaitScenarios
+] + isolatedScenarios + combinatorScenarios + tomorrowlandAsyncScenarios + pendingAwaitScenarios
 
 @inline(never)
 func createFulfil(_ n: Int) -> Int {
