@@ -11,6 +11,11 @@
 /// with; callbacks registered on one promise run in registration order. Resolution never
 /// recurses: arbitrarily long chains resolve in constant stack.
 ///
+/// A callback keeps the isolation of the code that writes it: written in `@MainActor` code
+/// or in an actor method that uses `self`, it is isolated to that actor and runs only on it
+/// (delivered there when its context cannot run it there); it is released there too. See
+/// "Callbacks keep their caller's actor" in the Threading article for each context.
+///
 /// ## Cancellation
 /// `requestCancel()` only *asks*; the promise's handler decides (see `Resolver.onRequestCancel`).
 /// Children created by callback methods propagate cancel requests to their parent once every
@@ -24,9 +29,10 @@
 /// suspended forever).
 ///
 /// ## Sendable
-/// `Promise` is `Sendable` when `Value` and `Error` are. Callbacks are `@Sendable`: in
-/// Swift 6 mode, capturing a non-`Sendable` value in one is an error; Swift 5 mode clients
-/// (Tomorrowland 1.x code) compile, with at most warnings.
+/// `Promise` is `Sendable` when `Value` and `Error` are. Callbacks are
+/// `@isolated(any) @Sendable`: in Swift 6 mode, capturing a non-`Sendable` value in a
+/// nonisolated one is an error; Swift 5 mode clients (Tomorrowland 1.x code) compile, with at
+/// most warnings.
 public struct Promise<Value, Error> {
     @usableFromInline let _box: PromiseBox<Value, Error>
     @usableFromInline let _seal: PromiseSeal?

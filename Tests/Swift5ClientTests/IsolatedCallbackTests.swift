@@ -135,7 +135,9 @@ final class IsolatedCallbackTests: XCTestCase {
 
     func testWhenWithOwnerBodiesCancelHandlersAndToken() {
         let controller = MainActor.assumeIsolated { FeedViewController(user: FeedUser(name: "x")) }
-        let all = MainActor.assumeIsolated { controller.loadAll(users: [FeedUser(name: "a"), FeedUser(name: "b")]) }
+        let all = MainActor.assumeIsolated { () -> StdPromise<Void> in
+            return controller.loadAll(users: [FeedUser(name: "a"), FeedUser(name: "b")])
+        }
         let done = expectation(description: "done")
         all.always(on: .immediate) { _ in done.fulfill() }
         wait(for: [done], timeout: 10)

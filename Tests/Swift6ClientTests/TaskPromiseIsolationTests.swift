@@ -1,4 +1,4 @@
-// Compiled in Swift 5 mode too (Tests/Swift5ClientTests has a symlink to this file).
+// Compiled in Swift 5 mode too: Tests/Swift5ClientTests has a copy of this file.
 // Async → promise from isolated code: `StdPromise { … }` and `Promise<T, E> { … }` compile in
 // `@MainActor` code, in actors and in nonisolated code, and the operation runs isolated to the
 // actor it was written in.
