@@ -58,7 +58,7 @@ extension Report {
     /// The report as pretty-printed JSON with sorted keys.
     public func renderJSON() throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
     }
 }
