@@ -42,6 +42,7 @@ let package = Package(
             name: "TomorrowlandMigrateKitTests",
             dependencies: [
                 "TomorrowlandMigrateKit",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
                 // Built so that the tests can compile rewritten fixtures against its module.
                 .product(name: "TomorrowlandAsync", package: "Tomorrowland"),
             ],

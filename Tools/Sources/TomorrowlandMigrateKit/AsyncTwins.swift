@@ -28,9 +28,9 @@ public enum AddAsyncTwins {
         var rewrites: [String: [OwnedEdit]] = [:]
         var rewriteNotes: [(owner: String, note: MigrationNote)] = []
         let byName = Dictionary(grouping: candidates, by: \.name)
-        // Every synchronous function of these names: a call may mean one that gets no twin
-        // (another type's method with the same name), and then no single type pins it.
-        let syncByName = Dictionary(grouping: everySite.filter { !$0.isAsync && byName[$0.name] != nil }, by: \.name)
+        // Every function of these names: a call may mean one that gets no twin (another type's
+        // method with the same name, an async function), and then no single type pins it.
+        let sameName = Dictionary(grouping: everySite.filter { byName[$0.name] != nil }, by: \.name)
         for file in set.files {
             let finder = UnsafeCallFinder(file: file, names: Set(byName.keys))
             finder.walk(file.tree)
@@ -38,8 +38,8 @@ public enum AddAsyncTwins {
                 let labels = Calls.labels(of: found.call)
                 let matching = (byName[found.name] ?? []).filter { CallMatching.labels(labels, canCall: $0.decl) }
                 guard !matching.isEmpty else { continue }
-                let possible = (syncByName[found.name] ?? []).filter { CallMatching.labels(labels, canCall: $0.decl) }
-                let types = Set(possible.map { $0.promise?.spelled ?? "(not a promise)" })
+                let possible = (sameName[found.name] ?? []).filter { CallMatching.labels(labels, canCall: $0.decl) }
+                let types = Set(possible.map { $0.isAsync ? "(async)" : $0.promise?.spelled ?? "(not a promise)" })
                 let line = file.line(of: found.call)
                 let spellable = types.count == 1 && matching.allSatisfy { project.isSpellableAnywhere($0.promise!.spelled) }
                 if spellable {
@@ -146,22 +146,33 @@ public enum AddAsyncTwins {
 
 /// Matching the labels of a call against a declaration with default arguments.
 enum CallMatching {
-    /// Whether a call written with `labels` can call `decl` (parameters with defaults may be
-    /// left out; a trailing closure fills a closure parameter).
+    /// Whether a call written with `labels` (from `Calls.labels(of:)`) can call `decl`:
+    /// parameters with defaults may be left out; a trailing closure fills the next parameter
+    /// of function type.
     static func labels(_ labels: [String?], canCall decl: FunctionDeclSyntax) -> Bool {
         let parameters = Array(decl.signature.parameterClause.parameters)
         var index = 0
         for label in labels {
-            while index < parameters.count, parameters[index].argumentLabel != label, parameters[index].defaultValue != nil {
-                index += 1
+            if label == Calls.trailingClosure {
+                while index < parameters.count, !parameters[index].type.isFunctionType, parameters[index].defaultValue != nil {
+                    index += 1
+                }
+                guard index < parameters.count, parameters[index].type.isFunctionType else { return false }
+            } else {
+                while index < parameters.count, parameters[index].argumentLabel != label, parameters[index].defaultValue != nil {
+                    index += 1
+                }
+                guard index < parameters.count, parameters[index].argumentLabel == label else { return false }
             }
-            guard index < parameters.count else { return false }
-            // A trailing closure (nil label) may fill a labelled closure parameter.
-            guard parameters[index].argumentLabel == label || label == nil else { return false }
             index += 1
         }
         return parameters[index...].allSatisfy { $0.defaultValue != nil }
     }
+}
+
+extension TypeSyntax {
+    /// `(A) -> B`, possibly `@escaping`, `@Sendable` or optional.
+    var isFunctionType: Bool { trimmedDescription.contains("->") }
 }
 
 /// Adding `import TomorrowlandAsync` next to `import Tomorrowland`.

@@ -80,13 +80,14 @@ struct UnsafeCall {
             outer = wrapper
         }
         let end = call.endPositionBeforeTrailingTrivia
-        if outer.parent?.is(CodeBlockItemSyntax.self) == true {
+        if let item = outer.parent?.as(CodeBlockItemSyntax.self), !UnsafeCallFinder.isImplicitReturn(item) {
             return [
                 OwnedEdit(owner: name, edit: .insert("_ = ", at: outer.positionAfterSkippingLeadingTrivia)),
                 OwnedEdit(owner: name, edit: .insert(" as \(type)", at: end)),
             ]
         }
         let plain = outer.parent.map { parent in
+            if parent.is(CodeBlockItemSyntax.self) { return true } // a closure's implicit return
             if let sequence = parent.parent?.as(SequenceExprSyntax.self) { // parent: the element list
                 // `_ = fetch()` and `x = fetch()`: `as` binds tighter than `=`.
                 let elements = Array(sequence.elements)
@@ -152,16 +153,33 @@ final class UnsafeCallFinder: SyntaxVisitor {
             if index == 2, elements[1].is(AssignmentExprSyntax.self), !elements[0].is(DiscardAssignmentExprSyntax.self) { return true }
             return false
         }
+        if let item = parent.as(CodeBlockItemSyntax.self) {
+            // `{ fetch() }`: a single-expression body returns it. A function's declared return
+            // type pins it; a closure's inferred one does not. Other statements discard it.
+            guard isImplicitReturn(item) else { return false }
+            return item.parent?.parent?.is(ClosureExprSyntax.self) == false && returnTypeIsDeclared(around: Syntax(item))
+        }
         if parent.is(ReturnStmtSyntax.self) {
-            // A function's declared return type pins it; a closure's inferred one does not.
-            var current = parent.parent
-            while let node = current {
-                if node.is(ClosureExprSyntax.self) { return false }
-                if let function = node.as(FunctionDeclSyntax.self) { return function.signature.returnClause != nil }
-                if node.is(AccessorDeclSyntax.self) || node.is(PatternBindingSyntax.self) || node.is(SubscriptDeclSyntax.self) { return true }
-                current = node.parent
-            }
-            return false
+            return returnTypeIsDeclared(around: parent)
+        }
+        return false
+    }
+
+    /// Whether `item` is the only statement of a closure or function body: Swift returns its value.
+    static func isImplicitReturn(_ item: CodeBlockItemSyntax) -> Bool {
+        guard let list = item.parent?.as(CodeBlockItemListSyntax.self), list.count == 1 else { return false }
+        return list.parent?.is(ClosureExprSyntax.self) == true || list.parent?.parent?.is(FunctionDeclSyntax.self) == true
+            || list.parent?.parent?.is(AccessorDeclSyntax.self) == true || list.parent?.is(AccessorBlockSyntax.self) == true
+    }
+
+    /// Whether the function a `return` sits in declares its return type (a closure's is inferred).
+    private static func returnTypeIsDeclared(around node: Syntax) -> Bool {
+        var current = node.parent
+        while let node = current {
+            if node.is(ClosureExprSyntax.self) { return false }
+            if let function = node.as(FunctionDeclSyntax.self) { return function.signature.returnClause != nil }
+            if node.is(AccessorDeclSyntax.self) || node.is(PatternBindingSyntax.self) || node.is(SubscriptDeclSyntax.self) { return true }
+            current = node.parent
         }
         return false
     }

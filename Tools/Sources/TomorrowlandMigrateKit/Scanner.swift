@@ -243,10 +243,13 @@ enum Calls {
         return nil
     }
 
-    /// The argument labels of a call, trailing closures included (unlabelled first one).
+    /// The label `labels(of:)` gives an unlabelled trailing closure.
+    static let trailingClosure = "{ trailing closure }"
+
+    /// The argument labels of a call (nil: unlabelled), trailing closures included.
     static func labels(of call: FunctionCallExprSyntax) -> [String?] {
         var labels: [String?] = call.arguments.map { $0.label?.text }
-        if call.trailingClosure != nil { labels.append(nil) }
+        if call.trailingClosure != nil { labels.append(trailingClosure) }
         labels += call.additionalTrailingClosures.map { $0.label.text }
         return labels
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SwiftSyntax
 @testable import TomorrowlandMigrateKit
 
 @Suite("add-async-twins")
@@ -64,10 +65,13 @@ struct AsyncTwinsTests {
         #expect(rewritten.contains("return try await api.load(5).value "))
         #expect(rewritten.contains("existing = api.load(8) "))
         #expect(rewritten.contains("let coerced = api.load(9) as StdPromise<Int> "))
+        #expect(rewritten.contains("let promises = [1, 2].map { api.load($0) as StdPromise<Int> } "))
+        #expect(rewritten.contains("let task = Task { api.load(11) as StdPromise<Int> } "))
+        #expect(rewritten.contains("-> StdPromise<Int> { api.load(10) } "))
         // Array elements are pinned too: harmless, since the tool cannot tell whether `when`
         // would accept the twin's value.
         #expect(rewritten.contains("when(fulfilled: [api.load(3) as StdPromise<Int>, api.load(4) as StdPromise<Int>])"))
-        #expect(result.notes.filter { $0.path == "Callers.swift" }.count == 8)
+        #expect(result.notes.filter { $0.path == "Callers.swift" }.count == 10)
     }
 
     @Test("what gets a twin, what does not, and why")
@@ -190,5 +194,22 @@ struct AsyncTwinsTests {
         #expect(result.notes.map(\.description) == [
             "N.swift:3: count(): no async twin: the call at N.swift:7 in async code might pick the twin, and it may also mean another function of that name",
         ])
+    }
+
+    @Test("call labels against declarations: defaults, unlabelled arguments, trailing closures")
+    func labelMatching() throws {
+        func decl(_ text: String) throws -> FunctionDeclSyntax {
+            let file = SourceSet.inMemory([(path: "D.swift", text: text)]).files[0]
+            return try #require(FunctionSite.all(in: file).first?.decl)
+        }
+        let report = try decl("func report(for index: Int, rootName: String) -> StdPromise<Int> { fatalError() }")
+        #expect(CallMatching.labels(["for", "rootName"], canCall: report))
+        #expect(!CallMatching.labels([nil, nil], canCall: report))
+        let load = try decl("func load(_ id: Int, retries: Int = 0, then done: @escaping () -> Void = {}) -> StdPromise<Int> { fatalError() }")
+        #expect(CallMatching.labels([nil], canCall: load))
+        #expect(CallMatching.labels([nil, "retries"], canCall: load))
+        #expect(CallMatching.labels([nil, Calls.trailingClosure], canCall: load))
+        #expect(!CallMatching.labels([Calls.trailingClosure], canCall: load))
+        #expect(!CallMatching.labels(["id"], canCall: load))
     }
 }

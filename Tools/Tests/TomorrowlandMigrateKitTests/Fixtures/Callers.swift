@@ -43,3 +43,12 @@ func pinnedAsyncCallers(api: UserAPI) async {
     let coerced = api.load(9) as StdPromise<Int>          // already coerced
     _ = (existing, coerced)
 }
+
+func singleExpressionBodies(api: UserAPI) async throws -> [Int] {
+    let promises = [1, 2].map { api.load($0) }            // a closure's implicit return
+    let task = Task { api.load(11) }                      // an async closure's implicit return
+    _ = task
+    return try await when(fulfilled: promises).value
+}
+
+func relay(api: UserAPI) async -> StdPromise<Int> { api.load(10) }  // the declared return type pins it
