@@ -12,6 +12,8 @@ public struct Report: Codable, Sendable {
         public let container: String?
         /// The promise type returned, nil for async functions.
         public let returns: String?
+        /// Marked `// tomorrowland-migrate: promise-twin` (async functions).
+        public let markedForPromiseTwin: Bool
     }
 
     public struct Bridge: Codable, Sendable {
@@ -92,7 +94,8 @@ extension Report {
         for function in functions {
             let declaration = Declaration(
                 file: function.file, line: function.line, name: function.signature, kind: function.kind.rawValue,
-                container: function.container, returns: function.promise?.spelled
+                container: function.container, returns: function.promise?.spelled,
+                markedForPromiseTwin: function.wantsPromiseTwin
             )
             if function.promise != nil { report.promiseDeclarations.append(declaration) }
             if function.isAsync { report.asyncFunctions.append(declaration) }

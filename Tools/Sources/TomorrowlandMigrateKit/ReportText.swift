@@ -14,8 +14,8 @@ extension Report {
             ["\($0.file):\($0.line)", $0.kind, ($0.container.map { $0 + "." } ?? "") + $0.name, $0.returns ?? ""]
         })
         section("Async functions (\(asyncFunctions.count))")
-        out += table(["location", "kind", "declaration"], asyncFunctions.map {
-            ["\($0.file):\($0.line)", $0.kind, ($0.container.map { $0 + "." } ?? "") + $0.name]
+        out += table(["location", "kind", "declaration", "promise-twin marker"], asyncFunctions.map {
+            ["\($0.file):\($0.line)", $0.kind, ($0.container.map { $0 + "." } ?? "") + $0.name, $0.markedForPromiseTwin ? "yes" : ""]
         })
         section("Bridges already in place (\(bridges.count))")
         out += table(["location", "bridge"], bridges.map { ["\($0.file):\($0.line)", $0.kind] })

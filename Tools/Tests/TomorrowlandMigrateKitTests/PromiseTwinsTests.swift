@@ -45,6 +45,9 @@ struct PromiseTwinsTests {
         #expect(text.contains("func touch() -> Promise<Void, NoError> {"))
         #expect(!text.contains("func unmarked() -> Promise"), "only marked functions without --all")
         #expect(result.changes.count == 1)
+        // The report shows which async functions are marked.
+        let marked = Report.make(.inMemory([api])).asyncFunctions.filter(\.markedForPromiseTwin).map(\.name)
+        #expect(marked == ["value(for:default:)", "version()", "unlock(_:)", "generic(_:)", "touch()", "render(_:)", "increment(by:)"])
     }
 
     @Test("--all twins every async function; twice changes nothing")
