@@ -5,6 +5,17 @@ extension Promise {
     ///
     /// Copies share one identity. When the last copy is released and the promise is still
     /// pending (and nothing else can resolve it), the promise is cancelled.
+    ///
+    /// **When callbacks run.** A resolution takes effect at once: `result` and
+    /// `hasRequestedCancel` show it when the call returns, and callbacks registered later
+    /// see a resolved promise. The callbacks already registered run (`.immediate`) or are
+    /// dispatched to their contexts before the call returns, except when the call is made
+    /// on a thread that is delivering another promise's callbacks, that is inside an
+    /// `.immediate` callback (or code it runs synchronously): then they run right after
+    /// that callback returns, before the callbacks registered after it. Resolution never
+    /// nests, so a chain of any depth forwarded by hand resolves in constant stack. (1.4
+    /// delivered nested: don't wait inside an `.immediate` callback for work that a
+    /// resolution made there starts.)
     public struct Resolver {
         @usableFromInline let _handle: ResolverHandle<Value, Error>
 
@@ -18,25 +29,25 @@ extension Promise {
         /// Fulfils the promise with `value`, unless it already resolved.
         @inlinable
         public func fulfill(with value: Value) {
-            _box.resolve(.value(value), inline: true)
+            _box.resolve(.value(value))
         }
 
         /// Rejects the promise with `error`, unless it already resolved.
         @inlinable
         public func reject(with error: Error) {
-            _box.resolve(.error(error), inline: true)
+            _box.resolve(.error(error))
         }
 
         /// Cancels the promise, unless it already resolved.
         @inlinable
         public func cancel() {
-            _box.resolve(.cancelled, inline: true)
+            _box.resolve(.cancelled)
         }
 
         /// Resolves the promise with `result`, unless it already resolved.
         @inlinable
         public func resolve(with result: PromiseResult<Value, Error>) {
-            _box.resolve(result, inline: true)
+            _box.resolve(result)
         }
 
         /// Resolves the promise with the eventual result of `promise`, without a context hop.
@@ -44,11 +55,11 @@ extension Promise {
         /// The promise counts as a child of `promise` for cancellation propagation (rule 27):
         /// a cancel request on it is passed on like any child's. Use
         /// `promise.ignoringCancel()` to break that link. Resolving with itself does nothing.
-        /// If `promise` has already resolved, this is `resolve(with: promise.result!)`: its
-        /// callbacks have run (or been scheduled) when this returns, like any resolution.
+        /// If `promise` has already resolved, this is `resolve(with: promise.result!)`, with
+        /// callbacks delivered like any resolution (see `Resolver`).
         public func resolve(with promise: Promise<Value, Error>) {
             if let result = promise._box.result {
-                _box.resolve(result, inline: true)
+                _box.resolve(result)
             } else {
                 _box.pipe(from: promise._box)
             }
@@ -119,7 +130,7 @@ extension Promise.Resolver where Error: Swift.Error {
 final class ResolverHandle<Value, Error>: Sendable {
     @usableFromInline let box: PromiseBox<Value, Error>
     @usableFromInline init(_ box: PromiseBox<Value, Error>) { self.box = box }
-    deinit { box.releaseKeeper(inline: true) }
+    deinit { box.releaseKeeper() }
 }
 
 /// Carries a value into a `@Sendable` closure where the API contract already makes the

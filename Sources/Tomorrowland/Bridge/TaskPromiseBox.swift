@@ -63,9 +63,9 @@ final class IsolatedThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromi
         let operation = self.operation
         self.operation = { fatalError("Tomorrowland: a Task promise's operation ran twice") }
         do throws(Error) {
-            resolve(.value(try await operation()), inline: true)
+            resolve(.value(try await operation()))
         } catch {
-            resolve(error is CancellationError ? .cancelled : .error(error), inline: true)
+            resolve(error is CancellationError ? .cancelled : .error(error))
         }
     }
 }
@@ -87,9 +87,9 @@ final class ThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromiseBox<Va
         let operation = self.operation
         self.operation = { fatalError("Tomorrowland: a Task promise's operation ran twice") }
         do throws(Error) {
-            resolve(.value(try await operation()), inline: true)
+            resolve(.value(try await operation()))
         } catch {
-            resolve(error is CancellationError ? .cancelled : .error(error), inline: true)
+            resolve(error is CancellationError ? .cancelled : .error(error))
         }
     }
 }
@@ -110,7 +110,7 @@ final class IsolatedTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error>, 
     final func run() async {
         let operation = self.operation
         self.operation = { fatalError("Tomorrowland: a Task promise's operation ran twice") }
-        resolve(.value(await operation()), inline: true)
+        resolve(.value(await operation()))
     }
 }
 
@@ -130,7 +130,7 @@ final class NonThrowingTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error
     final func run() async {
         let operation = self.operation
         self.operation = { fatalError("Tomorrowland: a Task promise's operation ran twice") }
-        resolve(.value(await operation()), inline: true)
+        resolve(.value(await operation()))
     }
 }
 

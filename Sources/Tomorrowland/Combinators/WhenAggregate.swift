@@ -57,16 +57,16 @@ final class WhenAggregate<Output, Error>: @unchecked Sendable {
     func countDown(registering: Bool) {
         guard remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
         if registering {
-            resolver._box.resolve(.value(assemble()), inline: true)
+            resolver._box.resolve(.value(assemble()))
         } else {
             DispatchQueue.global(qos: qos).async { [self] in
-                resolver._box.resolve(.value(assemble()), inline: true)
+                resolver._box.resolve(.value(assemble()))
             }
         }
     }
 
     func fail(_ result: PromiseResult<Output, Error>) {
-        guard resolver._box.resolve(result, inline: true), let inputsToCancel else { return }
+        guard resolver._box.resolve(result), let inputsToCancel else { return }
         for input in inputsToCancel { input.requestCancel() }
     }
 }
@@ -101,7 +101,7 @@ class WhenInputObserver<Value, Output, Error>: PromiseCore, @unchecked Sendable 
             aggregate.fail(.cancelled)
         }
         // Done observing: resolving this (callback-free) core drops its link to the input.
-        if claim(cancelling: false) { publish(inline: false) }
+        if claim(cancelling: false) { publish() }
     }
 
     override final func dropped() {

@@ -50,7 +50,7 @@ final class WhenFirstRace<Value, Error>: @unchecked Sendable {
         let observer: Promise<Void, NoError> = input.register(on: .immediate, token: nil, trigger: .all, kind: .transformer) { [self] result in
             if case .cancelled = result {
                 countDownCancellation()
-            } else if resolver._box.resolve(result, inline: true), let inputsToCancel {
+            } else if resolver._box.resolve(result), let inputsToCancel {
                 for input in inputsToCancel { input.requestCancel() }
             }
             return .resolve(.value(()))
@@ -68,7 +68,7 @@ final class WhenFirstRace<Value, Error>: @unchecked Sendable {
 
     private func countDownCancellation() {
         if cancellations.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
-            resolver._box.resolve(.cancelled, inline: true)
+            resolver._box.resolve(.cancelled)
         }
     }
 }

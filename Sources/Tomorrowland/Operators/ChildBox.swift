@@ -196,14 +196,14 @@ class ChildBox<ParentValue, ParentError, Value, Error, Callback: ReleasableCallb
     @inlinable
     final func finish(_ step: Step<Value, Error>) {
         switch step {
-        case .resolve(let result): resolve(result, inline: false)
+        case .resolve(let result): resolve(result)
         case .adopt(let promise): pipe(from: promise._box)
         }
-        releaseKeeper(inline: false)
+        releaseKeeper()
     }
 
     override final func dropped() {
         releaseCallback()
-        releaseKeeper(inline: false)
+        releaseKeeper()
     }
 }

@@ -3,42 +3,37 @@
 /// Fires callback lists iteratively, depth-first, in constant stack.
 ///
 /// When a promise resolves, its list is pushed onto the thread's delivery stack. If the
-/// thread is not delivering yet, it runs the loop: fire the next node of the top cursor;
-/// a node that resolves a child synchronously (an `.immediate` callback, a pipe) pushes
-/// the child's list, which is therefore delivered before the parent's remaining nodes —
-/// the order recursion would give (rule 19) — while the stack depth stays constant.
+/// thread is not delivering yet, it runs the loop: fire the next node of the top cursor.
+/// Every resolution that happens on this thread while a node fires — a child resolved by
+/// its callback, a pipe, and also a `Resolver` call made by user code inside an
+/// `.immediate` callback — only publishes its result and pushes its list: nothing is
+/// delivered nested (issue 10 item 8: "Any fulfil/reject/cancel/resolve performed while a
+/// delivery is running on the same thread must be queued on that thread's delivery stack
+/// and run after the current callback returns, keeping the depth-first order of rule 19").
+/// The lists pushed while one node fired are then delivered in the order they were
+/// pushed, before the rest of the list that node came from — the order recursion would
+/// give, except that the callback itself has returned first — while the stack depth
+/// stays constant.
 enum Delivery {
-    /// Delivers `list` (already in registration order) of the resolved `upstream`.
-    ///
-    /// - Parameter inline: `true` when the resolution comes from user code (a `Resolver`):
-    ///   the callbacks have run (or been scheduled) by the time this returns, even inside a
-    ///   callback that is itself being delivered. `false` for internal resolutions (a child
-    ///   or a pipe), which the enclosing loop picks up: that is what keeps chains flat.
-    static func deliver(_ upstream: PromiseCore, list: Unmanaged<PromiseNode>?, inline: Bool) {
+    /// Delivers `list` (already in registration order) of the resolved `upstream`: at once
+    /// if the thread is not delivering, else after the callback being delivered returns.
+    static func deliver(_ upstream: PromiseCore, list: Unmanaged<PromiseNode>?) {
         guard list != nil else { return }
         let thread = ThreadState.current
         thread.deliveryStack.append(.init(upstream: upstream, remaining: list))
+        guard !thread.isDelivering else { return }
         // Callbacks fired by resolution run with `isExecutingNow == false` (rule 13); the loop
         // sets it once for all of them.
-        if thread.isDelivering {
-            guard inline else { return }
-            let executingNow = thread.isExecutingNow
-            thread.isExecutingNow = false
-            run(thread, downTo: thread.deliveryStack.count - 1)
-            thread.isExecutingNow = executingNow
-        } else {
-            let executingNow = thread.isExecutingNow
-            thread.isExecutingNow = false
-            thread.isDelivering = true
-            run(thread, downTo: 0)
-            thread.isDelivering = false
-            thread.isExecutingNow = executingNow
-        }
+        let executingNow = thread.isExecutingNow
+        thread.isExecutingNow = false
+        thread.isDelivering = true
+        run(thread)
+        thread.isDelivering = false
+        thread.isExecutingNow = executingNow
     }
 
-    private static func run(_ thread: ThreadState, downTo floor: Int) {
-        while thread.deliveryStack.count > floor {
-            let top = thread.deliveryStack.count - 1
+    private static func run(_ thread: ThreadState) {
+        while let top = thread.deliveryStack.indices.last {
             guard let node = thread.deliveryStack[top].remaining else {
                 thread.deliveryStack.removeLast()
                 continue
@@ -47,6 +42,11 @@ enum Delivery {
             thread.deliveryStack[top].remaining = object.next
             object.next = nil
             object.upstreamResolved(thread.deliveryStack[top].upstream, synchronously: false)
+            // The lists this node pushed (usually none or one) go on top in push order; the
+            // first pushed must be delivered first, as a nested call would have done.
+            if thread.deliveryStack.count > top + 2 {
+                thread.deliveryStack[(top + 1)...].reverse()
+            }
         }
     }
 }

@@ -51,17 +51,16 @@ class PromiseBox<Value, Error>: ResultStorage<PromiseResult<Value, Error>>, @unc
     }
 
     /// Resolves the promise if nothing resolved it yet (first wins, rule 2).
-    /// - Parameter inline: see `Delivery.deliver(_:list:inline:)`.
     @inlinable @discardableResult
-    final func resolve(_ result: PromiseResult<Value, Error>, inline: Bool) -> Bool {
+    final func resolve(_ result: PromiseResult<Value, Error>) -> Bool {
         guard claim(cancelling: result.isCancelled) else { return false }
         storedResult = result
-        publish(inline: inline)
+        publish()
         return true
     }
 
-    override final func resolveCancelled(inline: Bool) {
-        resolve(.cancelled, inline: inline)
+    override final func resolveCancelled() {
+        resolve(.cancelled)
     }
 
     /// Adopts the result of `inner` without a context hop, as one propagating observer of
@@ -89,11 +88,11 @@ final class PipeNode<Value, Error>: PromiseNode, @unchecked Sendable {
 
     override func upstreamResolved(_ upstream: PromiseCore, synchronously: Bool) {
         let inner = unsafeDowncast(upstream, to: PromiseBox<Value, Error>.self)
-        target.resolve(inner.storedResult, inline: false)
-        target.releaseKeeper(inline: false)
+        target.resolve(inner.storedResult)
+        target.releaseKeeper()
     }
 
     override func dropped() {
-        target.releaseKeeper(inline: false)
+        target.releaseKeeper()
     }
 }

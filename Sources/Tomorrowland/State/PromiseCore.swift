@@ -95,7 +95,7 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// resolving → resolved, then drops cancel handlers and the upstream link and
     /// delivers the callbacks. Called once, by the claimant, after writing the result.
     @usableFromInline
-    final func publish(inline: Bool) {
+    final func publish() {
         // resolving (1) → resolved (2) is +1 in the phase bits; only the claimant does this.
         let resolved = PromiseState(raw: state.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue)
         // Rule 4: "Pending handlers are released when the promise resolves"; "onRequestCancel
@@ -108,11 +108,11 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         upstream.exchange(nil, ordering: .acquiringAndReleasing)?.release()
         let list = callbacks.exchange(
             Sentinel.resolvedRef, ordering: .acquiringAndReleasing)
-        Delivery.deliver(self, list: reverseList(list), inline: inline)
+        Delivery.deliver(self, list: reverseList(list))
     }
 
     /// Resolves the promise as cancelled (implemented by `PromiseBox`).
-    func resolveCancelled(inline: Bool) {}
+    func resolveCancelled() {}
 
     // MARK: Callbacks
 
@@ -253,10 +253,10 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// still pending: nothing can resolve it any more.
     @inline(__always)
     @usableFromInline
-    final func releaseKeeper(inline: Bool) {
+    final func releaseKeeper() {
         if keepers.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0,
            !currentState.isResolvingOrResolved {
-            resolveCancelled(inline: inline)
+            resolveCancelled()
         }
     }
 }

@@ -42,14 +42,14 @@ extension Promise {
         let box = output._box
         if box.currentState.isResolvingOrResolved { return output }
         if !(delay > 0) && context.firesSynchronouslyWithoutDelay {
-            box.resolveGivingUpUpstream { box.resolve(.error(timedOut), inline: true) }
+            box.resolveGivingUpUpstream { box.resolve(.error(timedOut)) }
             timer.cancel()
             return output
         }
         let error = UncheckedSendable(timedOut)
         timer.arm(on: context.timerContext, after: delay) { [weak box] in
             guard let box else { return }
-            box.resolveGivingUpUpstream { box.resolve(.error(error.value), inline: true) }
+            box.resolveGivingUpUpstream { box.resolve(.error(error.value)) }
         }
         return output
     }

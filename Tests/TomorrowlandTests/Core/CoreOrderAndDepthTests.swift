@@ -43,20 +43,21 @@ final class CoreOrderAndDepthTests: XCTestCase {
         XCTAssertEqual(order.values, ["tap child", "piped child", "after"])
     }
 
-    func testRule19_resolveInsideImmediateCallbackFinishesBeforeReturning() {
+    func testRule19_resolveInsideImmediateCallbackDeliversAfterTheCallbackReturns() {
         let (first, firstResolver) = P.makeWithResolver()
         let (second, secondResolver) = P.makeWithResolver()
         let order = Recorder<String>()
         _ = second.then(on: .immediate) { _ in order.append("second") }
         _ = first.then(on: .immediate) { _ in
             secondResolver.fulfill(with: 2)
-            order.append("after fulfill")
+            order.append("after fulfill: \(second.result == .value(2) ? "resolved" : "pending")")
         }
         firstResolver.fulfill(with: 1)
-        XCTAssertEqual(order.values, ["second", "after fulfill"])
+        XCTAssertEqual(order.values, ["after fulfill: resolved", "second"],
+                       "the result is visible at once; its callbacks run when the current one returns")
     }
 
-    func testRule19_resolveWithResolvedPromiseInsideCallbackFinishesBeforeReturning() {
+    func testRule19_resolveWithResolvedPromiseInsideCallbackDeliversAfterTheCallbackReturns() {
         let (first, firstResolver) = P.makeWithResolver()
         let (second, secondResolver) = P.makeWithResolver()
         let order = Recorder<String>()
@@ -66,8 +67,45 @@ final class CoreOrderAndDepthTests: XCTestCase {
             order.append("after resolve(with:)")
         }
         firstResolver.fulfill(with: 1)
-        XCTAssertEqual(order.values, ["second", "after resolve(with:)"])
+        XCTAssertEqual(order.values, ["after resolve(with:)", "second"])
         XCTAssertEqual(second.result, .value(2))
+    }
+
+    func testRule19_resolutionsInsideACallbackRunDepthFirstInResolutionOrder() {
+        let (root, resolver) = P.makeWithResolver()
+        let (q1, r1) = P.makeWithResolver()
+        let (q2, r2) = P.makeWithResolver()
+        let (q3, r3) = P.makeWithResolver()
+        let order = Recorder<String>()
+        _ = q1.then(on: .immediate) { _ in order.append("q1"); r3.fulfill(with: 3) }
+        _ = q3.then(on: .immediate) { _ in order.append("q3") }
+        _ = q1.then(on: .immediate) { _ in order.append("q1 again") }
+        _ = q2.then(on: .immediate) { _ in order.append("q2") }
+        let child = root.map(on: .immediate) { value -> Int in
+            r1.fulfill(with: 1)
+            r2.fulfill(with: 2)
+            order.append("callback returns")
+            return value
+        }
+        _ = child.then(on: .immediate) { _ in order.append("child") }
+        _ = root.then(on: .immediate) { _ in order.append("after") }
+        resolver.fulfill(with: 0)
+        XCTAssertEqual(order.values, ["callback returns", "q1", "q3", "q1 again", "q2", "child", "after"])
+    }
+
+    func testRule13_resolutionQueuedInsideANowOrBlockDeliversWithExecutingNowFalse() {
+        let (first, firstResolver) = P.makeWithResolver()
+        let (second, secondResolver) = P.makeWithResolver()
+        let flags = Recorder<Bool>()
+        _ = second.then(on: .immediate) { _ in flags.append(PromiseContext.isExecutingNow) }
+        _ = first.then(on: .immediate) { _ in
+            _ = P(fulfilled: 0).then(on: .nowOr(.main)) { _ in
+                flags.append(PromiseContext.isExecutingNow)
+                secondResolver.fulfill(with: 2)
+            }
+        }
+        firstResolver.fulfill(with: 1)
+        XCTAssertEqual(flags.values, [true, false])
     }
 
     // MARK: Deep chains
@@ -156,6 +194,29 @@ final class CoreOrderAndDepthTests: XCTestCase {
             for _ in 0..<levels { leaf = leaf.map(on: .immediate) { $0 } }
         }
         return leaf.result == .cancelled // …which cancelled the whole chain
+    }
+
+    /// Each level forwarded by hand from an `.immediate` callback (issue 10 item 8).
+    private static func deepHandForwarded(levels: Int) -> Bool {
+        let (root, resolver) = P.makeWithResolver()
+        var current = root
+        for level in 0..<levels {
+            let (next, r) = P.makeWithResolver()
+            if level % 2 == 0 {
+                _ = current.always(on: .immediate) { r.resolve(with: $0) }
+            } else {
+                _ = current.then(on: .immediate) { r.fulfill(with: $0 + 1) }
+            }
+            current = next
+        }
+        resolver.fulfill(with: 0)
+        return current.result == .value(levels / 2)
+    }
+
+    func testRule19_100kLevelsForwardedByHandInImmediateCallbacksOn64KiBStack() {
+        let ok = Slot<Bool>()
+        runOnSmallStack(self, stackSize: 64 * 1024) { ok.value = Self.deepHandForwarded(levels: 100_000) }
+        XCTAssertEqual(ok.value, true)
     }
 
     func testRule19_2000LevelChainsOn32KiBStack() {

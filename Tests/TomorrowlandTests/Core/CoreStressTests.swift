@@ -235,4 +235,44 @@ final class CoreStressTests: XCTestCase {
         }
         XCTAssertEqual(failures.values, [])
     }
+
+    /// Issue 10 item 8: resolutions made inside `.immediate` callbacks are queued on the
+    /// resolving thread's delivery stack. Two threads resolve the same hand-forwarded chain
+    /// from two points: every level resolves once, consistently, and every callback runs once.
+    func testStress_handForwardedChainResolvedFromTwoThreads() {
+        let failures = Recorder<String>()
+        let levels = 20
+        for i in 0..<3_000 {
+            let (root, rootResolver) = P.makeWithResolver()
+            var promises = [root]
+            var resolvers: [P.Resolver] = []
+            let calls = Counter()
+            for _ in 0..<levels {
+                let (next, r) = P.makeWithResolver()
+                _ = promises.last!.always(on: .immediate) { result in
+                    calls.increment()
+                    r.resolve(with: result)
+                }
+                promises.append(next)
+                resolvers.append(r)
+            }
+            _ = promises.last!.always(on: .immediate) { _ in calls.increment() }
+            let middle = resolvers[levels / 2]
+            race({ rootResolver.fulfill(with: i) }, { middle.cancel() })
+            let results = promises.map(\.result)
+            let downstream = results[levels / 2 + 1]
+            if results[...(levels / 2)].contains(where: { $0 != .value(i) }) {
+                failures.append("\(i): upstream half \(results[...(levels / 2)])")
+            }
+            if downstream != .value(i) && downstream != .cancelled {
+                failures.append("\(i): middle \(String(describing: downstream))")
+            }
+            if results[(levels / 2 + 1)...].contains(where: { $0 != downstream }) {
+                failures.append("\(i): downstream half \(results[(levels / 2 + 1)...])")
+            }
+            if calls.value != levels + 1 { failures.append("\(i): \(calls.value) callbacks ran") }
+            if failures.count > 10 { break }
+        }
+        XCTAssertEqual(failures.values, [])
+    }
 }
