@@ -38,6 +38,37 @@ struct TaskPromiseTests {
         }
     }
 
+    /// Issue 10 item 9: the request reaches each Task through the previous level's
+    /// cancellation handler, which runs inside `Task.cancel()`; that nested request must be
+    /// queued and drained by the outermost one, not recurse 20,000 levels deep.
+    @Test func cancellingTheLastOf20000ChainedAsyncPromisesDoesNotRecurse() async throws {
+        let levels = 20_000
+        let started = Counter()
+        let root = StdPromise<Int> { try await Task.sleep(for: .seconds(600)); return 0 }
+        var last = root
+        for _ in 0..<levels {
+            let previous = last
+            last = StdPromise {
+                started.increment()
+                return try await previous.value + 1
+            }
+        }
+        #expect(await eventually(60) { started.value == levels })
+        try await Task.sleep(for: .milliseconds(500)) // every level suspends in `previous.value`
+        let requested = Counter()
+        let leaf = last
+        let thread = Thread {
+            leaf.requestCancel()
+            requested.increment()
+        }
+        thread.stackSize = 8 << 20 // the default main-thread stack
+        thread.start()
+        #expect(await eventually(60) { requested.value == 1 })
+        let result = try await withDeadline(60) { await leaf.resolvedResult }
+        #expect(result.isCancelled)
+        #expect(root.result?.isCancelled == true, "the request reached the root Task")
+    }
+
     @Test func trailingClosureWithoutTypeAnnotationIsTheAsyncInitializer() async throws {
         // Without @_disfavoredOverload on init(fulfilled:), this compiled as a promise of the closure.
         let promise = StdPromise { try await Task.sleep(for: .milliseconds(1)); return 42 }

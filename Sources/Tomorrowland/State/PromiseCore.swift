@@ -167,35 +167,53 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         }
     }
 
-    /// Requests cancellation (rule 3) and walks the propagation upward iteratively: a
-    /// request that makes every observer of the upstream cancelled continues there.
+    /// Requests cancellation (rule 3): runs the cancel handlers, then passes the request
+    /// upstream (rule 5), where it may complete the propagation and continue.
+    ///
+    /// Never recursive, also through handlers: issue 10 item 9, "Requests that arrive while a
+    /// propagation is already running on the thread are queued and drained by the outermost
+    /// one, so each `Task.cancel()` returns (and releases its status lock) before the next
+    /// level is asked." A request's state change is made at once (`hasRequestedCancel`
+    /// shows it, later handlers run at once); its handlers run from the thread's cancel
+    /// stack, depth-first like the delivery stack: the requests made while one handler ran
+    /// are carried out, in the order they were made, right after it returns.
     final func requestCancel() {
-        var next: PromiseCore? = self
-        while let core = next {
-            next = nil
-            guard core.update({ $0.requestCancel() }) else { return }
-            core.runCancelHandlers()
-            next = core.notifyUpstream()
+        guard update({ $0.requestCancel() }) else { return }
+        let thread = ThreadState.current
+        thread.cancelStack.append(.init(core: self, handlers: takeCancelHandlers()))
+        guard !thread.isCancelling else { return }
+        thread.isCancelling = true
+        while let top = thread.cancelStack.indices.last {
+            let core = thread.cancelStack[top].core
+            if let node = thread.cancelStack[top].handlers {
+                let object = node.takeRetainedValue()
+                thread.cancelStack[top].handlers = object.next
+                object.next = nil
+                object.upstreamRequestedCancel(core, synchronously: false)
+                if thread.cancelStack.count > top + 2 {
+                    thread.cancelStack[(top + 1)...].reverse()
+                }
+            } else {
+                thread.cancelStack.removeLast()
+                if let up = core.notifyUpstream(), up.update({ $0.requestCancel() }) {
+                    thread.cancelStack.append(.init(core: up, handlers: up.takeCancelHandlers()))
+                }
+            }
         }
+        thread.isCancelling = false
     }
 
-    /// Takes the cancel-handler list (unless resolved) and runs the handlers.
-    private func runCancelHandlers() {
+    /// Takes the cancel-handler list (unless resolved), in registration order, and leaves
+    /// the cancel-requested sentinel: handlers registered from now on run at once.
+    private func takeCancelHandlers() -> Unmanaged<PromiseNode>? {
         var head = cancelHandlers.load(ordering: .acquiring)
         while true {
-            if Sentinel.isSentinel(head) { return }
+            if Sentinel.isSentinel(head) { return nil }
             let (exchanged, original) = cancelHandlers.weakCompareExchange(
                 expected: head, desired: Sentinel.cancelRequestedRef,
                 successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
-            if exchanged { break }
+            if exchanged { return reverseList(head) }
             head = original
-        }
-        var current = reverseList(head)
-        while let node = current {
-            let object = node.takeRetainedValue()
-            current = object.next
-            object.next = nil
-            object.upstreamRequestedCancel(self, synchronously: false)
         }
     }
 

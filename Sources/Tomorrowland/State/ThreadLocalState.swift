@@ -1,4 +1,5 @@
-// Per-thread state: the delivery stack, `PromiseContext.isExecutingNow`, and the `.main` FIFO.
+// Per-thread state: the delivery and cancel-request stacks, `PromiseContext.isExecutingNow`,
+// and the `.main` FIFO.
 
 #if canImport(Glibc)
 import Glibc
@@ -22,10 +23,22 @@ final class ThreadState: @unchecked Sendable {
         var remaining: Unmanaged<PromiseNode>?
     }
 
+    /// One promise whose cancel request is being carried out on this thread.
+    struct CancelFrame {
+        /// The promise asked to cancel (kept alive by the frame).
+        let core: PromiseCore
+        /// Its cancel handlers still to run, in registration order. Each is retained by the list.
+        var handlers: Unmanaged<PromiseNode>?
+    }
+
     /// Depth-first delivery stack (rule 19): the top cursor fires next.
     @exclusivity(unchecked) var deliveryStack: [Cursor] = []
     /// Whether `Delivery.deliver` is running its loop on this thread.
     @exclusivity(unchecked) var isDelivering = false
+    /// Depth-first stack of cancel requests (`PromiseCore.requestCancel`): the top runs next.
+    @exclusivity(unchecked) var cancelStack: [CancelFrame] = []
+    /// Whether `PromiseCore.requestCancel` is running its loop on this thread.
+    @exclusivity(unchecked) var isCancelling = false
     /// `PromiseContext.isExecutingNow` (rule 13).
     @usableFromInline @exclusivity(unchecked) var isExecutingNow = false
     /// Non-nil while this thread runs a `.main` turn: `.main` work enqueued now runs after

@@ -492,4 +492,44 @@ final class CoreCancellationTests: XCTestCase {
         }
         XCTAssertEqual(requests.value, 1)
     }
+
+    /// Issue 10 item 9: a cancel handler that asks another promise to cancel does not nest
+    /// that request; 100,000 such levels run on a 64 KiB stack.
+    func testCancelRequestsMadeByHandlersDoNotRecurse() {
+        let requests = Counter()
+        runOnSmallStack(self, stackSize: 64 * 1024) {
+            let (root, rootResolver) = Promise<Int, String>.makeWithResolver()
+            rootResolver.onRequestCancel(on: .immediate) { $0.cancel(); requests.increment() }
+            var resolvers = [rootResolver]
+            var previous = root
+            for _ in 0..<100_000 {
+                let (next, r) = Promise<Int, String>.makeWithResolver()
+                let upstream = previous
+                r.onRequestCancel(on: .immediate) { _ in upstream.requestCancel() }
+                resolvers.append(r)
+                previous = next
+            }
+            previous.requestCancel()
+            precondition(root.result == .cancelled)
+            withExtendedLifetime(resolvers) {}
+        }
+        XCTAssertEqual(requests.value, 1)
+    }
+
+    func testCancelRequestMadeInsideAHandlerRunsAfterItReturnsAndBeforeTheNextHandler() {
+        let (a, ra) = Promise<Int, String>.makeWithResolver()
+        let (b, rb) = Promise<Int, String>.makeWithResolver()
+        let (c, rc) = Promise<Int, String>.makeWithResolver()
+        let order = Recorder<String>()
+        rb.onRequestCancel(on: .immediate) { _ in order.append("b") }
+        rc.onRequestCancel(on: .immediate) { _ in order.append("c") }
+        ra.onRequestCancel(on: .immediate) { _ in
+            b.requestCancel()
+            c.requestCancel()
+            order.append("a1 returns: b \(rb.hasRequestedCancel ? "requested" : "not requested")")
+        }
+        ra.onRequestCancel(on: .immediate) { _ in order.append("a2") }
+        a.requestCancel()
+        XCTAssertEqual(order.values, ["a1 returns: b requested", "b", "c", "a2"])
+    }
 }

@@ -275,4 +275,38 @@ final class CoreStressTests: XCTestCase {
         }
         XCTAssertEqual(failures.values, [])
     }
+
+    /// Issue 10 item 9: cancel requests made by handlers are queued on the requesting
+    /// thread's cancel stack. Two threads request cancel at two points of a chain whose
+    /// handlers each ask the previous level: every handler runs exactly once.
+    func testStress_handlerChainedCancelRequestsFromTwoThreads() {
+        let failures = Recorder<String>()
+        let levels = 100
+        for i in 0..<2_000 {
+            let runs = (0...levels).map { _ in Counter() }
+            let (root, rootResolver) = P.makeWithResolver()
+            rootResolver.onRequestCancel(on: .immediate) { runs[0].increment(); $0.cancel() }
+            var promises = [root]
+            var resolvers = [rootResolver]
+            for level in 1...levels {
+                let (next, r) = P.makeWithResolver()
+                let upstream = promises.last!
+                r.onRequestCancel(on: .immediate) { resolver in
+                    runs[level].increment()
+                    upstream.requestCancel()
+                    if level % 5 == 0 { resolver.cancel() }
+                }
+                promises.append(next)
+                resolvers.append(r)
+            }
+            let leaf = promises[levels], middle = promises[levels / 2]
+            race({ leaf.requestCancel() }, { middle.requestCancel() })
+            let counts = runs.map(\.value)
+            if counts != Array(repeating: 1, count: levels + 1) { failures.append("\(i): handler runs \(counts)") }
+            if root.result != .cancelled { failures.append("\(i): root \(String(describing: root.result))") }
+            withExtendedLifetime(resolvers) {}
+            if failures.count > 10 { break }
+        }
+        XCTAssertEqual(failures.values, [])
+    }
 }
