@@ -282,7 +282,7 @@ final class CoreStressTests: XCTestCase {
     func testStress_handlerChainedCancelRequestsFromTwoThreads() {
         let failures = Recorder<String>()
         let levels = 100
-        for i in 0..<2_000 {
+        for i in 0..<1_000 {
             let runs = (0...levels).map { _ in Counter() }
             let (root, rootResolver) = P.makeWithResolver()
             rootResolver.onRequestCancel(on: .immediate) { runs[0].increment(); $0.cancel() }
