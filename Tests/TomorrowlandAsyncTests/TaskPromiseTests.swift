@@ -38,7 +38,7 @@ struct TaskPromiseTests {
         }
     }
 
-    /// Issue 10 item 9: the request reaches each Task through the previous level's
+    /// Rule 19, cancel requests do not nest: the request reaches each Task through the previous level's
     /// cancellation handler, which runs inside `Task.cancel()`; that nested request must be
     /// queued and drained by the outermost one, not recurse 20,000 levels deep.
     @Test func cancellingTheLastOf20000ChainedAsyncPromisesDoesNotRecurse() async throws {

@@ -7,9 +7,9 @@
 /// Every resolution that happens on this thread while a node fires — a child resolved by
 /// its callback, a pipe, and also a `Resolver` call made by user code inside an
 /// `.immediate` callback — only publishes its result and pushes its list: nothing is
-/// delivered nested (issue 10 item 8: "Any fulfil/reject/cancel/resolve performed while a
-/// delivery is running on the same thread must be queued on that thread's delivery stack
-/// and run after the current callback returns, keeping the depth-first order of rule 19").
+/// delivered nested (rule 19: "A resolution made while the thread is delivering callbacks
+/// [...] does not nest: the result is recorded at once, and the callbacks it triggers run
+/// right after the current callback returns").
 /// The lists pushed while one node fired are then delivered in the order they were
 /// pushed, before the rest of the list that node came from — the order recursion would
 /// give, except that the callback itself has returned first — while the stack depth

@@ -170,10 +170,11 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// Requests cancellation (rule 3): runs the cancel handlers, then passes the request
     /// upstream (rule 5), where it may complete the propagation and continue.
     ///
-    /// Never recursive, also through handlers: issue 10 item 9, "Requests that arrive while a
-    /// propagation is already running on the thread are queued and drained by the outermost
-    /// one, so each `Task.cancel()` returns (and releases its status lock) before the next
-    /// level is asked." A request's state change is made at once (`hasRequestedCancel`
+    /// Never recursive, also through handlers (rule 19: "a `requestCancel()` made while the
+    /// thread is running cancel handlers [...] does not nest"): a request made while this
+    /// thread carries out another is queued and drained by the outermost one, so each
+    /// `Task.cancel()` returns (and releases its status lock) before the next level is
+    /// asked. A request's state change is made at once (`hasRequestedCancel`
     /// shows it, later handlers run at once); its handlers run from the thread's cancel
     /// stack, depth-first like the delivery stack: the requests made while one handler ran
     /// are carried out, in the order they were made, right after it returns.

@@ -493,9 +493,9 @@ final class CoreCancellationTests: XCTestCase {
         XCTAssertEqual(requests.value, 1)
     }
 
-    /// Issue 10 item 9: a cancel handler that asks another promise to cancel does not nest
+    /// Rule 19, cancel requests do not nest: a cancel handler that asks another promise to cancel does not nest
     /// that request; 100,000 such levels run on a 64 KiB stack.
-    func testCancelRequestsMadeByHandlersDoNotRecurse() {
+    func testRule19_cancelRequestsMadeByHandlersDoNotRecurse() {
         let requests = Counter()
         runOnSmallStack(self, stackSize: 64 * 1024) {
             let (root, rootResolver) = Promise<Int, String>.makeWithResolver()
@@ -516,7 +516,7 @@ final class CoreCancellationTests: XCTestCase {
         XCTAssertEqual(requests.value, 1)
     }
 
-    func testCancelRequestMadeInsideAHandlerRunsAfterItReturnsAndBeforeTheNextHandler() {
+    func testRule19_cancelRequestMadeInsideAHandlerRunsAfterItReturnsAndBeforeTheNextHandler() {
         let (a, ra) = Promise<Int, String>.makeWithResolver()
         let (b, rb) = Promise<Int, String>.makeWithResolver()
         let (c, rc) = Promise<Int, String>.makeWithResolver()

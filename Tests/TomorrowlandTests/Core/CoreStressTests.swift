@@ -236,7 +236,7 @@ final class CoreStressTests: XCTestCase {
         XCTAssertEqual(failures.values, [])
     }
 
-    /// Issue 10 item 8: resolutions made inside `.immediate` callbacks are queued on the
+    /// Rule 19: resolutions made inside `.immediate` callbacks are queued on the
     /// resolving thread's delivery stack. Two threads resolve the same hand-forwarded chain
     /// from two points: every level resolves once, consistently, and every callback runs once.
     func testStress_handForwardedChainResolvedFromTwoThreads() {
@@ -276,7 +276,7 @@ final class CoreStressTests: XCTestCase {
         XCTAssertEqual(failures.values, [])
     }
 
-    /// Issue 10 item 9: cancel requests made by handlers are queued on the requesting
+    /// Rule 19: cancel requests made by handlers are queued on the requesting
     /// thread's cancel stack. Two threads request cancel at two points of a chain whose
     /// handlers each ask the previous level: every handler runs exactly once.
     func testStress_handlerChainedCancelRequestsFromTwoThreads() {
