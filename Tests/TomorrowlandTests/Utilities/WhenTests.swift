@@ -150,24 +150,15 @@ final class UtilitiesWhenTests: XCTestCase {
         XCTAssertEqual(waitForResult(all), .value(Array(0..<count)))
     }
 
-    func testHundredThousandInputsIsLinear() {
-        func measure(_ count: Int) -> Double {
-            let pairs = (0..<count).map { _ in Promise<Int, TestError>.makeWithResolver() }
-            let start = monotonicNow()
-            let all = when(fulfilled: pairs.map(\.0), qos: .userInitiated)
-            for (_, resolver) in pairs { resolver.fulfill(with: 1) }
-            let result = waitForResult(all, timeout: 60)
-            let elapsed = monotonicNow() - start
-            XCTAssertEqual(result?.value?.count, count)
-            return elapsed
-        }
-        _ = measure(10_000) // warm up
-        let small = measure(20_000)
-        let large = measure(100_000)
-        // Linear: 5x the inputs should take about 5x the time; O(n²) would take ~25x.
-        // A wide margin for a loaded 2-core machine.
-        XCTAssertLessThan(large, max(small, 0.01) * 15, "small \(small)s, large \(large)s")
-        XCTAssertLessThan(large, 20)
+    func testHundredThousandInputs() {
+        // Correctness at scale only: that the cost is linear is measured where speed belongs,
+        // in Benchmarks/ (scenario j, whose linearity instructions.sh reports from instruction
+        // counts), not with a wall-clock ratio that flakes on a loaded machine.
+        let pairs = (0..<100_000).map { _ in Promise<Int, TestError>.makeWithResolver() }
+        let all = when(fulfilled: pairs.map(\.0), qos: .userInitiated)
+        for (index, (_, resolver)) in pairs.enumerated() { resolver.fulfill(with: index) }
+        let result = waitForResult(all, timeout: 120)
+        XCTAssertEqual(result?.value, Array(0..<100_000), "every value, in input order")
     }
 
     func testHundredThousandAlreadyResolvedInputsIsSynchronous() {
