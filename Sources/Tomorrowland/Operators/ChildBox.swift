@@ -63,8 +63,8 @@ enum FirePhase: Sendable {
 /// - **Specialization.** Unspecialized code pays a metadata lookup for every generic type it
 ///   touches. Hot operators are `@inlinable` and pass `fire`, a non-capturing closure that
 ///   calls `handle` with their own `step`; created in the caller's specialized code it is a
-///   plain function pointer, so delivery runs specialized code end to end. Every hot box
-///   passes `fire`; only `ClosureChildBox` (no `fire`) uses the virtual `stepVirtual` path.
+///   plain function pointer, so delivery runs specialized code end to end. Every box,
+///   `ClosureChildBox` included, passes its `fire`: one dispatch mechanism, no virtual step.
 ///
 /// Safety of `@unchecked Sendable` (and of unchecked exclusivity on `callback`): the callback
 /// is read and replaced only by the single thread that fires the node (after it was taken
@@ -80,13 +80,13 @@ class ChildBox<ParentValue, ParentError, Value, Error, Callback: ReleasableCallb
     @usableFromInline final let kind: ChildKind
     @usableFromInline final let token: TokenBox?
     @usableFromInline final let generation: UInt
-    @usableFromInline final let fire: Fire?
+    @usableFromInline final let fire: Fire
     /// The actor the callback is isolated to, `nil` for a nonisolated callback.
     @usableFromInline final let isolation: (any Actor)?
     @usableFromInline @exclusivity(unchecked) final var callback: Callback
 
     @inlinable
-    init(context: PromiseContext, token: PromiseInvalidationToken?, trigger: Trigger, kind: ChildKind, isolation: (any Actor)?, callback: Callback, fire: Fire?) {
+    init(context: PromiseContext, token: PromiseInvalidationToken?, trigger: Trigger, kind: ChildKind, isolation: (any Actor)?, callback: Callback, fire: @escaping Fire) {
         self.context = context
         self.isolation = isolation
         self.trigger = trigger
@@ -103,13 +103,6 @@ class ChildBox<ParentValue, ParentError, Value, Error, Callback: ReleasableCallb
         super.init()
     }
 
-    /// Maps the parent's result to this child's resolution, releasing the callback on the
-    /// calling thread. Calls user code only for results in `trigger`. For the `fire`-less path.
-    @usableFromInline
-    func stepVirtual(_ result: ParentResult) -> Step<Value, Error> {
-        fatalError("ChildBox.stepVirtual must be overridden")
-    }
-
     /// Releases the callback without calling it.
     @inlinable
     final func releaseCallback() {
@@ -122,11 +115,7 @@ class ChildBox<ParentValue, ParentError, Value, Error, Callback: ReleasableCallb
 
     @usableFromInline
     final func dispatch(_ upstream: PromiseCore, _ phase: FirePhase) {
-        if let fire {
-            fire(self, upstream, phase)
-        } else {
-            handle(upstream, phase) { stepVirtual($0) }
-        }
+        fire(self, upstream, phase)
     }
 
     /// The body of every operator: pass through, run now, or schedule on the context.

@@ -4,10 +4,9 @@
 @usableFromInline
 final class ClosureChildBox<ParentValue, ParentError, Value, Error>: ChildBox<ParentValue, ParentError, Value, Error, StoredCallback<PromiseResult<ParentValue, ParentError>, Step<Value, Error>>>, @unchecked Sendable {
     init(context: PromiseContext, token: PromiseInvalidationToken?, trigger: Trigger, kind: ChildKind, isolation: (any Actor)?, body: @escaping (PromiseResult<ParentValue, ParentError>) -> Step<Value, Error>) {
-        super.init(context: context, token: token, trigger: trigger, kind: kind, isolation: isolation, callback: StoredCallback(body), fire: nil)
-    }
-
-    override func stepVirtual(_ result: ParentResult) -> Step<Value, Error> {
-        callback.take()(result)
+        super.init(context: context, token: token, trigger: trigger, kind: kind, isolation: isolation, callback: StoredCallback(body)) { child, upstream, phase in
+            let box = unsafeDowncast(child, to: ClosureChildBox<ParentValue, ParentError, Value, Error>.self)
+            box.handle(upstream, phase) { box.callback.take()($0) }
+        }
     }
 }
