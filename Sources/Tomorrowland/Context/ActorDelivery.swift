@@ -41,6 +41,22 @@ enum ActorDelivery {
         }
     }
 
+    /// Runs a cancel handler (rule 4) on `context`, or on `actor` if it is isolated to one.
+    ///
+    /// `body(queued)`: `queued` is `false` when the handler runs inline (`.immediate`, or
+    /// `.nowOr` with `synchronously`), `true` when it was scheduled or sent to its actor, in
+    /// which case the handler skips itself if the promise was meanwhile fulfilled or rejected.
+    @inline(__always)
+    static func executeCancelHandler(on context: PromiseContext, synchronously: Bool, isolation actor: (any Actor)?, _ body: @escaping @Sendable (_ queued: Bool) -> Void) {
+        if let actor {
+            execute(on: context, synchronously: synchronously, isolation: actor) { body(true) }
+        } else if let mode = context.inlineMode(synchronously: synchronously) {
+            PromiseContext.run(mode) { body(false) }
+        } else {
+            context.schedule { body(true) }
+        }
+    }
+
     /// Whether `actor` is the main actor.
     static func isMainActor(_ actor: any Actor) -> Bool {
         ObjectIdentifier(actor) == ObjectIdentifier(MainActor.shared)

@@ -100,18 +100,11 @@ final class CancelForwardingNode<Value, Error>: PromiseNode, @unchecked Sendable
 
     override func upstreamRequestedCancel(_ promise: PromiseCore, synchronously: Bool) {
         let box = unsafeDowncast(promise, to: PromiseBox<Value, Error>.self)
-        if let isolation {
-            ActorDelivery.execute(on: context, synchronously: synchronously, isolation: isolation) { [self] in
-                if !box.currentState.isFulfilledOrRejected { forward(box) }
-            }
-        } else if let mode = context.inlineMode(synchronously: synchronously) {
-            PromiseContext.run(mode) { forward(box) }
-        } else {
-            // Like any queued cancel handler (rule 4): skipped if the promise was meanwhile
-            // fulfilled or rejected (the upstream resolved: nothing left to cancel).
-            context.schedule { [self] in
-                if !box.currentState.isFulfilledOrRejected { forward(box) }
-            }
+        // Like any queued cancel handler (rule 4): skipped if the promise was meanwhile
+        // fulfilled or rejected (the upstream resolved: nothing left to cancel).
+        ActorDelivery.executeCancelHandler(on: context, synchronously: synchronously, isolation: isolation) { [self] queued in
+            if queued && box.currentState.isFulfilledOrRejected { return }
+            forward(box)
         }
     }
 

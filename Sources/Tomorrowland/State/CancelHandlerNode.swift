@@ -18,14 +18,8 @@ final class CancelHandlerNode<Value, Error>: PromiseNode, @unchecked Sendable {
     }
 
     override func upstreamRequestedCancel(_ upstream: PromiseCore, synchronously: Bool) {
-        if let isolation {
-            ActorDelivery.execute(on: context, synchronously: synchronously, isolation: isolation) { [self] in
-                fire(skipIfFulfilledOrRejected: true)
-            }
-        } else if let mode = context.inlineMode(synchronously: synchronously) {
-            PromiseContext.run(mode) { fire(skipIfFulfilledOrRejected: false) }
-        } else {
-            context.schedule { [self] in fire(skipIfFulfilledOrRejected: true) }
+        ActorDelivery.executeCancelHandler(on: context, synchronously: synchronously, isolation: isolation) { [self] queued in
+            fire(skipIfFulfilledOrRejected: queued)
         }
     }
 
