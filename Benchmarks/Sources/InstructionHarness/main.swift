@@ -5,6 +5,11 @@
 //   InstructionHarness run NAME N         run scenario NAME (e.g. a.Tomorrowland) with size N
 //   InstructionHarness memory NAME N      same, printing heap bytes per item at the peak and max RSS
 //   InstructionHarness time NAME N [R]    best wall-clock time of R runs (default 5), in ns per item
+//   InstructionHarness ratio OURS PEER [N] [R]
+//                                         wall-time ratio OURS ÷ PEER, interleaved in this process:
+//                                         R rounds (default 41) of batches of N items (default:
+//                                         calibrated to ~5 ms per batch of OURS), ABBA/BAAB order;
+//                                         prints the median ratio with its spread
 
 #if canImport(Glibc)
 import Glibc
@@ -59,6 +64,80 @@ final class ResultBox: @unchecked Sendable {  // written by the Task before it s
     var value = 0
 }
 
+/// Wall-clock nanoseconds of one `run(scenario, n)`. An async scenario is timed inside its
+/// Task, so starting the Task and waking this thread are not counted.
+func timedRun(_ scenario: Scenario, _ n: Int) -> UInt64 {
+    switch scenario.body {
+    case .sync(let body):
+        let start = DispatchTime.now().uptimeNanoseconds
+        blackHole(body(n))
+        return DispatchTime.now().uptimeNanoseconds - start
+    case .async(let body):
+        let done = DispatchSemaphore(value: 0)
+        let elapsed = ResultBox()
+        Task {
+            let start = DispatchTime.now().uptimeNanoseconds
+            blackHole(await body(n))
+            elapsed.value = Int(DispatchTime.now().uptimeNanoseconds - start)
+            done.signal()
+        }
+        done.wait()
+        return UInt64(elapsed.value)
+    }
+}
+
+/// The `q`-quantile of sorted `values`, linearly interpolated.
+func quantile(_ values: [Double], _ q: Double) -> Double {
+    let position = q * Double(values.count - 1)
+    let low = Int(position.rounded(.down)), high = Int(position.rounded(.up))
+    return values[low] + (values[high] - values[low]) * (position - Double(low))
+}
+
+func formatted(_ value: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", value) }
+
+/// `ratio OURS PEER [N] [R]`: both scenarios run in this process, interleaved, so that a
+/// machine slowing down or speeding up (other jobs, frequency, cache) weighs on both alike.
+/// Each round runs four batches of N items, ABBA in even rounds and BAAB in odd ones (a
+/// linear drift within a round cancels out), and records (A₁ + A₂) ÷ (B₁ + B₂). Two warm-up
+/// rounds are not recorded. Prints the median ratio, a 95 % confidence interval of that
+/// median (order statistics, no assumption on the distribution), the interquartile range and
+/// the p10–p90 spread of the rounds, and each side's median ns per item.
+func interleavedRatio(_ ours: Scenario, _ peer: Scenario, n requested: Int, rounds: Int) {
+    var n = requested
+    if n <= 0 {  // calibrate: the smallest power-of-two size whose batch of OURS takes ≥ 5 ms
+        n = 64
+        _ = timedRun(ours, n); _ = timedRun(peer, n)
+        while timedRun(ours, n) < 5_000_000 && n < 1 << 24 { n *= 2 }
+    }
+    var ratios: [Double] = [], oursPerItem: [Double] = [], peerPerItem: [Double] = []
+    for round in -2..<rounds {
+        let a1: UInt64, b1: UInt64, b2: UInt64, a2: UInt64
+        if round & 1 == 0 {
+            a1 = timedRun(ours, n); b1 = timedRun(peer, n); b2 = timedRun(peer, n); a2 = timedRun(ours, n)
+        } else {
+            b1 = timedRun(peer, n); a1 = timedRun(ours, n); a2 = timedRun(ours, n); b2 = timedRun(peer, n)
+        }
+        guard round >= 0 else { continue }
+        let a = Double(a1 + a2), b = Double(b1 + b2)
+        ratios.append(a / b)
+        oursPerItem.append(a / Double(2 * n))
+        peerPerItem.append(b / Double(2 * n))
+    }
+    ratios.sort(); oursPerItem.sort(); peerPerItem.sort()
+    // 95 % interval of the median: ranks n/2 ∓ 0.98·√n of the sorted rounds (binomial, normal approximation).
+    let halfWidth = 0.98 * Double(rounds).squareRoot()
+    let low = max(0, Int((Double(rounds) / 2 - halfWidth).rounded(.down)))
+    let high = min(rounds - 1, Int((Double(rounds) / 2 + halfWidth).rounded(.up)) - 1)
+    let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.map(String.init) ?? "?"
+    print("\(ours.name) ÷ \(peer.name)\tmedian \(formatted(quantile(ratios, 0.5)))×"
+        + "\t95% CI \(formatted(ratios[low]))–\(formatted(ratios[high]))"
+        + "\tIQR \(formatted(quantile(ratios, 0.25)))–\(formatted(quantile(ratios, 0.75)))"
+        + "\tp10–p90 \(formatted(quantile(ratios, 0.1)))–\(formatted(quantile(ratios, 0.9)))"
+        + "\t\(rounds) rounds × 2×\(n) items each"
+        + "\tns/item \(formatted(quantile(oursPerItem, 0.5), 1)) vs \(formatted(quantile(peerPerItem, 0.5), 1))"
+        + "\tload \(load)")
+}
+
 final class PeakSample: @unchecked Sendable {  // written once by the scenario's own thread
     var bytes = 0
 }
@@ -90,7 +169,13 @@ case "time" where arguments.count >= 4:
         best = min(best, DispatchTime.now().uptimeNanoseconds - start)
     }
     print("\(chosen.name)\t\(String(format: "%.1f", Double(best) / Double(n))) ns/item (best of \(rounds))")
+case "ratio" where (4...6).contains(arguments.count):
+    let ours = scenario(named: arguments[2]), peer = scenario(named: arguments[3])
+    let n = arguments.count >= 5 ? Int(arguments[4])! : 0
+    let rounds = arguments.count >= 6 ? Int(arguments[5])! : 41
+    precondition(rounds >= 3, "ratio: at least 3 rounds")
+    interleavedRatio(ours, peer, n: n, rounds: rounds)
 default:
-    FileHandle.standardError.write(Data("usage: InstructionHarness list | run NAME N | memory NAME N | time NAME N [ROUNDS]\n".utf8))
+    FileHandle.standardError.write(Data("usage: InstructionHarness list | run NAME N | memory NAME N | time NAME N [ROUNDS] | ratio OURS PEER [N] [ROUNDS]\n".utf8))
     exit(64)
 }

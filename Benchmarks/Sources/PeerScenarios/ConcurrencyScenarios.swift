@@ -78,6 +78,14 @@ let concurrencyScenarios: [Scenario] = [
         tally &+= sum
         return checked(n)
     }),
+    Scenario("g-many", "default-actor", "16 Tasks calling default actor A, which calls default actor B", async: { n in
+        let (relay, counter) = (DefaultRelay(), DefaultCounter())
+        return await fromManyTasks(n) { i in await relay.relay(counter, i) }
+    }),
+    Scenario("g-many", "NIO-executor", "16 Tasks calling actor A, which calls actor B; both on the same NIO event loop", async: { n in
+        let (relay, counter) = (LoopRelay(posixLoop), LoopCounter(posixLoop))
+        return await fromManyTasks(n) { i in await relay.relay(counter, i) }
+    }),
     // (h) many small jobs on a thread pool.
     Scenario("h", "Dispatch", "n DispatchQueue.global(qos: .utility).async jobs, then wait", sync: { n in
         let group = DispatchGroup()
@@ -106,6 +114,19 @@ nonisolated func trivialAsync(_ value: Int) async -> Int { value }
 /// A default actor.
 actor DefaultCounter {
     func echo(_ value: Int) -> Int { value }
+}
+
+/// A default actor relaying one call into another.
+actor DefaultRelay {
+    func relay(_ other: DefaultCounter, _ value: Int) async -> Int { await other.echo(value) }
+}
+
+/// An actor on a NIO event loop relaying one call into another on the same loop.
+actor LoopRelay {
+    let loop: any EventLoop & SerialExecutor
+    init(_ loop: any EventLoop) { self.loop = loop as! any EventLoop & SerialExecutor }
+    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+    func relay(_ other: LoopCounter, _ value: Int) async -> Int { await other.echo(value) }
 }
 
 /// A default actor calling into another.

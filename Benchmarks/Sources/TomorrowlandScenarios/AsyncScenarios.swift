@@ -33,6 +33,13 @@ let tomorrowlandAsyncScenarios: [Scenario] = [
         tally &+= await QueueCaller(benchmarkQueueExecutor).call(QueueCounter(benchmarkQueueExecutor), n)
         return checkTally(expectedTally(n))
     }),
+    Scenario("g-many", "Tomorrowland", "16 Tasks calling actor A, which calls actor B; both on PromiseContext.queue(q).serialExecutor", async: { n in
+        let (relay, counter) = (QueueRelay(benchmarkQueueExecutor), QueueCounter(benchmarkQueueExecutor))
+        return await fromManyTasks(n) { i in await relay.relay(counter, i) }
+    }),
+    Scenario("g-many-kept", "Tomorrowland", "g-many on a queue that only the actors' executor keeps (no queue, context or other reference)", async: { n in
+        await callsOnAQueueOnlyItsExecutorKeeps(n)
+    }),
     Scenario("h", "Tomorrowland", "n child tasks preferring PromiseContext.utility.taskExecutor", async: { n in
         let executor = PromiseContext.utility.taskExecutor!
         await withTaskGroup(of: Void.self) { group in
@@ -56,6 +63,29 @@ actor QueueCounter {
     init(_ executor: any SerialExecutor) { self.executor = executor }
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     func echo(_ value: Int) -> Int { value }
+}
+
+/// An actor on the same queue relaying one call into another.
+actor QueueRelay {
+    let executor: any SerialExecutor
+    init(_ executor: any SerialExecutor) { self.executor = executor }
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    func relay(_ other: QueueCounter, _ value: Int) async -> Int { await other.echo(value) }
+}
+
+/// (g-many-kept): a fresh queue whose only owner, once this function's first lines are
+/// done, is the serial executor the two actors hold. Nothing else keeps the queue, its
+/// context or the executor; the actors go away when the calls are done.
+@inline(never)
+func callsOnAQueueOnlyItsExecutorKeeps(_ n: Int) async -> Int {
+    let (relay, counter) = actorsKeepingOnlyTheExecutor()
+    return await fromManyTasks(n) { i in await relay.relay(counter, i) }
+}
+
+@inline(never)
+func actorsKeepingOnlyTheExecutor() -> (QueueRelay, QueueCounter) {
+    let executor = PromiseContext.queue(DispatchQueue(label: "Benchmarks.g-many-kept")).serialExecutor!
+    return (QueueRelay(executor), QueueCounter(executor))
 }
 
 /// An actor on the same queue calling into another.
