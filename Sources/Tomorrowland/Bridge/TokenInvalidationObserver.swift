@@ -7,21 +7,42 @@ import Foundation
 /// coalesced into one; the token's release ends the sequence; so does cancellation of the
 /// waiting Task, which also unregisters the observer at once.
 ///
-/// Safety of `@unchecked Sendable`: all mutable state is guarded by `lock`.
+/// The mutable state is one `State` under one lock, taken only for short transitions: a
+/// continuation is resumed, and the observer unregistered, after the lock is released.
+///
+/// Safety of `@unchecked Sendable`: the only mutable state is `state`, behind its lock.
 package final class TokenInvalidationObserver: TokenObserver, @unchecked Sendable {
-    private let lock = NSLock()
+    private enum State {
+        /// Nobody waits. `pending`: an invalidation not reported yet (later ones coalesce
+        /// into it). `cancelled`: the waiting Task's cancellation arrived before it parked,
+        /// so parking ends the sequence (unless an invalidation is pending).
+        case open(pending: Bool, cancelled: Bool)
+        /// A Task waits in `next()` (nothing pending, not cancelled).
+        case waiting(UnsafeContinuation<Bool, Never>)
+        /// The sequence ended (token released, or the Task cancelled). `pending`: one
+        /// invalidation from before the release is still reported first.
+        case ended(pending: Bool)
+
+        /// Takes the pending invalidation, if there is one.
+        mutating func takePending() -> Bool {
+            switch self {
+            case .open(pending: true, let cancelled): self = .open(pending: false, cancelled: cancelled)
+            case .ended(pending: true): self = .ended(pending: false)
+            case .open(pending: false, _), .ended(pending: false), .waiting: return false
+            }
+            return true
+        }
+    }
+
     private let token: TokenHandleReference
-    private var pending = false
-    private var finished = false
-    private var cancelled = false
-    private var continuation: UnsafeContinuation<Bool, Never>?
+    private let state = Locked(State.open(pending: false, cancelled: false))
 
     /// Registers with `token` (held weakly by the token: the observer unregisters itself
     /// when it goes away). An observer of a token that is already released is finished.
     package init(token: TokenHandleReference) {
         self.token = token
         super.init()
-        if !token.addObserver(self) { finished = true }
+        if !token.addObserver(self) { state.withLock { $0 = .ended(pending: false) } }
     }
 
     deinit {
@@ -46,70 +67,73 @@ package final class TokenInvalidationObserver: TokenObserver, @unchecked Sendabl
     /// Consumes a pending invalidation (`true`) or reports the end (`false`, unregistering
     /// on the Task's cancellation); `nil` if the caller must wait.
     private func poll(taskCancelled: Bool) -> Bool? {
-        lock.lock()
-        if pending {
-            pending = false
-            lock.unlock()
-            return true
+        let (ready, unregister): (Bool?, Bool) = state.withLock { state in
+            if state.takePending() { return (true, false) }
+            switch state {
+            case .ended:
+                return (false, false)
+            case .open:
+                guard taskCancelled else { return (nil, false) }
+                state = .ended(pending: false)
+                return (false, true)
+            case .waiting:
+                preconditionFailure("Tomorrowland: concurrent next() on one invalidations iterator")
+            }
         }
-        if finished || taskCancelled {
-            let unregister = !finished
-            finished = true
-            lock.unlock()
-            if unregister { token.removeObserver(self) }
-            return false
-        }
-        lock.unlock()
-        return nil
+        if unregister { token.removeObserver(self) }
+        return ready
     }
 
     /// Stores the waiting continuation, or resumes it at once if something happened since
     /// `poll` (an invalidation, the release, the Task's cancellation).
     private func park(_ continuation: UnsafeContinuation<Bool, Never>) {
-        lock.lock()
-        if pending {
-            pending = false
-            lock.unlock()
-            continuation.resume(returning: true)
-        } else if finished || cancelled {
-            finished = true
-            lock.unlock()
-            continuation.resume(returning: false)
-        } else {
-            precondition(self.continuation == nil, "Tomorrowland: concurrent next() on one invalidations iterator")
-            self.continuation = continuation
-            lock.unlock()
+        let resume: Bool? = state.withLock { state in
+            if state.takePending() { return true }
+            switch state {
+            case .open(_, cancelled: true), .ended:
+                state = .ended(pending: false)
+                return false
+            case .open(_, cancelled: false):
+                state = .waiting(continuation)
+                return nil
+            case .waiting:
+                preconditionFailure("Tomorrowland: concurrent next() on one invalidations iterator")
+            }
         }
+        if let resume { continuation.resume(returning: resume) }
     }
 
     /// The waiting Task was cancelled: end the sequence and resume the waiter with `false`.
     private func cancelWaiting() {
-        lock.lock()
-        cancelled = true
-        let waiting = continuation
-        continuation = nil
-        if waiting != nil { finished = true }
-        lock.unlock()
-        waiting?.resume(returning: false)
+        resumeWaiter(returning: false, then: .ended(pending: false)) { state in
+            if case .open(let pending, _) = state { state = .open(pending: pending, cancelled: true) }
+        }
     }
 
     override package func tokenInvalidated() {
-        lock.lock()
-        guard !finished else { return lock.unlock() }
-        let waiting = continuation
-        continuation = nil
-        if waiting == nil { pending = true }
-        lock.unlock()
-        waiting?.resume(returning: true)
+        resumeWaiter(returning: true, then: .open(pending: false, cancelled: false)) { state in
+            if case .open(_, let cancelled) = state { state = .open(pending: true, cancelled: cancelled) }
+        }
     }
 
     override package func tokenReleased() {
-        lock.lock()
-        finished = true
-        let waiting = continuation
-        continuation = nil
-        lock.unlock()
-        waiting?.resume(returning: false)
+        resumeWaiter(returning: false, then: .ended(pending: false)) { state in
+            if case .open(let pending, _) = state { state = .ended(pending: pending) }
+        }
+    }
+
+    /// If a Task waits: moves to `next` and resumes it with `value` (after the lock).
+    /// Otherwise applies `change` to the state.
+    private func resumeWaiter(returning value: Bool, then next: State, otherwise change: (inout State) -> Void) {
+        let waiting: UnsafeContinuation<Bool, Never>? = state.withLock { state in
+            guard case .waiting(let continuation) = state else {
+                change(&state)
+                return nil
+            }
+            state = next
+            return continuation
+        }
+        waiting?.resume(returning: value)
     }
 }
 

@@ -20,10 +20,8 @@ package class TokenObserver: @unchecked Sendable {
     package func tokenReleased() {}
 }
 
-/// The process-wide table of token observers.
-///
-/// Safety of `@unchecked Sendable` (and of `nonisolated(unsafe)`): all state is guarded by
-/// `lock` (an `NSLock`, whose hand-offs the thread sanitizer understands).
+/// The process-wide table of token observers: by token box, the observers of that token.
+/// Its lock is never held while an observer is notified or a handle is released.
 enum TokenObserverTable {
     private struct Entry {
         weak var weakObserver: TokenObserver?
@@ -31,66 +29,62 @@ enum TokenObserverTable {
         var observer: TokenObserver? { strongObserver ?? weakObserver }
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var table: [ObjectIdentifier: [ObjectIdentifier: Entry]] = [:]
+    private static let table = Locked<[ObjectIdentifier: [ObjectIdentifier: Entry]]>([:])
     /// Number of boxes with at least one observer: the lock-free fast path.
     private static let observedBoxes = Atomic<Int>(0)
 
     /// Adds `observer` for `handle`'s token, held weakly (or strongly with `retained`).
     /// Returns `false` if the token is already released (the handle is gone).
     static func add(_ observer: TokenObserver, to handle: TokenHandleReference, retained: Bool) -> Bool {
-        lock.lock()
-        guard let strongHandle = handle.handle else {
-            lock.unlock()
-            return false
+        let strongHandle: TokenHandle? = table.withLock { table in
+            guard let strongHandle = handle.handle else { return nil }
+            let key = ObjectIdentifier(strongHandle.box)
+            if table[key] == nil {
+                table[key] = [:]
+                observedBoxes.wrappingAdd(1, ordering: .relaxed)
+            }
+            table[key]![ObjectIdentifier(observer)] = retained
+                ? Entry(weakObserver: nil, strongObserver: observer)
+                : Entry(weakObserver: observer, strongObserver: nil)
+            return strongHandle
         }
-        let key = ObjectIdentifier(strongHandle.box)
-        if table[key] == nil {
-            table[key] = [:]
-            observedBoxes.wrappingAdd(1, ordering: .relaxed)
-        }
-        table[key]![ObjectIdentifier(observer)] = retained
-            ? Entry(weakObserver: nil, strongObserver: observer)
-            : Entry(weakObserver: observer, strongObserver: nil)
-        lock.unlock()
         // `strongHandle` may be the last reference: its deinit (and release notification)
         // runs here, after the lock is released.
-        withExtendedLifetime(strongHandle) {}
-        return true
+        return strongHandle != nil
     }
 
     /// Removes `observer` (e.g. a cancelled iterator, or one that was released).
     static func remove(_ observer: ObjectIdentifier, from box: ObjectIdentifier) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard table[box]?.removeValue(forKey: observer) != nil else { return }
-        if table[box]!.isEmpty {
-            table[box] = nil
-            observedBoxes.wrappingSubtract(1, ordering: .relaxed)
+        let removed: Entry? = table.withLock { table in
+            guard let removed = table[box]?.removeValue(forKey: observer) else { return nil }
+            if table[box]!.isEmpty {
+                table[box] = nil
+                observedBoxes.wrappingSubtract(1, ordering: .relaxed)
+            }
+            return removed
         }
+        // A retained observer may be released here, after the lock.
+        withExtendedLifetime(removed) {}
     }
 
     /// How many observers `box`'s token has (tests check that none accumulate).
     static func count(for box: ObjectIdentifier) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return table[box]?.count ?? 0
+        table.withLock { $0[box]?.count ?? 0 }
     }
 
     static func notifyInvalidated(_ box: ObjectIdentifier) {
         guard observedBoxes.load(ordering: .relaxed) > 0 else { return }
-        lock.lock()
-        let observers = table[box]?.values.compactMap(\.observer) ?? []
-        lock.unlock()
+        let observers = table.withLock { $0[box]?.values.compactMap(\.observer) ?? [] }
         observers.forEach { $0.tokenInvalidated() }
     }
 
     static func notifyReleased(_ box: ObjectIdentifier) {
         guard observedBoxes.load(ordering: .relaxed) > 0 else { return }
-        lock.lock()
-        let entries = table.removeValue(forKey: box)
-        if entries != nil { observedBoxes.wrappingSubtract(1, ordering: .relaxed) }
-        lock.unlock()
+        let entries = table.withLock { table in
+            let entries = table.removeValue(forKey: box)
+            if entries != nil { observedBoxes.wrappingSubtract(1, ordering: .relaxed) }
+            return entries
+        }
         entries?.values.compactMap(\.observer).forEach { $0.tokenReleased() }
     }
 }
