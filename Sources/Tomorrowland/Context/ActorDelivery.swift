@@ -65,7 +65,7 @@ enum ActorDelivery {
 
 /// The FIFO of callback work waiting to run on one (non-main) actor.
 ///
-/// Safety of `@unchecked Sendable`: `work` and `isDraining` are only touched under
+/// Safety of `@unchecked Sendable`: `work` is only touched under
 /// `ActorMailbox.table`'s lock; `actor` is immutable.
 final class ActorMailbox: @unchecked Sendable {
     let actor: any Actor

@@ -35,15 +35,22 @@ extension PromiseContext {
 /// `cancel()` releases the work at once (and with it whatever it captured), so a cancelled
 /// timer does not keep a promise or its stored result alive until the deadline.
 ///
-/// Safety of `@unchecked Sendable`: every mutable field is read and written under `lock`;
-/// the work closure runs outside the lock, after being taken out of it exactly once.
+/// The mutable state is one `State` under one lock, taken only for short transitions: the
+/// work runs, and a released work closure is freed, after the lock is released.
+///
+/// Safety of `@unchecked Sendable`: the only mutable state is `state`, behind its lock.
 final class ContextTimer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var work: (@Sendable () -> Void)?
-    private var source: DispatchSourceTimer?
-    private var operation: TimerOperation?
-    private var isCancelled = false
-    private var isArmed = false
+    private enum State {
+        /// Not armed yet. `reserved`: the operation `reservePlace` added to its queue.
+        case unarmed(reserved: TimerOperation?)
+        /// Armed: `work` waits to run. `source`: the dispatch timer, until it fires;
+        /// `operation`: the operation that runs the work (`.operationQueue`), until it runs.
+        case armed(work: @Sendable () -> Void, source: DispatchSourceTimer?, operation: TimerOperation?)
+        /// The work was taken out to run, or the timer was cancelled: nothing is left to do.
+        case done
+    }
+
+    private let state = Locked(State.unarmed(reserved: nil))
 
     init() {}
 
@@ -57,57 +64,26 @@ final class ContextTimer: @unchecked Sendable {
     /// operation leaves the queue instead of waiting there forever.
     func reservePlace(on context: PromiseContext) -> TimerReservation? {
         guard case .operationQueue(let queue) = context else { return nil }
-        lock.lock()
-        guard !isCancelled, operation == nil else {
-            lock.unlock()
-            return nil
+        let reserved: TimerOperation? = state.withLock { state in
+            guard case .unarmed(reserved: nil) = state else { return nil }
+            let operation = TimerOperation(timer: self)
+            state = .unarmed(reserved: operation)
+            return operation
         }
-        let operation = TimerOperation(timer: self)
-        self.operation = operation
-        lock.unlock()
-        queue.addOperation(operation)
+        guard let reserved else { return nil }
+        queue.addOperation(reserved)
         return TimerReservation(timer: self)
-    }
-
-    /// Cancels the timer unless `arm` was called (see `reservePlace`).
-    fileprivate func cancelIfNeverArmed() {
-        lock.lock()
-        let armed = isArmed
-        lock.unlock()
-        if !armed { cancel() }
     }
 
     /// Arms the timer: `work` runs on `context` (already passed through `timerContext`)
     /// after `delay` seconds. A `delay` ≤ 0 (or NaN) schedules the work at once without a
     /// timer. Does nothing if the timer was cancelled before being armed.
     func arm(on context: PromiseContext, after delay: TimeInterval, _ work: @escaping @Sendable () -> Void) {
-        lock.lock()
-        guard !isCancelled else {
-            lock.unlock()
-            return
-        }
-        isArmed = true
-        self.work = work
         let fireQueue: DispatchQueue?
         switch context {
         case .operationQueue(let queue):
-            let operation: TimerOperation
-            if let reserved = self.operation {
-                operation = reserved
-                lock.unlock()
-            } else {
-                operation = TimerOperation(timer: self)
-                self.operation = operation
-                lock.unlock()
-                // Added at once; it becomes ready when the timer fires (rule 24).
-                queue.addOperation(operation)
-            }
-            if !(delay > 0) {
-                operation.makeReady()
-                return
-            }
-            fireQueue = DispatchQueue.global(qos: .userInitiated)
-            lock.lock()
+            armOperation(on: queue, after: delay, work)
+            return
         case .main, .immediate, .nowOr:
             fireQueue = delay > 0 ? DispatchQueue.global(qos: .userInteractive) : nil
         case .queue(let queue):
@@ -115,14 +91,47 @@ final class ContextTimer: @unchecked Sendable {
         case .background, .utility, .default, .userInitiated, .userInteractive:
             fireQueue = delay > 0 ? DispatchQueue.global(qos: context.qosClass) : nil
         }
-        guard let fireQueue, !isCancelled else {
-            lock.unlock()
-            if fireQueue == nil { context.schedule { self.runWork() } }
+        let (armed, source): (Bool, DispatchSourceTimer?) = state.withLock { state in
+            guard case .unarmed = state else { return (false, nil) }
+            let source = fireQueue.map { DispatchSource.makeTimerSource(queue: $0) }
+            state = .armed(work: work, source: source, operation: nil)
+            return (true, source)
+        }
+        if let source {
+            start(source, after: delay, on: context)
+        } else if armed {
+            context.schedule { self.runWork() }
+        }
+    }
+
+    /// `arm` for `.operationQueue(queue)`: the operation (reserved, or added now) becomes
+    /// ready when the timer fires (rule 24).
+    private func armOperation(on queue: OperationQueue, after delay: TimeInterval, _ work: @escaping @Sendable () -> Void) {
+        let armed: (operation: TimerOperation, isNew: Bool)? = state.withLock { state in
+            guard case .unarmed(let reserved) = state else { return nil }
+            let operation = reserved ?? TimerOperation(timer: self)
+            state = .armed(work: work, source: nil, operation: operation)
+            return (operation, reserved == nil)
+        }
+        guard let armed else { return }
+        // Added at once; it becomes ready when the timer fires (rule 24).
+        if armed.isNew { queue.addOperation(armed.operation) }
+        guard delay > 0 else {
+            armed.operation.makeReady()
             return
         }
-        let source = DispatchSource.makeTimerSource(queue: fireQueue)
-        self.source = source
-        lock.unlock()
+        let source: DispatchSourceTimer? = state.withLock { state in
+            // Cancelled while the operation was being added: nothing to start.
+            guard case .armed(let work, source: nil, let operation) = state else { return nil }
+            let source = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .userInitiated))
+            state = .armed(work: work, source: source, operation: operation)
+            return source
+        }
+        if let source { start(source, after: delay, on: .operationQueue(queue)) }
+    }
+
+    /// Starts the dispatch timer stored in the state.
+    private func start(_ source: DispatchSourceTimer, after delay: TimeInterval, on context: PromiseContext) {
         source.schedule(deadline: .now() + delay)
         // The handler retains `self` (and `self` the source) until the timer fires or is
         // cancelled: both paths cancel the source, which releases the handler.
@@ -132,29 +141,40 @@ final class ContextTimer: @unchecked Sendable {
 
     /// Cancels the timer and releases its work. Idempotent; also valid before `arm`.
     func cancel() {
-        lock.lock()
-        isCancelled = true
-        let work = self.work
-        self.work = nil
-        let source = self.source
-        self.source = nil
-        let operation = self.operation
-        self.operation = nil
-        lock.unlock()
+        finish(unlessArmed: false)
+    }
+
+    /// Cancels the timer unless `arm` was called (see `reservePlace`).
+    fileprivate func cancelIfNeverArmed() {
+        finish(unlessArmed: true)
+    }
+
+    private func finish(unlessArmed: Bool) {
+        let previous: State? = state.withLock { state in
+            if unlessArmed, case .armed = state { return nil }
+            defer { state = .done }
+            return state
+        }
+        let source: DispatchSourceTimer?, operation: TimerOperation?
+        switch previous {
+        case .unarmed(let reserved): (source, operation) = (nil, reserved)
+        case .armed(_, let armedSource, let armedOperation): (source, operation) = (armedSource, armedOperation)
+        case .done, nil: return
+        }
         source?.cancel()
         if let operation {
             operation.cancel()
             operation.makeReady()
         }
-        _ = work // released here, outside the lock
+        // The work (in `previous`) is released here, outside the lock.
     }
 
     private func timerFired(on context: PromiseContext) {
-        lock.lock()
-        let source = self.source
-        self.source = nil
-        let operation = self.operation
-        lock.unlock()
+        let (source, operation): (DispatchSourceTimer?, TimerOperation?) = state.withLock { state in
+            guard case .armed(let work, let source, let operation) = state else { return (nil, nil) }
+            state = .armed(work: work, source: nil, operation: operation)
+            return (source, operation)
+        }
         source?.cancel()
         switch context {
         case .operationQueue: operation?.makeReady()
@@ -165,11 +185,11 @@ final class ContextTimer: @unchecked Sendable {
 
     /// Takes the work out (once) and runs it on the current thread.
     fileprivate func runWork() {
-        lock.lock()
-        let work = self.work
-        self.work = nil
-        operation = nil
-        lock.unlock()
+        let work: (@Sendable () -> Void)? = state.withLock { state in
+            guard case .armed(let work, _, _) = state else { return nil }
+            state = .done
+            return work
+        }
         work?()
     }
 }
@@ -203,11 +223,10 @@ final class TimerReservation: Sendable {
 /// fires. `makeReady()` posts the `isReady` change notifications corelibs `OperationQueue`
 /// needs to notice it.
 ///
-/// Safety of `@unchecked Sendable`: `ready` is atomic-by-lock; `timer` is immutable.
+/// Safety of `@unchecked Sendable`: `ready` is behind its lock; `timer` is immutable.
 final class TimerOperation: Operation, @unchecked Sendable {
     private let timer: ContextTimer
-    private let lock = NSLock()
-    private var ready = false
+    private let ready = Locked(false)
 
     init(timer: ContextTimer) {
         self.timer = timer
@@ -215,24 +234,14 @@ final class TimerOperation: Operation, @unchecked Sendable {
     }
 
     override var isReady: Bool {
-        lock.lock()
-        let ready = self.ready
-        lock.unlock()
-        return ready && super.isReady
+        ready.withLock { $0 } && super.isReady
     }
 
     /// Marks the operation ready (once).
     func makeReady() {
-        lock.lock()
-        if ready {
-            lock.unlock()
-            return
-        }
-        lock.unlock()
+        guard !ready.withLock({ $0 }) else { return }
         willChangeValue(forKey: "isReady")
-        lock.lock()
-        ready = true
-        lock.unlock()
+        ready.withLock { $0 = true }
         didChangeValue(forKey: "isReady")
     }
 

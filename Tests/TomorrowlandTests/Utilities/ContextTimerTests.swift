@@ -1,0 +1,101 @@
+// ContextTimer's edges: cancelled before it is armed, cancelled twice, cancelled after it
+// fired, a reservation released before or after arming.
+
+import Dispatch
+import Foundation
+import XCTest
+@testable import Tomorrowland
+
+final class ContextTimerTests: XCTestCase {
+    func testATimerCancelledBeforeItIsArmedNeverRunsAndReleasesTheWorkAtOnce() {
+        let timer = ContextTimer()
+        timer.cancel()
+        let ran = Counter()
+        let released = Counter()
+        do {
+            let spy = DeinitSpy { released.increment() }
+            timer.arm(on: .utility, after: 0) { spy.touch(); ran.increment() }
+        }
+        XCTAssertEqual(released.value, 1, "arming a cancelled timer keeps nothing")
+        settle()
+        XCTAssertEqual(ran.value, 0)
+    }
+
+    func testCancellingAnArmedTimerReleasesItsWorkAtOnceAndTwiceIsHarmless() {
+        for context: PromiseContext in [.utility, .main, .queue(DispatchQueue(label: "timer.cancel")), .operationQueue(OperationQueue())] {
+            let timer = ContextTimer()
+            let ran = Counter()
+            let released = Counter()
+            do {
+                let spy = DeinitSpy { released.increment() }
+                timer.arm(on: context, after: 30) { spy.touch(); ran.increment() }
+            }
+            XCTAssertEqual(released.value, 0, "\(context): the armed timer holds its work")
+            timer.cancel()
+            XCTAssertEqual(released.value, 1, "\(context): released by cancel(), not at the deadline")
+            timer.cancel()
+            XCTAssertEqual(released.value, 1)
+            XCTAssertEqual(ran.value, 0)
+        }
+    }
+
+    func testATimerRunsItsWorkOnceAndCancelAfterwardsChangesNothing() {
+        for context: PromiseContext in [.utility, .main, .queue(DispatchQueue(label: "timer.fire")), .operationQueue(OperationQueue())] {
+            for delay: TimeInterval in [0, 0.01] {
+                let timer = ContextTimer()
+                let ran = Counter()
+                timer.arm(on: context, after: delay) { ran.increment() }
+                waitUntil { ran.value == 1 }
+                timer.cancel()
+                timer.arm(on: context, after: 0) { ran.increment() }
+                settle(0.05)
+                XCTAssertEqual(ran.value, 1, "\(context) after \(delay)")
+            }
+        }
+    }
+
+    func testAReservationCancelledBeforeArmingLeavesTheQueueAndArmingLaterDoesNothing() {
+        let queue = OperationQueue()
+        let timer = ContextTimer()
+        let reservation = timer.reservePlace(on: .operationQueue(queue))
+        XCTAssertNotNil(reservation)
+        XCTAssertNil(timer.reservePlace(on: .operationQueue(queue)), "one place per timer")
+        timer.cancel()
+        waitUntil { queue.operationCount == 0 }
+        let ran = Counter()
+        timer.arm(on: .operationQueue(queue), after: 0) { ran.increment() }
+        settle(0.05)
+        XCTAssertEqual(ran.value, 0)
+        XCTAssertEqual(queue.operationCount, 0)
+        withExtendedLifetime(reservation) {}
+    }
+
+    func testAReservationReleasedAfterArmingDoesNotCancelAndKeepsItsPlace() {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.isSuspended = true
+        let order = Recorder<String>()
+        let timer = ContextTimer()
+        var reservation = timer.reservePlace(on: .operationQueue(queue))
+        queue.addOperation { order.append("later") }
+        timer.arm(on: .operationQueue(queue), after: 0.01) { order.append("timer") }
+        reservation = nil
+        XCTAssertEqual(queue.operationCount, 2, "the armed timer reuses its reserved operation")
+        queue.isSuspended = false
+        waitUntil { order.count == 2 }
+        XCTAssertEqual(order.values.sorted(), ["later", "timer"])
+        _ = reservation
+    }
+
+    func testArmingOnAnOperationQueueWithoutAReservationAddsOneOperation() {
+        let queue = OperationQueue()
+        queue.isSuspended = true
+        let timer = ContextTimer()
+        let ran = Counter()
+        timer.arm(on: .operationQueue(queue), after: 0) { ran.increment() }
+        XCTAssertEqual(queue.operationCount, 1)
+        queue.isSuspended = false
+        waitUntil { ran.value == 1 }
+        waitUntil { queue.operationCount == 0 }
+    }
+}
