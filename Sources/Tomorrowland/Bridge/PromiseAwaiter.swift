@@ -86,7 +86,7 @@ final class PromiseAwaiter: PromiseNode, @unchecked Sendable {
         self.core = core
         self.stopWaitingOnCancel = stopWaitingOnCancel
         super.init()
-        core.update { $0.addObserver() }
+        core.addObserver()
     }
 
     deinit {
@@ -111,7 +111,7 @@ final class PromiseAwaiter: PromiseNode, @unchecked Sendable {
     /// awaiting code's handles), and the stop-waiting variant resumes at once.
     @usableFromInline
     func taskCancelled() {
-        core.apply(core.update { $0.observerRequestedCancel(ignoringHandles: true) })
+        core.observerRequestedCancel(ignoringHandles: true)
         guard stopWaitingOnCancel else { return }
         let old = flags.bitwiseOr(Self.stopRequested, ordering: .acquiringAndReleasing).oldValue
         if old & Self.armed != 0 { resumeOnce(stopping: true) }

@@ -35,8 +35,8 @@ extension Promise {
     public func propagatingCancellation(on context: PromiseContext, @_inheritActorContext cancelRequested: @escaping @isolated(any) @Sendable (Promise<Value, Error>) -> Void) -> Promise<Value, Error> {
         let child = PromiseBox<Value, Error>()
         // Sealed at once: handles to the returned promise never block propagation (rule 8).
-        child.update { $0.preseal() }
-        _box.update { $0.addObserver() }
+        child.preseal()
+        _box.addObserver()
         // Registered before the pipe: if this promise already resolved, the pipe resolves
         // `child` at once and its resolution drops the hook unrun.
         child.registerCancelHandler(CancelForwardingNode(
@@ -110,6 +110,6 @@ final class CancelForwardingNode<Value, Error>: PromiseNode, @unchecked Sendable
 
     private func forward(_ box: PromiseBox<Value, Error>) {
         cancelRequested(Promise(box: box))
-        upstream.apply(upstream.update { $0.observerRequestedCancel() })
+        upstream.observerRequestedCancel()
     }
 }

@@ -64,7 +64,7 @@ extension Promise.CancelLink {
         switch self {
         case .propagating: child.linkUpstream(parent)
         case .onlyWhenCancelled: child.linkUpstream(parent, countsOnlyOnCancel: true)
-        case .blocking: parent.update { $0.addObserver() }
+        case .blocking: parent.addObserver()
         case .none: break
         }
     }

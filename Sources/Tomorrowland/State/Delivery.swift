@@ -3,7 +3,8 @@
 /// Fires callback lists iteratively, depth-first, in constant stack.
 ///
 /// When a promise resolves, its list is pushed onto the thread's delivery stack. If the
-/// thread is not delivering yet, it runs the loop: fire the next node of the top cursor.
+/// thread is not delivering yet, it runs the loop: fire the next node of the top frame
+/// (the steps the cancel-request loop shares: `takeNode`, `orderPushed`).
 /// Every resolution that happens on this thread while a node fires — a child resolved by
 /// its callback, a pipe, and also a `Resolver` call made by user code inside an
 /// `.immediate` callback — only publishes its result and pushes its list: nothing is
@@ -20,7 +21,7 @@ enum Delivery {
     static func deliver(_ upstream: PromiseCore, list: Unmanaged<PromiseNode>?) {
         guard list != nil else { return }
         let thread = ThreadState.current
-        thread.deliveryStack.append(.init(upstream: upstream, remaining: list))
+        thread.deliveryStack.append(.init(core: upstream, remaining: list))
         guard !thread.isDelivering else { return }
         // Callbacks fired by resolution run with `isExecutingNow == false` (rule 13); the loop
         // sets it once for all of them.
@@ -34,19 +35,12 @@ enum Delivery {
 
     private static func run(_ thread: ThreadState) {
         while let top = thread.deliveryStack.indices.last {
-            guard let node = thread.deliveryStack[top].remaining else {
+            guard let node = thread.deliveryStack.takeNode(at: top) else {
                 thread.deliveryStack.removeLast()
                 continue
             }
-            let object = node.takeRetainedValue()
-            thread.deliveryStack[top].remaining = object.next
-            object.next = nil
-            object.upstreamResolved(thread.deliveryStack[top].upstream, synchronously: false)
-            // The lists this node pushed (usually none or one) go on top in push order; the
-            // first pushed must be delivered first, as a nested call would have done.
-            if thread.deliveryStack.count > top + 2 {
-                thread.deliveryStack[(top + 1)...].reverse()
-            }
+            node.upstreamResolved(thread.deliveryStack[top].core, synchronously: false)
+            thread.deliveryStack.orderPushed(above: top)
         }
     }
 }

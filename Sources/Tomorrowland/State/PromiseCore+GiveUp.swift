@@ -11,6 +11,6 @@ extension PromiseCore {
         // Take the link first so that a concurrent cancel request cannot count it twice.
         let link = upstream.exchange(nil, ordering: .acquiringAndReleasing)?.takeRetainedValue()
         guard resolve(), let up = link else { return }
-        up.apply(up.update { $0.observerRequestedCancel() })
+        up.observerRequestedCancel()
     }
 }

@@ -96,8 +96,10 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// delivers the callbacks. Called once, by the claimant, after writing the result.
     @usableFromInline
     final func publish() {
-        // resolving (1) → resolved (2) is +1 in the phase bits; only the claimant does this.
-        let resolved = PromiseState(raw: state.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue)
+        // `PromiseState.publish()` as one atomic add; only the claimant does this.
+        let (old, new) = state.wrappingAdd(PromiseState.publishIncrement, ordering: .acquiringAndReleasing)
+        assert({ var expected = PromiseState(raw: old); expected.publish(); return expected.raw == new }())
+        let resolved = PromiseState(raw: new)
         // Rule 4: "Pending handlers are released when the promise resolves"; "onRequestCancel
         // registered after [...] the promise was cancelled runs its handler at once [...].
         // Handlers registered after the promise was fulfilled or rejected never run."
@@ -181,23 +183,18 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     final func requestCancel() {
         guard update({ $0.requestCancel() }) else { return }
         let thread = ThreadState.current
-        thread.cancelStack.append(.init(core: self, handlers: takeCancelHandlers()))
+        thread.cancelStack.append(.init(core: self, remaining: takeCancelHandlers()))
         guard !thread.isCancelling else { return }
         thread.isCancelling = true
         while let top = thread.cancelStack.indices.last {
-            let core = thread.cancelStack[top].core
-            if let node = thread.cancelStack[top].handlers {
-                let object = node.takeRetainedValue()
-                thread.cancelStack[top].handlers = object.next
-                object.next = nil
-                object.upstreamRequestedCancel(core, synchronously: false)
-                if thread.cancelStack.count > top + 2 {
-                    thread.cancelStack[(top + 1)...].reverse()
-                }
+            if let node = thread.cancelStack.takeNode(at: top) {
+                node.upstreamRequestedCancel(thread.cancelStack[top].core, synchronously: false)
+                thread.cancelStack.orderPushed(above: top)
             } else {
-                thread.cancelStack.removeLast()
+                // Its handlers have run: pass the request upstream (rule 5).
+                let core = thread.cancelStack.removeLast().core
                 if let up = core.notifyUpstream(), up.update({ $0.requestCancel() }) {
-                    thread.cancelStack.append(.init(core: up, handlers: up.takeCancelHandlers()))
+                    thread.cancelStack.append(.init(core: up, remaining: up.takeCancelHandlers()))
                 }
             }
         }
@@ -252,6 +249,25 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         } else if now.isCancelRequested, let next = notifyUpstream() {
             next.requestCancel()
         }
+    }
+
+    /// Pre-seals the promise: handles to it never block propagation (rule 8).
+    final func preseal() {
+        update { $0.preseal() }
+    }
+
+    /// A propagating observer that requests cancel through `observerRequestedCancel` (or
+    /// never: `ignoringCancel`, rule 7) registered on this promise.
+    @inlinable
+    final func addObserver() {
+        update { $0.addObserver() }
+    }
+
+    /// One of this promise's observers requested cancel; if that was the last one and no
+    /// handle is left (or `ignoringHandles`: an awaiting Task vouches that the only handles
+    /// are its own), this promise is asked to cancel (rule 5).
+    final func observerRequestedCancel(ignoringHandles: Bool = false) {
+        apply(update { $0.observerRequestedCancel(ignoringHandles: ignoringHandles) })
     }
 
     /// The last `Promise` handle went away (called by `PromiseSeal.deinit`).

@@ -62,8 +62,6 @@ struct PromiseState: Equatable, Sendable {
 
     // MARK: Reading
 
-    /// The current phase.
-    var phase: Phase { Phase(rawValue: raw & Self.phaseMask)! }
     /// Whether a result has been claimed (resolving or resolved).
     @usableFromInline var isResolvingOrResolved: Bool { raw & Self.phaseMask != Phase.pending.rawValue }
     /// Whether the result is written and visible.
@@ -120,10 +118,17 @@ struct PromiseState: Equatable, Sendable {
     }
 
     /// resolving → resolved. Only the claimant calls this, after writing the result.
+    /// `PromiseCore.publish` applies it as one atomic add of `publishIncrement` (no other
+    /// transition can run while the promise is resolving) and checks in debug builds that
+    /// the add gave what this transition gives.
     mutating func publish() {
-        precondition(phase == .resolving, "Tomorrowland: publish without claim")
+        assert(raw & Self.phaseMask == Phase.resolving.rawValue, "Tomorrowland: publish without claim")
         raw = (raw & ~Self.phaseMask) | Phase.resolved.rawValue
     }
+
+    /// What `publish()` adds to the raw word: resolving (1) → resolved (2) in the phase bits.
+    @inline(__always)
+    static var publishIncrement: UInt64 { Phase.resolved.rawValue - Phase.resolving.rawValue }
 
     /// pending → pending+cancelRequested. Returns `false` if already requested or already
     /// resolving/resolved: a request on a resolved promise does nothing (rule 3).

@@ -1,5 +1,5 @@
-// Per-thread state: the delivery and cancel-request stacks, `PromiseContext.isExecutingNow`,
-// and the `.main` FIFO.
+// Per-thread state: the delivery and cancel-request stacks (and the steps their loops
+// share), `PromiseContext.isExecutingNow`, and the `.main` FIFO.
 
 #if canImport(Glibc)
 import Glibc
@@ -15,28 +15,21 @@ import Darwin
 /// is only ever touched by the thread whose thread-specific slot holds it.
 @usableFromInline
 final class ThreadState: @unchecked Sendable {
-    /// One promise whose callback list is being delivered on this thread.
-    struct Cursor {
-        /// The resolved promise (kept alive by the cursor).
-        let upstream: PromiseCore
+    /// One promise's list still to fire: on the delivery stack its callbacks, on the cancel
+    /// stack its cancel handlers.
+    struct Frame {
+        /// The promise the list was taken from (kept alive by the frame).
+        let core: PromiseCore
         /// The nodes still to fire, in registration order. Each is retained by the list.
         var remaining: Unmanaged<PromiseNode>?
     }
 
-    /// One promise whose cancel request is being carried out on this thread.
-    struct CancelFrame {
-        /// The promise asked to cancel (kept alive by the frame).
-        let core: PromiseCore
-        /// Its cancel handlers still to run, in registration order. Each is retained by the list.
-        var handlers: Unmanaged<PromiseNode>?
-    }
-
-    /// Depth-first delivery stack (rule 19): the top cursor fires next.
-    @exclusivity(unchecked) var deliveryStack: [Cursor] = []
+    /// Depth-first delivery stack (rule 19): the top frame fires next (`Delivery`).
+    @exclusivity(unchecked) var deliveryStack: [Frame] = []
     /// Whether `Delivery.deliver` is running its loop on this thread.
     @exclusivity(unchecked) var isDelivering = false
     /// Depth-first stack of cancel requests (`PromiseCore.requestCancel`): the top runs next.
-    @exclusivity(unchecked) var cancelStack: [CancelFrame] = []
+    @exclusivity(unchecked) var cancelStack: [Frame] = []
     /// Whether `PromiseCore.requestCancel` is running its loop on this thread.
     @exclusivity(unchecked) var isCancelling = false
     /// `PromiseContext.isExecutingNow` (rule 13).
@@ -67,5 +60,30 @@ final class ThreadState: @unchecked Sendable {
         let state = ThreadState()
         pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
         return state
+    }
+}
+
+/// The two steps the delivery loop and the cancel-request loop share. Both drain a stack of
+/// frames depth-first: fire the next node of the top frame, then put the frames that node
+/// pushed in push order.
+extension Array where Element == ThreadState.Frame {
+    /// Unlinks and returns the next node of frame `top`; `nil` once its list is done.
+    @inline(__always)
+    mutating func takeNode(at top: Int) -> PromiseNode? {
+        guard let node = self[top].remaining else { return nil }
+        let object = node.takeRetainedValue()
+        self[top].remaining = object.next
+        object.next = nil
+        return object
+    }
+
+    /// Rule 19: the frames pushed while the node of frame `top` fired (usually none or one)
+    /// go on top in push order: the first pushed is carried out first, as a nested call
+    /// would have done, before the rest of the list that node came from.
+    @inline(__always)
+    mutating func orderPushed(above top: Int) {
+        if count > top + 2 {
+            self[(top + 1)...].reverse()
+        }
     }
 }
