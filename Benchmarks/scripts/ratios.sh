@@ -8,9 +8,10 @@
 # Builds the release InstructionHarness (HARNESS=path measures one built elsewhere) and runs
 # `InstructionHarness ratio OURS PEER 0 ROUNDS` (default 41 rounds) for the pairs below:
 # each round times four batches, ABBA or BAAB, and records (A1 + A2) / (B1 + B2); the batch
-# size is calibrated to ~5 ms of OURS. Printed: the median ratio, its 95 % confidence
-# interval, the IQR and p10-p90 of the rounds, each side's median ns/item and the load.
-# Above 1: ours takes longer. Last, it checks that actors whose executor is the only owner of
+# size is calibrated to RATIO_BATCH_MS (default 20) ms of OURS. Printed: the median wall-time
+# ratio, its 95 % confidence interval, the IQR and p10-p90 of the rounds, each side's median
+# ns/item, the median and IQR of the process-CPU-time ratio, and the load. Above 1: ours
+# takes longer. Last, it checks that actors whose executor is the only owner of
 # a queue (g-many-kept) run and exit cleanly.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -8,8 +8,8 @@
 //   InstructionHarness ratio OURS PEER [N] [R]
 //                                         wall-time ratio OURS ÷ PEER, interleaved in this process:
 //                                         R rounds (default 41) of batches of N items (default:
-//                                         calibrated to ~5 ms per batch of OURS), ABBA/BAAB order;
-//                                         prints the median ratio with its spread
+//                                         calibrated to RATIO_BATCH_MS, 20, ms of OURS), ABBA/BAAB
+//                                         order; prints the median ratio with its spread
 
 #if canImport(Glibc)
 import Glibc
@@ -64,26 +64,39 @@ final class ResultBox: @unchecked Sendable {  // written by the Task before it s
     var value = 0
 }
 
-/// Wall-clock nanoseconds of one `run(scenario, n)`. An async scenario is timed inside its
-/// Task, so starting the Task and waking this thread are not counted.
-func timedRun(_ scenario: Scenario, _ n: Int) -> UInt64 {
+/// Wall-clock and process CPU nanoseconds of one `run(scenario, n)`. An async scenario is
+/// timed inside its Task, so starting the Task and waking this thread are not counted.
+func timedRun(_ scenario: Scenario, _ n: Int) -> (wall: UInt64, cpu: UInt64) {
     switch scenario.body {
     case .sync(let body):
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = clocks()
         blackHole(body(n))
-        return DispatchTime.now().uptimeNanoseconds - start
+        let end = clocks()
+        return (end.wall - start.wall, end.cpu - start.cpu)
     case .async(let body):
         let done = DispatchSemaphore(value: 0)
-        let elapsed = ResultBox()
+        let elapsed = TimesBox()
         Task {
-            let start = DispatchTime.now().uptimeNanoseconds
+            let start = clocks()
             blackHole(await body(n))
-            elapsed.value = Int(DispatchTime.now().uptimeNanoseconds - start)
+            let end = clocks()
+            elapsed.value = (end.wall - start.wall, end.cpu - start.cpu)
             done.signal()
         }
         done.wait()
-        return UInt64(elapsed.value)
+        return elapsed.value
     }
+}
+
+/// The monotonic clock and the CPU time of all the process's threads, in ns.
+func clocks() -> (wall: UInt64, cpu: UInt64) {
+    var cpu = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu)
+    return (DispatchTime.now().uptimeNanoseconds, UInt64(cpu.tv_sec) * 1_000_000_000 + UInt64(cpu.tv_nsec))
+}
+
+final class TimesBox: @unchecked Sendable {  // written by the Task before it signals
+    var value: (wall: UInt64, cpu: UInt64) = (0, 0)
 }
 
 /// The `q`-quantile of sorted `values`, linearly interpolated.
@@ -99,43 +112,48 @@ func formatted(_ value: Double, _ digits: Int = 3) -> String { String(format: "%
 /// machine slowing down or speeding up (other jobs, frequency, cache) weighs on both alike.
 /// Each round runs four batches of N items, ABBA in even rounds and BAAB in odd ones (a
 /// linear drift within a round cancels out), and records (A₁ + A₂) ÷ (B₁ + B₂). Two warm-up
-/// rounds are not recorded. Prints the median ratio, a 95 % confidence interval of that
-/// median (order statistics, no assumption on the distribution), the interquartile range and
-/// the p10–p90 spread of the rounds, and each side's median ns per item.
+/// rounds are not recorded. Prints the median wall-time ratio, a 95 % confidence interval of
+/// that median (order statistics, no assumption on the distribution), the interquartile range
+/// and the p10–p90 spread of the rounds, each side's median ns per item, and the same median
+/// and IQR for the process's CPU time (which other jobs preempting this one do not inflate).
+/// With N = 0 the batch is calibrated to RATIO_BATCH_MS (default 20) ms of OURS: batches much
+/// longer than a scheduler time slice make preemption hit both sides alike.
 func interleavedRatio(_ ours: Scenario, _ peer: Scenario, n requested: Int, rounds: Int) {
     var n = requested
-    if n <= 0 {  // calibrate: the smallest power-of-two size whose batch of OURS takes ≥ 5 ms
+    if n <= 0 {  // calibrate: the smallest power-of-two size whose batch of OURS takes the target time
+        let target = UInt64(ProcessInfo.processInfo.environment["RATIO_BATCH_MS"].flatMap { Int($0) } ?? 20) * 1_000_000
         n = 64
         _ = timedRun(ours, n); _ = timedRun(peer, n)
-        while timedRun(ours, n) < 5_000_000 && n < 1 << 24 { n *= 2 }
+        while timedRun(ours, n).wall < target && n < 1 << 24 { n *= 2 }
     }
-    var ratios: [Double] = [], oursPerItem: [Double] = [], peerPerItem: [Double] = []
+    var wall: [Double] = [], cpu: [Double] = [], oursPerItem: [Double] = [], peerPerItem: [Double] = []
     for round in -2..<rounds {
-        let a1: UInt64, b1: UInt64, b2: UInt64, a2: UInt64
+        let a1, b1, b2, a2: (wall: UInt64, cpu: UInt64)
         if round & 1 == 0 {
             a1 = timedRun(ours, n); b1 = timedRun(peer, n); b2 = timedRun(peer, n); a2 = timedRun(ours, n)
         } else {
             b1 = timedRun(peer, n); a1 = timedRun(ours, n); a2 = timedRun(ours, n); b2 = timedRun(peer, n)
         }
         guard round >= 0 else { continue }
-        let a = Double(a1 + a2), b = Double(b1 + b2)
-        ratios.append(a / b)
+        let a = Double(a1.wall + a2.wall), b = Double(b1.wall + b2.wall)
+        wall.append(a / b)
+        cpu.append(Double(a1.cpu + a2.cpu) / Double(max(1, b1.cpu + b2.cpu)))
         oursPerItem.append(a / Double(2 * n))
         peerPerItem.append(b / Double(2 * n))
     }
-    ratios.sort(); oursPerItem.sort(); peerPerItem.sort()
+    wall.sort(); cpu.sort(); oursPerItem.sort(); peerPerItem.sort()
     // 95 % interval of the median: ranks n/2 ∓ 0.98·√n of the sorted rounds (binomial, normal approximation).
     let halfWidth = 0.98 * Double(rounds).squareRoot()
     let low = max(0, Int((Double(rounds) / 2 - halfWidth).rounded(.down)))
     let high = min(rounds - 1, Int((Double(rounds) / 2 + halfWidth).rounded(.up)) - 1)
     let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.map(String.init) ?? "?"
-    print("\(ours.name) ÷ \(peer.name)\tmedian \(formatted(quantile(ratios, 0.5)))×"
-        + "\t95% CI \(formatted(ratios[low]))–\(formatted(ratios[high]))"
-        + "\tIQR \(formatted(quantile(ratios, 0.25)))–\(formatted(quantile(ratios, 0.75)))"
-        + "\tp10–p90 \(formatted(quantile(ratios, 0.1)))–\(formatted(quantile(ratios, 0.9)))"
-        + "\t\(rounds) rounds × 2×\(n) items each"
+    print("\(ours.name) ÷ \(peer.name)\twall median \(formatted(quantile(wall, 0.5)))×"
+        + "\t95% CI \(formatted(wall[low]))–\(formatted(wall[high]))"
+        + "\tIQR \(formatted(quantile(wall, 0.25)))–\(formatted(quantile(wall, 0.75)))"
+        + "\tp10–p90 \(formatted(quantile(wall, 0.1)))–\(formatted(quantile(wall, 0.9)))"
         + "\tns/item \(formatted(quantile(oursPerItem, 0.5), 1)) vs \(formatted(quantile(peerPerItem, 0.5), 1))"
-        + "\tload \(load)")
+        + "\tcpu median \(formatted(quantile(cpu, 0.5)))× IQR \(formatted(quantile(cpu, 0.25)))–\(formatted(quantile(cpu, 0.75)))"
+        + "\t\(rounds) rounds × 2×\(n) items each\tload \(load)")
 }
 
 final class PeakSample: @unchecked Sendable {  // written once by the scenario's own thread
