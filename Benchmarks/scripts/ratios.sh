@@ -33,6 +33,8 @@ pairs=(
     "c.Tomorrowland c.NIO-Embedded"
     "e-exec.Tomorrowland e-exec.cancellable-unsafe"
     "f.Tomorrowland f.Task"
+    "f.Task+cell f.Task"
+    "f.Task+handler f.Task"
     "g-many.Tomorrowland g-many.NIO-executor"
 )
 for pair in "${pairs[@]}"; do
