@@ -3,4 +3,4 @@
 import ScenarioKit
 
 /// The peers' scenarios: NIO, OpenCombine, raw Swift concurrency, Dispatch.
-public let peerScenarios: [Scenario] = nioScenarios + openCombineScenarios + concurrencyScenarios + dispatchExecutorScenarios + pendingAwaitPeerScenarios + taskBridgeFloorScenarios
+public let peerScenarios: [Scenario] = nioScenarios + openCombineScenarios + concurrencyScenarios + dispatchExecutorScenarios + pendingAwaitPeerScenarios + taskBridgeFloorScenarios + machineReferenceScenarios
