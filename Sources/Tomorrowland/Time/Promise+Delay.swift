@@ -31,16 +31,8 @@ extension Promise {
         return register(on: .immediate, token: nil, trigger: .all, kind: .transformer) { result in
             defer { withExtendedLifetime(reservation) {} }  // until the timer is armed
             let (delayed, resolver) = Promise.makeWithResolver()
-            if case .cancelled = result {
-                resolver.onRequestCancel(on: .immediate) { resolver in
-                    timer.cancel()
-                    resolver.cancel()
-                }
-            }
-            let pending = UncheckedSendable((resolver, result))
-            timer.arm(on: timerContext, after: delay) {
-                pending.value.0.resolve(with: pending.value.1)
-            }
+            if case .cancelled = result { resolver.cancelsOnRequest(timer) }
+            resolver.resolve(with: result, when: timer, on: timerContext, after: delay)
             return .adopt(delayed)
         }
     }
@@ -75,14 +67,8 @@ extension Promise {
         }
         let (promise, resolver) = Promise.makeWithResolver()
         let timer = ContextTimer()
-        resolver.onRequestCancel(on: .immediate) { resolver in
-            timer.cancel()
-            resolver.cancel()
-        }
-        let pending = UncheckedSendable((resolver, result))
-        timer.arm(on: context.timerContext, after: delay) {
-            pending.value.0.resolve(with: pending.value.1)
-        }
+        resolver.cancelsOnRequest(timer)
+        resolver.resolve(with: result, when: timer, on: context.timerContext, after: delay)
         self = promise
     }
 
@@ -90,5 +76,24 @@ extension Promise {
     @available(*, deprecated, renamed: "init(on:with:after:)")
     public init(on context: PromiseContext = .auto, result: PromiseResult<Value, Error>, after delay: TimeInterval) {
         self.init(on: context, with: result, after: delay)
+    }
+}
+
+extension Promise.Resolver {
+    /// A cancel request cancels the promise at once and the timer with it, which releases
+    /// the result the timer holds (rule 23).
+    fileprivate func cancelsOnRequest(_ timer: ContextTimer) {
+        onRequestCancel(on: .immediate) { resolver in
+            timer.cancel()
+            resolver.cancel()
+        }
+    }
+
+    /// Arms `timer` to resolve the promise with `result` on `context` after `delay` seconds.
+    fileprivate func resolve(with result: PromiseResult<Value, Error>, when timer: ContextTimer, on context: PromiseContext, after delay: TimeInterval) {
+        let pending = UncheckedSendable((self, result))
+        timer.arm(on: context, after: delay) {
+            pending.value.0.resolve(with: pending.value.1)
+        }
     }
 }
