@@ -101,7 +101,7 @@ class WhenInputObserver<Value, Output, Error>: PromiseCore, @unchecked Sendable 
             aggregate.fail(.cancelled)
         }
         // Done observing: resolving this (callback-free) core drops its link to the input.
-        if claim(cancelling: false) { publish() }
+        if claim(cancelling: false) == .writeResult { publish() }
     }
 
     override final func dropped() {

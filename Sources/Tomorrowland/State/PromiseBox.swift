@@ -53,7 +53,7 @@ class PromiseBox<Value, Error>: ResultStorage<PromiseResult<Value, Error>>, @unc
     /// Resolves the promise if nothing resolved it yet (first wins, rule 2).
     @inlinable @discardableResult
     final func resolve(_ result: PromiseResult<Value, Error>) -> Bool {
-        guard claim(cancelling: result.isCancelled) else { return false }
+        guard claim(cancelling: result.isCancelled) == .writeResult else { return false }
         storedResult = result
         publish()
         return true

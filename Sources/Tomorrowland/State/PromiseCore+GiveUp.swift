@@ -9,7 +9,7 @@ extension PromiseCore {
     /// - Parameter resolve: resolves this promise; returns whether it won (first wins).
     final func resolveGivingUpUpstream(_ resolve: () -> Bool) {
         // Take the link first so that a concurrent cancel request cannot count it twice.
-        let link = upstream.exchange(nil, ordering: .acquiringAndReleasing)?.takeRetainedValue()
+        let link = takeUpstream()
         guard resolve(), let up = link else { return }
         up.observerRequestedCancel()
     }

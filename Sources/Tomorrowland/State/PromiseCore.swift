@@ -1,6 +1,6 @@
-// PromiseCore: the atomic box that applies `PromiseState` transitions, plus the two
-// lock-free lists (callbacks, cancel handlers), the upstream link used for automatic
-// cancellation propagation, and the keeper count behind "unresolvable promises cancel".
+// PromiseCore: the one storage type that applies the transitions of `PromiseState` and
+// `ListHead` to a promise's atomics, then carries out the actions they return — the only
+// code that mutates a promise's shared state. Everything else calls its named methods.
 
 import Synchronization
 
@@ -8,12 +8,10 @@ import Synchronization
 ///
 /// Invariants:
 /// - `state` only changes through `update(_:)` (a compare-exchange loop around a *pure*
-///   transition) or the single release-add in `publish()`. No user code ever runs inside.
-/// - `callbacks` is a Treiber stack of retained nodes until the promise resolves, then
-///   `Sentinel.resolved` forever. `cancelHandlers` additionally passes through
-///   `Sentinel.cancelRequested`; on resolution it becomes `Sentinel.resolved` if the promise
-///   was fulfilled or rejected, `Sentinel.cancelRequested` if it was cancelled (rule 4: a
-///   handler registered after cancellation still runs at once).
+///   `PromiseState` transition) or the single release-add in `publish()`. No user code ever
+///   runs inside. Debug builds check every change against `PromiseState.invariantViolation`.
+/// - `callbacks` and `cancelHandlers` only change through `updateList(_:_:)` (the same loop
+///   around a pure `ListHead` transition) or the exchange that closes them in `publish()`.
 /// - `upstream` (retained) is the promise this one propagates cancel requests to; it is
 ///   taken exactly once, either by the cancel request that notifies it or by resolution.
 /// - `keepers` counts what can still resolve the promise: `Resolver` handles, pending
@@ -44,8 +42,8 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     init(resolved: Void) {
         state = Atomic(PromiseState.resolvedAtCreation.raw)
         keepers = Atomic(0)
-        callbacks = Atomic(Sentinel.resolvedRef)
-        cancelHandlers = Atomic(Sentinel.resolvedRef)
+        callbacks = Atomic(ListHead.closedCallbacks.node)
+        cancelHandlers = Atomic(ListHead.closedCancelHandlers(.closeHandlersAsResolved).node)
         upstream = Atomic(nil)
     }
 
@@ -60,7 +58,7 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         upstream.load(ordering: .acquiring)?.release()
     }
 
-    // MARK: State word
+    // MARK: Applying transitions (State/ only)
 
     /// The current state, with acquire ordering (the result is visible if it says resolved).
     @usableFromInline
@@ -68,7 +66,8 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         PromiseState(raw: state.load(ordering: .acquiring))
     }
 
-    /// Applies a pure transition atomically and returns what it returned.
+    /// Applies a pure transition of the state word atomically and returns what it returned.
+    /// Only the named events below call it.
     @inlinable
     final func update<R>(_ transition: (inout PromiseState) -> R) -> R {
         var old = state.load(ordering: .relaxed)
@@ -76,6 +75,7 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
             var new = PromiseState(raw: old)
             let output = transition(&new)
             if new.raw == old { return output }
+            assert(new.isValid(after: PromiseState(raw: old)))
             let (exchanged, original) = state.weakCompareExchange(
                 expected: old, desired: new.raw,
                 successOrdering: .acquiringAndReleasing, failureOrdering: .relaxed)
@@ -84,32 +84,49 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         }
     }
 
+    /// Applies a pure transition of one list head atomically and returns what it returned.
+    @inline(__always)
+    private func updateList<R>(_ list: borrowing Atomic<Unmanaged<PromiseNode>?>, _ transition: (inout ListHead) -> R) -> R {
+        var old = list.load(ordering: .acquiring)
+        while true {
+            var new = ListHead(old)
+            let output = transition(&new)
+            if new.node?.toOpaque() == old?.toOpaque() { return output }
+            let (exchanged, original) = list.weakCompareExchange(
+                expected: old, desired: new.node,
+                successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
+            if exchanged { return output }
+            old = original
+        }
+    }
+
     // MARK: Resolution (called by `PromiseBox.resolve`)
 
-    /// pending → resolving; `true` if this caller won and must write the result.
+    /// pending → resolving; `.writeResult` if this caller won and must write the result.
     @usableFromInline
-    final func claim(cancelling: Bool) -> Bool {
+    final func claim(cancelling: Bool) -> PromiseState.ClaimAction {
         update { $0.claim(cancelling: cancelling) }
     }
 
-    /// resolving → resolved, then drops cancel handlers and the upstream link and
-    /// delivers the callbacks. Called once, by the claimant, after writing the result.
+    /// resolving → resolved, then closes both lists, drops the cancel handlers and the
+    /// upstream link and delivers the callbacks. Called once, by the claimant, after writing
+    /// the result.
     @usableFromInline
     final func publish() {
         // `PromiseState.publish()` as one atomic add; only the claimant does this.
         let (old, new) = state.wrappingAdd(PromiseState.publishIncrement, ordering: .acquiringAndReleasing)
-        assert({ var expected = PromiseState(raw: old); expected.publish(); return expected.raw == new }())
-        let resolved = PromiseState(raw: new)
+        var published = PromiseState(raw: old)
+        let action = published.publish()
+        assert(published.raw == new && published.isValid(after: PromiseState(raw: old)),
+               "Tomorrowland: publish out of step with PromiseState.publish()")
         // Rule 4: "Pending handlers are released when the promise resolves"; "onRequestCancel
         // registered after [...] the promise was cancelled runs its handler at once [...].
         // Handlers registered after the promise was fulfilled or rejected never run."
         let handlers = cancelHandlers.exchange(
-            resolved.isCancelRequested ? Sentinel.cancelRequestedRef : Sentinel.resolvedRef,
-            ordering: .acquiringAndReleasing)
+            ListHead.closedCancelHandlers(action).node, ordering: .acquiringAndReleasing)
         if !Sentinel.isSentinel(handlers) { dropList(handlers) }
-        upstream.exchange(nil, ordering: .acquiringAndReleasing)?.release()
-        let list = callbacks.exchange(
-            Sentinel.resolvedRef, ordering: .acquiringAndReleasing)
+        _ = takeUpstream()
+        let list = callbacks.exchange(ListHead.closedCallbacks.node, ordering: .acquiringAndReleasing)
         Delivery.deliver(self, list: reverseList(list))
     }
 
@@ -123,19 +140,12 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     @usableFromInline
     final func register(_ node: PromiseNode) {
         let retained = Unmanaged.passRetained(node)
-        var head = callbacks.load(ordering: .acquiring)
-        while true {
-            if Sentinel.isResolved(head) {
-                retained.release()
-                node.upstreamResolved(self, synchronously: true)
-                return
-            }
-            node.next = head
-            let (exchanged, original) = callbacks.weakCompareExchange(
-                expected: head, desired: retained,
-                successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
-            if exchanged { return }
-            head = original
+        switch updateList(callbacks, { $0.registerCallback(retained) }) {
+        case .pushed:
+            return
+        case .fireNow:
+            retained.release()
+            node.upstreamResolved(self, synchronously: true)
         }
     }
 
@@ -146,26 +156,15 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// or rejected.
     final func registerCancelHandler(_ node: PromiseNode) {
         let retained = Unmanaged.passRetained(node)
-        var head = cancelHandlers.load(ordering: .acquiring)
-        while true {
-            if head != nil {
-                if Sentinel.isResolved(head) {
-                    retained.release()
-                    node.dropped()
-                    return
-                }
-                if Sentinel.isCancelRequested(head) {
-                    retained.release()
-                    node.upstreamRequestedCancel(self, synchronously: true)
-                    return
-                }
-            }
-            node.next = head
-            let (exchanged, original) = cancelHandlers.weakCompareExchange(
-                expected: head, desired: retained,
-                successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
-            if exchanged { return }
-            head = original
+        switch updateList(cancelHandlers, { $0.registerCancelHandler(retained) }) {
+        case .pushed:
+            return
+        case .drop:
+            retained.release()
+            node.dropped()
+        case .runNow:
+            retained.release()
+            node.upstreamRequestedCancel(self, synchronously: true)
         }
     }
 
@@ -181,7 +180,7 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// stack, depth-first like the delivery stack: the requests made while one handler ran
     /// are carried out, in the order they were made, right after it returns.
     final func requestCancel() {
-        guard update({ $0.requestCancel() }) else { return }
+        guard update({ $0.requestCancel() }) == .runHandlers else { return }
         let thread = ThreadState.current
         thread.cancelStack.append(.init(core: self, remaining: takeCancelHandlers()))
         guard !thread.isCancelling else { return }
@@ -193,7 +192,7 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
             } else {
                 // Its handlers have run: pass the request upstream (rule 5).
                 let core = thread.cancelStack.removeLast().core
-                if let up = core.notifyUpstream(), up.update({ $0.requestCancel() }) {
+                if let up = core.notifyUpstream(), up.update({ $0.requestCancel() }) == .runHandlers {
                     thread.cancelStack.append(.init(core: up, remaining: up.takeCancelHandlers()))
                 }
             }
@@ -204,22 +203,13 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// Takes the cancel-handler list (unless resolved), in registration order, and leaves
     /// the cancel-requested sentinel: handlers registered from now on run at once.
     private func takeCancelHandlers() -> Unmanaged<PromiseNode>? {
-        var head = cancelHandlers.load(ordering: .acquiring)
-        while true {
-            if Sentinel.isSentinel(head) { return nil }
-            let (exchanged, original) = cancelHandlers.weakCompareExchange(
-                expected: head, desired: Sentinel.cancelRequestedRef,
-                successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
-            if exchanged { return reverseList(head) }
-            head = original
-        }
+        reverseList(updateList(cancelHandlers) { $0.takeForCancelRequest() })
     }
 
     /// Tells the upstream (if still linked) that this observer requested cancel. Returns the
     /// promise whose own cancel request must follow, if propagation fired there.
     private func notifyUpstream() -> PromiseCore? {
-        guard let link = upstream.exchange(nil, ordering: .acquiringAndReleasing) else { return nil }
-        let up = link.takeRetainedValue()
+        guard let up = takeUpstream() else { return nil }
         let countsOnlyOnCancel = currentState.linkCountsOnlyOnCancel
         let action = up.update {
             countsOnlyOnCancel ? $0.addCancelledObserver() : $0.observerRequestedCancel()
@@ -227,10 +217,12 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         return action == .requestCancel ? up : nil
     }
 
-    /// Applies a propagation action from `seal`, an awaiting observer, etc.
-    final func apply(_ action: PromiseState.PropagationAction) {
+    /// Applies a propagation action from `seal`, an observer's request, etc.
+    private func apply(_ action: PromiseState.PropagationAction) {
         if action == .requestCancel { requestCancel() }
     }
+
+    // MARK: Observers and propagation (rules 5–8)
 
     /// Links this promise to `up` as one propagating observer (rule 5, rule 27). If this
     /// promise was already asked to cancel, the request is passed on at once.
@@ -245,15 +237,16 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         upstream.exchange(Unmanaged.passRetained(up), ordering: .acquiringAndReleasing)?.release()
         let now = currentState
         if now.isResolvingOrResolved {
-            upstream.exchange(nil, ordering: .acquiringAndReleasing)?.release()
+            _ = takeUpstream()
         } else if now.isCancelRequested, let next = notifyUpstream() {
             next.requestCancel()
         }
     }
 
-    /// Pre-seals the promise: handles to it never block propagation (rule 8).
-    final func preseal() {
-        update { $0.preseal() }
+    /// Takes the upstream link (at most one caller gets it), retained for the caller.
+    @inline(__always)
+    final func takeUpstream() -> PromiseCore? {
+        upstream.exchange(nil, ordering: .acquiringAndReleasing)?.takeRetainedValue()
     }
 
     /// A propagating observer that requests cancel through `observerRequestedCancel` (or
@@ -268,6 +261,11 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// are its own), this promise is asked to cancel (rule 5).
     final func observerRequestedCancel(ignoringHandles: Bool = false) {
         apply(update { $0.observerRequestedCancel(ignoringHandles: ignoringHandles) })
+    }
+
+    /// Pre-seals the promise: handles to it never block propagation (rule 8).
+    final func preseal() {
+        update { $0.preseal() }
     }
 
     /// The last `Promise` handle went away (called by `PromiseSeal.deinit`).
@@ -289,9 +287,10 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     @inline(__always)
     @usableFromInline
     final func releaseKeeper() {
-        if keepers.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0,
-           !currentState.isResolvingOrResolved {
-            resolveCancelled()
+        let remaining = keepers.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue
+        switch PromiseState.keeperReleased(remaining: remaining, state: { currentState }) {
+        case .none: break
+        case .resolveCancelled: resolveCancelled()
         }
     }
 }

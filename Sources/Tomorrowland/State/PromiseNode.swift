@@ -31,7 +31,8 @@ class PromiseNode: @unchecked Sendable {
     func dropped() {}
 }
 
-/// Sentinel heads. A list whose head is a sentinel is closed to new nodes.
+/// Sentinel heads. A list whose head is a sentinel is closed to new nodes. Which list passes
+/// through which sentinel, and when, is `ListHead`'s (PromiseState.swift).
 enum Sentinel {
     /// Callback list: the promise is resolved; registrants fire their node themselves.
     static let resolved = PromiseNode()

@@ -1,12 +1,14 @@
 // PromiseState: every state and transition of a promise, in one place.
 //
-// Start reading here. A promise's mutable state (apart from its result and its two
-// intrusive lists, see `PromiseCore`) is one 64-bit word. This file is the pure
-// value-type view of that word: each event is a `mutating func` that returns what the
-// caller must do *after* the word has been published with a compare-exchange. Nothing
-// here runs user code, takes a lock or touches memory other than the word itself, so
-// `PromiseCore.update(_:)` can retry a failed compare-exchange by re-running the pure
-// transition on the fresh value.
+// Start reading here. A promise's shared mutable state is five atomics in `PromiseCore`:
+// the state word, the callback list head, the cancel-handler list head, the keeper count and
+// the upstream link. This file is the pure value-type view of the first three, and the rule
+// for the fourth: each event is a `mutating func` (or a `static func`) that returns the
+// action the caller must take *after* the change has been published with one atomic
+// operation. Nothing here runs user code, takes a lock or touches memory other than the
+// value itself (and the `next` link of a node not yet published), so `PromiseCore` can retry
+// a failed compare-exchange by re-running the pure transition on the fresh value. Only
+// `PromiseCore` applies these transitions; code outside State/ calls its named methods.
 //
 // ```
 //  phase:   pending ──claim──▶ resolving ──publish──▶ resolved
@@ -21,6 +23,13 @@
 //      handlesWaived      an awaiting Task asked: handles no longer block (sticky)
 //  fires when observers > 0 && cancelledObservers == observers
 //        && (sealed || handlesWaived) && !propagated
+//
+//  callback list:        open ─────────────publish──────────────▶ resolved sentinel
+//  cancel-handler list:  open ──requestCancel──▶ cancelRequested sentinel
+//                          └──────publish──▶ resolved sentinel (fulfilled or rejected)
+//                                       or ▶ cancelRequested sentinel (cancelled)
+//  keepers (rule 1):     n ──release──▶ 0 while pending: resolve as cancelled
+//  upstream link:        none ──link──▶ up ──taken once, by a cancel request or publish──▶ none
 // ```
 
 /// The atomic state word of a promise.
@@ -50,6 +59,7 @@ struct PromiseState: Equatable, Sendable {
     private static let propagatedBit: UInt64 = 1 << 4
     private static let linkOnCancelBit: UInt64 = 1 << 5
     private static let handlesWaivedBit: UInt64 = 1 << 6
+    private static let spareBit: UInt64 = 1 << 7
     private static let observerShift: UInt64 = 8
     private static let cancelledShift: UInt64 = 36
     private static let countMask: UInt64 = (1 << 28) - 1
@@ -89,6 +99,33 @@ struct PromiseState: Equatable, Sendable {
 
     // MARK: Actions returned to the caller
 
+    /// What the caller of `claim` must do.
+    @usableFromInline
+    enum ClaimAction: Equatable {
+        /// This caller won: write the result, then `publish`.
+        case writeResult
+        /// A result was already claimed (first wins, rule 2): do nothing.
+        case alreadyClaimed
+    }
+
+    /// What `PromiseCore.publish` must do with the cancel-handler list once the word says resolved.
+    enum PublishAction: Equatable {
+        /// The promise was cancelled: close the list with the cancel-requested sentinel, so
+        /// that handlers registered from now on run at once (rule 4).
+        case closeHandlersAsCancelled
+        /// The promise was fulfilled or rejected: close the list with the resolved sentinel,
+        /// so that handlers registered from now on never run (rule 4).
+        case closeHandlersAsResolved
+    }
+
+    /// What the caller of `requestCancel` must do.
+    enum CancelRequestAction: Equatable {
+        /// The first request while pending: run the cancel handlers, then tell the upstream.
+        case runHandlers
+        /// Already requested, or already resolving or resolved (rule 3): nothing.
+        case none
+    }
+
     /// What the caller must do after a propagation-related transition is published.
     enum PropagationAction: Equatable {
         /// Nothing.
@@ -106,36 +143,40 @@ struct PromiseState: Equatable, Sendable {
     /// Pre-seals the promise: handles do not block propagation (`propagatingCancellation`, rule 8).
     mutating func preseal() { raw |= Self.sealedBit }
 
-    /// pending → resolving. Returns `false` if a result was already claimed (first wins, rule 2).
+    /// pending → resolving. Nothing if a result was already claimed (first wins, rule 2).
     /// Cancelling sets the cancel-requested bit, fulfilling or rejecting clears it, so that
     /// the bit alone answers `hasRequestedCancel` (rule 3) and tells a cancelled promise,
     /// whose new cancel handlers still run, from a fulfilled or rejected one (rule 4).
-    mutating func claim(cancelling: Bool) -> Bool {
-        guard !isResolvingOrResolved else { return false }
+    @inline(__always)
+    mutating func claim(cancelling: Bool) -> ClaimAction {
+        guard !isResolvingOrResolved else { return .alreadyClaimed }
         raw = (raw & ~(Self.phaseMask | Self.cancelRequestedBit)) | Phase.resolving.rawValue
         if cancelling { raw |= Self.cancelRequestedBit }
-        return true
+        return .writeResult
     }
 
     /// resolving → resolved. Only the claimant calls this, after writing the result.
     /// `PromiseCore.publish` applies it as one atomic add of `publishIncrement` (no other
-    /// transition can run while the promise is resolving) and checks in debug builds that
-    /// the add gave what this transition gives.
-    mutating func publish() {
+    /// transition changes a resolving word) and checks in debug builds that the add gave
+    /// what this transition gives.
+    @inline(__always)
+    mutating func publish() -> PublishAction {
         assert(raw & Self.phaseMask == Phase.resolving.rawValue, "Tomorrowland: publish without claim")
         raw = (raw & ~Self.phaseMask) | Phase.resolved.rawValue
+        return isCancelRequested ? .closeHandlersAsCancelled : .closeHandlersAsResolved
     }
 
     /// What `publish()` adds to the raw word: resolving (1) → resolved (2) in the phase bits.
     @inline(__always)
     static var publishIncrement: UInt64 { Phase.resolved.rawValue - Phase.resolving.rawValue }
 
-    /// pending → pending+cancelRequested. Returns `false` if already requested or already
+    /// pending → pending+cancelRequested. Nothing if already requested or already
     /// resolving/resolved: a request on a resolved promise does nothing (rule 3).
-    mutating func requestCancel() -> Bool {
-        guard !isResolvingOrResolved, !isCancelRequested else { return false }
+    @inline(__always)
+    mutating func requestCancel() -> CancelRequestAction {
+        guard !isResolvingOrResolved, !isCancelRequested else { return .none }
         raw |= Self.cancelRequestedBit
-        return true
+        return .runHandlers
     }
 
     /// A propagating observer (child, pipe, awaiting task) registered.
@@ -173,5 +214,141 @@ struct PromiseState: Equatable, Sendable {
               observers > 0, cancelledObservers >= observers else { return .none }
         raw |= Self.propagatedBit
         return .requestCancel
+    }
+
+    // MARK: Keepers (rule 1)
+
+    /// What the caller of `PromiseCore.releaseKeeper` must do.
+    enum KeeperAction: Equatable {
+        /// Something can still resolve the promise, or it already resolved: nothing.
+        case none
+        /// The last keeper is gone while the promise is pending: nothing can resolve it any
+        /// more, so resolve it as cancelled (rule 1).
+        case resolveCancelled
+    }
+
+    /// A keeper went away, leaving `remaining`. `state` is read only if none remains.
+    @inline(__always)
+    static func keeperReleased(remaining: Int, state: () -> PromiseState) -> KeeperAction {
+        remaining == 0 && !state().isResolvingOrResolved ? .resolveCancelled : .none
+    }
+
+    // MARK: Invariants (checked in debug builds)
+
+    /// Why `self` cannot follow `old` (or cannot exist at all, with `old == nil`); `nil` if it
+    /// can. `PromiseCore` asserts this after every transition it applies, so it costs
+    /// nothing in release builds.
+    func invariantViolation(after old: PromiseState? = nil) -> String? {
+        if raw & Self.phaseMask == Self.phaseMask { return "no such phase" }
+        if raw & Self.spareBit != 0 { return "the spare bit is set" }
+        if hasPropagated && (observers == 0 || !(isSealed || areHandlesWaived)) {
+            return "propagated without an observer, or while handles could block it"
+        }
+        guard let old else { return nil }
+        let phase = raw & Self.phaseMask, oldPhase = old.raw & Self.phaseMask
+        if phase < oldPhase { return "the phase went back" }
+        if observers < old.observers || cancelledObservers < old.cancelledObservers { return "a count went down" }
+        if (old.isSealed && !isSealed) || (old.hasPropagated && !hasPropagated)
+            || (old.areHandlesWaived && !areHandlesWaived) || (old.linkCountsOnlyOnCancel && !linkCountsOnlyOnCancel) {
+            return "a sticky bit was cleared"
+        }
+        if old.isResolvingOrResolved && old.isCancelRequested != isCancelRequested {
+            return "a claimed promise changed how it resolves"
+        }
+        if !old.isResolvingOrResolved && !isResolvingOrResolved && old.isCancelRequested && !isCancelRequested {
+            return "a pending cancel request was withdrawn"
+        }
+        return nil
+    }
+
+    /// Whether `self` can follow `old`; if not, stops a debug build saying why. Only called
+    /// inside `assert`, so release builds never evaluate it.
+    @usableFromInline
+    func isValid(after old: PromiseState) -> Bool {
+        guard let violation = invariantViolation(after: old) else { return true }
+        assertionFailure("Tomorrowland: \(violation): \(String(old.raw, radix: 16)) -> \(String(raw, radix: 16))")
+        return false
+    }
+}
+
+// MARK: - The two lists
+
+/// The head of one of a promise's two intrusive lists, as a value: `nil` (empty), the last
+/// node pushed (a Treiber stack of retained nodes, in reverse registration order), or a
+/// sentinel (`Sentinel`) that closes the list to new nodes for good.
+///
+/// The callback list is open until the promise resolves, then holds `Sentinel.resolved`.
+/// The cancel-handler list is closed by the first cancel request (`Sentinel.cancelRequested`)
+/// or by resolution: `Sentinel.resolved` if the promise was fulfilled or rejected,
+/// `Sentinel.cancelRequested` if it was cancelled (rule 4: a handler registered after
+/// cancellation still runs at once).
+struct ListHead {
+    var node: Unmanaged<PromiseNode>?
+
+    @inline(__always) init(_ node: Unmanaged<PromiseNode>?) { self.node = node }
+
+    /// What the caller of `registerCallback` must do.
+    enum CallbackRegistration {
+        /// The node is in the list; it fires when the promise resolves.
+        case pushed
+        /// The promise already resolved: the registrant fires the node itself, at once.
+        case fireNow
+    }
+
+    /// What the caller of `registerCancelHandler` must do.
+    enum HandlerRegistration {
+        /// The node is in the list; it runs on a cancel request, or is dropped on resolution.
+        case pushed
+        /// Cancel was already requested, or the promise was cancelled: run it at once (rule 4).
+        case runNow
+        /// The promise was fulfilled or rejected: drop it unrun (rule 4).
+        case drop
+    }
+
+    /// Pushes `node` (retained by the caller for the list) unless the list is closed.
+    @inline(__always)
+    mutating func registerCallback(_ node: Unmanaged<PromiseNode>) -> CallbackRegistration {
+        if Sentinel.isResolved(self.node) { return .fireNow }
+        push(node)
+        return .pushed
+    }
+
+    /// Pushes a cancel handler (retained by the caller for the list) unless the list is closed.
+    @inline(__always)
+    mutating func registerCancelHandler(_ node: Unmanaged<PromiseNode>) -> HandlerRegistration {
+        if Sentinel.isResolved(self.node) { return .drop }
+        if Sentinel.isCancelRequested(self.node) { return .runNow }
+        push(node)
+        return .pushed
+    }
+
+    /// Makes `node` the head, linked to the old one. Writes `node.next`, which no other
+    /// thread reads until the push is published.
+    @inline(__always)
+    private mutating func push(_ node: Unmanaged<PromiseNode>) {
+        let head = self.node
+        node._withUnsafeGuaranteedRef { $0.next = head }
+        self.node = node
+    }
+
+    /// The first cancel request closes the cancel-handler list: handlers registered from now
+    /// on run at once. Returns the handlers to run (in reverse registration order); `nil` if
+    /// the list was already closed or empty.
+    @inline(__always)
+    mutating func takeForCancelRequest() -> Unmanaged<PromiseNode>? {
+        if Sentinel.isSentinel(node) { return nil }
+        let taken = node
+        node = Sentinel.cancelRequestedRef
+        return taken
+    }
+
+    /// The head resolution leaves in the callback list, whatever it held.
+    @inline(__always)
+    static var closedCallbacks: ListHead { ListHead(Sentinel.resolvedRef) }
+
+    /// The head resolution leaves in the cancel-handler list, whatever it held.
+    @inline(__always)
+    static func closedCancelHandlers(_ action: PromiseState.PublishAction) -> ListHead {
+        ListHead(action == .closeHandlersAsCancelled ? Sentinel.cancelRequestedRef : Sentinel.resolvedRef)
     }
 }
