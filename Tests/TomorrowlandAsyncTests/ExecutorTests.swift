@@ -564,3 +564,42 @@ struct ExecutorTests {
         #expect(counter.value == 2 * jobs)
     }
 }
+
+/// The FIFO of a queue's executor across drains: thousands of jobs waiting when a drain
+/// starts, as many arriving while it runs (so the executor never goes idle and its FIFO is
+/// compacted between drains), every job run once and in the order it was enqueued.
+@Suite("A queue executor's FIFO")
+struct QueueExecutorFIFOTests {
+    /// An append-only log of indices.
+    final class Order: @unchecked Sendable {
+        // Safety: `items` is only touched under `lock`.
+        private let lock = NSLock()
+        private var items: [Int] = []
+        func append(_ item: Int) { lock.lock(); items.append(item); lock.unlock() }
+        var values: [Int] { lock.lock(); defer { lock.unlock() }; return items }
+    }
+
+    @Test func jobsRunOnceInOrderAcrossDrainsAndCompaction() async throws {
+        let queue = DispatchQueue(label: "fifo-compaction")
+        let taskExecutor = PromiseContext.queue(queue).taskExecutor!
+        let count = 3_000  // more than the 1,024 jobs after which a busy FIFO is compacted
+        let order = Order()
+        queue.suspend()
+        var tasks: [Task<Void, Never>] = []
+        for index in 0..<count {
+            tasks.append(Task(executorPreference: taskExecutor) {
+                order.append(index)
+                // Enqueued while the first drain runs: after every job of the first wave.
+                let followUp = Task(executorPreference: taskExecutor) { order.append(count + index) }
+                _ = followUp
+            })
+        }
+        queue.resume()
+        let firstWave = tasks
+        try await withDeadline(60) {
+            for task in firstWave { await task.value }
+        }
+        #expect(await eventually(30) { order.values.count == 2 * count })
+        #expect(order.values == Array(0..<(2 * count)), "each job once, in the order it was enqueued")
+    }
+}
