@@ -92,6 +92,7 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
             var new = ListHead(old)
             let output = transition(&new)
             if new.node?.toOpaque() == old?.toOpaque() { return output }
+            assert(new.isValid(after: ListHead(old)), "Tomorrowland: a closed list was changed")
             let (exchanged, original) = list.weakCompareExchange(
                 expected: old, desired: new.node,
                 successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
@@ -124,9 +125,11 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         // Handlers registered after the promise was fulfilled or rejected never run."
         let handlers = cancelHandlers.exchange(
             ListHead.closedCancelHandlers(action).node, ordering: .acquiringAndReleasing)
+        assert(!Sentinel.isResolved(handlers), "Tomorrowland: cancel handlers closed twice")
         if !Sentinel.isSentinel(handlers) { dropList(handlers) }
         _ = takeUpstream()
         let list = callbacks.exchange(ListHead.closedCallbacks.node, ordering: .acquiringAndReleasing)
+        assert(!Sentinel.isSentinel(list), "Tomorrowland: callbacks closed twice")
         Delivery.deliver(self, list: reverseList(list))
     }
 

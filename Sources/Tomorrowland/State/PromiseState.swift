@@ -24,13 +24,25 @@
 //  fires when observers > 0 && cancelledObservers == observers
 //        && (sealed || handlesWaived) && !propagated
 //
-//  callback list:        open ─────────────publish──────────────▶ resolved sentinel
+//  callback list:        open ──publish──▶ resolved sentinel
 //  cancel-handler list:  open ──requestCancel──▶ cancelRequested sentinel
-//                          └──────publish──▶ resolved sentinel (fulfilled or rejected)
-//                                       or ▶ cancelRequested sentinel (cancelled)
+//                        either ──publish──▶ resolved sentinel (fulfilled or rejected)
+//                                         or cancelRequested sentinel (cancelled)
 //  keepers (rule 1):     n ──release──▶ 0 while pending: resolve as cancelled
 //  upstream link:        none ──link──▶ up ──taken once, by a cancel request or publish──▶ none
 // ```
+//
+// A callback's path, in five hops:
+//  1. `promise.then { … }` (Operators/Promise+Value.swift) makes a `ChildBox` and calls
+//     `register` (Operators/Register.swift), the one registration path.
+//  2. `PromiseCore.register` pushes the child onto the callback list (`ListHead.registerCallback`
+//     below): `.pushed`, or `.fireNow` if the promise already resolved.
+//  3. `resolver.fulfill(with:)` calls `PromiseBox.resolve`: `PromiseCore.claim`
+//     (`PromiseState.claim`: `.writeResult` for the first resolution only), the result is
+//     written, then `PromiseCore.publish` (`PromiseState.publish`; both lists closed).
+//  4. `Delivery.deliver` fires the callback list in registration order, iteratively.
+//  5. `ChildBox.upstreamResolved` → `handle` (Operators/ChildBox.swift) runs the callback at
+//     once or schedules it on its context, then resolves the child: back to step 3.
 
 /// The atomic state word of a promise.
 ///
@@ -340,6 +352,13 @@ struct ListHead {
         let taken = node
         node = Sentinel.cancelRequestedRef
         return taken
+    }
+
+    /// Whether `self` can follow `old`: a closed list never changes again, except that
+    /// resolution (`closedCancelHandlers`) replaces the cancel-requested sentinel. Checked in
+    /// debug builds only (`PromiseCore` calls it inside `assert`).
+    func isValid(after old: ListHead) -> Bool {
+        !Sentinel.isSentinel(old.node) || old.node?.toOpaque() == node?.toOpaque()
     }
 
     /// The head resolution leaves in the callback list, whatever it held.

@@ -198,6 +198,12 @@ struct PromiseStateTests {
         var afterFulfil = ListHead.closedCancelHandlers(.closeHandlersAsResolved)
         #expect(afterFulfil.registerCancelHandler(ref) == .drop, "rule 4: registered after fulfilment: never runs")
         #expect(afterFulfil.takeForCancelRequest() == nil)
+
+        // The debug-only check: a closed list never changes, an open one may close.
+        #expect(ListHead.closedCallbacks.isValid(after: ListHead(nil)))
+        #expect(ListHead(ref).isValid(after: ListHead(nil)))
+        #expect(!ListHead(nil).isValid(after: .closedCallbacks), "a closed list reopened")
+        #expect(!ListHead(ref).isValid(after: ListHead(Sentinel.cancelRequestedRef)), "a handler pushed after the request")
     }
 
     @Test("the invariant check rejects impossible words and backward transitions")
