@@ -29,8 +29,8 @@ import Synchronization
 ///   promise is cancelled when `start()` runs (which the queue still does).
 public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendable {
     // Safety of `@unchecked Sendable` (required because `Operation` is): `handler` and
-    // `resolver` are taken only by the thread that wins `started`, and released by `deinit`;
-    // everything else is immutable or atomic.
+    // `resolver` are taken only by the thread that moves `phase` out of `.ready`, and
+    // released by `deinit`; everything else is immutable or atomic.
 
     /// The resolver type the handler receives.
     public typealias Resolver = Promise<Value, Error>.Resolver
@@ -39,8 +39,7 @@ public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendabl
     /// The actor the handler is isolated to (`nil`: nonisolated); it runs only there.
     private let isolation: (any Actor)?
     private let _promise: Promise<Value, Error>
-    private let started = Atomic(false)
-    private let phase = Atomic<UInt8>(Phase.ready)
+    private let phase = Atomic(Phase.ready)
     private var handler: (@Sendable (Resolver) -> Void)?
     /// Holds the creator keeper until `start()` hands it to the handler (rule 1).
     private var resolver: Resolver?
@@ -74,23 +73,23 @@ public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendabl
 
     /// Whether the handler was started and the promise has not resolved yet.
     public override var isExecuting: Bool {
-        phase.load(ordering: .acquiring) == Phase.executing
+        phase.load(ordering: .acquiring) == .executing
     }
 
     /// Whether the promise has resolved.
     public override var isFinished: Bool {
-        phase.load(ordering: .acquiring) == Phase.finished
+        phase.load(ordering: .acquiring) == .finished
     }
 
     /// Starts the operation: runs the handler on its context, or, if the operation was
     /// cancelled, cancels the promise without running the handler. Only the first call does
     /// anything.
     public override func start() {
-        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard phase.compareExchange(expected: .ready, desired: .starting, ordering: .acquiringAndReleasing).exchanged else { return }
         let handler = self.handler.take()!
         let resolver = self.resolver.take()!
         willChangeValue(forKey: "isExecuting")
-        phase.store(Phase.executing, ordering: .releasing)
+        phase.store(.executing, ordering: .releasing)
         didChangeValue(forKey: "isExecuting")
         if isCancelled {
             resolver.cancel()
@@ -123,8 +122,7 @@ public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendabl
 
     /// The promise resolved: executing → finished, with KVO.
     fileprivate func promiseResolved() {
-        let old = phase.exchange(Phase.finished, ordering: .acquiringAndReleasing)
-        guard old != Phase.finished else { return }
+        guard phase.exchange(.finished, ordering: .acquiringAndReleasing) != .finished else { return }
         willChangeValue(forKey: "isExecuting")
         willChangeValue(forKey: "isFinished")
         didChangeValue(forKey: "isExecuting")
@@ -156,9 +154,9 @@ private final class OperationNode: PromiseNode, @unchecked Sendable {
 /// `PromiseOperation` with `Swift.Error` as its error type.
 public typealias StdPromiseOperation<Value> = PromiseOperation<Value, Swift.Error>
 
-/// The life of a `PromiseOperation`, stored in an atomic byte.
-private enum Phase {
-    static let ready: UInt8 = 0
-    static let executing: UInt8 = 1
-    static let finished: UInt8 = 2
+/// The life of a `PromiseOperation`, stored in an atomic byte. `start()` moves it from
+/// `ready` to `starting` (once: the winner takes the handler), then to `executing` between
+/// the KVO notifications; the promise's resolution moves it to `finished`.
+private enum Phase: UInt8, AtomicRepresentable {
+    case ready, starting, executing, finished
 }

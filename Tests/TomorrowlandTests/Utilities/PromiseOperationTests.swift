@@ -155,6 +155,27 @@ final class UtilitiesPromiseOperationTests: XCTestCase {
         XCTAssertEqual(runs.value, 1)
     }
 
+    func testRacingFirstStartsRunTheHandlerOnceThenExecutingThenFinished() {
+        for _ in 0..<200 {
+            let runs = Counter()
+            let stashed = Slot<Promise<Int, TestError>.Resolver?>()
+            let operation = PromiseOperation<Int, TestError>(on: .immediate) { resolver in
+                runs.increment()
+                stashed.value = resolver
+            }
+            XCTAssertFalse(operation.isExecuting)
+            XCTAssertFalse(operation.isFinished)
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in operation.start() }
+            XCTAssertEqual(runs.value, 1)
+            XCTAssertTrue(operation.isExecuting)
+            XCTAssertFalse(operation.isFinished)
+            stashed.value!.fulfill(with: 1)
+            XCTAssertFalse(operation.isExecuting)
+            XCTAssertTrue(operation.isFinished)
+            XCTAssertEqual(operation.promise.result, .value(1))
+        }
+    }
+
     func testDroppingANeverStartedOperationCancelsThePromise() {
         var promise: Promise<Int, TestError>!
         weak var weakOperation: PromiseOperation<Int, TestError>?
