@@ -238,11 +238,13 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
             up.update { $0.addObserver() }
         }
         upstream.exchange(Unmanaged.passRetained(up), ordering: .acquiringAndReleasing)?.release()
-        let now = currentState
-        if now.isResolvingOrResolved {
+        switch currentState.linkStored() {
+        case .keep:
+            break
+        case .drop:
             _ = takeUpstream()
-        } else if now.isCancelRequested, let next = notifyUpstream() {
-            next.requestCancel()
+        case .passCancelRequestOn:
+            if let next = notifyUpstream() { next.requestCancel() }
         }
     }
 

@@ -2,8 +2,8 @@
 //
 // Start reading here. A promise's shared mutable state is five atomics in `PromiseCore`:
 // the state word, the callback list head, the cancel-handler list head, the keeper count and
-// the upstream link. This file is the pure value-type view of the first three, and the rule
-// for the fourth: each event is a `mutating func` (or a `static func`) that returns the
+// the upstream link. This file is the pure value-type view of the first three, and the rules
+// for the other two: each event is a `mutating func` (or a `static func`) that returns the
 // action the caller must take *after* the change has been published with one atomic
 // operation. Nothing here runs user code, takes a lock or touches memory other than the
 // value itself (and the `next` link of a node not yet published), so `PromiseCore` can retry
@@ -226,6 +226,25 @@ struct PromiseState: Equatable, Sendable {
               observers > 0, cancelledObservers >= observers else { return .none }
         raw |= Self.propagatedBit
         return .requestCancel
+    }
+
+    // MARK: The upstream link (rules 5 and 27)
+
+    /// What `PromiseCore.linkUpstream` must do once the link to the upstream is stored.
+    enum LinkAction: Equatable {
+        /// Pending and not asked to cancel: keep the link until a cancel request or resolution.
+        case keep
+        /// Already resolving or resolved: resolution may have passed the link by, so drop it.
+        case drop
+        /// Already asked to cancel: pass the request on to the upstream at once.
+        case passCancelRequestOn
+    }
+
+    /// The link to the upstream was stored while the word reads `self`.
+    @inline(__always)
+    func linkStored() -> LinkAction {
+        if isResolvingOrResolved { return .drop }
+        return isCancelRequested ? .passCancelRequestOn : .keep
     }
 
     // MARK: Keepers (rule 1)

@@ -176,6 +176,18 @@ struct PromiseStateTests {
         #expect(PromiseState.keeperReleased(remaining: 0, state: { .resolvedAtCreation }) == .none)
     }
 
+    @Test("rule 27: a link stored on a promise already asked to cancel passes the request on at once")
+    func upstreamLinkRules() {
+        var state = PromiseState.initial
+        #expect(state.linkStored() == .keep)
+        _ = state.requestCancel()
+        #expect(state.linkStored() == .passCancelRequestOn, "asked to cancel before the link: passed on at once")
+        _ = state.claim(cancelling: false)
+        #expect(state.linkStored() == .drop, "resolving: the link is dropped, resolution may have passed it by")
+        _ = state.publish()
+        #expect(state.linkStored() == .drop)
+    }
+
     @Test("rule 4: the list heads: register, cancel request, resolution")
     func listHeadRules() {
         let node = PromiseNode()
