@@ -39,9 +39,9 @@ import Foundation
 /// were waiting when it started, then resubmits itself, so plain blocks on the queue are not
 /// starved. No lock is held while a job runs.
 ///
-/// Safety of `@unchecked Sendable`: `queue` is written once, in `init`; `jobs`, `head` and
-/// `scheduled` are guarded by `lock`; `drainBlock` is written once, right after `init`,
-/// before the executor is published; the role caches are thread-safe.
+/// Safety of `@unchecked Sendable`: `queue` is written once, in `init`; `jobs` is only
+/// touched under `lock`, one `Jobs` transition at a time; `drainBlock` is written once, right
+/// after `init`, before the executor is published; the role caches are thread-safe.
 final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
     /// A waiting job, and the task executor it was enqueued through (`nil`: the serial role),
     /// kept alive until the job has run.
@@ -50,14 +50,70 @@ final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
         let taskExecutor: DispatchQueueTaskExecutor?
     }
 
+    /// The executor's FIFO of waiting jobs, and whether a drain is submitted.
+    private struct Jobs {
+        private enum Phase {
+            /// No drain is submitted, and no job waits.
+            case idle
+            /// A drain is submitted or running; `next` is the index of the next job to run.
+            case draining(next: Int)
+        }
+
+        /// What a drain does next.
+        enum Step {
+            /// Runs this job (outside the lock).
+            case run(Entry)
+            /// The drain is over: the executor went idle, or (`resubmit`) more jobs arrived.
+            case finished(resubmit: Bool)
+        }
+
+        /// An array that keeps its capacity from one drain to the next.
+        private var entries: [Entry] = []
+        private var phase = Phase.idle
+
+        /// The number of jobs enqueued so far: a drain runs the jobs before this index.
+        var end: Int { entries.count }
+
+        /// Appends `entry`; `true` if the executor was idle (the caller submits a drain).
+        mutating func append(_ entry: Entry) -> Bool {
+            entries.append(entry)
+            guard case .idle = phase else { return false }
+            phase = .draining(next: 0)
+            return true
+        }
+
+        /// The next job of a drain that runs the jobs before `end`, or the end of the drain.
+        mutating func step(before end: Int) -> Step {
+            guard case .draining(let next) = phase else { preconditionFailure("TomorrowlandAsync: drain of an idle executor") }
+            if next < end {
+                let entry = entries[next]
+                // The FIFO lets go of the task executor here, so that its last release (which
+                // can free the queue) happens after the job, outside the lock.
+                if entry.taskExecutor != nil { entries[next] = Entry(job: entry.job, taskExecutor: nil) }
+                phase = .draining(next: next + 1)
+                return .run(entry)
+            }
+            if next == entries.count {
+                entries.removeAll(keepingCapacity: true)
+                phase = .idle
+                return .finished(resubmit: false)
+            }
+            if next >= 1024 && next * 2 >= entries.count {
+                // Never idle: compact now and then so the array does not grow without bound.
+                entries.removeFirst(next)
+                phase = .draining(next: 0)
+            }
+            return .finished(resubmit: true)
+        }
+    }
+
     private weak var queue: DispatchQueue?
     /// The roles handed out for this queue, while someone holds them.
     private let serialRole = WeakSingleton<QueueSerialExecutor>()
     private let taskRole = WeakSingleton<DispatchQueueTaskExecutor>()
+    // (`Locked` is internal to Tomorrowland, hence the lock beside the value here.)
     private let lock = NSLock()
-    private var jobs: [Entry] = []
-    private var head = 0
-    private var scheduled = false
+    private var jobs = Jobs()
     private var drainBlock: (@convention(block) @Sendable () -> Void)?
 
     private init(queue: DispatchQueue) {
@@ -104,9 +160,7 @@ final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
 
     private func append(_ entry: Entry) {
         lock.lock()
-        jobs.append(entry)
-        let submit = !scheduled
-        scheduled = true
+        let submit = jobs.append(entry)
         lock.unlock()
         if submit { submitDrain() }
     }
@@ -120,37 +174,25 @@ final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
     /// Runs the jobs waiting when it starts, in order; then goes idle or resubmits itself.
     private func drain() {
         lock.lock()
-        let end = jobs.count
+        let end = jobs.end
         lock.unlock()
         let serial = asUnownedSerialExecutor()
         while true {
             lock.lock()
-            guard head < end else { break }
-            let entry = jobs[head]
-            // The FIFO lets go of the task executor here, so that its last release (which can
-            // free the queue) happens below, outside the lock.
-            if entry.taskExecutor != nil { jobs[head] = Entry(job: entry.job, taskExecutor: nil) }
-            head += 1
+            let step = jobs.step(before: end)
             lock.unlock()
-            if let taskExecutor = entry.taskExecutor {
-                entry.job.runSynchronously(isolatedTo: serial, taskExecutor: taskExecutor.asUnownedTaskExecutor())
-            } else {
-                entry.job.runSynchronously(on: serial)
+            switch step {
+            case .run(let entry):
+                if let taskExecutor = entry.taskExecutor {
+                    entry.job.runSynchronously(isolatedTo: serial, taskExecutor: taskExecutor.asUnownedTaskExecutor())
+                } else {
+                    entry.job.runSynchronously(on: serial)
+                }
+            case .finished(let resubmit):
+                if resubmit { submitDrain() }
+                return
             }
         }
-        // Still holding the lock.
-        let more = head < jobs.count
-        if !more {
-            jobs.removeAll(keepingCapacity: true)
-            head = 0
-            scheduled = false
-        } else if head >= 1024 && head * 2 >= jobs.count {
-            // Never idle: compact now and then so the array does not grow without bound.
-            jobs.removeFirst(head)
-            head = 0
-        }
-        lock.unlock()
-        if more { submitDrain() }
     }
 
     func isIsolatingCurrentContext() -> Bool? {
