@@ -98,4 +98,33 @@ final class ContextTimerTests: XCTestCase {
         waitUntil { ran.value == 1 }
         waitUntil { queue.operationCount == 0 }
     }
+
+    func testCancelRacingTheFiringRunsTheWorkAtMostOnceAndAlwaysReleasesIt() {
+        let timers = 2_000
+        let ran = Counter()
+        let released = Counter()
+        let tooMany = Counter()
+        for index in 0..<timers {
+            let timer = ContextTimer()
+            let runs = Counter()
+            let spy = DeinitSpy { released.increment() }
+            let context: PromiseContext = index.isMultiple(of: 2) ? .utility : .operationQueue(racingQueue)
+            timer.arm(on: context, after: 0) {
+                spy.touch()
+                ran.increment()
+                if runs.increment() > 1 { tooMany.increment() }
+            }
+            DispatchQueue.global().async { timer.cancel() }
+        }
+        waitUntil(timeout: 30) { released.value == timers }
+        XCTAssertEqual(released.value, timers, "every work closure is released, run or cancelled")
+        XCTAssertEqual(tooMany.value, 0)
+        XCTAssertLessThanOrEqual(ran.value, timers)
+    }
+
+    private let racingQueue: OperationQueue = {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 2
+        return queue
+    }()
 }
