@@ -39,9 +39,9 @@ import Foundation
 /// were waiting when it started, then resubmits itself, so plain blocks on the queue are not
 /// starved. No lock is held while a job runs.
 ///
-/// Safety of `@unchecked Sendable`: `queue` is written once, in `init`; `jobs` is only
-/// touched under `lock`, one `Jobs` transition at a time; `drainBlock` is written once, right
-/// after `init`, before the executor is published; the role caches are thread-safe.
+/// Safety of `@unchecked Sendable`: `queue` is written once, in `init`; `jobs` is behind its
+/// lock; `drainBlock` is written once, right after `init`, before the executor is published;
+/// the role caches are thread-safe.
 final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
     /// A waiting job, and the task executor it was enqueued through (`nil`: the serial role),
     /// kept alive until the job has run.
@@ -111,9 +111,7 @@ final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
     /// The roles handed out for this queue, while someone holds them.
     private let serialRole = WeakSingleton<QueueSerialExecutor>()
     private let taskRole = WeakSingleton<DispatchQueueTaskExecutor>()
-    // (`Locked` is internal to Tomorrowland, hence the lock beside the value here.)
-    private let lock = NSLock()
-    private var jobs = Jobs()
+    private let jobs = Locked(Jobs())
     private var drainBlock: (@convention(block) @Sendable () -> Void)?
 
     private init(queue: DispatchQueue) {
@@ -121,18 +119,18 @@ final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
     }
 
     private static let key = DispatchSpecificKey<DispatchQueueExecutor>()
-    private static let creation = NSLock()
+    private static let creation = Locked(())
 
     /// The executor of `queue`, created on first use and kept in the queue's specific storage.
     static func executor(for queue: DispatchQueue) -> DispatchQueueExecutor {
         if let existing = queue.getSpecific(key: key) { return existing }
-        creation.lock()
-        defer { creation.unlock() }
-        if let existing = queue.getSpecific(key: key) { return existing }
-        let executor = DispatchQueueExecutor(queue: queue)
-        executor.drainBlock = { [unowned executor] in executor.drain() }
-        queue.setSpecific(key: key, value: executor)
-        return executor
+        return creation.withLock { _ in
+            if let existing = queue.getSpecific(key: key) { return existing }
+            let executor = DispatchQueueExecutor(queue: queue)
+            executor.drainBlock = { [unowned executor] in executor.drain() }
+            queue.setSpecific(key: key, value: executor)
+            return executor
+        }
     }
 
     /// The serial role of `queue` (`PromiseContext.queue(q).serialExecutor`): keeps `queue`
@@ -159,10 +157,7 @@ final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
     }
 
     private func append(_ entry: Entry) {
-        lock.lock()
-        let submit = jobs.append(entry)
-        lock.unlock()
-        if submit { submitDrain() }
+        if jobs.withLock({ $0.append(entry) }) { submitDrain() }
     }
 
     private func submitDrain() {
@@ -173,15 +168,10 @@ final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
 
     /// Runs the jobs waiting when it starts, in order; then goes idle or resubmits itself.
     private func drain() {
-        lock.lock()
-        let end = jobs.end
-        lock.unlock()
+        let end = jobs.withLock { $0.end }
         let serial = asUnownedSerialExecutor()
         while true {
-            lock.lock()
-            let step = jobs.step(before: end)
-            lock.unlock()
-            switch step {
+            switch jobs.withLock({ $0.step(before: end) }) {
             case .run(let entry):
                 if let taskExecutor = entry.taskExecutor {
                     entry.job.runSynchronously(isolatedTo: serial, taskExecutor: taskExecutor.asUnownedTaskExecutor())

@@ -36,18 +36,17 @@ final class OperationQueueExecutor: SerialExecutor, @unchecked Sendable {
         let taskRole = WeakSingleton<OperationQueueTaskExecutor>()
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var table: [ObjectIdentifier: Entry] = [:]  // guarded by `lock`
+    private static let table = Locked<[ObjectIdentifier: Entry]>([:])
 
     private static func entry(for queue: OperationQueue) -> Entry {
-        lock.lock()
-        defer { lock.unlock() }
-        let id = ObjectIdentifier(queue)
-        if let entry = table[id], entry.queue === queue { return entry }
-        table = table.filter { $0.value.queue != nil }
-        let entry = Entry(queue: queue, executor: OperationQueueExecutor(queue: queue))
-        table[id] = entry
-        return entry
+        table.withLock { table in
+            let id = ObjectIdentifier(queue)
+            if let entry = table[id], entry.queue === queue { return entry }
+            table = table.filter { $0.value.queue != nil }
+            let entry = Entry(queue: queue, executor: OperationQueueExecutor(queue: queue))
+            table[id] = entry
+            return entry
+        }
     }
 
     /// The serial role of `queue` (`PromiseContext.operationQueue(q).serialExecutor`): keeps

@@ -47,21 +47,24 @@ final class QueueSerialExecutor: SerialExecutor, @unchecked Sendable {
 /// (a weak reference): the identity of an executor role that must not be kept alive by the
 /// queue it keeps alive.
 ///
-/// Safety of `@unchecked Sendable`: `object` is only read and written under `lock`; `make`
-/// (an initializer of ours, never user code) runs under it too, so there is one object at a time.
-final class WeakSingleton<Object: AnyObject>: @unchecked Sendable {
-    private let lock = NSLock()
-    private weak var object: Object?
+/// `make` (an initializer of ours, never user code) runs under the lock, so there is one
+/// object at a time.
+final class WeakSingleton<Object: AnyObject>: Sendable {
+    private struct Reference {
+        weak var object: Object?
+    }
+
+    private let reference = Locked(Reference())
 
     init() {}
 
     func get(orMake make: () -> Object) -> Object {
-        lock.lock()
-        defer { lock.unlock() }
-        if let object { return object }
-        let made = make()
-        object = made
-        return made
+        reference.withLock { reference in
+            if let object = reference.object { return object }
+            let made = make()
+            reference.object = made
+            return made
+        }
     }
 }
 

@@ -8,18 +8,22 @@ import Foundation
 /// thread sanitizer cannot see, so it reports false races on everything the mutex protects;
 /// `NSLock` is a pthread mutex, which the sanitizer understands. Never hold it across user code.
 ///
+/// `package` so that TomorrowlandAsync's executors use the same wrapper; `@inlinable` so that
+/// their job paths stay specialized across the module boundary.
+///
 /// Safety of `@unchecked Sendable`: `value` is only accessed inside `withLock`, under `lock`.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
+package final class Locked<Value>: @unchecked Sendable {
+    @usableFromInline let lock = NSLock()
+    @usableFromInline var value: Value
 
-    init(_ value: Value) {
+    @inlinable
+    package init(_ value: Value) {
         self.value = value
     }
 
     /// Runs `body` with exclusive access to the value.
-    @inline(__always)
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    @inlinable @inline(__always)
+    package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
