@@ -111,7 +111,9 @@ struct MigrationPitfallsTests {
         let user = User(id: 1, name: "a")
         let blocked = Task { try await photoURL(for: user) }
         let reached = Task { try await cancellablePhotoURL(for: user) }
-        try? await Task.sleep(for: .milliseconds(50))
+        // Cancelled at once, not after a sleep: whether a Task is cancelled before or while it
+        // awaits, its await asks for cancellation, and the only wall-clock bound left is the
+        // request's 0.5 s latency (a sleep here ate into it on a loaded machine).
         blocked.cancel()
         reached.cancel()
         // The request behind `reached` was asked to cancel; the one behind `blocked` was not,
