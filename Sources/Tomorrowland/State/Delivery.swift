@@ -20,17 +20,19 @@ enum Delivery {
     /// if the thread is not delivering, else after the callback being delivered returns.
     static func deliver(_ upstream: PromiseCore, list: Unmanaged<PromiseNode>?) {
         guard list != nil else { return }
-        let thread = ThreadState.current
-        thread.deliveryStack.append(.init(core: upstream, remaining: list))
-        guard !thread.isDelivering else { return }
-        // Callbacks fired by resolution run with `isExecutingNow == false` (rule 13); the loop
-        // sets it once for all of them.
-        let executingNow = thread.isExecutingNow
-        thread.isExecutingNow = false
-        thread.isDelivering = true
-        run(thread)
-        thread.isDelivering = false
-        thread.isExecutingNow = executingNow
+        // Borrowed, not retained: the thread's slot keeps it alive while this thread runs.
+        ThreadState.currentUnretained._withUnsafeGuaranteedRef { thread in
+            thread.deliveryStack.append(.init(core: upstream, remaining: list))
+            guard !thread.isDelivering else { return }
+            // Callbacks fired by resolution run with `isExecutingNow == false` (rule 13); the
+            // loop sets it once for all of them.
+            let executingNow = thread.isExecutingNow
+            thread.isExecutingNow = false
+            thread.isDelivering = true
+            run(thread)
+            thread.isDelivering = false
+            thread.isExecutingNow = executingNow
+        }
     }
 
     private static func run(_ thread: ThreadState) {

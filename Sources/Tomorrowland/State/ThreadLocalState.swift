@@ -54,11 +54,21 @@ final class ThreadState: @unchecked Sendable {
     /// The calling thread's state, created on first use.
     @usableFromInline
     static var current: ThreadState {
+        currentUnretained.takeUnretainedValue()
+    }
+
+    /// The calling thread's state without a retain: the thread-specific slot owns it until
+    /// the thread exits (its destructor is the only release), so the calling thread may use
+    /// it through `_withUnsafeGuaranteedRef` for as long as it runs. The delivery loop
+    /// uses this: a strong `current` costs a retain and a release (two atomic RMWs) per
+    /// resolution that delivers callbacks.
+    @inline(__always)
+    static var currentUnretained: Unmanaged<ThreadState> {
         if let pointer = pthread_getspecific(key) {
-            return Unmanaged<ThreadState>.fromOpaque(pointer).takeUnretainedValue()
+            return Unmanaged<ThreadState>.fromOpaque(pointer)
         }
-        let state = ThreadState()
-        pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
+        let state = Unmanaged.passRetained(ThreadState())
+        pthread_setspecific(key, state.toOpaque())
         return state
     }
 }
