@@ -304,7 +304,14 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
 /// "no handle is left", which unblocks automatic cancellation propagation (rule 5b).
 @usableFromInline
 final class PromiseSeal: Sendable {
-    let core: PromiseCore
-    @usableFromInline init(_ core: PromiseCore) { self.core = core }
-    deinit { core.sealHandles() }
+    /// Retained by the seal and released at the end of `deinit`. `Unmanaged` so that `deinit`
+    /// calls `sealHandles` on a borrowed reference: with a strong field, Swift retains and
+    /// releases the core around the call (two atomic RMWs) on top of the field's own release.
+    /// The borrow is safe: the seal's own retain keeps the core alive until the release below.
+    private let core: Unmanaged<PromiseCore>
+    @usableFromInline init(_ core: PromiseCore) { self.core = Unmanaged.passRetained(core) }
+    deinit {
+        core._withUnsafeGuaranteedRef { $0.sealHandles() }
+        core.release()
+    }
 }
