@@ -114,8 +114,9 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// the result.
     @usableFromInline
     final func publish() {
-        // `PromiseState.publish()` as one atomic add; only the claimant does this.
-        let (old, new) = state.wrappingAdd(PromiseState.publishIncrement, ordering: .acquiringAndReleasing)
+        // `PromiseState.publish()` as one atomic add; only the claimant does this. Sequentially
+        // consistent for `dropUpstreamAtPublish` (free on x86: a locked add either way).
+        let (old, new) = state.wrappingAdd(PromiseState.publishIncrement, ordering: .sequentiallyConsistent)
         var published = PromiseState(raw: old)
         let action = published.publish()
         assert(published.raw == new && published.isValid(after: PromiseState(raw: old)),
@@ -127,10 +128,28 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
             ListHead.closedCancelHandlers(action).node, ordering: .acquiringAndReleasing)
         assert(!Sentinel.isResolved(handlers), "Tomorrowland: cancel handlers closed twice")
         if !Sentinel.isSentinel(handlers) { dropList(handlers) }
-        _ = takeUpstream()
+        dropUpstreamAtPublish()
         let list = callbacks.exchange(ListHead.closedCallbacks.node, ordering: .acquiringAndReleasing)
         assert(!Sentinel.isSentinel(list), "Tomorrowland: callbacks closed twice")
         Delivery.deliver(self, list: reverseList(list))
+    }
+
+    /// Publish's half of the upstream hand-off (`linkUpstream` has the other half): takes and
+    /// releases the link, skipping the exchange (an atomic RMW) when a load sees no link, as
+    /// for every promise that was never linked (roots).
+    ///
+    /// Why the skip loses no link: `linkUpstream` stores the link, then loads the state word;
+    /// `publish` adds to the state word, then loads the link here. All four accesses are
+    /// sequentially consistent, so they fall in one total order: if publish's add comes
+    /// first, link's state load sees the promise resolved and drops the link itself
+    /// (`LinkAction.drop`); otherwise link's store comes before this load, which then sees the
+    /// link (or `nil` because a cancel request already took it) and takes it. Both sides take
+    /// with an exchange, so the link is released once. (Acquire/release alone would allow
+    /// both loads to miss — the store-buffering pattern.)
+    @inline(__always)
+    private func dropUpstreamAtPublish() {
+        guard upstream.load(ordering: .sequentiallyConsistent) != nil else { return }
+        _ = takeUpstream()
     }
 
     /// Resolves the promise as cancelled (implemented by `PromiseBox`).
@@ -237,8 +256,10 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         } else {
             up.update { $0.addObserver() }
         }
-        upstream.exchange(Unmanaged.passRetained(up), ordering: .acquiringAndReleasing)?.release()
-        switch currentState.linkStored() {
+        // Store, then load the state word, both sequentially consistent: `publish` skips its
+        // exchange when it sees no link (`dropUpstreamAtPublish` says why that is safe).
+        upstream.exchange(Unmanaged.passRetained(up), ordering: .sequentiallyConsistent)?.release()
+        switch PromiseState(raw: state.load(ordering: .sequentiallyConsistent)).linkStored() {
         case .keep:
             break
         case .drop:

@@ -30,6 +30,7 @@
 //                                         or cancelRequested sentinel (cancelled)
 //  keepers (rule 1):     n ──release──▶ 0 while pending: resolve as cancelled
 //  upstream link:        none ──link──▶ up ──taken once, by a cancel request or publish──▶ none
+//                        (publish skips taking when it sees none; link then re-reads the phase)
 // ```
 //
 // A callback's path, in five hops:

@@ -196,6 +196,35 @@ final class CoreStressTests: XCTestCase {
         XCTAssertEqual(failures.values, [])
     }
 
+    /// Rule 18: a pipe's upstream link stored while another thread resolves the target is
+    /// dropped by one side or the other (resolution takes it, or the link sees the target
+    /// resolved and drops it): however they interleave, the resolved target does not keep
+    /// the inner promise alive, and the direct fulfilment wins.
+    func testStress_pipeLinkRacesResolution() {
+        let failures = Recorder<String>()
+        for i in 0..<5_000 {
+            weak var weakInner: PromiseBox<Int, String>?
+            let (target, targetResolver) = P.makeWithResolver()
+            do {
+                let (inner, innerResolver) = P.makeWithResolver()
+                weakInner = inner._box
+                let innerSlot = Slot<P?>()
+                innerSlot.value = inner
+                race({
+                    targetResolver.resolve(with: innerSlot.value!)
+                    innerSlot.value = nil
+                }, { targetResolver.fulfill(with: i) })
+                innerResolver.fulfill(with: -i) // too late: the target was fulfilled directly
+            }
+            let result = target.result
+            if result != .value(i) { failures.append("\(i): target \(String(describing: result))") }
+            if weakInner != nil { failures.append("\(i): the resolved target keeps the inner promise") }
+            withExtendedLifetime(target) {}
+            if failures.count > 10 { break }
+        }
+        XCTAssertEqual(failures.values, [])
+    }
+
     func testStress_cancelHandlerRegistrationRacesRequest() {
         let failures = Recorder<String>()
         for i in 0..<5_000 {
