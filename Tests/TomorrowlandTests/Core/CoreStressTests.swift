@@ -225,6 +225,29 @@ final class CoreStressTests: XCTestCase {
         XCTAssertEqual(failures.values, [])
     }
 
+    /// The same race at the core, with the whole of `linkUpstream` against the whole of
+    /// `publish` (a pipe checks the target's state first, which narrows the window): the link
+    /// is taken by publish or dropped by the link, never left on the resolved promise.
+    func testStress_linkUpstreamRacesPublish() {
+        let failures = Recorder<String>()
+        for i in 0..<5_000 {
+            weak var weakUp: PromiseBox<Int, String>?
+            let (promise, resolver) = P.makeWithResolver()
+            do {
+                let up = PromiseBox<Int, String>()
+                weakUp = up
+                let box = promise._box
+                race({ box.linkUpstream(up) }, { resolver.fulfill(with: i) })
+                up.releaseKeeper() // cancels it: nothing else refers to it but a leftover link
+            }
+            if promise.result != .value(i) { failures.append("\(i): \(String(describing: promise.result))") }
+            if weakUp != nil { failures.append("\(i): the resolved promise keeps its upstream") }
+            withExtendedLifetime(promise) {}
+            if failures.count > 10 { break }
+        }
+        XCTAssertEqual(failures.values, [])
+    }
+
     func testStress_cancelHandlerRegistrationRacesRequest() {
         let failures = Recorder<String>()
         for i in 0..<5_000 {
