@@ -38,10 +38,12 @@ enum Delivery {
     private static func run(_ thread: ThreadState) {
         while let top = thread.deliveryStack.indices.last {
             guard let node = thread.deliveryStack.takeNode(at: top) else {
-                thread.deliveryStack.removeLast()
+                thread.deliveryStack.popFrame()
                 continue
             }
-            node.upstreamResolved(thread.deliveryStack[top].core, synchronously: false)
+            thread.deliveryStack.core(at: top)._withUnsafeGuaranteedRef {
+                node.upstreamResolved($0, synchronously: false)
+            }
             thread.deliveryStack.orderPushed(above: top)
         }
     }

@@ -209,11 +209,13 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         thread.isCancelling = true
         while let top = thread.cancelStack.indices.last {
             if let node = thread.cancelStack.takeNode(at: top) {
-                node.upstreamRequestedCancel(thread.cancelStack[top].core, synchronously: false)
+                thread.cancelStack.core(at: top)._withUnsafeGuaranteedRef {
+                    node.upstreamRequestedCancel($0, synchronously: false)
+                }
                 thread.cancelStack.orderPushed(above: top)
             } else {
                 // Its handlers have run: pass the request upstream (rule 5).
-                let core = thread.cancelStack.removeLast().core
+                let core = thread.cancelStack.popFrame()
                 if let up = core.notifyUpstream(), up.update({ $0.requestCancel() }) == .runHandlers {
                     thread.cancelStack.append(.init(core: up, remaining: up.takeCancelHandlers()))
                 }

@@ -18,10 +18,17 @@ final class ThreadState: @unchecked Sendable {
     /// One promise's list still to fire: on the delivery stack its callbacks, on the cancel
     /// stack its cancel handlers.
     struct Frame {
-        /// The promise the list was taken from (kept alive by the frame).
-        let core: PromiseCore
+        /// The promise the list was taken from, retained by the frame until `popFrame()`.
+        /// `Unmanaged` so that the loops pass it on borrowed (`withCore`) instead of paying a
+        /// retain and a release per node fired.
+        let core: Unmanaged<PromiseCore>
         /// The nodes still to fire, in registration order. Each is retained by the list.
         var remaining: Unmanaged<PromiseNode>?
+
+        init(core: PromiseCore, remaining: Unmanaged<PromiseNode>?) {
+            self.core = Unmanaged.passRetained(core)
+            self.remaining = remaining
+        }
     }
 
     /// Depth-first delivery stack (rule 19): the top frame fires next (`Delivery`).
@@ -85,6 +92,21 @@ extension Array where Element == ThreadState.Frame {
         self[top].remaining = object.next
         object.next = nil
         return object
+    }
+
+    /// The promise of frame `top`, unretained. The loops call its node with it borrowed
+    /// (`_withUnsafeGuaranteedRef`): the frame keeps its retain until the loop pops it, which
+    /// is only after its list is done, so the promise outlives the call (frames pushed
+    /// meanwhile go above `top`; the array may move, the object does not).
+    @inline(__always)
+    func core(at top: Int) -> Unmanaged<PromiseCore> {
+        self[top].core
+    }
+
+    /// Removes the top frame and returns its promise with the frame's retain.
+    @inline(__always) @discardableResult
+    mutating func popFrame() -> PromiseCore {
+        removeLast().core.takeRetainedValue()
     }
 
     /// Rule 19: the frames pushed while the node of frame `top` fired (usually none or one)
