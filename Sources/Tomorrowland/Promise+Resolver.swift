@@ -130,7 +130,9 @@ extension Promise.Resolver where Error: Swift.Error {
 final class ResolverHandle<Value, Error>: Sendable {
     @usableFromInline let box: PromiseBox<Value, Error>
     @usableFromInline init(_ box: PromiseBox<Value, Error>) { self.box = box }
-    deinit { box.releaseKeeper() }
+    // Borrowed for the call: the field keeps the box alive until after the deinit body, so
+    // this saves the retain and release Swift puts around a call on a loaded field.
+    deinit { Unmanaged.passUnretained(box)._withUnsafeGuaranteedRef { $0.releaseKeeper() } }
 }
 
 /// Carries a value into a `@Sendable` closure where the API contract already makes the
