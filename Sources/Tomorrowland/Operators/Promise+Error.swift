@@ -89,7 +89,7 @@ final class CatchBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredV
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (Error) -> Void) {
         super.init(context: context, token: token, trigger: .error, kind: .observer, isolation: callback.isolation, callback: StoredVoidCallback(isolated: callback)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: CatchBox<Value, Error>.self)
-            box.handle(upstream, phase) { box.step($0) }
+            box.handle(upstream, phase) { [unowned(unsafe) box] in box.step($0) }
         }
     }
 

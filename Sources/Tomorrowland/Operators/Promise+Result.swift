@@ -76,7 +76,7 @@ final class AlwaysBox<Value, Error>: ChildBox<Value, Error, Value, Error, Stored
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void) {
         super.init(context: context, token: token, trigger: .all, kind: .observer, isolation: callback.isolation, callback: StoredVoidCallback(isolated: callback)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: AlwaysBox<Value, Error>.self)
-            box.handle(upstream, phase) { box.step($0) }
+            box.handle(upstream, phase) { [unowned(unsafe) box] in box.step($0) }
         }
     }
 

@@ -35,7 +35,7 @@ final class ThenBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredVo
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (Value) -> Void) {
         super.init(context: context, token: token, trigger: .value, kind: .observer, isolation: callback.isolation, callback: StoredVoidCallback(isolated: callback)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: ThenBox<Value, Error>.self)
-            box.handle(upstream, phase) { box.step($0) }
+            box.handle(upstream, phase) { [unowned(unsafe) box] in box.step($0) }
         }
     }
 
@@ -54,7 +54,7 @@ final class MapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Valu
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (ParentValue) -> Value) {
         super.init(context: context, token: token, trigger: .value, kind: .transformer, isolation: callback.isolation, callback: StoredCallback(isolated: callback)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: MapBox<ParentValue, Error, Value>.self)
-            box.handle(upstream, phase) { box.step($0) }
+            box.handle(upstream, phase) { [unowned(unsafe) box] in box.step($0) }
         }
     }
 
@@ -76,7 +76,7 @@ final class FlatMapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, 
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (ParentValue) -> Promise<Value, Error>) {
         super.init(context: context, token: token, trigger: .value, kind: .transformer, isolation: callback.isolation, callback: StoredPromiseCallback(isolated: callback)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: FlatMapBox<ParentValue, Error, Value>.self)
-            box.handle(upstream, phase) { box.step($0) }
+            box.handle(upstream, phase) { [unowned(unsafe) box] in box.step($0) }
         }
     }
 
