@@ -120,11 +120,13 @@ class ChildBox<ParentValue, ParentError, Value, Error, Callback: ReleasableCallb
 
     /// The body of every operator: pass through, run now, or schedule on the context.
     ///
-    /// The operators' `fire` closures pass a `step` that captures the box `unowned(unsafe)`:
-    /// the box is `fire`'s own node argument, which every caller keeps alive for the whole
-    /// call (the delivery loop holds the node it took, `register` the node it fires, a
-    /// scheduled job captures the box strongly), and `step` is non-escaping. A strong capture
-    /// costs a retain and a release (two atomic RMWs) per callback fired.
+    /// The operators' `fire` closures pass a `step` that captures the box as `Unmanaged` and
+    /// calls it borrowed (`_withUnsafeGuaranteedRef`): the box is `fire`'s own node argument,
+    /// which every caller keeps alive for the whole call (the delivery loop holds the node it
+    /// took, `register` the node it fires, a scheduled job captures the box strongly), and
+    /// `step` is non-escaping. A strong capture costs a retain and a release (two atomic RMWs)
+    /// when `step` is made and again inside `handle`; an `unowned(unsafe)` one still costs
+    /// a pair around each call.
     @inlinable
     final func handle(_ upstream: PromiseCore, _ phase: FirePhase, step: (ParentResult) -> Step<Value, Error>) {
         let result = unsafeDowncast(upstream, to: PromiseBox<ParentValue, ParentError>.self).storedResult

@@ -6,7 +6,8 @@ final class ClosureChildBox<ParentValue, ParentError, Value, Error>: ChildBox<Pa
     init(context: PromiseContext, token: PromiseInvalidationToken?, trigger: Trigger, kind: ChildKind, isolation: (any Actor)?, body: @escaping (PromiseResult<ParentValue, ParentError>) -> Step<Value, Error>) {
         super.init(context: context, token: token, trigger: trigger, kind: kind, isolation: isolation, callback: StoredCallback(body)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: ClosureChildBox<ParentValue, ParentError, Value, Error>.self)
-            box.handle(upstream, phase) { [unowned(unsafe) box] in box.callback.take()($0) }
+            let borrowed = Unmanaged.passUnretained(box)
+            box.handle(upstream, phase) { result in borrowed._withUnsafeGuaranteedRef { $0.callback.take()(result) } }
         }
     }
 }

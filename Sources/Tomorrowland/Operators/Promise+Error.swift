@@ -89,7 +89,8 @@ final class CatchBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredV
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (Error) -> Void) {
         super.init(context: context, token: token, trigger: .error, kind: .observer, isolation: callback.isolation, callback: StoredVoidCallback(isolated: callback)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: CatchBox<Value, Error>.self)
-            box.handle(upstream, phase) { [unowned(unsafe) box] in box.step($0) }
+            let borrowed = Unmanaged.passUnretained(box)
+            box.handle(upstream, phase) { result in borrowed._withUnsafeGuaranteedRef { $0.step(result) } }
         }
     }
 

@@ -76,7 +76,8 @@ final class AlwaysBox<Value, Error>: ChildBox<Value, Error, Value, Error, Stored
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void) {
         super.init(context: context, token: token, trigger: .all, kind: .observer, isolation: callback.isolation, callback: StoredVoidCallback(isolated: callback)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: AlwaysBox<Value, Error>.self)
-            box.handle(upstream, phase) { [unowned(unsafe) box] in box.step($0) }
+            let borrowed = Unmanaged.passUnretained(box)
+            box.handle(upstream, phase) { result in borrowed._withUnsafeGuaranteedRef { $0.step(result) } }
         }
     }
 

@@ -35,7 +35,8 @@ final class ThenBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredVo
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (Value) -> Void) {
         super.init(context: context, token: token, trigger: .value, kind: .observer, isolation: callback.isolation, callback: StoredVoidCallback(isolated: callback)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: ThenBox<Value, Error>.self)
-            box.handle(upstream, phase) { [unowned(unsafe) box] in box.step($0) }
+            let borrowed = Unmanaged.passUnretained(box)
+            box.handle(upstream, phase) { result in borrowed._withUnsafeGuaranteedRef { $0.step(result) } }
         }
     }
 
@@ -54,7 +55,8 @@ final class MapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Valu
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (ParentValue) -> Value) {
         super.init(context: context, token: token, trigger: .value, kind: .transformer, isolation: callback.isolation, callback: StoredCallback(isolated: callback)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: MapBox<ParentValue, Error, Value>.self)
-            box.handle(upstream, phase) { [unowned(unsafe) box] in box.step($0) }
+            let borrowed = Unmanaged.passUnretained(box)
+            box.handle(upstream, phase) { result in borrowed._withUnsafeGuaranteedRef { $0.step(result) } }
         }
     }
 
@@ -76,7 +78,8 @@ final class FlatMapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, 
     init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (ParentValue) -> Promise<Value, Error>) {
         super.init(context: context, token: token, trigger: .value, kind: .transformer, isolation: callback.isolation, callback: StoredPromiseCallback(isolated: callback)) { child, upstream, phase in
             let box = unsafeDowncast(child, to: FlatMapBox<ParentValue, Error, Value>.self)
-            box.handle(upstream, phase) { [unowned(unsafe) box] in box.step($0) }
+            let borrowed = Unmanaged.passUnretained(box)
+            box.handle(upstream, phase) { result in borrowed._withUnsafeGuaranteedRef { $0.step(result) } }
         }
     }
 
