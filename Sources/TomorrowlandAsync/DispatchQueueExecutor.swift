@@ -119,13 +119,17 @@ final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
     }
 
     private static let key = DispatchSpecificKey<DispatchQueueExecutor>()
-    private static let creation = Locked(())
+    /// Serializes creating an executor for a queue; counts the executors created. Not a
+    /// `Locked(())`: the thread sanitizer instruments the inout access to a zero-sized value
+    /// at the end of its object, i.e. in whatever memory follows it, and reported races there.
+    private static let created = Locked(0)
 
     /// The executor of `queue`, created on first use and kept in the queue's specific storage.
     static func executor(for queue: DispatchQueue) -> DispatchQueueExecutor {
         if let existing = queue.getSpecific(key: key) { return existing }
-        return creation.withLock { _ in
+        return created.withLock { count in
             if let existing = queue.getSpecific(key: key) { return existing }
+            count += 1
             let executor = DispatchQueueExecutor(queue: queue)
             executor.drainBlock = { [unowned executor] in executor.drain() }
             queue.setSpecific(key: key, value: executor)

@@ -11,6 +11,10 @@ import Foundation
 /// `package` so that TomorrowlandAsync's executors use the same wrapper; `@inlinable` so that
 /// their job paths stay specialized across the module boundary.
 ///
+/// Do not use it with an empty `Value` (`Locked(())`): the thread sanitizer instruments the
+/// inout access to a zero-sized value at the end of the object, in memory that may belong to
+/// the next allocation, and reports races there.
+///
 /// Safety of `@unchecked Sendable`: `value` is only accessed inside `withLock`, under `lock`.
 package final class Locked<Value>: @unchecked Sendable {
     @usableFromInline let lock = NSLock()
