@@ -15,6 +15,7 @@ extension Promise where Error: Swift.Error {
     /// propagated from its children / awaiting Tasks) cancels the Task. Throwing
     /// `CancellationError` cancels the promise instead of rejecting it; any other error
     /// rejects it; a value fulfils it, even after a cancel request.
+    @inlinable
     public init(
         priority: TaskPriority? = nil,
         @_inheritActorContext operation: sending @escaping @isolated(any) () async throws(Error) -> sending Value
@@ -29,6 +30,7 @@ extension Promise where Error: Swift.Error {
     /// risks causing data races") when the closure is isolated to the caller's actor (written
     /// in `@MainActor` code or an actor). Isolation and inheritance as there; a cancel
     /// request cancels the Task, and the promise is fulfilled with the value it returns.
+    @inlinable
     public init(
         priority: TaskPriority? = nil,
         @_inheritActorContext operation: sending @escaping @isolated(any) () async -> sending Value
@@ -45,6 +47,7 @@ extension Promise where Error: Swift.Error {
     /// global concurrent executor. Task-locals and priority are inherited as by `Task { }`.
     ///
     /// **Cancellation:** as `init(priority:operation:)`.
+    @inlinable
     public init(
         on context: PromiseContext,
         priority: TaskPriority? = nil,
@@ -63,6 +66,7 @@ extension Promise where Error == NoError {
     ///
     /// **Cancellation:** a cancel request reaching the promise cancels the Task; the promise
     /// is still fulfilled with whatever value the operation returns.
+    @inlinable
     public init(
         priority: TaskPriority? = nil,
         @_inheritActorContext operation: sending @escaping @isolated(any) () async -> sending Value
@@ -73,6 +77,7 @@ extension Promise where Error == NoError {
     /// Runs the non-throwing `operation` in a new unstructured Task that prefers `context`'s
     /// task executor, and returns a promise of its value. Isolation and cancellation as in
     /// `init(priority:operation:)` and `Promise(on:priority:operation:)` for throwing operations.
+    @inlinable
     public init(
         on context: PromiseContext,
         priority: TaskPriority? = nil,

@@ -11,17 +11,18 @@
 /// - A root box is never in another promise's list, so its `next` link is free: the box
 ///   registers *itself* as its own cancel handler (one compare-exchange, no node). The list
 ///   owns one retain until the promise resolves or a cancel request takes it.
-/// - Subclasses store the operation in a non-optional field of function type: destroying it
-///   needs no metadata lookup. `run()` swaps in a capture-free placeholder before calling it,
-///   so the operation's captures are released when it returns, not when the promise dies
-///   (`self.p = Promise { self… }` must not be a cycle).
+/// - Subclasses store the operation in an optional field of function type (a fixed layout:
+///   destroying it needs no metadata lookup). `run()` takes it out before calling it, so the
+///   operation's captures are released when it returns, not when the promise dies
+///   (`self.p = Promise { self… }` must not be a cycle). Taking it allocates nothing; a
+///   placeholder closure literal of the `@isolated(any)` type would allocate a context.
 /// - There is one subclass per operation type: throwing or not,
 ///   `@isolated(any)` (the `Task {}`-like initializers) or nonisolated (the `on:` ones).
 ///
 /// Safety of `@unchecked Sendable` (and of unchecked exclusivity on `task`): `task` is
 /// written once by the creator before the registration compare-exchange publishes the box
 /// in the cancel-handler list, and read only by the thread that took that list. A
-/// subclass's `operation` is written in `init` and then read and replaced once, by `run()`.
+/// subclass's `operation` is written in `init` and then taken once, by `run()`.
 @usableFromInline
 class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) final var task: Task<Void, Never>?
@@ -49,7 +50,7 @@ class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, @unchecked Sendabl
 /// A Task promise whose `@isolated(any)` operation throws `Error`; `CancellationError` cancels it.
 @usableFromInline
 final class IsolatedThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromiseBox<Value, Error>, @unchecked Sendable {
-    @usableFromInline @exclusivity(unchecked) var operation: @isolated(any) () async throws(Error) -> sending Value
+    @usableFromInline @exclusivity(unchecked) var operation: (@isolated(any) () async throws(Error) -> sending Value)?
 
     @inlinable
     init(operation: sending @escaping @isolated(any) () async throws(Error) -> sending Value) {
@@ -60,8 +61,7 @@ final class IsolatedThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromi
     /// Runs the operation and resolves the promise with its outcome.
     @inlinable
     final func run() async {
-        let operation = self.operation
-        self.operation = { fatalError("Tomorrowland: a Task promise's operation ran twice") }
+        guard let operation = operation.take() else { fatalError("Tomorrowland: a Task promise's operation ran twice") }
         do throws(Error) {
             resolve(.value(try await operation()))
         } catch {
@@ -73,7 +73,7 @@ final class IsolatedThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromi
 /// A Task promise whose nonisolated operation throws `Error`; `CancellationError` cancels it.
 @usableFromInline
 final class ThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromiseBox<Value, Error>, @unchecked Sendable {
-    @usableFromInline @exclusivity(unchecked) var operation: () async throws(Error) -> Value
+    @usableFromInline @exclusivity(unchecked) var operation: (() async throws(Error) -> Value)?
 
     @inlinable
     init(operation: sending @escaping () async throws(Error) -> Value) {
@@ -84,8 +84,7 @@ final class ThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromiseBox<Va
     /// Runs the operation and resolves the promise with its outcome.
     @inlinable
     final func run() async {
-        let operation = self.operation
-        self.operation = { fatalError("Tomorrowland: a Task promise's operation ran twice") }
+        guard let operation = operation.take() else { fatalError("Tomorrowland: a Task promise's operation ran twice") }
         do throws(Error) {
             resolve(.value(try await operation()))
         } catch {
@@ -97,7 +96,7 @@ final class ThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromiseBox<Va
 /// A Task promise whose `@isolated(any)` operation cannot fail.
 @usableFromInline
 final class IsolatedTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error>, @unchecked Sendable {
-    @usableFromInline @exclusivity(unchecked) var operation: @isolated(any) () async -> sending Value
+    @usableFromInline @exclusivity(unchecked) var operation: (@isolated(any) () async -> sending Value)?
 
     @inlinable
     init(operation: sending @escaping @isolated(any) () async -> sending Value) {
@@ -108,8 +107,7 @@ final class IsolatedTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error>, 
     /// Runs the operation and resolves the promise with its outcome.
     @inlinable
     final func run() async {
-        let operation = self.operation
-        self.operation = { fatalError("Tomorrowland: a Task promise's operation ran twice") }
+        guard let operation = operation.take() else { fatalError("Tomorrowland: a Task promise's operation ran twice") }
         resolve(.value(await operation()))
     }
 }
@@ -117,7 +115,7 @@ final class IsolatedTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error>, 
 /// A Task promise whose nonisolated operation cannot fail.
 @usableFromInline
 final class NonThrowingTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error>, @unchecked Sendable {
-    @usableFromInline @exclusivity(unchecked) var operation: () async -> Value
+    @usableFromInline @exclusivity(unchecked) var operation: (() async -> Value)?
 
     @inlinable
     init(operation: sending @escaping () async -> Value) {
@@ -128,8 +126,7 @@ final class NonThrowingTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error
     /// Runs the operation and resolves the promise with its outcome.
     @inlinable
     final func run() async {
-        let operation = self.operation
-        self.operation = { fatalError("Tomorrowland: a Task promise's operation ran twice") }
+        guard let operation = operation.take() else { fatalError("Tomorrowland: a Task promise's operation ran twice") }
         resolve(.value(await operation()))
     }
 }
@@ -181,6 +178,7 @@ extension Promise {
 
     /// `_runningTask(executor:priority:operation:)` for a non-throwing operation of a promise
     /// whose `Error` is a `Swift.Error` (where the label alone would be ambiguous).
+    @inlinable
     package static func _runningTask(
         executor: (any TaskExecutor)?,
         priority: TaskPriority?,
