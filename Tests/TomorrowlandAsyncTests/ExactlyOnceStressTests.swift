@@ -115,6 +115,36 @@ struct ExactlyOnceStressTests {
         #expect(failures == 0)
     }
 
+    @Test func taskPromiseAwaitersRaceResolutionAndTaskCancellation() async throws {
+        // The first awaiting Task waits in the promise's box, the others on nodes; the
+        // operation's own Task resolves while they register and while some are cancelled.
+        let mismatches = try await withDeadline(600) { () async -> [String] in
+            var mismatches: [String] = []
+            for iteration in 0..<iterations {
+                let promise = Promise<Int, NoError> {
+                    if iteration % 2 == 0 { await Task.yield() }
+                    return iteration
+                }
+                let stopping = Task { await promise.resolvedResult(onTaskCancel: .stopWaiting) }
+                let cooperative = Task { await promise.resolvedResult }
+                let throwing = Task { () -> PromiseResult<Int, NoError> in
+                    do { return .value(try await promise.value(onTaskCancel: .stopWaiting)) } catch { return .cancelled }
+                }
+                DispatchQueue.concurrentPerform(iterations: 2) { racer in
+                    if racer == 0 { stopping.cancel() } else if iteration % 3 == 0 { throwing.cancel(); cooperative.cancel() }
+                }
+                let final = await cooperative.value
+                let stopped = await stopping.value
+                let thrown = await throwing.value
+                if final != .value(iteration) { mismatches.append("\(iteration): cooperative \(final)") }
+                if stopped != final && stopped != .cancelled { mismatches.append("\(iteration): stopWaiting \(stopped)") }
+                if thrown != final && thrown != .cancelled { mismatches.append("\(iteration): value \(thrown)") }
+            }
+            return mismatches
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
     @Test func invalidationIteratorsRaceInvalidationAndCancellation() async throws {
         // Two tokens, so the racing invalidations meet in the bridge's shared observer table
         // but not inside one token's own lists (the core's `Mutex` there is opaque to TSan on

@@ -8,11 +8,13 @@ extension Promise {
     /// stopped waiting (`stopWaitingOnCancel`) or the promise was torn down unresolved.
     ///
     /// - Callers check `result` first (the synchronous fast path); if the promise resolved
-    ///   in between, registration fires at once and this returns without suspending.
-    /// - One `PromiseAwaiter` node is allocated. The awaiting Task counts as one
-    ///   propagating observer of the promise (rule 5). When the Task is cancelled, that
-    ///   observer requests cancel *ignoring handles*: the awaiting code's own handle to the
-    ///   promise must not block propagation, only other observers do.
+    ///   in between, the wait ends at once without suspending.
+    /// - The first Task awaiting a Task-backed promise waits in the box itself (its await
+    ///   slot, see `TaskPromiseBox`): nothing is allocated. Any other await allocates one
+    ///   `PromiseAwaiter` node. Either way the awaiting Task counts as one propagating
+    ///   observer of the promise (rule 5). When the Task is cancelled, that observer requests
+    ///   cancel *ignoring handles*: the awaiting code's own handle to the promise must not
+    ///   block propagation, only other observers do.
     /// - Runs on the caller's isolation (`nonisolated(nonsending)`): awaiting from an actor
     ///   does not hop off it.
     /// - `@inlinable`, so it is specialized and inlined into the caller's async function:
@@ -20,20 +22,42 @@ extension Promise {
     @inlinable
     package nonisolated(nonsending) func _awaitPending(stopWaitingOnCancel: Bool) async -> PromiseResult<Value, Error>? {
         let box = _box
-        let awaiter = PromiseAwaiter(core: box, stopWaitingOnCancel: stopWaitingOnCancel)
-        let stopped = await withTaskCancellationHandler {
-            await withAwaitContinuation { awaiter.arm($0) }
-        } onCancel: {
-            awaiter.taskCancelled()
+        let target: any AwaitTarget
+        if box.claimAwaitSlot(stopWaitingOnCancel: stopWaitingOnCancel) {
+            target = unsafeDowncast(box, to: TaskPromiseBox<Value, Error>.self)
+        } else {
+            target = PromiseAwaiter(core: box, stopWaitingOnCancel: stopWaitingOnCancel)
         }
-        return stopped ? nil : box.result
+        return await suspend(on: target) ? nil : box.result
+    }
+}
+
+/// What a suspended Task waits on: a `PromiseAwaiter` node, or a `TaskPromiseBox`'s own
+/// await slot.
+@usableFromInline
+protocol AwaitTarget: AnyObject, Sendable {
+    /// Stores the continuation; resumes it at once if the wait already ended.
+    func armAwait(_ continuation: AwaitContinuation)
+    /// The awaiting Task was cancelled.
+    func awaitingTaskCancelled()
+}
+
+/// Suspends the current Task on `target` until it resumes the continuation; returns `true`
+/// when the Task stopped waiting before the promise resolved. One suspension point for both
+/// kinds of target keeps the inlined await small.
+@inlinable @inline(__always)
+nonisolated(nonsending) func suspend(on target: any AwaitTarget) async -> Bool {
+    await withTaskCancellationHandler {
+        await withAwaitContinuation { target.armAwait($0) }
+    } onCancel: {
+        target.awaitingTaskCancelled()
     }
 }
 
 /// The awaiting Task's continuation: checked in debug builds (a double resume traps, a leak
-/// is logged), unsafe in release builds (no canary allocation); the flags in
-/// `PromiseAwaiter` make it exactly-once. Resumed with `true` when the Task stopped waiting
-/// before the promise resolved.
+/// is logged), unsafe in release builds (no canary allocation); `AwaitPhase` makes it
+/// exactly-once. Resumed with `true` when the Task stopped waiting before the promise
+/// resolved (the resuming thread knows how the wait ended, so nothing is read back after).
 #if DEBUG
 @usableFromInline
 typealias AwaitContinuation = CheckedContinuation<Bool, Never>
@@ -52,32 +76,124 @@ nonisolated(nonsending) func withAwaitContinuation(_ body: (AwaitContinuation) -
     #endif
 }
 
+/// Where one awaiting Task's continuation stands: one atomic byte, changed by
+/// compare-exchange only, so no impossible combination ("resumed but still armed") can be
+/// written. Phases only move forward, and whoever moves to `resumed` from `armed`,
+/// `stopRequested` or `resolvedEarly` resumes the continuation, exactly once.
+///
+/// ```
+///  free ──claim──▶ waiting ──arm──▶ armed ──resolved / stop──▶ resumed (resume)
+///   │                 ├──stop──▶ stopRequested ──arm──▶ resumed (resume: stopped)
+///   │                 └──resolved──▶ resolvedEarly ──arm──▶ resumed (resume: result)
+///   └──resolved──▶ resumed (slot closed: later awaits use a node)
+/// ```
+/// A `PromiseAwaiter` node starts `waiting` and registers on the promise only once armed,
+/// so it never sees `free` or `resolvedEarly`. A `TaskPromiseBox` slot starts `free`.
+enum AwaitPhase: UInt8, AtomicRepresentable {
+    /// A Task-backed box's await slot nobody claimed yet.
+    case free
+    /// A Task waits; its continuation is not stored yet.
+    case waiting
+    /// The continuation is stored; resolution or a stop request resumes it.
+    case armed
+    /// The Task asked to stop waiting before its continuation was stored.
+    case stopRequested
+    /// The promise resolved before the continuation was stored.
+    case resolvedEarly
+    /// Final: the continuation was taken (or the slot closed unclaimed).
+    case resumed
+
+    // The conformance by hand: the one derived from `RawRepresentable` checks the raw value
+    // when decoding (also when an `Atomic` is destroyed: a retain, a release and a trap
+    // branch in every deinit). Only this type's cases are ever stored.
+    typealias AtomicRepresentation = UInt8.AtomicRepresentation
+
+    @inline(__always)
+    static func encodeAtomicRepresentation(_ value: consuming AwaitPhase) -> AtomicRepresentation {
+        UInt8.encodeAtomicRepresentation(value.rawValue)
+    }
+
+    @inline(__always)
+    static func decodeAtomicRepresentation(_ storage: consuming AtomicRepresentation) -> AwaitPhase {
+        unsafeBitCast(UInt8.decodeAtomicRepresentation(storage), to: AwaitPhase.self)
+    }
+}
+
+extension Atomic where Value == AwaitPhase {
+    /// Moves from `expected` to `desired` if the phase is `expected`; returns the phase found.
+    @inline(__always)
+    private func advance(from expected: AwaitPhase, to desired: AwaitPhase) -> AwaitPhase {
+        compareExchange(expected: expected, desired: desired, ordering: .acquiringAndReleasing).original
+    }
+
+    /// free → waiting: a Task takes a box's slot. `false` if it is taken or closed.
+    @inline(__always)
+    func claim() -> Bool {
+        advance(from: .free, to: .waiting) == .free
+    }
+
+    /// The continuation is stored: waiting → armed, and `nil` (keep waiting); or, if the wait
+    /// already ended, → resumed and whether it ended by a stop request (resume at once).
+    @inline(__always)
+    func arm() -> Bool? {
+        switch advance(from: .waiting, to: .armed) {
+        case .waiting:
+            return nil
+        case .stopRequested:
+            // Nobody else moves on from stopRequested or resolvedEarly: a plain store will do.
+            store(.resumed, ordering: .releasing)
+            return true
+        case .resolvedEarly:
+            store(.resumed, ordering: .releasing)
+            return false
+        case .free, .armed, .resumed:
+            preconditionFailure("Tomorrowland: an await was armed twice")
+        }
+    }
+
+    /// The Task asked to stop waiting. `true` if the caller took the armed continuation and
+    /// must resume it (stopped); otherwise `arm` will, or the wait already ended.
+    @inline(__always)
+    func stop() -> Bool {
+        switch advance(from: .waiting, to: .stopRequested) {
+        case .armed: return advance(from: .armed, to: .resumed) == .armed
+        default: return false
+        }
+    }
+
+    /// The promise resolved. `true` if the caller took the armed continuation and must
+    /// resume it (with the result); otherwise `arm` will, or the wait already ended.
+    @inline(__always)
+    func resolved() -> Bool {
+        var phase = advance(from: .armed, to: .resumed)
+        while true {
+            let next: AwaitPhase
+            switch phase {
+            case .armed: return true
+            case .free: next = .resumed
+            case .waiting: next = .resolvedEarly
+            case .stopRequested, .resolvedEarly, .resumed: return false
+            }
+            let found = advance(from: phase, to: next)
+            if found == phase { return false }
+            phase = found
+        }
+    }
+}
+
 /// The node a suspended Task registers on a pending promise: resumes the Task's
-/// continuation exactly once, when the promise resolves or (for the stop-waiting variant)
-/// when the Task is cancelled, whichever comes first.
-///
-/// Exactly-once protocol, on one atomic byte:
-/// - `armed`: the continuation is stored (set with release by `arm`, after the write).
-/// - `stopRequested`: the Task was cancelled and wants to stop waiting.
-/// - `resumed`: the continuation was taken; the thread that sets it resumes it.
-/// Resolution can only reach the node after `arm` registered it, and a cancellation that
-/// happens before `arm` is picked up by `arm` itself, so no path resumes twice or never.
-///
-/// The continuation is resumed with `true` when the Task stopped waiting (the winner
-/// knows how it resumed, so no flag has to be read back after resumption).
+/// continuation exactly once (see `AwaitPhase`), when the promise resolves or (for the
+/// stop-waiting variant) when the Task is cancelled, whichever comes first. It registers
+/// only once armed, so resolution always finds the continuation stored.
 ///
 /// Safety of `@unchecked Sendable` (and of unchecked exclusivity on `continuation`):
-/// `continuation` is written once before `armed` is published and taken only by the single
-/// thread that set `resumed`.
+/// `continuation` is written once before the phase moves to `armed` and taken only by the
+/// single thread that moved it to `resumed`.
 @usableFromInline
-final class PromiseAwaiter: PromiseNode, @unchecked Sendable {
-    private static let armed: UInt8 = 1
-    private static let stopRequested: UInt8 = 2
-    private static let resumed: UInt8 = 4
-
+final class PromiseAwaiter: PromiseNode, AwaitTarget, @unchecked Sendable {
     private let core: PromiseCore
     private let stopWaitingOnCancel: Bool
-    private let flags = Atomic<UInt8>(0)
+    private let phase = Atomic<AwaitPhase>(.waiting)
     @exclusivity(unchecked) private var continuation: AwaitContinuation?
 
     /// Creates the node and counts the awaiting Task as one propagating observer of `core`.
@@ -89,45 +205,40 @@ final class PromiseAwaiter: PromiseNode, @unchecked Sendable {
         core.addObserver()
     }
 
+    #if DEBUG
     deinit {
-        let state = flags.load(ordering: .acquiring)
-        assert(state & Self.armed == 0 || state & Self.resumed != 0, "Tomorrowland: leaked an awaiting continuation")
+        assert(phase.load(ordering: .acquiring) != .armed, "Tomorrowland: leaked an awaiting continuation")
     }
+    #endif
 
     /// Stores the continuation and registers on the promise (which resumes at once if it
     /// already resolved), unless the Task already asked to stop waiting.
     @usableFromInline
-    func arm(_ continuation: AwaitContinuation) {
+    func armAwait(_ continuation: AwaitContinuation) {
         self.continuation = continuation
-        let old = flags.bitwiseOr(Self.armed, ordering: .acquiringAndReleasing).oldValue
-        if old & Self.stopRequested != 0 {
-            resumeOnce(stopping: true)
-        } else {
-            core.register(self)
+        switch phase.arm() {
+        case nil: core.register(self)
+        case let stopped?: resume(stopping: stopped)
         }
     }
 
     /// The awaiting Task was cancelled: this observer requests cancel (ignoring the
     /// awaiting code's handles), and the stop-waiting variant resumes at once.
     @usableFromInline
-    func taskCancelled() {
+    func awaitingTaskCancelled() {
         core.observerRequestedCancel(ignoringHandles: true)
-        guard stopWaitingOnCancel else { return }
-        let old = flags.bitwiseOr(Self.stopRequested, ordering: .acquiringAndReleasing).oldValue
-        if old & Self.armed != 0 { resumeOnce(stopping: true) }
+        if stopWaitingOnCancel, phase.stop() { resume(stopping: true) }
     }
 
     override func upstreamResolved(_ upstream: PromiseCore, synchronously: Bool) {
-        resumeOnce()
+        if phase.resolved() { resume(stopping: false) }
     }
 
     override func dropped() {
-        resumeOnce()
+        if phase.resolved() { resume(stopping: false) }
     }
 
-    private func resumeOnce(stopping: Bool = false) {
-        let old = flags.bitwiseOr(Self.resumed, ordering: .acquiringAndReleasing).oldValue
-        guard old & Self.resumed == 0, let continuation = continuation.take() else { return }
-        continuation.resume(returning: stopping)
+    private func resume(stopping: Bool) {
+        continuation.take()!.resume(returning: stopping)
     }
 }

@@ -1,31 +1,45 @@
 // TaskPromiseBox: the promise of an async operation run in a Task (the machinery behind
 // TomorrowlandAsync's `Promise(priority:operation:)` and `Promise(on:priority:operation:)`).
 
+import Synchronization
+
 /// A promise box that owns the operation of the Task resolving it, and is itself the
 /// cancel handler that cancels that Task.
 ///
 /// Allocation budget, and why the class looks like this:
-/// - The Task's closure captures only this box, so its context *is* the box: no closure
-///   context, no wrapper closure around the operation, no resolver handle (the Task always
-///   resolves the box before it ends, so it stands in for the creator's keeper).
+/// - No wrapper closure around the operation, no resolver handle (the Task always resolves
+///   the box before it ends, so it stands in for the creator's keeper).
 /// - A root box is never in another promise's list, so its `next` link is free: the box
 ///   registers *itself* as its own cancel handler (one compare-exchange, no node). The list
 ///   owns one retain until the promise resolves or a cancel request takes it.
+/// - The box is its own await target: the first Task that awaits the promise stores its
+///   continuation in the box's await slot (see `AwaitPhase`), and the Task running the
+///   operation resumes it right after resolving; no `PromiseAwaiter` node, no callback-list
+///   registration. Only the Task resolves the box, so `finish` sees every resolution.
 /// - Subclasses store the operation in an optional field of function type (a fixed layout:
 ///   destroying it needs no metadata lookup). `run()` takes it out before calling it, so the
 ///   operation's captures are released when it returns, not when the promise dies
 ///   (`self.p = Promise { self… }` must not be a cycle). Taking it allocates nothing; a
 ///   placeholder closure literal of the `@isolated(any)` type would allocate a context.
+/// - The Task's closure captures only the box, so its context is the box itself: capturing
+///   the operation as well would allocate one.
 /// - There is one subclass per operation type: throwing or not,
 ///   `@isolated(any)` (the `Task {}`-like initializers) or nonisolated (the `on:` ones).
 ///
 /// Safety of `@unchecked Sendable` (and of unchecked exclusivity on `task`): `task` is
 /// written once by the creator before the registration compare-exchange publishes the box
 /// in the cancel-handler list, and read only by the thread that took that list. A
-/// subclass's `operation` is written in `init` and then taken once, by `run()`.
+/// subclass's `operation` is written in `init` and then taken once, by `run()`. The await
+/// slot's `awaitStopsOnCancel` is written by the Task that claimed the slot before it
+/// installs the cancellation handler that reads it; `awaitContinuation` is written before
+/// the phase moves to `armed` and taken by the single thread that moves it to `resumed`.
 @usableFromInline
-class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, @unchecked Sendable {
+class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, AwaitTarget, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) final var task: Task<Void, Never>?
+    /// The await slot: the first Task awaiting this promise waits here, without a node.
+    final let awaitPhase = Atomic<AwaitPhase>(.free)
+    @exclusivity(unchecked) final var awaitContinuation: AwaitContinuation?
+    @exclusivity(unchecked) final var awaitStopsOnCancel = false
 
     @inlinable
     override init() {
@@ -45,6 +59,54 @@ class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, @unchecked Sendabl
     override final func upstreamRequestedCancel(_ upstream: PromiseCore, synchronously: Bool) {
         task?.cancel()
     }
+
+    /// Resolves the promise with the operation's outcome (only the Task does), then resumes
+    /// the Task waiting in the await slot, if any. That Task is resumed after the callbacks
+    /// were delivered, whatever the order in which they and the await were registered.
+    @inlinable
+    final func finish(_ result: PromiseResult<Value, Error>) {
+        resolve(result)
+        awaitSlotResolved()
+    }
+
+    /// The promise resolved: resumes the Task waiting in the await slot, if armed; closes
+    /// the slot otherwise.
+    @usableFromInline
+    final func awaitSlotResolved() {
+        if awaitPhase.resolved() { resumeAwait(stopping: false) }
+    }
+
+    // MARK: The await slot
+
+    /// Takes the await slot for the current Task and counts it as one propagating observer
+    /// (as `PromiseAwaiter.init` does). `false` if another Task holds it or it closed: the
+    /// caller waits with a `PromiseAwaiter` node instead.
+    @usableFromInline
+    override final func claimAwaitSlot(stopWaitingOnCancel: Bool) -> Bool {
+        guard awaitPhase.claim() else { return false }
+        awaitStopsOnCancel = stopWaitingOnCancel
+        addObserver()
+        return true
+    }
+
+    /// Stores the continuation of the Task holding the slot; resumes it at once if the
+    /// promise resolved or the Task stopped waiting meanwhile.
+    @usableFromInline
+    final func armAwait(_ continuation: AwaitContinuation) {
+        awaitContinuation = continuation
+        if let stopped = awaitPhase.arm() { resumeAwait(stopping: stopped) }
+    }
+
+    /// The Task holding the slot was cancelled: as `PromiseAwaiter.awaitingTaskCancelled`.
+    @usableFromInline
+    final func awaitingTaskCancelled() {
+        observerRequestedCancel(ignoringHandles: true)
+        if awaitStopsOnCancel, awaitPhase.stop() { resumeAwait(stopping: true) }
+    }
+
+    private final func resumeAwait(stopping: Bool) {
+        awaitContinuation.take()!.resume(returning: stopping)
+    }
 }
 
 /// A Task promise whose `@isolated(any)` operation throws `Error`; `CancellationError` cancels it.
@@ -63,9 +125,9 @@ final class IsolatedThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromi
     final func run() async {
         guard let operation = operation.take() else { fatalError("Tomorrowland: a Task promise's operation ran twice") }
         do throws(Error) {
-            resolve(.value(try await operation()))
+            finish(.value(try await operation()))
         } catch {
-            resolve(error is CancellationError ? .cancelled : .error(error))
+            finish(error is CancellationError ? .cancelled : .error(error))
         }
     }
 }
@@ -86,9 +148,9 @@ final class ThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromiseBox<Va
     final func run() async {
         guard let operation = operation.take() else { fatalError("Tomorrowland: a Task promise's operation ran twice") }
         do throws(Error) {
-            resolve(.value(try await operation()))
+            finish(.value(try await operation()))
         } catch {
-            resolve(error is CancellationError ? .cancelled : .error(error))
+            finish(error is CancellationError ? .cancelled : .error(error))
         }
     }
 }
@@ -108,7 +170,7 @@ final class IsolatedTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error>, 
     @inlinable
     final func run() async {
         guard let operation = operation.take() else { fatalError("Tomorrowland: a Task promise's operation ran twice") }
-        resolve(.value(await operation()))
+        finish(.value(await operation()))
     }
 }
 
@@ -127,7 +189,7 @@ final class NonThrowingTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error
     @inlinable
     final func run() async {
         guard let operation = operation.take() else { fatalError("Tomorrowland: a Task promise's operation ran twice") }
-        resolve(.value(await operation()))
+        finish(.value(await operation()))
     }
 }
 

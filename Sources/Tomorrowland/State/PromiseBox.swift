@@ -63,6 +63,15 @@ class PromiseBox<Value, Error>: ResultStorage<PromiseResult<Value, Error>>, @unc
         resolve(.cancelled)
     }
 
+    /// Takes this box's await slot for the current Task, counting the Task as one
+    /// propagating observer, if the box has one. Only a Task-backed box does
+    /// (`TaskPromiseBox`); any other returns `false`, and the Task waits on a
+    /// `PromiseAwaiter` node instead.
+    @usableFromInline
+    func claimAwaitSlot(stopWaitingOnCancel: Bool) -> Bool {
+        false
+    }
+
     /// Adopts the result of `inner` without a context hop, as one propagating observer of
     /// it (rule 27). The pipe keeps this promise resolvable until `inner` resolves.
     /// Does nothing if this promise already resolved (rule 2): a late pipe would count as an

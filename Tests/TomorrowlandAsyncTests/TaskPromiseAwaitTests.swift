@@ -1,0 +1,99 @@
+// Awaiting promises that run async operations: the first awaiting Task waits in the
+// promise's box itself, later ones on nodes; all of them follow the same rules.
+
+import Foundation
+import Testing
+import TomorrowlandAsync
+
+/// A gate an operation waits on, ignoring Task cancellation, until the test opens it.
+private final class Gate: @unchecked Sendable {
+    // Safety: `open` is only touched under `lock`.
+    private let lock = NSLock()
+    private var open = false
+
+    func release() { lock.withLock { open = true } }
+    var isOpen: Bool { lock.withLock { open } }
+
+    /// Waits (polling, so Task cancellation cannot end it) until the gate opens.
+    func wait() async {
+        while !isOpen { try? await Task.sleep(for: .milliseconds(1)) }
+    }
+}
+
+@Suite("Awaiting Task-backed promises")
+struct TaskPromiseAwaitTests {
+    @Test func everyAwaitingTaskGetsTheValue() async throws {
+        let gate = Gate()
+        let promise = Promise<Int, NoError> { await gate.wait(); return 7 }
+        let awaiters = (0..<4).map { _ in Task { await promise.resolvedResult } }
+        try await Task.sleep(for: .milliseconds(20))
+        gate.release()
+        for awaiter in awaiters {
+            #expect(try await withDeadline { await awaiter.value } == .value(7))
+        }
+        // Awaiting again once resolved takes the fast path.
+        #expect(try await withDeadline { try await promise.value } == 7)
+    }
+
+    @Test func cancellingOneOfTwoAwaitingTasksKeepsTheOperationCancellingBothCancelsIt() async throws {
+        let sawCancel = Counter()
+        let promise = StdPromise<Int> {
+            while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(1)) }
+            sawCancel.increment()
+            throw CancellationError()
+        }
+        let first = Task { await promise.resolvedResult }
+        let second = Task { await promise.resolvedResult }
+        try await Task.sleep(for: .milliseconds(30))
+        first.cancel()
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(sawCancel.value == 0, "the other awaiting Task still observes the promise")
+        #expect(promise.result == nil)
+        second.cancel()
+        #expect(await eventually { sawCancel.value == 1 })
+        #expect(try await withDeadline { await first.value }.isCancelled)
+        #expect(try await withDeadline { await second.value }.isCancelled)
+    }
+
+    @Test func stopWaitingReturnsAtOnceAndALaterAwaitStillGetsTheValue() async throws {
+        let gate = Gate()
+        let sawCancel = Counter()
+        let promise = Promise<Int, NoError> {
+            await gate.wait()
+            if Task.isCancelled { sawCancel.increment() }
+            return 3
+        }
+        let stopping = Task { await promise.resolvedResult(onTaskCancel: .stopWaiting) }
+        try await Task.sleep(for: .milliseconds(20))
+        stopping.cancel()
+        #expect(try await withDeadline(30) { await stopping.value } == .cancelled)
+        #expect(promise.result == nil, "the operation ignores cancellation and is still running")
+        // The stopped Task was the only observer: its request reached the operation's Task.
+        let later = Task { await promise.resolvedResult }
+        try await Task.sleep(for: .milliseconds(20))
+        gate.release()
+        #expect(try await withDeadline { await later.value } == .value(3))
+        #expect(sawCancel.value == 1)
+    }
+
+    @Test func anAlreadyCancelledTaskStopsWaitingAtOnce() async throws {
+        let gate = Gate()
+        let promise = Promise<Int, NoError> { await gate.wait(); return 1 }
+        let stopping = Task { () async -> PromiseResult<Int, NoError> in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await promise.resolvedResult(onTaskCancel: .stopWaiting)
+        }
+        #expect(try await withDeadline(30) { await stopping.value } == .cancelled)
+        gate.release()
+        #expect(try await withDeadline { await promise.resolvedResult } == .value(1))
+    }
+
+    @Test func anOperationThatFinishesBeforeTheAwaitSuspendsIsStillDelivered() async throws {
+        // Resolution between the fast-path check and the suspension: the await slot records
+        // it and the await returns without waiting for anything else.
+        for index in 0..<2_000 {
+            let promise = Promise<Int, NoError> { index }
+            #expect(try await withDeadline { await promise.resolvedResult } == .value(index))
+        }
+    }
+}
