@@ -19,9 +19,17 @@ enum Delivery {
     /// Delivers `list` (already in registration order) of the resolved `upstream`: at once
     /// if the thread is not delivering, else after the callback being delivered returns.
     static func deliver(_ upstream: PromiseCore, list: Unmanaged<PromiseNode>?) {
-        guard list != nil else { return }
+        guard let head = list else { return }
         // Borrowed, not retained: the thread's slot keeps it alive while this thread runs.
         ThreadState.currentUnretained._withUnsafeGuaranteedRef { thread in
+            // The common list of an awaited promise: one awaiting Task's node, which only
+            // resumes a continuation (no user code, so nothing can nest and nothing is left to
+            // order). Outside a delivery it fires here, without the stack; inside one it
+            // waits its turn.
+            if !thread.isDelivering, let awaiter = loneAwaiter(head) {
+                awaiter.upstreamResolved(upstream, synchronously: false)
+                return
+            }
             thread.deliveryStack.append(.init(core: upstream, remaining: list))
             guard !thread.isDelivering else { return }
             // Callbacks fired by resolution run with `isExecutingNow == false` (rule 13); the
@@ -33,6 +41,14 @@ enum Delivery {
             thread.isDelivering = false
             thread.isExecutingNow = executingNow
         }
+    }
+
+    /// The list's only node, taken, if it is a `PromiseAwaiter`.
+    @inline(__always)
+    private static func loneAwaiter(_ head: Unmanaged<PromiseNode>) -> PromiseNode? {
+        let node = head._withUnsafeGuaranteedRef { $0 }
+        guard node.next == nil, type(of: node) == PromiseAwaiter.self else { return nil }
+        return head.takeRetainedValue()
     }
 
     private static func run(_ thread: ThreadState) {
