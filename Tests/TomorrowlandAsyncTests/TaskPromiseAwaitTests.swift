@@ -5,18 +5,34 @@ import Foundation
 import Testing
 import TomorrowlandAsync
 
-/// A gate an operation waits on, ignoring Task cancellation, until the test opens it.
+/// A gate an operation waits on, ignoring Task cancellation, until the test opens it. It
+/// suspends (a cancelled Task's `Task.sleep` returns at once: polling would spin and could
+/// hold every thread of the cooperative pool).
 private final class Gate: @unchecked Sendable {
-    // Safety: `open` is only touched under `lock`.
+    // Safety: `open` and `waiters` are only touched under `lock`.
     private let lock = NSLock()
     private var open = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    func release() { lock.withLock { open = true } }
-    var isOpen: Bool { lock.withLock { open } }
+    func release() {
+        let waiting = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            open = true
+            defer { waiters = [] }
+            return waiters
+        }
+        for waiter in waiting { waiter.resume() }
+    }
 
-    /// Waits (polling, so Task cancellation cannot end it) until the gate opens.
+    /// Suspends until the gate opens; Task cancellation does not end it.
     func wait() async {
-        while !isOpen { try? await Task.sleep(for: .milliseconds(1)) }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = lock.withLock { () -> Bool in
+                if open { return true }
+                waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
     }
 }
 
