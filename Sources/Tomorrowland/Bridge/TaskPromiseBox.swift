@@ -60,13 +60,14 @@ class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, AwaitTarget, @unch
         task?.cancel()
     }
 
-    /// Resolves the promise with the operation's outcome (only the Task does), then resumes
-    /// the Task waiting in the await slot, if any. That Task is resumed after the callbacks
-    /// were delivered, whatever the order in which they and the await were registered.
+    /// Resolves the promise with the operation's outcome (only the Task does) and resumes
+    /// the Task waiting in the await slot, if any, once the result is visible and before the
+    /// callbacks are delivered: as an awaiting Task's node would be if it were first in the
+    /// list, and never behind callbacks (an `.immediate` callback that waits for the awaiting
+    /// Task must not stall it).
     @inlinable
     final func finish(_ result: PromiseResult<Value, Error>) {
-        resolve(result)
-        awaitSlotResolved()
+        if !resolve(result, beforeDelivering: { awaitSlotResolved() }) { awaitSlotResolved() }
     }
 
     /// The promise resolved: resumes the Task waiting in the await slot, if armed; closes

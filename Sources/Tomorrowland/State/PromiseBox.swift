@@ -59,6 +59,16 @@ class PromiseBox<Value, Error>: ResultStorage<PromiseResult<Value, Error>>, @unc
         return true
     }
 
+    /// `resolve(_:)`, running `beforeDelivering` (no user code) once the result is visible and
+    /// before the callbacks are delivered. `false`, without running it, if already resolved.
+    @inlinable
+    final func resolve(_ result: PromiseResult<Value, Error>, beforeDelivering: () -> Void) -> Bool {
+        guard claim(cancelling: result.isCancelled) == .writeResult else { return false }
+        storedResult = result
+        publish(beforeDelivering: beforeDelivering)
+        return true
+    }
+
     override final func resolveCancelled() {
         resolve(.cancelled)
     }

@@ -114,6 +114,24 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// the result.
     @usableFromInline
     final func publish() {
+        Delivery.deliver(self, list: closeAtPublish())
+    }
+
+    /// `publish()`, running `beforeDelivering` between closing the lists and delivering the
+    /// callbacks. It must not run user code: a Task-backed promise resumes the Task waiting in
+    /// its await slot there, so that Task is resumed before the callbacks run, as an awaiting
+    /// Task's node at the head of the list would be, not after all of them.
+    @usableFromInline
+    final func publish(beforeDelivering: () -> Void) {
+        let list = closeAtPublish()
+        beforeDelivering()
+        Delivery.deliver(self, list: list)
+    }
+
+    /// Publish's transition: resolving → resolved, closes both lists, drops the cancel
+    /// handlers and the upstream link; returns the callbacks in registration order.
+    @inline(__always)
+    private final func closeAtPublish() -> Unmanaged<PromiseNode>? {
         // `PromiseState.publish()` as one atomic add; only the claimant does this. Sequentially
         // consistent for `dropUpstreamAtPublish` (free on x86: a locked add either way).
         let (old, new) = state.wrappingAdd(PromiseState.publishIncrement, ordering: .sequentiallyConsistent)
@@ -131,7 +149,7 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         dropUpstreamAtPublish()
         let list = callbacks.exchange(ListHead.closedCallbacks.node, ordering: .acquiringAndReleasing)
         assert(!Sentinel.isSentinel(list), "Tomorrowland: callbacks closed twice")
-        Delivery.deliver(self, list: reverseList(list))
+        return reverseList(list)
     }
 
     /// Publish's half of the upstream hand-off (`linkUpstream` has the other half): takes and

@@ -19,7 +19,7 @@ final class ThreadState: @unchecked Sendable {
     /// stack its cancel handlers.
     struct Frame {
         /// The promise the list was taken from, retained by the frame until `popFrame()`.
-        /// `Unmanaged` so that the loops pass it on borrowed (`withCore`) instead of paying a
+        /// `Unmanaged` so that the loops pass it on borrowed (`core(at:)`) instead of paying a
         /// retain and a release per node fired.
         let core: Unmanaged<PromiseCore>
         /// The nodes still to fire, in registration order. Each is retained by the list.

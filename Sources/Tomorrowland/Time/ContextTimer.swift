@@ -223,10 +223,20 @@ final class TimerReservation: Sendable {
 /// fires. `makeReady()` posts the `isReady` change notifications corelibs `OperationQueue`
 /// needs to notice it.
 ///
-/// Safety of `@unchecked Sendable`: `ready` is behind its lock; `timer` is immutable.
+/// Safety of `@unchecked Sendable`: `readiness` is behind its lock; `timer` is immutable.
 final class TimerOperation: Operation, @unchecked Sendable {
     private let timer: ContextTimer
-    private let ready = Locked(false)
+    private let readiness = Locked(Readiness.waiting)
+
+    /// Where the operation is on its way to ready; only one caller announces the change.
+    private enum Readiness {
+        /// The timer has not fired.
+        case waiting
+        /// One caller won `makeReady` and is posting the `isReady` change.
+        case announcing
+        /// Ready to run.
+        case ready
+    }
 
     init(timer: ContextTimer) {
         self.timer = timer
@@ -234,14 +244,20 @@ final class TimerOperation: Operation, @unchecked Sendable {
     }
 
     override var isReady: Bool {
-        ready.withLock { $0 } && super.isReady
+        readiness.withLock { $0 == .ready } && super.isReady
     }
 
-    /// Marks the operation ready (once).
+    /// Marks the operation ready (once): the first caller posts the `isReady` change around
+    /// the switch to `.ready`; a racing second caller does nothing.
     func makeReady() {
-        guard !ready.withLock({ $0 }) else { return }
+        let won = readiness.withLock { state in
+            guard state == .waiting else { return false }
+            state = .announcing
+            return true
+        }
+        guard won else { return }
         willChangeValue(forKey: "isReady")
-        ready.withLock { $0 = true }
+        readiness.withLock { $0 = .ready }
         didChangeValue(forKey: "isReady")
     }
 
