@@ -56,7 +56,7 @@ struct AwaiterOrderTests {
         // not one of the cooperative pool's (two here), which the awaiting Task needs to run.
         if let resolver { Thread { resolver.fulfill(with: 1) }.start() }
         _ = try await withDeadline(30) { await done.resolvedResult }
-        _ = await awaiter.value
+        _ = try await withDeadline(30) { await awaiter.value }
         return sawAwaiter.isSet
     }
 
