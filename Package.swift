@@ -19,6 +19,13 @@ let package = Package(
             dependencies: ["Tomorrowland", "TomorrowlandAsync"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // The original Tomorrowland 1.x test suite's expectations, rebuilt on the public API
+        // and written as upstream wrote them (Swift 5 mode).
+        .testTarget(
+            name: "OriginalSuiteTests",
+            dependencies: ["Tomorrowland"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // Swift 6 mode: Sendable checking is sound for clients.
         .testTarget(name: "Swift6ClientTests", dependencies: ["Tomorrowland", "TomorrowlandAsync"]),
         // Every ```swift block of README.md, MIGRATION.md and the DocC catalogs is compiled here
