@@ -98,12 +98,17 @@ public struct Promise<Value, Error> {
     }
 
     /// Creates an already-rejected promise.
+    ///
+    /// - Parameter error: The error the promise is rejected with.
     @inlinable
     public init(rejected error: Error) {
         self.init(box: PromiseBox(result: .error(error)))
     }
 
     /// Creates an already-resolved promise.
+    ///
+    /// - Parameter result: The result: a value, an error, or `.cancelled` for an
+    ///   already-cancelled promise.
     @inlinable
     public init(with result: PromiseResult<Value, Error>) {
         self.init(box: PromiseBox(result: result))
@@ -138,7 +143,17 @@ extension Promise: Equatable {
 }
 
 extension Promise where Error == Swift.Error {
-    /// Creates a promise whose throwing `handler` runs on `context`; a thrown error rejects it.
+    /// Creates a promise whose throwing `handler` runs on `context`; a thrown error rejects
+    /// it.
+    ///
+    /// Runs like the non-throwing `init(on:_:)`: `.immediate` and `.nowOr(_)` run the
+    /// handler before `init` returns, and a handler that releases the resolver without
+    /// resolving cancels the promise. If the promise is already resolved when the handler
+    /// throws, the error is dropped (first resolution wins).
+    ///
+    /// - Parameters:
+    ///   - context: Where `handler` runs (see `PromiseContext`).
+    ///   - handler: Called once with the promise's resolver.
     public init(on context: PromiseContext, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void) {
         let body = unisolated(handler)
         self.init(on: context, isolation: handler.isolation) { (resolver: Resolver) in

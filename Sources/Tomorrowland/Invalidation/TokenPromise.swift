@@ -39,106 +39,262 @@ public struct TokenPromise<Value, Error>: Equatable {
         lhs.inner == rhs.inner && lhs.token == rhs.token
     }
 
-    /// Registers `then` with the token.
+    /// `Promise.then(on:token:_:)` with the wrapper's token: runs `onSuccess` on `context`
+    /// when the promise is fulfilled, unless the token was invalidated by then.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onSuccess` runs (see `PromiseContext`). The default, `.auto`, is
+    ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
+    ///   - onSuccess: Called with the value.
+    /// - Returns: A promise with this promise's result, wrapped with the same token. From
+    ///   the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
+    ///   token is invalidated (rule 29).
     public func then(on context: PromiseContext = .auto, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Void) -> TokenPromise<Value, Error> {
         wrap(inner.then(on: context, token: token, onSuccess))
     }
 
-    /// Registers `map` with the token.
+    /// `Promise.map(on:token:_:)` with the wrapper's token: transforms the value on
+    /// `context`; if the token was invalidated by then, the returned promise is cancelled
+    /// instead.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onSuccess` runs (see `PromiseContext`).
+    ///   - onSuccess: Called with the value; what it returns fulfils the returned promise.
+    /// - Returns: A promise of the transformed value, wrapped with the same token. From the
+    ///   initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
+    ///   token is invalidated (rule 29).
     public func map<U>(on context: PromiseContext, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> U) -> TokenPromise<U, Error> {
         wrap(inner.map(on: context, token: token, onSuccess))
     }
 
-    /// Registers `flatMap` with the token.
+    /// `Promise.flatMap(on:token:_:)` with the wrapper's token: adopts the promise
+    /// `onSuccess` returns; if the token was invalidated by then, the returned promise is
+    /// cancelled instead.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onSuccess` runs (see `PromiseContext`).
+    ///   - onSuccess: Called with the value; returns the promise to adopt.
+    /// - Returns: A promise of the adopted promise's result, wrapped with the same token.
+    ///   From the initial `withToken(_:)` wrapper, that promise is also asked to cancel
+    ///   when the token is invalidated (rule 29).
     public func flatMap<U>(on context: PromiseContext, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Promise<U, Error>) -> TokenPromise<U, Error> {
         wrap(inner.flatMap(on: context, token: token, onSuccess))
     }
 
-    /// Registers `catch` with the token.
+    /// `Promise.catch(on:token:_:)` with the wrapper's token: runs `onError` on `context`
+    /// when the promise is rejected, unless the token was invalidated by then.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onError` runs (see `PromiseContext`). The default, `.auto`, is
+    ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
+    ///   - onError: Called with the error.
+    /// - Returns: A promise with this promise's result, wrapped with the same token. From
+    ///   the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
+    ///   token is invalidated (rule 29).
     @discardableResult
     public func `catch`(on context: PromiseContext = .auto, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Void) -> TokenPromise<Value, Error> {
         wrap(inner.catch(on: context, token: token, onError))
     }
 
-    /// Registers `recover` with the token.
+    /// `Promise.recover(on:token:_:)` with the wrapper's token: replaces an error with a
+    /// value; if the token was invalidated by then, the returned promise is cancelled
+    /// instead.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onError` runs (see `PromiseContext`).
+    ///   - onError: Called with the error; what it returns fulfils the returned promise.
+    /// - Returns: A promise that cannot be rejected, wrapped with the same token. From the
+    ///   initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
+    ///   token is invalidated (rule 29).
     public func recover(on context: PromiseContext, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Value) -> TokenPromise<Value, NoError> {
         wrap(inner.recover(on: context, token: token, onError))
     }
 
-    /// Registers `mapError` with the token.
+    /// `Promise.mapError(on:token:_:)` with the wrapper's token: transforms the error on
+    /// `context`; if the token was invalidated by then, the returned promise is cancelled
+    /// instead.
     ///
     /// Tomorrowland 1.x forgot to pass the token here, so the callback ran even after
     /// invalidation; this package passes it, like every other method.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onError` runs (see `PromiseContext`).
+    ///   - onError: Called with the error; what it returns rejects the returned promise.
+    /// - Returns: A promise with this promise's value or the transformed error, wrapped
+    ///   with the same token. From the initial `withToken(_:)` wrapper, that promise is
+    ///   also asked to cancel when the token is invalidated (rule 29).
     public func mapError<E>(on context: PromiseContext, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> E) -> TokenPromise<Value, E> {
         wrap(inner.mapError(on: context, token: token, onError))
     }
 
-    /// Registers `flatMapError` with the token.
+    /// `Promise.flatMapError(on:token:_:)` with the wrapper's token: replaces an error with
+    /// the result of the promise `onError` returns; if the token was invalidated by then,
+    /// the returned promise is cancelled instead.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onError` runs (see `PromiseContext`).
+    ///   - onError: Called with the error; returns the promise to adopt.
+    /// - Returns: A promise with this promise's value or the adopted promise's result,
+    ///   wrapped with the same token. From the initial `withToken(_:)` wrapper, that
+    ///   promise is also asked to cancel when the token is invalidated (rule 29).
     public func flatMapError<E>(on context: PromiseContext, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Promise<Value, E>) -> TokenPromise<Value, E> {
         wrap(inner.flatMapError(on: context, token: token, onError))
     }
 
-    /// Registers `tryMapError` with the token.
+    /// `Promise.tryMapError(on:token:_:)` with the wrapper's token: what `onError` returns
+    /// or throws becomes the error; if the token was invalidated by then, the returned
+    /// promise is cancelled instead.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onError` runs (see `PromiseContext`).
+    ///   - onError: Called with the error; returns or throws the new error.
+    /// - Returns: A promise with this promise's value or the new error, wrapped with the
+    ///   same token. From the initial `withToken(_:)` wrapper, that promise is also asked
+    ///   to cancel when the token is invalidated (rule 29).
     public func tryMapError<E: Swift.Error>(on context: PromiseContext, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> E) -> TokenPromise<Value, Swift.Error> {
         wrap(inner.tryMapError(on: context, token: token, onError))
     }
 
-    /// Registers `tryFlatMapError` with the token.
+    /// `Promise.tryFlatMapError(on:token:_:)` with the wrapper's token: replaces an error
+    /// with the result of the promise `onError` returns, or with the error it throws; if
+    /// the token was invalidated by then, the returned promise is cancelled instead.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onError` runs (see `PromiseContext`).
+    ///   - onError: Called with the error; returns the promise to adopt, or throws.
+    /// - Returns: A promise with this promise's value or the adopted promise's result,
+    ///   wrapped with the same token. From the initial `withToken(_:)` wrapper, that
+    ///   promise is also asked to cancel when the token is invalidated (rule 29).
     public func tryFlatMapError<E: Swift.Error>(on context: PromiseContext, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Promise<Value, E>) -> TokenPromise<Value, Swift.Error> {
         wrap(inner.tryFlatMapError(on: context, token: token, onError))
     }
 
-    /// Registers `always` with the token.
+    /// `Promise.always(on:token:_:)` with the wrapper's token: runs `onComplete` on
+    /// `context` with the result, whatever it is, unless the token was invalidated by then.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onComplete` runs (see `PromiseContext`). The default, `.auto`,
+    ///     is evaluated now: `.main` on the main queue or main actor, else `.default`.
+    ///   - onComplete: Called with the result.
+    /// - Returns: A promise with this promise's result, wrapped with the same token. From
+    ///   the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
+    ///   token is invalidated (rule 29).
     @discardableResult
     public func always(on context: PromiseContext = .auto, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void) -> TokenPromise<Value, Error> {
         wrap(inner.always(on: context, token: token, onComplete))
     }
 
-    /// Registers `mapResult` with the token. (The `onComplete:` label matches Tomorrowland 1.x.)
+    /// `Promise.mapResult(on:token:_:)` with the wrapper's token: transforms the result; if
+    /// the token was invalidated by then, the returned promise is cancelled instead. (The
+    /// `onComplete:` label matches Tomorrowland 1.x.)
+    ///
+    /// - Parameters:
+    ///   - context: Where `onComplete` runs (see `PromiseContext`).
+    ///   - onComplete: Called with the result; what it returns resolves the returned
+    ///     promise.
+    /// - Returns: A promise of the transformed result, wrapped with the same token. From
+    ///   the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
+    ///   token is invalidated (rule 29).
     public func mapResult<T, E>(on context: PromiseContext, @_inheritActorContext onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>) -> TokenPromise<T, E> {
         wrap(inner.mapResult(on: context, token: token, onComplete))
     }
 
-    /// Registers `flatMapResult` with the token.
+    /// `Promise.flatMapResult(on:token:_:)` with the wrapper's token: adopts the promise
+    /// `onComplete` returns; if the token was invalidated by then, the returned promise is
+    /// cancelled instead.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onComplete` runs (see `PromiseContext`).
+    ///   - onComplete: Called with the result; returns the promise to adopt.
+    /// - Returns: A promise of the adopted promise's result, wrapped with the same token.
+    ///   From the initial `withToken(_:)` wrapper, that promise is also asked to cancel
+    ///   when the token is invalidated (rule 29).
     public func flatMapResult<T, E>(on context: PromiseContext, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>) -> TokenPromise<T, E> {
         wrap(inner.flatMapResult(on: context, token: token, onComplete))
     }
 
-    /// Registers `tryMapResult` with the token.
+    /// `Promise.tryMapResult(on:token:_:)` with the wrapper's token: transforms the result,
+    /// or rejects with the error `onComplete` throws; if the token was invalidated by then,
+    /// the returned promise is cancelled instead.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onComplete` runs (see `PromiseContext`).
+    ///   - onComplete: Called with the result; returns the new result, or throws.
+    /// - Returns: A promise of the transformed result, wrapped with the same token. From
+    ///   the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
+    ///   token is invalidated (rule 29).
     public func tryMapResult<T, E: Swift.Error>(on context: PromiseContext, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>) -> TokenPromise<T, Swift.Error> {
         wrap(inner.tryMapResult(on: context, token: token, onComplete))
     }
 
-    /// Registers `tryFlatMapResult` with the token.
+    /// `Promise.tryFlatMapResult(on:token:_:)` with the wrapper's token: adopts the promise
+    /// `onComplete` returns, or rejects with the error it throws; if the token was
+    /// invalidated by then, the returned promise is cancelled instead.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onComplete` runs (see `PromiseContext`).
+    ///   - onComplete: Called with the result; returns the promise to adopt, or throws.
+    /// - Returns: A promise of the adopted promise's result, wrapped with the same token.
+    ///   From the initial `withToken(_:)` wrapper, that promise is also asked to cancel
+    ///   when the token is invalidated (rule 29).
     public func tryFlatMapResult<T, E: Swift.Error>(on context: PromiseContext, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>) -> TokenPromise<T, Swift.Error> {
         wrap(inner.tryFlatMapResult(on: context, token: token, onComplete))
     }
 
     /// Registers `tap` with the token. Returns `self` (so an initial `withToken` wrapper
     /// stays one); `tap` itself is never registered for cancellation.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onComplete` runs (see `PromiseContext`). The default, `.auto`,
+    ///     is evaluated now: `.main` on the main queue or main actor, else `.default`.
+    ///   - onComplete: Called with the result, whatever it is, unless the token was
+    ///     invalidated by then. It is not an observer for cancellation propagation (rule
+    ///     7).
+    /// - Returns: `self`.
     @discardableResult
     public func tap(on context: PromiseContext = .auto, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void) -> TokenPromise<Value, Error> {
         _ = inner.tap(on: context, token: token, onComplete)
         return self
     }
 
-    /// Registers `onCancel` with the token.
+    /// `Promise.onCancel(on:token:_:)` with the wrapper's token: runs `onCancel` on
+    /// `context` if the promise is cancelled, unless the token was invalidated by then.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onCancel` runs (see `PromiseContext`). The default, `.auto`, is
+    ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
+    ///   - onCancel: Called when the promise is cancelled.
+    /// - Returns: A promise with this promise's result, wrapped with the same token. From
+    ///   the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
+    ///   token is invalidated (rule 29).
     @discardableResult
     public func onCancel(on context: PromiseContext = .auto, @_inheritActorContext _ onCancel: @escaping @isolated(any) @Sendable () -> Void) -> TokenPromise<Value, Error> {
         wrap(inner.onCancel(on: context, token: token, onCancel))
     }
 
-    /// `tap()` on the wrapped promise, with the same token. Never registered for cancellation.
+    /// `tap()` on the wrapped promise, with the same token. Never registered for
+    /// cancellation.
+    ///
+    /// - Returns: A promise with this promise's result that is not an observer of it (rule
+    ///   7), wrapped with the same token.
     public func tap() -> TokenPromise<Value, Error> {
         wrap(inner.tap(), register: false)
     }
 
     /// `ignoringCancel()` on the wrapped promise, with the same token. Never registered.
+    ///
+    /// - Returns: A promise with this promise's result that never passes cancel requests on
+    ///   and keeps this promise from being cancelled automatically (rule 7), wrapped with
+    ///   the same token.
     public func ignoringCancel() -> TokenPromise<Value, Error> {
         wrap(inner.ignoringCancel(), register: false)
     }
 
-    /// Passes the wrapper to `handler` and returns it.
+    /// Passes the wrapper to `handler` and returns it, to split a chain in two:
+    /// `promise.withToken(token).fork { $0.then { … } }.catch { … }`.
+    ///
+    /// - Parameter handler: Called at once, on the calling thread, with `self`.
+    /// - Returns: `self`.
     public func fork(_ handler: (TokenPromise) throws -> Void) rethrows -> TokenPromise {
         try handler(self)
         return self
@@ -148,22 +304,59 @@ public struct TokenPromise<Value, Error>: Equatable {
 extension TokenPromise: Sendable where Value: Sendable, Error: Sendable {}
 
 extension TokenPromise where Error == Swift.Error {
-    /// Registers `tryThen` with the token.
+    /// `Promise.tryThen(on:token:_:)` with the wrapper's token: runs `onSuccess` on
+    /// `context` when the promise is fulfilled, unless the token was invalidated by then;
+    /// an error it throws rejects the returned promise.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onSuccess` runs (see `PromiseContext`). The default, `.auto`, is
+    ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
+    ///   - onSuccess: Called with the value; may throw.
+    /// - Returns: A promise with this promise's result or the thrown error, wrapped with
+    ///   the same token. From the initial `withToken(_:)` wrapper, that promise is also
+    ///   asked to cancel when the token is invalidated (rule 29).
     public func tryThen(on context: PromiseContext = .auto, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Void) -> TokenPromise<Value, Error> {
         wrap(inner.tryThen(on: context, token: token, onSuccess))
     }
 
-    /// Registers `tryMap` with the token.
+    /// `Promise.tryMap(on:token:_:)` with the wrapper's token: transforms the value, or
+    /// rejects with the error `onSuccess` throws; if the token was invalidated by then, the
+    /// returned promise is cancelled instead.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onSuccess` runs (see `PromiseContext`).
+    ///   - onSuccess: Called with the value; returns the new value, or throws.
+    /// - Returns: A promise of the transformed value, wrapped with the same token. From the
+    ///   initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
+    ///   token is invalidated (rule 29).
     public func tryMap<U>(on context: PromiseContext, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> U) -> TokenPromise<U, Error> {
         wrap(inner.tryMap(on: context, token: token, onSuccess))
     }
 
-    /// Registers `tryFlatMap` with the token.
+    /// `Promise.tryFlatMap(on:token:_:)` with the wrapper's token: adopts the promise
+    /// `onSuccess` returns, or rejects with the error it throws; if the token was
+    /// invalidated by then, the returned promise is cancelled instead.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onSuccess` runs (see `PromiseContext`).
+    ///   - onSuccess: Called with the value; returns the promise to adopt, or throws.
+    /// - Returns: A promise of the adopted promise's result, wrapped with the same token.
+    ///   From the initial `withToken(_:)` wrapper, that promise is also asked to cancel
+    ///   when the token is invalidated (rule 29).
     public func tryFlatMap<U, E: Swift.Error>(on context: PromiseContext, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Promise<U, E>) -> TokenPromise<U, Error> {
         wrap(inner.tryFlatMap(on: context, token: token, onSuccess))
     }
 
-    /// Registers `tryRecover` with the token.
+    /// `Promise.tryRecover(on:token:_:)` with the wrapper's token: replaces an error with
+    /// the value `onError` returns, or with the error it throws; if the token was
+    /// invalidated by then, the returned promise is cancelled instead.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onError` runs (see `PromiseContext`).
+    ///   - onError: Called with the error; returns a value, or throws.
+    /// - Returns: A promise with this promise's value, the recovered value or the thrown
+    ///   error, wrapped with the same token. From the initial `withToken(_:)` wrapper, that
+    ///   promise is also asked to cancel when the token is invalidated (rule 29).
     public func tryRecover(on context: PromiseContext, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Value) -> TokenPromise<Value, Error> {
         wrap(inner.tryRecover(on: context, token: token, onError))
     }

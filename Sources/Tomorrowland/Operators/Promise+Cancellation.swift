@@ -45,7 +45,13 @@ extension Promise {
         return Promise(box: child)
     }
 
-    /// Requests cancellation of this promise when `token` is invalidated. Returns `self`.
+    /// Requests cancellation of this promise when `token` is invalidated (or when
+    /// `cancelWithoutInvalidating()` is called on it).
+    ///
+    /// The token holds the promise weakly: registering does not keep it alive.
+    ///
+    /// - Parameter token: The token whose invalidation requests cancellation.
+    /// - Returns: `self`.
     @discardableResult
     public func requestCancelOnInvalidate(_ token: PromiseInvalidationToken) -> Promise<Value, Error> {
         token.requestCancelOnInvalidate(self)

@@ -5,12 +5,32 @@ extension Promise {
     ///
     /// Returns a promise with the same result. With an invalidated `token` the callback is
     /// skipped and the returned promise still takes this promise's result.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onError` runs (see `PromiseContext`). The default, `.auto`, is
+    ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
+    ///   - token: Checked when `onError` would run, not now: if it was invalidated by then,
+    ///     `onError` is skipped and the returned promise takes this promise's result.
+    ///   - onError: Called with the error; not called on fulfilment or cancellation.
+    ///     Released on `context` right after it runs, or when the promise resolves without
+    ///     calling it.
+    /// - Returns: A new promise with this promise's result, resolved after `onError`
+    ///   returns; a child of this promise for cancellation propagation (rule 5).
     @inlinable @discardableResult
     public func `catch`(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Void) -> Promise<Value, Error> {
         register(CatchBox(context: context, token: token, callback: onError))
     }
 
     /// Replaces an error with a value, giving a promise that cannot be rejected.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onError` runs (see `PromiseContext`).
+    ///   - token: Checked when `onError` would run, not now: if it was invalidated by then,
+    ///     `onError` is skipped and the returned promise is cancelled.
+    ///   - onError: Called with the error; what it returns fulfils the returned promise. A
+    ///     value or cancellation of this promise passes through without calling it.
+    /// - Returns: A promise that is fulfilled or cancelled, never rejected; a child of this
+    ///   promise for cancellation propagation.
     public func recover(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Value) -> Promise<Value, NoError> {
         register(on: context, token: token, trigger: .error, kind: .transformer, isolation: onError.isolation) { result in
             switch result {
@@ -21,7 +41,15 @@ extension Promise {
         }
     }
 
-    /// Transforms the error on `context`.
+    /// Transforms the error on `context`. Values and cancellation pass through.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onError` runs (see `PromiseContext`).
+    ///   - token: Checked when `onError` would run, not now: if it was invalidated by then,
+    ///     `onError` is skipped and the returned promise is cancelled.
+    ///   - onError: Called with the error; what it returns rejects the returned promise.
+    /// - Returns: A promise with this promise's value, or the transformed error; a child of
+    ///   this promise for cancellation propagation.
     public func mapError<E>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> E) -> Promise<Value, E> {
         register(on: context, token: token, trigger: .error, kind: .transformer, isolation: onError.isolation) { result in
             switch result {
@@ -33,6 +61,17 @@ extension Promise {
     }
 
     /// Replaces an error with the eventual result of the promise `onError` returns.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onError` runs (see `PromiseContext`).
+    ///   - token: Checked when `onError` would run, not now: if it was invalidated by then,
+    ///     `onError` is skipped and the returned promise is cancelled.
+    ///   - onError: Called with the error; returns the promise to adopt, without a context
+    ///     hop (rule 27). A value or cancellation of this promise passes through without
+    ///     calling it.
+    /// - Returns: A promise with this promise's value, or the adopted promise's result. Its
+    ///   cancel requests go to this promise until `onError` has run, then to the adopted
+    ///   one.
     public func flatMapError<E>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Promise<Value, E>) -> Promise<Value, E> {
         register(on: context, token: token, trigger: .error, kind: .transformer, isolation: onError.isolation) { result in
             switch result {
@@ -44,6 +83,15 @@ extension Promise {
     }
 
     /// Transforms the error with a throwing function; a thrown error becomes the new error.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onError` runs (see `PromiseContext`).
+    ///   - token: Checked when `onError` would run, not now: if it was invalidated by then,
+    ///     `onError` is skipped and the returned promise is cancelled.
+    ///   - onError: Called with the error; what it returns or throws rejects the returned
+    ///     promise. Values and cancellation pass through without calling it.
+    /// - Returns: A promise with this promise's value, or the new error as `Swift.Error`; a
+    ///   child of this promise for cancellation propagation.
     public func tryMapError<E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> E) -> Promise<Value, Swift.Error> {
         register(on: context, token: token, trigger: .error, kind: .transformer, isolation: onError.isolation) { result in
             switch result {
@@ -55,7 +103,18 @@ extension Promise {
         }
     }
 
-    /// Replaces an error with the eventual result of the promise a throwing `onError` returns.
+    /// Replaces an error with the eventual result of the promise a throwing `onError`
+    /// returns.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onError` runs (see `PromiseContext`).
+    ///   - token: Checked when `onError` would run, not now: if it was invalidated by then,
+    ///     `onError` is skipped and the returned promise is cancelled.
+    ///   - onError: Called with the error; returns the promise to adopt (without a context
+    ///     hop, rule 27), or throws to reject the returned promise.
+    /// - Returns: A promise with this promise's value, or the adopted promise's result with
+    ///   its error upcast to `Swift.Error`. Its cancel requests go to this promise until
+    ///   `onError` has run, then to the adopted one.
     public func tryFlatMapError<E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Promise<Value, E>) -> Promise<Value, Swift.Error> {
         register(on: context, token: token, trigger: .error, kind: .transformer, isolation: onError.isolation) { result in
             switch result {
@@ -70,6 +129,16 @@ extension Promise {
 
 extension Promise where Error == Swift.Error {
     /// Replaces an error with a value; a thrown error rejects the returned promise.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onError` runs (see `PromiseContext`).
+    ///   - token: Checked when `onError` would run, not now: if it was invalidated by then,
+    ///     `onError` is skipped and the returned promise is cancelled.
+    ///   - onError: Called with the error; what it returns fulfils the returned promise, an
+    ///     error it throws rejects it. Values and cancellation pass through without calling
+    ///     it.
+    /// - Returns: A promise with this promise's value, the recovered value, or the thrown
+    ///   error; a child of this promise for cancellation propagation.
     public func tryRecover(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Value) -> Promise<Value, Error> {
         register(on: context, token: token, trigger: .error, kind: .transformer, isolation: onError.isolation) { result in
             switch result {

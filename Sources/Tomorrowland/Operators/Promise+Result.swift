@@ -1,15 +1,36 @@
 // Operators on the whole result: always, mapResult, flatMapResult and throwing variants.
 
 extension Promise {
-    /// Runs `onComplete` on `context` with the result, whatever it is (including cancelled).
+    /// Runs `onComplete` on `context` with the result, whatever it is (including
+    /// cancelled).
     ///
     /// Returns a promise with the same result, resolved after `onComplete` returns.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onComplete` runs (see `PromiseContext`). The default, `.auto`,
+    ///     is evaluated now: `.main` on the main queue or main actor, else `.default`.
+    ///   - token: Checked when `onComplete` would run, not now: if it was invalidated by
+    ///     then, `onComplete` is skipped and the returned promise takes this promise's
+    ///     result.
+    ///   - onComplete: Called with the result. Released on `context` right after it runs.
+    /// - Returns: A new promise with this promise's result; a child of this promise for
+    ///   cancellation propagation (rule 5).
     @inlinable @discardableResult
     public func always(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void) -> Promise<Value, Error> {
         register(AlwaysBox(context: context, token: token, callback: onComplete))
     }
 
-    /// Transforms the result, whatever it is.
+    /// Transforms the result, whatever it is (including cancelled).
+    ///
+    /// - Parameters:
+    ///   - context: Where `onComplete` runs (see `PromiseContext`).
+    ///   - token: Checked when `onComplete` would run, not now: if it was invalidated by
+    ///     then, `onComplete` is skipped and the returned promise is cancelled.
+    ///   - onComplete: Called with the result; what it returns resolves the returned
+    ///     promise (it may turn a value into an error, an error into a value, or either
+    ///     into `.cancelled`).
+    /// - Returns: A promise of the transformed result; a child of this promise for
+    ///   cancellation propagation.
     public func mapResult<T, E>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>) -> Promise<T, E> {
         register(on: context, token: token, trigger: .all, kind: .transformer, isolation: onComplete.isolation) { result in
             .resolve(unisolated(onComplete)(result))
@@ -17,6 +38,15 @@ extension Promise {
     }
 
     /// Replaces the result with the eventual result of the promise `onComplete` returns.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onComplete` runs (see `PromiseContext`).
+    ///   - token: Checked when `onComplete` would run, not now: if it was invalidated by
+    ///     then, `onComplete` is skipped and the returned promise is cancelled.
+    ///   - onComplete: Called with the result, whatever it is; returns the promise to
+    ///     adopt, without a context hop (rule 27).
+    /// - Returns: A promise of the adopted promise's result. Its cancel requests go to this
+    ///   promise until `onComplete` has run, then to the adopted one.
     public func flatMapResult<T, E>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>) -> Promise<T, E> {
         register(on: context, token: token, trigger: .all, kind: .transformer, isolation: onComplete.isolation) { result in
             .adopt(unisolated(onComplete)(result))
@@ -24,6 +54,16 @@ extension Promise {
     }
 
     /// Transforms the result with a throwing function; a thrown error rejects.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onComplete` runs (see `PromiseContext`).
+    ///   - token: Checked when `onComplete` would run, not now: if it was invalidated by
+    ///     then, `onComplete` is skipped and the returned promise is cancelled.
+    ///   - onComplete: Called with the result, whatever it is; what it returns resolves the
+    ///     returned promise (its error upcast to `Swift.Error`), an error it throws rejects
+    ///     it.
+    /// - Returns: A promise of the transformed result; a child of this promise for
+    ///   cancellation propagation.
     public func tryMapResult<T, E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>) -> Promise<T, Swift.Error> {
         register(on: context, token: token, trigger: .all, kind: .transformer, isolation: onComplete.isolation) { result in
             do { return .resolve(try unisolated(onComplete)(result).mapError { $0 as Swift.Error }) } catch { return .resolve(.error(error)) }
@@ -32,6 +72,16 @@ extension Promise {
 
     /// Replaces the result with the eventual result of the promise a throwing `onComplete`
     /// returns; a thrown error rejects.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onComplete` runs (see `PromiseContext`).
+    ///   - token: Checked when `onComplete` would run, not now: if it was invalidated by
+    ///     then, `onComplete` is skipped and the returned promise is cancelled.
+    ///   - onComplete: Called with the result, whatever it is; returns the promise to adopt
+    ///     (without a context hop, rule 27), or throws to reject the returned promise.
+    /// - Returns: A promise of the adopted promise's result, its error upcast to
+    ///   `Swift.Error`. Its cancel requests go to this promise until `onComplete` has run,
+    ///   then to the adopted one.
     public func tryFlatMapResult<T, E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>) -> Promise<T, Swift.Error> {
         register(on: context, token: token, trigger: .all, kind: .transformer, isolation: onComplete.isolation) { result in
             do { return .adopt(try unisolated(onComplete)(result).upcast) } catch { return .resolve(.error(error)) }
@@ -42,6 +92,16 @@ extension Promise {
     ///
     /// Returns **this** promise (not a child), so it can be inserted into a chain without
     /// affecting it. With an invalidated `token` the callback is skipped.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onComplete` runs (see `PromiseContext`). The default, `.auto`,
+    ///     is evaluated now: `.main` on the main queue or main actor, else `.default`.
+    ///   - token: Checked when `onComplete` would run, not now: if it was invalidated by
+    ///     then, `onComplete` is skipped.
+    ///   - onComplete: Called with the result, whatever it is. Released on `context` right
+    ///     after it runs.
+    /// - Returns: `self`. The callback neither blocks nor triggers automatic cancellation
+    ///   of this promise (rule 7).
     @inlinable @discardableResult
     public func tap(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void) -> Promise<Value, Error> {
         _box.register(AlwaysBox(context: context, token: token, callback: onComplete))
@@ -51,6 +111,8 @@ extension Promise {
     /// Returns a new promise with the same result that is not an observer of this one: it
     /// neither blocks nor triggers cancellation propagation, and cancel requests on it are
     /// not passed on.
+    ///
+    /// - Returns: A promise that takes this promise's result (rule 7).
     public func tap() -> Promise<Value, Error> {
         registerPassthrough(link: .none)
     }
@@ -60,6 +122,17 @@ extension Promise {
     /// Returns a promise with the same result. It does not block propagation when this
     /// promise has other children; if it is asked to cancel it counts as one child that has
     /// requested cancellation (rule 7).
+    ///
+    /// - Parameters:
+    ///   - context: Where `onCancel` runs (see `PromiseContext`). The default, `.auto`, is
+    ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
+    ///   - token: Checked when `onCancel` would run, not now: if it was invalidated by
+    ///     then, `onCancel` is skipped and the returned promise takes this promise's
+    ///     result.
+    ///   - onCancel: Called when the promise is cancelled; not called on fulfilment or
+    ///     rejection. Released on `context` right after it runs, or when the promise
+    ///     resolves without calling it.
+    /// - Returns: A new promise with this promise's result.
     @discardableResult
     public func onCancel(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onCancel: @escaping @isolated(any) @Sendable () -> Void) -> Promise<Value, Error> {
         register(on: context, token: token, trigger: .cancelled, kind: .observer, link: .onlyWhenCancelled, isolation: onCancel.isolation) { result in

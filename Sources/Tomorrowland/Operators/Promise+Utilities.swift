@@ -3,13 +3,22 @@
 extension Promise {
     /// Passes the promise to `handler` and returns it, to split a chain in two:
     /// `promise.fork { $0.then { … } }.catch { … }`.
+    ///
+    /// - Parameter handler: Called at once, on the calling thread, with `self`; an error it
+    ///   throws is rethrown.
+    /// - Returns: `self`.
     public func fork(_ handler: (Promise) throws -> Void) rethrows -> Promise {
         try handler(self)
         return self
     }
 
-    /// Wraps the promise so every callback registered through the wrapper uses `token`,
-    /// and the promises returned directly from the wrapper are cancelled when it invalidates.
+    /// Wraps the promise so every callback registered through the wrapper uses `token`, and
+    /// the promises returned directly from the wrapper are cancelled when it invalidates.
+    ///
+    /// - Parameter token: The token passed to every callback method called on the wrapper.
+    /// - Returns: A `TokenPromise` around this promise. The promises its methods return are
+    ///   registered with `token.requestCancelOnInvalidate(_:)`; the wrappers those methods
+    ///   return are not (rule 29).
     public func withToken(_ token: PromiseInvalidationToken) -> TokenPromise<Value, Error> {
         TokenPromise(promise: self, token: token, registersChildren: true)
     }

@@ -4,8 +4,20 @@ extension Promise {
     /// Runs `onSuccess` on `context` when the promise is fulfilled.
     ///
     /// Returns a promise with the same result, resolved after `onSuccess` returns. A child
-    /// for cancellation propagation. With an invalidated `token` the callback is skipped and
-    /// the returned promise still takes this promise's result.
+    /// for cancellation propagation. With an invalidated `token` the callback is skipped
+    /// and the returned promise still takes this promise's result.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onSuccess` runs (see `PromiseContext`). The default, `.auto`, is
+    ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
+    ///   - token: Checked when `onSuccess` would run, not now: if it was invalidated by
+    ///     then, `onSuccess` is skipped and the returned promise takes this promise's
+    ///     result.
+    ///   - onSuccess: Called with the value; not called on rejection or cancellation.
+    ///     Released on `context` right after it runs, or when the promise resolves without
+    ///     calling it.
+    /// - Returns: A new promise with this promise's result. Asking it to cancel counts as
+    ///   one child of this promise asking (rule 5).
     @inlinable
     public func then(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Void) -> Promise<Value, Error> {
         register(ThenBox(context: context, token: token, callback: onSuccess))
@@ -13,6 +25,16 @@ extension Promise {
 
     /// Transforms the value on `context`. Errors and cancellation pass through; with an
     /// invalidated `token` the returned promise is cancelled instead.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onSuccess` runs (see `PromiseContext`).
+    ///   - token: Checked when `onSuccess` would run, not now: if it was invalidated by
+    ///     then, `onSuccess` is skipped and the returned promise is cancelled.
+    ///   - onSuccess: Called with the value; what it returns fulfils the returned promise.
+    ///     Released on `context` right after it runs, or when the promise resolves without
+    ///     it.
+    /// - Returns: A promise of the transformed value; a child of this promise for
+    ///   cancellation propagation (rule 5).
     @inlinable
     public func map<U>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> U) -> Promise<U, Error> {
         register(MapBox(context: context, token: token, callback: onSuccess))
@@ -22,6 +44,15 @@ extension Promise {
     ///
     /// The returned promise adopts that promise without a context hop and is its child for
     /// cancellation propagation (rule 27).
+    ///
+    /// - Parameters:
+    ///   - context: Where `onSuccess` runs (see `PromiseContext`).
+    ///   - token: Checked when `onSuccess` would run, not now: if it was invalidated by
+    ///     then, `onSuccess` is skipped and the returned promise is cancelled.
+    ///   - onSuccess: Called with the value; returns the promise to adopt. An error or
+    ///     cancellation of this promise passes through without calling it.
+    /// - Returns: A promise of the adopted promise's result. Its cancel requests go to this
+    ///   promise until `onSuccess` has run, then to the adopted promise.
     @inlinable
     public func flatMap<U>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Promise<U, Error>) -> Promise<U, Error> {
         register(FlatMapBox(context: context, token: token, callback: onSuccess))
@@ -96,6 +127,17 @@ final class FlatMapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, 
 
 extension Promise where Error == Swift.Error {
     /// Like `then`, but `onSuccess` may throw, rejecting the returned promise.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onSuccess` runs (see `PromiseContext`). The default, `.auto`, is
+    ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
+    ///   - token: Checked when `onSuccess` would run, not now: if it was invalidated by
+    ///     then, `onSuccess` is skipped and the returned promise takes this promise's
+    ///     result.
+    ///   - onSuccess: Called with the value; an error it throws rejects the returned
+    ///     promise.
+    /// - Returns: A promise with this promise's result, or the thrown error; a child of
+    ///   this promise for cancellation propagation.
     public func tryThen(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Void) -> Promise<Value, Error> {
         register(on: context, token: token, trigger: .value, kind: .observer, isolation: onSuccess.isolation) { result in
             if case .value(let value) = result {
@@ -106,6 +148,16 @@ extension Promise where Error == Swift.Error {
     }
 
     /// Like `map`, but `onSuccess` may throw, rejecting the returned promise.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onSuccess` runs (see `PromiseContext`).
+    ///   - token: Checked when `onSuccess` would run, not now: if it was invalidated by
+    ///     then, `onSuccess` is skipped and the returned promise is cancelled.
+    ///   - onSuccess: Called with the value; what it returns fulfils the returned promise,
+    ///     an error it throws rejects it. Errors and cancellation pass through without
+    ///     calling it.
+    /// - Returns: A promise of the transformed value; a child of this promise for
+    ///   cancellation propagation.
     public func tryMap<U>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> U) -> Promise<U, Error> {
         register(on: context, token: token, trigger: .value, kind: .transformer, isolation: onSuccess.isolation) { result in
             switch result {
@@ -119,6 +171,16 @@ extension Promise where Error == Swift.Error {
 
     /// Like `flatMap`, but `onSuccess` may throw, and the returned promise's error type is
     /// upcast to `Swift.Error`.
+    ///
+    /// - Parameters:
+    ///   - context: Where `onSuccess` runs (see `PromiseContext`).
+    ///   - token: Checked when `onSuccess` would run, not now: if it was invalidated by
+    ///     then, `onSuccess` is skipped and the returned promise is cancelled.
+    ///   - onSuccess: Called with the value; returns the promise to adopt (without a
+    ///     context hop, rule 27), or throws to reject the returned promise.
+    /// - Returns: A promise of the adopted promise's result, its error upcast to
+    ///   `Swift.Error`. Its cancel requests go to this promise until `onSuccess` has run,
+    ///   then to the adopted one.
     public func tryFlatMap<U, E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Promise<U, E>) -> Promise<U, Error> {
         register(on: context, token: token, trigger: .value, kind: .transformer, isolation: onSuccess.isolation) { result in
             switch result {
