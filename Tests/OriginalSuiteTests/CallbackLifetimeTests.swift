@@ -151,16 +151,21 @@ final class CallbackLifetimeTests: XCTestCase {
         let queue = TestQueue()
         let expectation = XCTestExpectation(description: "released")
         let promise: Promise<Int, String>
+        // The handler waits until `init` has returned, so that the caller's reference to it
+        // is gone before it finishes.
+        let initReturned = DispatchSemaphore(value: 0)
         do {
             let notifier = NotifyOnDeinit {
                 XCTAssertTrue(queue.isCurrent)
                 expectation.fulfill()
             }
             promise = Promise(on: .queue(queue.queue), { (resolver) in
+                initReturned.wait()
                 withExtendedLifetime(notifier) {}
                 resolver.fulfill(with: 1)
             })
         }
+        initReturned.signal()
         wait(for: [expectation], timeout: 1)
         XCTAssertEqual(promise.result, .value(1))
     }

@@ -109,17 +109,21 @@ final class DelayedPromiseTests: XCTestCase {
         let queue = TestQueue()
         let expectation = XCTestExpectation(description: "released")
         let dp: DelayedPromise<Int, String>
+        // The handler waits until the access has returned.
+        let accessed = DispatchSemaphore(value: 0)
         do {
             let notifier = NotifyOnDeinit {
                 XCTAssertTrue(queue.isCurrent)
                 expectation.fulfill()
             }
             dp = DelayedPromise(on: .queue(queue.queue), { (resolver) in
+                accessed.wait()
                 withExtendedLifetime(notifier) {}
                 resolver.fulfill(with: 1)
             })
         }
         let promise = dp.promise
+        accessed.signal()
         wait(for: [expectation], timeout: 1)
         withExtendedLifetime(promise) {}
     }

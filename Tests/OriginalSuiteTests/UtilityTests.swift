@@ -23,7 +23,7 @@ final class DelayTests: XCTestCase {
     }
 
     func testDelayDoesNotResolveEarly() {
-        let promise = Promise<Int, String>(fulfilled: 42).delay(on: .utility, 0.5)
+        let promise = Promise<Int, String>(fulfilled: 42).delay(on: .utility, 1)
         XCTAssertNil(promise.result)
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 42)
         wait(for: [expectation], timeout: 3)
@@ -120,11 +120,11 @@ final class DelayTests: XCTestCase {
 
     func testInitFulfilledAfter() {
         let start = Date()
-        let promise = Promise<Int, String>(on: .utility, fulfilled: 42, after: 0.05)
+        let promise = Promise<Int, String>(on: .utility, fulfilled: 42, after: 1)
         XCTAssertNil(promise.result)
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 42)
-        wait(for: [expectation], timeout: 2)
-        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.05)
+        wait(for: [expectation], timeout: 4)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 1)
     }
 
     func testInitRejectedAfter() {
@@ -322,7 +322,7 @@ final class TimeoutTests: XCTestCase {
             r.onRequestCancel(on: .immediate, { requested.value = true; $0.cancel() })
             resolver = r
             sibling = upstream.map(on: .immediate, { $0 })
-            promise = upstream.timeout(on: .utility, delay: 0.05)
+            promise = upstream.timeout(on: .utility, delay: 0.5)
         }
         sibling.requestCancel()
         XCTAssertFalse(requested.value, "the pending timeout is still an observer")
