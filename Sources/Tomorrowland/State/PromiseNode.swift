@@ -33,16 +33,27 @@ class PromiseNode: @unchecked Sendable {
 
 /// Sentinel heads. A list whose head is a sentinel is closed to new nodes. Which list passes
 /// through which sentinel, and when, is `ListHead`'s (PromiseState.swift).
+///
+/// A sentinel is the address of a marker type's metadata: a symbol of the binary, known at
+/// link time, never the address of a heap object and so never that of a node. It is only
+/// compared, never retained or dereferenced. (Sentinel objects in `static let`s cost a
+/// `swift_once` call on every access, several per promise.)
 enum Sentinel {
-    /// Callback list: the promise is resolved; registrants fire their node themselves.
-    static let resolved = PromiseNode()
-    /// Cancel-handler list: cancellation was requested; new handlers run at once.
-    static let cancelRequested = PromiseNode()
+    /// Marks the callback list closed by resolution: registrants fire their node themselves.
+    private enum Resolved {}
+    /// Marks the cancel-handler list closed by a cancel request: new handlers run at once.
+    private enum CancelRequested {}
 
-    /// The sentinels as unretained references, computed once. (Touching a static object
-    /// directly costs a `swift_initStaticObject` call on every access.)
-    static let resolvedRef = Unmanaged.passUnretained(resolved)
-    static let cancelRequestedRef = Unmanaged.passUnretained(cancelRequested)
+    /// Callback list: the promise is resolved; registrants fire their node themselves.
+    @inline(__always) static var resolvedRef: Unmanaged<PromiseNode> { marker(Resolved.self) }
+    /// Cancel-handler list: cancellation was requested; new handlers run at once.
+    @inline(__always) static var cancelRequestedRef: Unmanaged<PromiseNode> { marker(CancelRequested.self) }
+
+    /// The address of `type`'s metadata as a list head (a constant in optimized code).
+    @inline(__always)
+    private static func marker(_ type: Any.Type) -> Unmanaged<PromiseNode> {
+        Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: UInt(bitPattern: ObjectIdentifier(type)))!)
+    }
 
     @inline(__always)
     static func isResolved(_ node: Unmanaged<PromiseNode>?) -> Bool {

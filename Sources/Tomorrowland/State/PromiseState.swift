@@ -309,10 +309,10 @@ struct PromiseState: Equatable, Sendable {
 /// node pushed (a Treiber stack of retained nodes, in reverse registration order), or a
 /// sentinel (`Sentinel`) that closes the list to new nodes for good.
 ///
-/// The callback list is open until the promise resolves, then holds `Sentinel.resolved`.
-/// The cancel-handler list is closed by the first cancel request (`Sentinel.cancelRequested`)
-/// or by resolution: `Sentinel.resolved` if the promise was fulfilled or rejected,
-/// `Sentinel.cancelRequested` if it was cancelled (rule 4: a handler registered after
+/// The callback list is open until the promise resolves, then holds `Sentinel.resolvedRef`.
+/// The cancel-handler list is closed by the first cancel request (`Sentinel.cancelRequestedRef`)
+/// or by resolution: `Sentinel.resolvedRef` if the promise was fulfilled or rejected,
+/// `Sentinel.cancelRequestedRef` if it was cancelled (rule 4: a handler registered after
 /// cancellation still runs at once).
 struct ListHead {
     var node: Unmanaged<PromiseNode>?
