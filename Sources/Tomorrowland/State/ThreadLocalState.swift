@@ -8,6 +8,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// State that belongs to one thread. Never shared: reached only through `current`.
 ///
@@ -45,7 +46,23 @@ final class ThreadState: @unchecked Sendable {
     /// the current block in the same turn (rule 10).
     var mainFIFO: [@Sendable () -> Void]? = nil
 
-    private static let key: pthread_key_t = {
+    /// The thread-specific key plus one; 0 until the first thread creates it. An `Atomic` of
+    /// an integer with a constant initial value is laid out statically, so `key` is one load;
+    /// a `static let` computed by a closure costs a `swift_once` call on every access (one per
+    /// delivery, per cancel request).
+    private static let keyPlusOne = Atomic<UInt64>(0)
+
+    /// The key of the thread-specific slot that owns each thread's state.
+    @inline(__always)
+    private static var key: pthread_key_t {
+        let stored = keyPlusOne.load(ordering: .acquiring)
+        if stored != 0 { return pthread_key_t(truncatingIfNeeded: stored &- 1) }
+        return createKey()
+    }
+
+    /// Creates the key; if another thread published one first, deletes this one and uses that.
+    @inline(never)
+    private static func createKey() -> pthread_key_t {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { pointer in
             #if canImport(Darwin)
@@ -55,8 +72,12 @@ final class ThreadState: @unchecked Sendable {
             #endif
         }
         precondition(status == 0, "Tomorrowland: pthread_key_create failed")
-        return key
-    }()
+        let (published, winner) = keyPlusOne.compareExchange(
+            expected: 0, desired: UInt64(key) &+ 1, ordering: .acquiringAndReleasing)
+        if published { return key }
+        pthread_key_delete(key)
+        return pthread_key_t(truncatingIfNeeded: winner &- 1)
+    }
 
     /// The calling thread's state, created on first use.
     @usableFromInline
