@@ -45,7 +45,23 @@ public func when<Value, Error>(fulfilled promises: [Promise<Value, Error>], qos:
 /// the first failure wins (`cancelOnFailure` then requests cancel of every input, and the
 /// output still reports the first failure), the values are delivered on the global queue of
 /// `qos`, and `requestCancel()` is passed to each input as one of its observers.
+///
+/// Two to six promises also match the overloads below, which carry Tomorrowland 1.x's
+/// names and forward here.
+///
+/// - Parameters:
+///   - promises: The promises to wait for; their values may have different types.
+///   - qos: The QoS class of the global queue the values are delivered on when the last
+///     input is fulfilled after this call.
+///   - cancelOnFailure: Whether to request cancellation of every input once one fails.
+/// - Returns: A promise of the tuple of values, or of the first failure.
 public func when<each Value, Error>(fulfilled promises: repeat Promise<each Value, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(repeat each Value), Error> {
+    whenFulfilled(repeat each promises, qos: qos, cancelOnFailure: cancelOnFailure)
+}
+
+/// The tuple form of `when(fulfilled:…)`, behind the parameter-pack function and the
+/// 1.x-named overloads for two to six promises (which would otherwise call themselves).
+func whenFulfilled<each Value, Error>(_ promises: repeat Promise<each Value, Error>, qos: DispatchQoS.QoSClass, cancelOnFailure: Bool) -> Promise<(repeat each Value), Error> {
     var count = 0
     var inputs = [PromiseCore]()
     for promise in repeat each promises {
@@ -66,4 +82,60 @@ public func when<each Value, Error>(fulfilled promises: repeat Promise<each Valu
     }
     _ = aggregate.finishRegistration(observers: observers)
     return output
+}
+
+// MARK: Tomorrowland 1.x's names for two to six promises
+//
+// 1.x declared one function per arity, so code could name one, e.g.
+// `when(fulfilled:_:qos:cancelOnFailure:)`; the parameter-pack function above is named
+// `when(fulfilled:qos:cancelOnFailure:)`. These overloads keep the 1.x names. Calls with two
+// to six promises pick them over the pack (a non-pack overload is more specific); they
+// behave exactly like it.
+
+/// Returns a promise of the values of two promises, or of the first failure: Tomorrowland
+/// 1.x's `when(fulfilled:_:qos:cancelOnFailure:)`. Behaves like the parameter-pack
+/// `when(fulfilled:qos:cancelOnFailure:)`: already-resolved inputs give an already-resolved
+/// result, values are delivered on the global queue of `qos`, with `cancelOnFailure` every
+/// input is asked to cancel once one fails, and `requestCancel()` on the result is passed to
+/// each input as one of its observers.
+///
+/// - Returns: A promise of `(a's value, b's value)`.
+public func when<Value1, Value2, Error>(fulfilled a: Promise<Value1, Error>, _ b: Promise<Value2, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(Value1, Value2), Error> {
+    whenFulfilled(a, b, qos: qos, cancelOnFailure: cancelOnFailure)
+}
+
+/// Returns a promise of the values of three promises, or of the first failure: Tomorrowland
+/// 1.x's `when(fulfilled:_:_:qos:cancelOnFailure:)`. Behaves like the parameter-pack
+/// `when(fulfilled:qos:cancelOnFailure:)` (see the two-promise overload).
+///
+/// - Returns: A promise of the three values, in input order.
+public func when<Value1, Value2, Value3, Error>(fulfilled a: Promise<Value1, Error>, _ b: Promise<Value2, Error>, _ c: Promise<Value3, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(Value1, Value2, Value3), Error> {
+    whenFulfilled(a, b, c, qos: qos, cancelOnFailure: cancelOnFailure)
+}
+
+/// Returns a promise of the values of four promises, or of the first failure: Tomorrowland
+/// 1.x's `when(fulfilled:_:_:_:qos:cancelOnFailure:)`. Behaves like the parameter-pack
+/// `when(fulfilled:qos:cancelOnFailure:)` (see the two-promise overload).
+///
+/// - Returns: A promise of the four values, in input order.
+public func when<Value1, Value2, Value3, Value4, Error>(fulfilled a: Promise<Value1, Error>, _ b: Promise<Value2, Error>, _ c: Promise<Value3, Error>, _ d: Promise<Value4, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(Value1, Value2, Value3, Value4), Error> {
+    whenFulfilled(a, b, c, d, qos: qos, cancelOnFailure: cancelOnFailure)
+}
+
+/// Returns a promise of the values of five promises, or of the first failure: Tomorrowland
+/// 1.x's `when(fulfilled:_:_:_:_:qos:cancelOnFailure:)`. Behaves like the parameter-pack
+/// `when(fulfilled:qos:cancelOnFailure:)` (see the two-promise overload).
+///
+/// - Returns: A promise of the five values, in input order.
+public func when<Value1, Value2, Value3, Value4, Value5, Error>(fulfilled a: Promise<Value1, Error>, _ b: Promise<Value2, Error>, _ c: Promise<Value3, Error>, _ d: Promise<Value4, Error>, _ e: Promise<Value5, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(Value1, Value2, Value3, Value4, Value5), Error> {
+    whenFulfilled(a, b, c, d, e, qos: qos, cancelOnFailure: cancelOnFailure)
+}
+
+/// Returns a promise of the values of six promises, or of the first failure: Tomorrowland
+/// 1.x's `when(fulfilled:_:_:_:_:_:qos:cancelOnFailure:)`. Behaves like the parameter-pack
+/// `when(fulfilled:qos:cancelOnFailure:)` (see the two-promise overload).
+///
+/// - Returns: A promise of the six values, in input order.
+public func when<Value1, Value2, Value3, Value4, Value5, Value6, Error>(fulfilled a: Promise<Value1, Error>, _ b: Promise<Value2, Error>, _ c: Promise<Value3, Error>, _ d: Promise<Value4, Error>, _ e: Promise<Value5, Error>, _ f: Promise<Value6, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(Value1, Value2, Value3, Value4, Value5, Value6), Error> {
+    whenFulfilled(a, b, c, d, e, f, qos: qos, cancelOnFailure: cancelOnFailure)
 }

@@ -193,6 +193,47 @@ final class UtilitiesWhenTests: XCTestCase {
         XCTAssertEqual(seven.result?.value?.6, 1)
     }
 
+    /// 1.x declared one `when` per arity; code that names one (as a function value) must
+    /// find it, and it must behave like the parameter-pack form.
+    func testOnePointXNamedOverloadsForTwoToSixPromises() {
+        typealias P<V> = Promise<V, TestError>
+        let two: (P<Int>, P<String>, DispatchQoS.QoSClass, Bool) -> P<(Int, String)> = when(fulfilled:_:qos:cancelOnFailure:)
+        let three: (P<Int>, P<Int>, P<Int>, DispatchQoS.QoSClass, Bool) -> P<(Int, Int, Int)> = when(fulfilled:_:_:qos:cancelOnFailure:)
+        let four: (P<Int>, P<Int>, P<Int>, P<Int>, DispatchQoS.QoSClass, Bool) -> P<(Int, Int, Int, Int)> = when(fulfilled:_:_:_:qos:cancelOnFailure:)
+        let five: (P<Int>, P<Int>, P<Int>, P<Int>, P<Int>, DispatchQoS.QoSClass, Bool) -> P<(Int, Int, Int, Int, Int)> = when(fulfilled:_:_:_:_:qos:cancelOnFailure:)
+        let six: (P<Int>, P<Int>, P<Int>, P<Int>, P<Int>, P<Int>, DispatchQoS.QoSClass, Bool) -> P<(Int, Int, Int, Int, Int, Int)> = when(fulfilled:_:_:_:_:_:qos:cancelOnFailure:)
+        let one = P<Int>(fulfilled: 1)
+        XCTAssertEqual(two(one, P(fulfilled: "b"), .default, false).result?.value?.1, "b")
+        XCTAssertEqual(three(one, one, P(fulfilled: 3), .default, false).result?.value?.2, 3)
+        XCTAssertEqual(four(one, one, one, P(fulfilled: 4), .default, false).result?.value?.3, 4)
+        XCTAssertEqual(five(one, one, one, one, P(fulfilled: 5), .default, false).result?.value?.4, 5)
+        XCTAssertEqual(six(one, one, one, one, one, P(fulfilled: 6), .default, false).result?.value?.5, 6)
+
+        // First failure and cancelOnFailure, through a named overload.
+        let asked = Slot(false)
+        let (pending, resolvePending) = P<Int>.makeWithResolver()
+        let failed = four(pending, one, cancellablePromise(Int.self, asked: asked), one, .utility, true)
+        XCTAssertNil(failed.result)
+        resolvePending.reject(with: TestError(4))
+        XCTAssertTrue(asked.value, "cancelOnFailure asked the other inputs to cancel")
+        XCTAssertEqual(failed.result?.error, TestError(4), "the first failure wins")
+
+        // Values delivered on the qos queue, and requestCancel passed to each input.
+        let (late, resolveLate) = P<Int>.makeWithResolver()
+        let delivered = three(one, late, one, .utility, false)
+        resolveLate.fulfill(with: 2)
+        XCTAssertEqual(waitForResult(delivered)?.value?.1, 2)
+        let askedA = Slot(false)
+        let askedB = Slot(false)
+        var both: P<(Int, String)>!
+        do {
+            both = two(cancellablePromise(Int.self, asked: askedA), cancellablePromise(String.self, asked: askedB), .default, false)
+        }
+        both.requestCancel()
+        XCTAssertTrue(askedA.value && askedB.value)
+        XCTAssertEqual(both.result?.isCancelled, true)
+    }
+
     func testTupleDestructuringInThen() {
         let a = Promise<Int, TestError>(fulfilled: 1)
         let b = Promise<String, TestError>(fulfilled: "two")
