@@ -27,24 +27,36 @@ extension Promise {
         @usableFromInline var _box: PromiseBox<Value, Error> { _handle.box }
 
         /// Fulfils the promise with `value`, unless it already resolved.
+        ///
+        /// - Parameter value: The value. Callbacks registered on the promise run or are
+        ///   dispatched to their contexts as described under `Resolver`.
         @inlinable
         public func fulfill(with value: Value) {
             _box.resolve(.value(value))
         }
 
         /// Rejects the promise with `error`, unless it already resolved.
+        ///
+        /// - Parameter error: The error. Callbacks are delivered as described under
+        ///   `Resolver`.
         @inlinable
         public func reject(with error: Error) {
             _box.resolve(.error(error))
         }
 
         /// Cancels the promise, unless it already resolved.
+        ///
+        /// The usual answer to a cancel request (see `onRequestCancel(on:_:)`), but a
+        /// handler may also cancel on its own. Callbacks see `.cancelled`: `onCancel` and
+        /// `always` run, `then` and `catch` do not.
         @inlinable
         public func cancel() {
             _box.resolve(.cancelled)
         }
 
         /// Resolves the promise with `result`, unless it already resolved.
+        ///
+        /// - Parameter result: A value, an error, or `.cancelled`.
         @inlinable
         public func resolve(with result: PromiseResult<Value, Error>) {
             _box.resolve(result)
@@ -95,7 +107,10 @@ extension Promise {
 extension Promise.Resolver: Sendable where Value: Sendable, Error: Sendable {}
 
 extension Promise.Resolver where Error == Swift.Error {
-    /// Resolves with a result whose error type conforms to `Swift.Error`.
+    /// Resolves with a result whose error type conforms to `Swift.Error`, unless the
+    /// promise already resolved.
+    ///
+    /// - Parameter result: A value, an error (upcast to `Swift.Error`), or `.cancelled`.
     public func resolve<E: Swift.Error>(with result: PromiseResult<Value, E>) {
         resolve(with: result.mapError { $0 as Swift.Error })
     }
@@ -119,7 +134,9 @@ extension Promise.Resolver where Error == Swift.Error {
 }
 
 extension Promise.Resolver where Error: Swift.Error {
-    /// Resolves with a `Swift.Result`.
+    /// Resolves with a `Swift.Result`, unless the promise already resolved.
+    ///
+    /// - Parameter result: `.success` fulfils the promise, `.failure` rejects it.
     public func resolve(with result: Result<Value, Error>) {
         resolve(with: PromiseResult(result))
     }

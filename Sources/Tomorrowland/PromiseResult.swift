@@ -31,6 +31,11 @@ public enum PromiseResult<Value, Error> {
     }
 
     /// Maps the value of a fulfilled result; errors and cancellation pass through.
+    ///
+    /// - Parameter transform: Called synchronously with the value, only for `.value`; an
+    ///   error it throws is rethrown.
+    /// - Returns: `.value` of what `transform` returns, or this result's error or
+    ///   cancellation.
     public func map<T>(_ transform: (Value) throws -> T) rethrows -> PromiseResult<T, Error> {
         switch self {
         case .value(let value): return .value(try transform(value))
@@ -40,6 +45,11 @@ public enum PromiseResult<Value, Error> {
     }
 
     /// Maps the error of a rejected result; values and cancellation pass through.
+    ///
+    /// - Parameter transform: Called synchronously with the error, only for `.error`; an
+    ///   error it throws is rethrown.
+    /// - Returns: `.error` of what `transform` returns, or this result's value or
+    ///   cancellation.
     public func mapError<E>(_ transform: (Error) throws -> E) rethrows -> PromiseResult<Value, E> {
         switch self {
         case .value(let value): return .value(value)
@@ -49,6 +59,11 @@ public enum PromiseResult<Value, Error> {
     }
 
     /// Replaces a fulfilled result with the result `transform` returns.
+    ///
+    /// - Parameter transform: Called synchronously with the value, only for `.value`; an
+    ///   error it throws is rethrown.
+    /// - Returns: What `transform` returns (any case), or this result's error or
+    ///   cancellation.
     public func flatMap<T>(_ transform: (Value) throws -> PromiseResult<T, Error>) rethrows -> PromiseResult<T, Error> {
         switch self {
         case .value(let value): return try transform(value)
@@ -58,6 +73,11 @@ public enum PromiseResult<Value, Error> {
     }
 
     /// Replaces a rejected result with the result `transform` returns.
+    ///
+    /// - Parameter transform: Called synchronously with the error, only for `.error`; an
+    ///   error it throws is rethrown.
+    /// - Returns: What `transform` returns (any case), or this result's value or
+    ///   cancellation.
     public func flatMapError<E>(_ transform: (Error) throws -> PromiseResult<Value, E>) rethrows -> PromiseResult<Value, E> {
         switch self {
         case .value(let value): return .value(value)
