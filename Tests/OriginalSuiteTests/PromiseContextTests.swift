@@ -121,6 +121,34 @@ final class PromiseContextTests: XCTestCase {
         wait(for: [expectation], timeout: 1)
     }
 
+    func testDelayNowOrMeansItsContext() {
+        let promise = Promise<Int, String>(fulfilled: 1).delay(on: .nowOr(.main), 0)
+        XCTAssertNil(promise.result)
+        let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 1)
+        wait(for: [expectation], timeout: 1)
+    }
+
+    func testDelayImmediateZeroMeansAuto() {
+        let promise = Promise<Int, String>(fulfilled: 1).delay(on: .immediate, 0)
+        XCTAssertNil(promise.result, "on the main thread `.auto` is `.main`")
+        let expectation = XCTestExpectation(description: "main")
+        _ = promise.then(on: .immediate, { _ in
+            XCTAssertTrue(Thread.isMainThread)
+            expectation.fulfill()
+        })
+        wait(for: [expectation], timeout: 1)
+    }
+
+    func testInitAfterNowOrMeansItsContext() {
+        let promise = Promise<Int, String>(on: .nowOr(.main), fulfilled: 1, after: 0)
+        XCTAssertNil(promise.result)
+        let promise2 = Promise<Int, String>(on: .immediate, rejected: "foo", after: -1)
+        XCTAssertNil(promise2.result)
+        let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 1)
+        let expectation2 = XCTestExpectation(onError: promise2, expectedError: "foo")
+        wait(for: [expectation, expectation2], timeout: 1)
+    }
+
     func testTimeoutDefaultContextZeroDelayIsSynchronous() {
         let (upstream, resolver) = Promise<Int, String>.makeWithResolver()
         XCTAssertEqual(upstream.timeout(delay: 0).result, .error(.timedOut))

@@ -14,7 +14,8 @@ extension PromiseContext {
         }
     }
 
-    /// Whether a zero or negative delay on this context fires synchronously (rule 22).
+    /// Whether a zero or negative `timeout` on this context fires synchronously (rule 22;
+    /// `delay` and `init(after:)` always dispatch, rules 12 and 24).
     var firesSynchronouslyWithoutDelay: Bool {
         switch self {
         case .immediate, .nowOr: return true

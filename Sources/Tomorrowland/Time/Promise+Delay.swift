@@ -11,8 +11,9 @@ extension Promise {
     /// queue when `delay` is called, even while this promise is still pending, and becomes
     /// ready when the delay after this promise's resolution elapses: on a serial queue it
     /// then runs ahead of work added after it (until then it does not hold up ready work).
-    /// A `delay` ≤ 0 passes the result through synchronously for `.immediate`/`.nowOr`, and
-    /// dispatches it at once otherwise.
+    /// A `delay` ≤ 0 dispatches the result on that context at once, never synchronously, even
+    /// for `.immediate` or `.nowOr` (rules 12 and 24; only `timeout` fires synchronously at
+    /// zero, rule 22).
     ///
     /// Cancellation: the returned promise is a normal child, so cancel requests are passed
     /// upstream. If this promise was cancelled, a cancel request during the delay cancels the
@@ -20,9 +21,6 @@ extension Promise {
     /// shorten the delay. Meant mostly for debugging; for a cancellable timer use
     /// `init(on:fulfilled:after:)`.
     public func delay(on context: PromiseContext = .auto, _ delay: TimeInterval) -> Promise<Value, Error> {
-        if !(delay > 0) && context.firesSynchronouslyWithoutDelay {
-            return register(on: .immediate, token: nil, trigger: .all, kind: .transformer) { .resolve($0) }
-        }
         let timerContext = context.timerContext
         let timer = ContextTimer()
         // Rule 24: "the operation is added to the queue at once and only becomes ready when
@@ -40,9 +38,9 @@ extension Promise {
     /// Returns a promise that fulfills with `value` after `delay` seconds, on `context`.
     ///
     /// A cancellable timer: `requestCancel()` cancels the promise at once and releases the
-    /// value. `.immediate` means `.auto`; `.nowOr(c)` means `c`, except that a `delay` ≤ 0
-    /// with `.immediate`/`.nowOr` gives an already-fulfilled promise. With `.operationQueue`
-    /// the operation is added at once and becomes ready when the timer fires.
+    /// value. `.immediate` means `.auto` and `.nowOr(c)` means `c`, also for a `delay` ≤ 0
+    /// (the value is then dispatched at once). With `.operationQueue` the operation is added
+    /// at once and becomes ready when the timer fires.
     public init(on context: PromiseContext = .auto, fulfilled value: Value, after delay: TimeInterval) {
         self.init(on: context, with: .value(value), after: delay)
     }
@@ -57,14 +55,10 @@ extension Promise {
     /// Returns a promise that resolves with `result` after `delay` seconds, on `context`.
     ///
     /// A cancellable timer: `requestCancel()` cancels the promise synchronously and releases
-    /// the stored result before the delay ends (rule 23). `.immediate` means `.auto`;
-    /// `.nowOr(c)` means `c`; a `delay` ≤ 0 with `.immediate`/`.nowOr` gives an
-    /// already-resolved promise. The pending timer keeps the promise resolvable (rule 1).
+    /// the stored result before the delay ends (rule 23). `.immediate` means `.auto` and
+    /// `.nowOr(c)` means `c` (rules 12 and 24), also for a `delay` ≤ 0, which dispatches the
+    /// result at once. The pending timer keeps the promise resolvable (rule 1).
     public init(on context: PromiseContext = .auto, with result: PromiseResult<Value, Error>, after delay: TimeInterval) {
-        if !(delay > 0) && context.firesSynchronouslyWithoutDelay {
-            self.init(with: result)
-            return
-        }
         let (promise, resolver) = Promise.makeWithResolver()
         let timer = ContextTimer()
         resolver.cancelsOnRequest(timer)

@@ -26,10 +26,29 @@ final class UtilitiesTimeTests: XCTestCase {
         XCTAssertEqual(waitForResult(promise), .value(3))
     }
 
-    func testZeroOrNegativeDelayWithImmediateOrNowOrIsAlreadyResolved() {
-        XCTAssertEqual(Promise<Int, TestError>(on: .immediate, fulfilled: 1, after: 0).result, .value(1))
-        XCTAssertEqual(Promise<Int, TestError>(on: .nowOr(.main), fulfilled: 2, after: -5).result, .value(2))
-        XCTAssertEqual(Promise<Int, TestError>(on: .immediate, rejected: TestError(3), after: -1).result, .error(TestError(3)))
+    func testRule24_zeroDelayTimerWithImmediateIsDispatchedOnAuto() {
+        // `.immediate` means `.auto` (here `.main`) for init(after:), also with a delay <= 0:
+        // the result is dispatched, never there before the initializer returns.
+        XCTAssertTrue(Thread.isMainThread)
+        let fulfilled = Promise<Int, TestError>(on: .immediate, fulfilled: 1, after: 0)
+        let rejected = Promise<Int, TestError>(on: .immediate, rejected: TestError(3), after: -1)
+        XCTAssertNil(fulfilled.result)
+        XCTAssertNil(rejected.result)
+        let onMain = Slot(false)
+        fulfilled.tap(on: .immediate) { _ in onMain.value = Thread.isMainThread }
+        XCTAssertEqual(waitForResult(fulfilled), .value(1))
+        XCTAssertEqual(waitForResult(rejected), .error(TestError(3)))
+        XCTAssertTrue(onMain.value)
+    }
+
+    func testRule12_zeroDelayTimerWithNowOrIsDispatchedOnItsContext() {
+        // `.nowOr(c)` means plain `c` for init(after:) and delay, also with a delay <= 0.
+        let timer = Promise<Int, TestError>(on: .nowOr(.main), fulfilled: 2, after: -5)
+        let delayed = Promise<Int, TestError>(fulfilled: 4).delay(on: .nowOr(.main), 0)
+        XCTAssertNil(timer.result)
+        XCTAssertNil(delayed.result)
+        XCTAssertEqual(waitForResult(timer), .value(2))
+        XCTAssertEqual(waitForResult(delayed), .value(4))
     }
 
     func testNegativeDelayOnAQueueIsDispatchedAtOnce() {
@@ -166,13 +185,16 @@ final class UtilitiesTimeTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(monotonicNow() - start, 0.045)
     }
 
-    func testDelayZeroWithImmediateIsSynchronous() {
+    func testRule24_delayZeroWithImmediateIsDispatchedOnAuto() {
+        XCTAssertTrue(Thread.isMainThread)
         let (upstream, resolver) = Promise<Int, TestError>.makeWithResolver()
         let delayed = upstream.delay(on: .immediate, 0)
-        let negative = upstream.delay(on: .nowOr(.utility), -1)
+        let negative = upstream.delay(on: .nowOr(.main), -1)
         resolver.fulfill(with: 3)
-        XCTAssertEqual(delayed.result, .value(3))
-        XCTAssertEqual(negative.result, .value(3))
+        XCTAssertNil(delayed.result, "`.immediate` means `.auto` (`.main` here): dispatched, not synchronous")
+        XCTAssertNil(negative.result, "`.nowOr(.main)` means `.main`")
+        XCTAssertEqual(waitForResult(delayed), .value(3))
+        XCTAssertEqual(waitForResult(negative), .value(3))
     }
 
     func testDelayCancelRequestDoesNotShortenAFulfilledDelay() {
@@ -269,12 +291,20 @@ final class UtilitiesTimeTests: XCTestCase {
         waitUntil { queue.operationCount == 0 }
     }
 
-    func testDelayZeroOnNowOrOperationQueueAddsNoOperation() {
+    func testRule12_delayZeroOnNowOrOperationQueueRunsOnTheQueue() {
+        // `.nowOr(.operationQueue(q))` means `.operationQueue(q)`, also with a zero delay: the
+        // result is delivered by an operation on `q`, not passed through synchronously.
         let queue = OperationQueue()
         queue.isSuspended = true
         let delayed = Promise<Int, TestError>(fulfilled: 1).delay(on: .nowOr(.operationQueue(queue)), 0)
-        XCTAssertEqual(delayed.result, .value(1))
-        XCTAssertEqual(queue.operationCount, 0, "passed through: no operation left behind in the queue")
+        XCTAssertNil(delayed.result)
+        XCTAssertEqual(queue.operationCount, 1)
+        let onQueue = Slot(false)
+        delayed.tap(on: .immediate) { _ in onQueue.value = OperationQueue.current === queue }
+        queue.isSuspended = false
+        XCTAssertEqual(waitForResult(delayed), .value(1))
+        XCTAssertTrue(onQueue.value)
+        waitUntil { queue.operationCount == 0 }
     }
 
     // MARK: timeout (rule 22)
