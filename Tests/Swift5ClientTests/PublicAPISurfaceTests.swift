@@ -91,6 +91,146 @@ func surfaceName(of error: PromiseCallbackError) -> String {
     }
 }
 
+/// Every 1.4 function by its full name, as a function value: a name differs if a label, a
+/// parameter or an arity-specific overload is missing, even when calls still compile (a
+/// parameter pack or an extra defaulted parameter accepts the same calls under another
+/// name). Function values are the same in every isolation, so this is compiled once.
+func referenceEveryDeclarationByName() -> Int {
+    typealias P = Promise<Int, String>
+    typealias S = StdPromise<Int>
+    typealias T = TokenPromise<Int, String>
+    typealias ST = TokenPromise<Int, Swift.Error>
+    typealias R = PromiseResult<Int, String>
+    let p = P(fulfilled: 1)
+    let s = S(fulfilled: 1)
+    let token = PromiseInvalidationToken(invalidateOnDeinit: false)
+    let t = p.withToken(token)
+    let st = s.withToken(token)
+    let (_, resolver) = P.makeWithResolver()
+    let (_, stdResolver) = S.makeWithResolver()
+    var names: [Any] = []
+
+    // Module scope
+    names.append(when(fulfilled:qos:cancelOnFailure:) as ([P], DispatchQoS.QoSClass, Bool) -> Promise<[Int], String>)
+    names.append(when(fulfilled:_:qos:cancelOnFailure:) as (P, P, DispatchQoS.QoSClass, Bool) -> Promise<(Int, Int), String>)
+    names.append(when(first:cancelRemaining:) as ([P], Bool) -> P)
+
+    // PromiseContext
+    names.append(PromiseContext.init(qos:))
+    names.append(PromiseContext.queue)
+    names.append(PromiseContext.operationQueue)
+    names.append(PromiseContext.nowOr)
+
+    // Promise
+    names.append(P.makeWithResolver)
+    names.append(P.init(on:_:) as (PromiseContext, @escaping @Sendable (P.Resolver) -> Void) -> P)
+    names.append(P.init(fulfilled:))
+    names.append(P.init(rejected:))
+    names.append(P.init(with:) as (R) -> P)
+    names.append(p.then(on:token:_:))
+    names.append(p.map(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (Int) -> String) -> Promise<String, String>)
+    names.append(p.flatMap(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (Int) -> P) -> P)
+    names.append(p.catch(on:token:_:))
+    names.append(p.recover(on:token:_:))
+    names.append(p.mapError(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (String) -> Int) -> Promise<Int, Int>)
+    names.append(p.flatMapError(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (String) -> Promise<Int, Int>) -> Promise<Int, Int>)
+    names.append(p.tryMapError(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (String) throws -> APIError) -> S)
+    names.append(p.tryFlatMapError(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (String) throws -> Promise<Int, APIError>) -> S)
+    names.append(p.always(on:token:_:))
+    names.append(p.mapResult(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (R) -> R) -> P)
+    names.append(p.flatMapResult(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (R) -> P) -> P)
+    names.append(p.tryMapResult(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (R) throws -> PromiseResult<Int, APIError>) -> S)
+    names.append(p.tryFlatMapResult(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (R) throws -> Promise<Int, APIError>) -> S)
+    names.append(p.tap(on:token:_:))
+    names.append(p.tap as () -> P)
+    names.append(p.onCancel(on:token:_:))
+    names.append(p.propagatingCancellation(on:cancelRequested:))
+    names.append(p.makeChild)
+    names.append(p.requestCancel)
+    names.append(p.requestCancelOnInvalidate(_:))
+    names.append(p.ignoringCancel)
+    names.append(p.withToken(_:))
+    names.append(P.init(on:fulfilled:after:))
+    names.append(P.init(on:rejected:after:))
+    names.append(P.init(on:with:after:))
+    names.append(p.delay(on:_:))
+    names.append(p.timeout(on:delay:) as (PromiseContext, TimeInterval) -> Promise<Int, PromiseTimeoutError<String>>)
+    names.append((==) as (P, P) -> Bool)
+    names.append(Promise<Int, APIError>.init(with:) as (Result<Int, APIError>) -> Promise<Int, APIError>)
+    names.append(S.init(on:_:) as (PromiseContext, @escaping @Sendable (S.Resolver) throws -> Void) -> S)
+    names.append(s.tryThen(on:token:_:))
+    names.append(s.tryMap(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (Int) throws -> String) -> StdPromise<String>)
+    names.append(s.tryFlatMap(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (Int) throws -> Promise<String, APIError>) -> StdPromise<String>)
+    names.append(s.tryRecover(on:token:_:))
+    names.append(s.timeout(on:delay:) as (PromiseContext, TimeInterval) -> S)
+
+    // Promise.Resolver
+    names.append(resolver.fulfill(with:))
+    names.append(resolver.reject(with:))
+    names.append(resolver.cancel)
+    names.append(resolver.resolve(with:) as (R) -> Void)
+    names.append(resolver.resolve(with:) as (P) -> Void)
+    names.append(resolver.onRequestCancel(on:_:))
+    names.append(stdResolver.resolve(with:) as (PromiseResult<Int, APIError>) -> Void)
+    names.append(stdResolver.handleCallback(isCancelError:))
+    names.append(Promise<Int, APIError>.makeWithResolver().1.resolve(with:) as (Result<Int, APIError>) -> Void)
+
+    // PromiseResult
+    let r = R.value(1)
+    names.append(R.value)
+    names.append(R.error)
+    names.append(r.map as ((Int) throws -> String) throws -> PromiseResult<String, String>)
+    names.append(r.mapError as ((String) throws -> Int) throws -> PromiseResult<Int, Int>)
+    names.append(r.flatMap as ((Int) throws -> PromiseResult<String, String>) throws -> PromiseResult<String, String>)
+    names.append(r.flatMapError as ((String) throws -> PromiseResult<Int, Int>) throws -> PromiseResult<Int, Int>)
+    names.append(PromiseResult<Int, APIError>.init(_:) as (Result<Int, APIError>) -> PromiseResult<Int, APIError>)
+    names.append((==) as (R, R) -> Bool)
+    names.append((!=) as (R, R) -> Bool)
+
+    // Tokens and the others
+    names.append(p.cancellable.requestCancel)
+    names.append(PromiseInvalidationToken.init(invalidateOnDeinit:))
+    names.append(token.invalidate)
+    names.append(token.cancelWithoutInvalidating)
+    names.append(token.requestCancelOnInvalidate(_:) as (P) -> Void)
+    names.append(token.chainInvalidation(from:includingCancelWithoutInvalidating:))
+    names.append((==) as (PromiseInvalidationToken, PromiseInvalidationToken) -> Bool)
+    names.append(PromiseTimeoutError<String>.rejected)
+    names.append((==) as (PromiseTimeoutError<String>, PromiseTimeoutError<String>) -> Bool)
+    names.append((!=) as (PromiseTimeoutError<String>, PromiseTimeoutError<String>) -> Bool)
+    names.append(DelayedPromise<Int, String>.init(on:_:) as (PromiseContext, @escaping @Sendable (P.Resolver) -> Void) -> DelayedPromise<Int, String>)
+    names.append((==) as (DelayedPromise<Int, String>, DelayedPromise<Int, String>) -> Bool)
+    names.append(PromiseOperation<Int, String>.init(on:_:) as (PromiseContext, @escaping @Sendable (P.Resolver) -> Void) -> PromiseOperation<Int, String>)
+
+    // TokenPromise
+    names.append(T.init(promise:token:))
+    names.append(t.then(on:_:))
+    names.append(t.map(on:_:) as (PromiseContext, @escaping @Sendable (Int) -> String) -> TokenPromise<String, String>)
+    names.append(t.flatMap(on:_:) as (PromiseContext, @escaping @Sendable (Int) -> P) -> T)
+    names.append(t.catch(on:_:))
+    names.append(t.recover(on:_:))
+    names.append(t.mapError(on:_:) as (PromiseContext, @escaping @Sendable (String) -> Int) -> TokenPromise<Int, Int>)
+    names.append(t.flatMapError(on:_:) as (PromiseContext, @escaping @Sendable (String) -> Promise<Int, Int>) -> TokenPromise<Int, Int>)
+    names.append(t.tryMapError(on:_:) as (PromiseContext, @escaping @Sendable (String) throws -> APIError) -> ST)
+    names.append(t.tryFlatMapError(on:_:) as (PromiseContext, @escaping @Sendable (String) throws -> Promise<Int, APIError>) -> ST)
+    names.append(t.always(on:_:))
+    names.append(t.mapResult(on:onComplete:) as (PromiseContext, @escaping @Sendable (R) -> R) -> T)
+    names.append(t.flatMapResult(on:_:) as (PromiseContext, @escaping @Sendable (R) -> P) -> T)
+    names.append(t.tryMapResult(on:_:) as (PromiseContext, @escaping @Sendable (R) throws -> PromiseResult<Int, APIError>) -> ST)
+    names.append(t.tryFlatMapResult(on:_:) as (PromiseContext, @escaping @Sendable (R) throws -> Promise<Int, APIError>) -> ST)
+    names.append(t.tap(on:_:))
+    names.append(t.tap as () -> T)
+    names.append(t.onCancel(on:_:))
+    names.append(t.ignoringCancel)
+    names.append((==) as (T, T) -> Bool)
+    names.append(st.tryThen(on:_:))
+    names.append(st.tryMap(on:_:) as (PromiseContext, @escaping @Sendable (Int) throws -> String) -> TokenPromise<String, Swift.Error>)
+    names.append(st.tryFlatMap(on:_:) as (PromiseContext, @escaping @Sendable (Int) throws -> Promise<String, APIError>) -> TokenPromise<String, Swift.Error>)
+    names.append(st.tryRecover(on:_:))
+    names.append(st.tryFlatMapError(on:_:) as (PromiseContext, @escaping @Sendable (Swift.Error) throws -> Promise<Int, APIError>) -> ST)
+    return names.count
+}
+
 /// 1.x client code outside any actor.
 final class PlainSurfaceClient {
     var state = 0
@@ -1271,6 +1411,10 @@ final class PublicAPISurfaceTests: XCTestCase {
     func testEveryDeclarationFromAnActor() async {
         let failures = await ActorSurfaceClient().exercise()
         XCTAssertEqual(failures, [])
+    }
+
+    func testEveryDeclarationByItsFullName() {
+        XCTAssertGreaterThan(referenceEveryDeclarationByName(), 100)
     }
 
     func testTheThreeCopiesAreIdentical() throws {
