@@ -218,7 +218,7 @@ final class CancellationTests: XCTestCase {
         do {
             let (parent, r) = Promise<Int, String>.makeWithResolver()
             r.onRequestCancel(on: .immediate, { (resolver) in
-                requested.value += 1
+                requested.modify({ $0 += 1 })
                 resolver.cancel()
             })
             resolver = r
@@ -668,7 +668,7 @@ final class CancellationTests: XCTestCase {
                 promise = existing
             } else {
                 let (p, r) = Promise<Int, String>.makeWithResolver()
-                r.onRequestCancel(on: .immediate, { requested.value += 1; $0.cancel() })
+                r.onRequestCancel(on: .immediate, { requested.modify({ $0 += 1 }); $0.cancel() })
                 resolvers.append(r)
                 promise = p.propagatingCancellation(on: .immediate, cancelRequested: { (promise) in
                     if loads[key] == promise {

@@ -10,7 +10,7 @@ final class DelayedPromiseTests: XCTestCase {
     func testDelayedPromiseRunsOnFirstAccess() {
         let invoked = Locked(0)
         let dp = DelayedPromise<Int, String>(on: .utility, { (resolver) in
-            invoked.value += 1
+            invoked.modify({ $0 += 1 })
             resolver.fulfill(with: 42)
         })
         usleep(50_000)
@@ -23,7 +23,7 @@ final class DelayedPromiseTests: XCTestCase {
     func testDelayedPromiseRunsOnce() {
         let invoked = Locked(0)
         let dp = DelayedPromise<Int, String>(on: .utility, { (resolver) in
-            invoked.value += 1
+            invoked.modify({ $0 += 1 })
             resolver.fulfill(with: 42)
         })
         let promise1 = dp.promise

@@ -115,7 +115,7 @@ final class WhenTests: XCTestCase {
                     return
                 }
                 resolver.onRequestCancel(on: .immediate, { (resolver) in
-                    cancelled.value += 1
+                    cancelled.modify({ $0 += 1 })
                     resolver.cancel()
                 })
                 pending.modify({ $0.append(resolver) })
@@ -209,7 +209,7 @@ final class WhenTests: XCTestCase {
             let inputs = (0..<3).map({ _ -> Promise<Int, String> in
                 let (promise, resolver) = Promise<Int, String>.makeWithResolver()
                 resolver.onRequestCancel(on: .immediate, { (resolver) in
-                    requested.value += 1
+                    requested.modify({ $0 += 1 })
                     resolver.cancel()
                 })
                 resolvers.append(resolver)
@@ -232,7 +232,7 @@ final class WhenTests: XCTestCase {
             let inputs = (0..<2).map({ _ -> Promise<Int, String> in
                 let (promise, resolver) = Promise<Int, String>.makeWithResolver()
                 resolver.onRequestCancel(on: .immediate, { (resolver) in
-                    requested.value += 1
+                    requested.modify({ $0 += 1 })
                     resolver.cancel()
                 })
                 resolvers.append(resolver)
@@ -362,9 +362,9 @@ final class WhenTests: XCTestCase {
         let resolverB: Promise<String, String>.Resolver
         do {
             let (a, rA) = Promise<Int, String>.makeWithResolver()
-            rA.onRequestCancel(on: .immediate, { requested.value += 1; $0.cancel() })
+            rA.onRequestCancel(on: .immediate, { requested.modify({ $0 += 1 }); $0.cancel() })
             let (b, rB) = Promise<String, String>.makeWithResolver()
-            rB.onRequestCancel(on: .immediate, { requested.value += 1; $0.cancel() })
+            rB.onRequestCancel(on: .immediate, { requested.modify({ $0 += 1 }); $0.cancel() })
             resolverA = rA
             resolverB = rB
             promise = when(fulfilled: a, b)
@@ -506,7 +506,7 @@ final class WhenTests: XCTestCase {
             let inputs = (0..<2).map({ _ -> Promise<Int, String> in
                 let (promise, resolver) = Promise<Int, String>.makeWithResolver()
                 resolver.onRequestCancel(on: .immediate, { (resolver) in
-                    requested.value += 1
+                    requested.modify({ $0 += 1 })
                     resolver.cancel()
                 })
                 resolvers.append(resolver)
