@@ -231,22 +231,12 @@ final class PromiseContextTests: XCTestCase {
     }
 
     func testWhenFirstRejectedWithCancelRemaining() {
-        var requested: [Int] = []
-        var resolvers: [Promise<Int, String>.Resolver] = []
-        let inputs = (0..<3).map({ i -> Promise<Int, String> in
-            let (promise, resolver) = Promise<Int, String>.makeWithResolver()
-            resolver.onRequestCancel(on: .immediate, { (resolver) in
-                requested.append(i)
-                resolver.cancel()
-            })
-            resolvers.append(resolver)
-            return promise
-        })
+        let (inputs, resolvers, requested) = makeCancellableInputs(3)
         let promise = when(first: inputs, cancelRemaining: true)
         let expectation = XCTestExpectation(onError: promise, expectedError: "first")
         resolvers[2].reject(with: "first")
         wait(for: [expectation], timeout: 1)
-        XCTAssertEqual(requested.sorted(), [0, 1])
+        XCTAssertEqual(requested.value.sorted(), [0, 1])
     }
 
     func testOnCancelCountsOnceItsOwnPromiseIsAsked() {

@@ -140,63 +140,33 @@ final class WhenTests: XCTestCase {
     }
 
     func testWhenCancelOnFailureRequestsCancelOfRemainingInputs() {
-        var resolvers: [Promise<Int, String>.Resolver] = []
-        var requested: [Int] = []
-        let inputs = (0..<3).map({ i -> Promise<Int, String> in
-            let (promise, resolver) = Promise<Int, String>.makeWithResolver()
-            resolver.onRequestCancel(on: .immediate, { (resolver) in
-                requested.append(i)
-                resolver.cancel()
-            })
-            resolvers.append(resolver)
-            return promise
-        })
+        let (inputs, resolvers, requested) = makeCancellableInputs(3)
         let promise = when(fulfilled: inputs, cancelOnFailure: true)
         resolvers[1].reject(with: "foo")
         let expectation = XCTestExpectation(onError: promise, expectedError: "foo")
         wait(for: [expectation], timeout: 1)
-        XCTAssertEqual(requested.sorted(), [0, 2])
+        XCTAssertEqual(requested.value.sorted(), [0, 2])
         XCTAssertEqual(inputs[0].result, .cancelled)
         XCTAssertEqual(inputs[2].result, .cancelled)
         XCTAssertEqual(promise.result, .error("foo"))
     }
 
     func testWhenCancelOnFailureWithCancelledInput() {
-        var resolvers: [Promise<Int, String>.Resolver] = []
-        var requested: [Int] = []
-        let inputs = (0..<3).map({ i -> Promise<Int, String> in
-            let (promise, resolver) = Promise<Int, String>.makeWithResolver()
-            resolver.onRequestCancel(on: .immediate, { (resolver) in
-                requested.append(i)
-                resolver.cancel()
-            })
-            resolvers.append(resolver)
-            return promise
-        })
+        let (inputs, resolvers, requested) = makeCancellableInputs(3)
         let promise = when(fulfilled: inputs, cancelOnFailure: true)
         resolvers[0].cancel()
         let expectation = XCTestExpectation(onCancel: promise)
         wait(for: [expectation], timeout: 1)
-        XCTAssertEqual(requested.sorted(), [0, 1, 2].filter({ $0 != 0 }))
+        XCTAssertEqual(requested.value.sorted(), [1, 2])
     }
 
     func testWhenWithoutCancelOnFailureLeavesInputsAlone() {
-        var resolvers: [Promise<Int, String>.Resolver] = []
-        var requested: [Int] = []
-        let inputs = (0..<3).map({ i -> Promise<Int, String> in
-            let (promise, resolver) = Promise<Int, String>.makeWithResolver()
-            resolver.onRequestCancel(on: .immediate, { (resolver) in
-                requested.append(i)
-                resolver.cancel()
-            })
-            resolvers.append(resolver)
-            return promise
-        })
+        let (inputs, resolvers, requested) = makeCancellableInputs(3)
         let promise = when(fulfilled: inputs)
         resolvers[1].reject(with: "foo")
         let expectation = XCTestExpectation(onError: promise, expectedError: "foo")
         wait(for: [expectation], timeout: 1)
-        XCTAssertEqual(requested, [])
+        XCTAssertEqual(requested.value, [])
         resolvers[0].fulfill(with: 1)
         XCTAssertEqual(inputs[0].result, .value(1))
     }
@@ -457,44 +427,24 @@ final class WhenTests: XCTestCase {
     }
 
     func testWhenFirstCancelRemaining() {
-        var requested: [Int] = []
-        var resolvers: [Promise<Int, String>.Resolver] = []
-        let inputs = (0..<3).map({ i -> Promise<Int, String> in
-            let (promise, resolver) = Promise<Int, String>.makeWithResolver()
-            resolver.onRequestCancel(on: .immediate, { (resolver) in
-                requested.append(i)
-                resolver.cancel()
-            })
-            resolvers.append(resolver)
-            return promise
-        })
+        let (inputs, resolvers, requested) = makeCancellableInputs(3)
         let promise = when(first: inputs, cancelRemaining: true)
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 10)
         resolvers[1].fulfill(with: 10)
         wait(for: [expectation], timeout: 1)
-        XCTAssertEqual(requested.sorted(), [0, 2])
+        XCTAssertEqual(requested.value.sorted(), [0, 2])
         XCTAssertEqual(inputs[0].result, .cancelled)
         XCTAssertEqual(inputs[2].result, .cancelled)
         XCTAssertEqual(promise.result, .value(10))
     }
 
     func testWhenFirstWithoutCancelRemainingLeavesInputsAlone() {
-        var requested: [Int] = []
-        var resolvers: [Promise<Int, String>.Resolver] = []
-        let inputs = (0..<3).map({ i -> Promise<Int, String> in
-            let (promise, resolver) = Promise<Int, String>.makeWithResolver()
-            resolver.onRequestCancel(on: .immediate, { (resolver) in
-                requested.append(i)
-                resolver.cancel()
-            })
-            resolvers.append(resolver)
-            return promise
-        })
+        let (inputs, resolvers, requested) = makeCancellableInputs(3)
         let promise = when(first: inputs)
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 10)
         resolvers[1].fulfill(with: 10)
         wait(for: [expectation], timeout: 1)
-        XCTAssertEqual(requested, [])
+        XCTAssertEqual(requested.value, [])
         XCTAssertNil(inputs[0].result)
     }
 

@@ -125,3 +125,20 @@ extension Promise {
         return (promise, resolver)
     }
 }
+
+/// `count` pending promises whose `onRequestCancel` handler records the promise's index in
+/// `requested` and cancels it, with their resolvers (kept, so that they stay pending).
+func makeCancellableInputs(_ count: Int) -> ([Promise<Int, String>], [Promise<Int, String>.Resolver], Locked<[Int]>) {
+    let requested = Locked<[Int]>([])
+    var resolvers: [Promise<Int, String>.Resolver] = []
+    let inputs = (0..<count).map({ i -> Promise<Int, String> in
+        let (promise, resolver) = Promise<Int, String>.makeWithResolver()
+        resolver.onRequestCancel(on: .immediate, { (resolver) in
+            requested.modify({ $0.append(i) })
+            resolver.cancel()
+        })
+        resolvers.append(resolver)
+        return promise
+    })
+    return (inputs, resolvers, requested)
+}
