@@ -231,6 +231,31 @@ func referenceEveryDeclarationByName() -> Int {
     return names.count
 }
 
+/// Every conformance the 1.4 API lists, required at compile time.
+func requireEveryConformance() {
+    requireHashable(PromiseContext.self)
+    requireEquatable(Promise<Int, String>.self)
+    requireEquatable(PromiseResult<Int, String>.self)
+    requireHashable(PromiseResult<Int, String>.self)
+    requireCodable(PromiseResult<Int, String>.self)
+    requireHashable(PromiseInvalidationToken.self)
+    requireDescribable(PromiseInvalidationToken.self)
+    requireHashable(NoError.self)
+    requireCodable(NoError.self)
+    requireError(PromiseCallbackError.self)
+    requireRawValue(PromiseCallbackError.self)
+    requireError(PromiseTimeoutError<String>.self)
+    requireCustomNSError(PromiseTimeoutError<String>.self)
+    requireHashable(PromiseTimeoutError<String>.self)
+    requireEquatable(TokenPromise<Int, String>.self)
+    requireEquatable(DelayedPromise<Int, String>.self)
+    requireOperation(PromiseOperation<Int, String>.self)
+}
+
+func requireDescribable<T: CustomStringConvertible & CustomDebugStringConvertible>(_: T.Type) {}
+func requireRawValue<T: RawRepresentable>(_: T.Type) where T.RawValue == Int {}
+func requireOperation<T: Operation>(_: T.Type) {}
+
 /// 1.x client code outside any actor.
 final class PlainSurfaceClient {
     var state = 0
@@ -1415,6 +1440,7 @@ final class PublicAPISurfaceTests: XCTestCase {
 
     func testEveryDeclarationByItsFullName() {
         XCTAssertGreaterThan(referenceEveryDeclarationByName(), 100)
+        requireEveryConformance()
     }
 
     func testTheThreeCopiesAreIdentical() throws {
