@@ -92,6 +92,34 @@ final class PromiseInvalidationTokenTests: XCTestCase {
         XCTAssertEqual(tryFlatMap.result?.isCancelled, true)
     }
 
+    func testInvalidationTokenRemainingTryVariants() {
+        let token = PromiseInvalidationToken()
+        let (promise, resolver) = StdPromise<Int>.makeWithResolver()
+        let tryRecover = promise.tryRecover(on: .immediate, token: token, { _ in XCTFail(); return 0 })
+        let tryFlatMapError = promise.tryFlatMapError(on: .immediate, token: token, { (e) -> Promise<Int, TestError> in XCTFail(); return Promise(fulfilled: 0) })
+        let tryFlatMapResult = promise.tryFlatMapResult(on: .immediate, token: token, { (r) -> Promise<Int, TestError> in XCTFail(); return Promise(fulfilled: 0) })
+        let catchPromise = promise.catch(on: .immediate, token: token, { _ in XCTFail() })
+        token.invalidate()
+        resolver.reject(with: TestError(1))
+        XCTAssertEqual(tryRecover.result?.isCancelled, true)
+        XCTAssertEqual(tryFlatMapError.result?.isCancelled, true)
+        XCTAssertEqual(tryFlatMapResult.result?.isCancelled, true)
+        XCTAssertEqual(catchPromise.result?.error as? TestError, TestError(1))
+    }
+
+    func testInvalidationTokenOnQueueCallbacks() {
+        let token = PromiseInvalidationToken()
+        let queue = TestQueue()
+        let (promise, resolver) = Promise<Int, String>.makeWithResolver()
+        let map = promise.map(on: .queue(queue.queue), token: token, { (x) -> Int in XCTFail(); return x })
+        let then = promise.then(on: .queue(queue.queue), token: token, { _ in XCTFail() })
+        token.invalidate()
+        resolver.fulfill(with: 1)
+        let expectation = XCTestExpectation(onCancel: map)
+        let expectation2 = XCTestExpectation(onSuccess: then, expectedValue: 1)
+        wait(for: [expectation, expectation2], timeout: 1)
+    }
+
     func testTokenIsCheckedWhenTheCallbackRuns() {
         let token = PromiseInvalidationToken()
         let expectation = XCTestExpectation(description: "later main block")
