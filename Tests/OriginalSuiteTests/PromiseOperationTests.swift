@@ -221,6 +221,20 @@ final class PromiseOperationTests: XCTestCase {
         wait(for: [expectation], timeout: 1)
     }
 
+    func testOperationNowOrMeansItsContext() {
+        var invoked = false
+        let op = PromiseOperation<Int, String>(on: .nowOr(.main), { (resolver) in
+            XCTAssertTrue(Thread.isMainThread)
+            XCTAssertFalse(PromiseContext.isExecutingNow)
+            invoked = true
+            resolver.fulfill(with: 1)
+        })
+        op.start()
+        XCTAssertFalse(invoked, ".nowOr(.main) in a PromiseOperation means .main")
+        let expectation = XCTestExpectation(onSuccess: op.promise, expectedValue: 1)
+        wait(for: [expectation], timeout: 1)
+    }
+
     func testStdPromiseOperation() {
         let op = StdPromiseOperation<Int>(on: .immediate, { $0.reject(with: TestError(4)) })
         op.start()

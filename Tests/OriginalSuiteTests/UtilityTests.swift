@@ -253,6 +253,16 @@ final class TimeoutTests: XCTestCase {
         withExtendedLifetime(resolver) {}
     }
 
+    func testTimeoutOperationIsAddedAtOnce() {
+        let queue = OperationQueue()
+        let (upstream, resolver) = Promise<Int, String>.makeWithResolver()
+        let promise = upstream.timeout(on: .operationQueue(queue), delay: 30)
+        XCTAssertEqual(queue.operations.count, 1, "the timeout's operation waits in the queue, not ready")
+        resolver.fulfill(with: 1)
+        let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 1)
+        wait(for: [expectation], timeout: 2)
+    }
+
     func testTimeoutDefaultContextOnResolvedPromiseIsResolved() {
         let promise = Promise<Int, String>(fulfilled: 42).timeout(delay: 1)
         XCTAssertEqual(promise.result, .value(42))
