@@ -235,6 +235,21 @@ final class PromiseOperationTests: XCTestCase {
         wait(for: [expectation], timeout: 1)
     }
 
+    func testWaitUntilAllOperationsAreFinished() {
+        let queue = OperationQueue()
+        let ops = (0..<3).map({ i in
+            PromiseOperation<Int, String>(on: .utility, { (resolver) in
+                DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 0.05) {
+                    resolver.fulfill(with: i)
+                }
+            })
+        })
+        queue.addOperations(ops, waitUntilFinished: false)
+        queue.waitUntilAllOperationsAreFinished()
+        XCTAssertEqual(ops.map({ $0.promise.result }), [.value(0), .value(1), .value(2)], "finished operations have resolved promises")
+        XCTAssertTrue(ops.allSatisfy({ $0.isFinished }))
+    }
+
     func testStdPromiseOperation() {
         let op = StdPromiseOperation<Int>(on: .immediate, { $0.reject(with: TestError(4)) })
         op.start()
