@@ -20,8 +20,12 @@ extension Promise {
     /// `Trigger` (which results invoke its callback on the context; the others pass through
     /// on the resolving thread) and the `ChildKind` (what an invalidated token does).
     /// - Parameter link: the child's role in cancellation propagation.
+    ///
+    /// `child` is taken `__owned`: the reference its creation returned becomes the returned
+    /// handle's; borrowed, the handle took a retain of its own and the caller released the
+    /// creation's reference afterwards.
     @inlinable
-    func register<V, E, C: ReleasableCallback>(_ child: ChildBox<Value, Error, V, E, C>, link: CancelLink = .propagating) -> Promise<V, E> {
+    func register<V, E, C: ReleasableCallback>(_ child: __owned ChildBox<Value, Error, V, E, C>, link: CancelLink = .propagating) -> Promise<V, E> {
         // A resolved parent never needs a cancel request (rule 3), and resolution is final, so
         // the propagation link (a compare-exchange on the parent, an exchange on the child) is
         // skipped when registering on an already-resolved promise.
