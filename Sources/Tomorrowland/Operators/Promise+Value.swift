@@ -36,8 +36,9 @@ extension Promise {
     /// - Returns: A promise of the transformed value; a child of this promise for
     ///   cancellation propagation (rule 5).
     @inlinable
-    public func map<U>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> U) -> Promise<U, Error> {
-        register(MapBox(context: context, token: token, callback: onSuccess))
+    public func map<U>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: __owned @escaping @isolated(any) @Sendable (Value) -> U) -> Promise<U, Error> {
+        // Taken `__owned` and consumed: the closure's context moves into the box.
+        register(MapBox(context: context, token: token, callback: consume onSuccess))
     }
 
     /// Replaces the value with the eventual result of the promise `onSuccess` returns.

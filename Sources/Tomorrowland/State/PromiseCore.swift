@@ -22,13 +22,17 @@ import Synchronization
 @usableFromInline
 class PromiseCore: PromiseNode, @unchecked Sendable {
     @usableFromInline let state: Atomic<UInt64>
-    let keepers: Atomic<Int>
-    let callbacks: Atomic<Unmanaged<PromiseNode>?>
-    let cancelHandlers: Atomic<Unmanaged<PromiseNode>?>
-    let upstream: Atomic<Unmanaged<PromiseCore>?>
+    @usableFromInline let keepers: Atomic<Int>
+    @usableFromInline let callbacks: Atomic<Unmanaged<PromiseNode>?>
+    @usableFromInline let cancelHandlers: Atomic<Unmanaged<PromiseNode>?>
+    @usableFromInline let upstream: Atomic<Unmanaged<PromiseCore>?>
 
     /// A pending promise with one keeper, owned by whoever created it.
-    @usableFromInline
+    ///
+    /// Inlinable so that a child box is built in its operator's code without an opaque call:
+    /// across one, the optimizer keeps the caller's reference to the callback alive (a retain
+    /// when it is stored and a release after the registration).
+    @inlinable
     init(pending: Void) {
         state = Atomic(PromiseState.initial.raw)
         keepers = Atomic(1)

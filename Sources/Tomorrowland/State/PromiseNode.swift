@@ -14,7 +14,7 @@ class PromiseNode: @unchecked Sendable {
     /// Intrusive link; the list owns one retain of each node, `next` itself is unretained.
     @exclusivity(unchecked) final var next: Unmanaged<PromiseNode>?
 
-    @usableFromInline init() {}
+    @inlinable init() {}
 
     /// The promise this node is registered on (its *upstream*) has resolved.
     ///

@@ -78,7 +78,7 @@ struct PromiseState: Equatable, Sendable {
     private static let countMask: UInt64 = (1 << 28) - 1
 
     /// A fresh pending promise with no observers, not sealed.
-    static let initial = PromiseState(raw: 0)
+    @inlinable static var initial: PromiseState { PromiseState(raw: 0) }
 
     /// A promise created already resolved (`Promise(fulfilled:)` and friends).
     static let resolvedAtCreation = PromiseState(raw: Phase.resolved.rawValue | sealedBit)
