@@ -30,6 +30,14 @@ enum Delivery {
                 awaiter.upstreamResolved(upstream, synchronously: false)
                 return
             }
+            let core = Unmanaged.passUnretained(upstream)
+            if thread.isDelivering, core.toOpaque() == thread.firingNode {
+                // The node being fired is this promise (a child resolved by its callback): its
+                // frame adopts the loop's reference to it instead of taking one of its own.
+                thread.firingNodeAdopted = true
+                thread.deliveryStack.append(.init(adopting: core, remaining: list))
+                return
+            }
             thread.deliveryStack.append(.init(core: upstream, remaining: list))
             guard !thread.isDelivering else { return }
             // Callbacks fired by resolution run with `isExecutingNow == false` (rule 13); the
@@ -51,14 +59,26 @@ enum Delivery {
         return head.takeRetainedValue()
     }
 
+    /// The loop. Each node is taken with the list's reference, fired borrowed, then released,
+    /// unless it published its own list meanwhile: that frame adopted the reference (so the
+    /// node, a child box, costs no retain at the push and no release after firing), and
+    /// releases it when popped. Either way the node stays alive while it fires, and its
+    /// frame's promise until the frame is popped.
     private static func run(_ thread: ThreadState) {
         while let top = thread.deliveryStack.indices.last {
-            guard let node = thread.deliveryStack.takeNode(at: top) else {
+            guard let node = thread.deliveryStack.takeUnmanagedNode(at: top) else {
                 thread.deliveryStack.popFrame()
                 continue
             }
-            thread.deliveryStack.core(at: top)._withUnsafeGuaranteedRef {
-                node.upstreamResolved($0, synchronously: false)
+            thread.firingNode = node.toOpaque()
+            thread.deliveryStack.core(at: top)._withUnsafeGuaranteedRef { upstream in
+                node._withUnsafeGuaranteedRef { $0.upstreamResolved(upstream, synchronously: false) }
+            }
+            thread.firingNode = nil
+            if thread.firingNodeAdopted {
+                thread.firingNodeAdopted = false
+            } else {
+                node.release()
             }
             thread.deliveryStack.orderPushed(above: top)
         }

@@ -30,12 +30,24 @@ final class ThreadState: @unchecked Sendable {
             self.core = Unmanaged.passRetained(core)
             self.remaining = remaining
         }
+
+        /// A frame that owns `core` through a reference the caller hands over (the
+        /// delivery loop's reference to the node it is firing, which is `core`).
+        init(adopting core: Unmanaged<PromiseCore>, remaining: Unmanaged<PromiseNode>?) {
+            self.core = core
+            self.remaining = remaining
+        }
     }
 
     /// Depth-first delivery stack (rule 19): the top frame fires next (`Delivery`).
     @exclusivity(unchecked) var deliveryStack: [Frame] = []
     /// Whether `Delivery.deliver` is running its loop on this thread.
     @exclusivity(unchecked) var isDelivering = false
+    /// The node the delivery loop is firing (its address), while it fires.
+    @exclusivity(unchecked) var firingNode: UnsafeMutableRawPointer? = nil
+    /// Set when the firing node published its own list and its frame adopted the loop's
+    /// reference to it: the loop then does not release the node.
+    @exclusivity(unchecked) var firingNodeAdopted = false
     /// Depth-first stack of cancel requests (`PromiseCore.requestCancel`): the top runs next.
     @exclusivity(unchecked) var cancelStack: [Frame] = []
     /// Whether `PromiseCore.requestCancel` is running its loop on this thread.
@@ -105,6 +117,18 @@ final class ThreadState: @unchecked Sendable {
 /// frames depth-first: fire the next node of the top frame, then put the frames that node
 /// pushed in push order.
 extension Array where Element == ThreadState.Frame {
+    /// Unlinks and returns the next node of frame `top`, with the list's retain; `nil` once
+    /// its list is done.
+    @inline(__always)
+    mutating func takeUnmanagedNode(at top: Int) -> Unmanaged<PromiseNode>? {
+        guard let node = self[top].remaining else { return nil }
+        node._withUnsafeGuaranteedRef {
+            self[top].remaining = $0.next
+            $0.next = nil
+        }
+        return node
+    }
+
     /// Unlinks and returns the next node of frame `top`; `nil` once its list is done.
     @inline(__always)
     mutating func takeNode(at top: Int) -> PromiseNode? {
