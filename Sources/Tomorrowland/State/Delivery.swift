@@ -31,15 +31,21 @@ enum Delivery {
                 return
             }
             let core = Unmanaged.passUnretained(upstream)
-            if thread.isDelivering, core.toOpaque() == thread.firingNode {
-                // The node being fired is this promise (a child resolved by its callback): its
-                // frame adopts the loop's reference to it instead of taking one of its own.
-                thread.firingNodeAdopted = true
-                thread.deliveryStack.append(.init(adopting: core, remaining: list))
+            if thread.isDelivering {
+                if core.toOpaque() == thread.firingNode {
+                    // The node being fired is this promise (a child resolved by its callback):
+                    // its frame adopts the loop's reference to it instead of taking its own.
+                    thread.firingNodeAdopted = true
+                    thread.deliveryStack.append(.init(adopting: core, remaining: list))
+                } else {
+                    thread.deliveryStack.append(.init(core: upstream, remaining: list))
+                }
                 return
             }
-            thread.deliveryStack.append(.init(core: upstream, remaining: list))
-            guard !thread.isDelivering else { return }
+            // The outermost frame (index 0) borrows the promise: this call's caller keeps it
+            // alive until the loop below has returned, and the loop pops frame 0 without a
+            // release.
+            thread.deliveryStack.append(.init(adopting: core, remaining: list))
             // Callbacks fired by resolution run with `isExecutingNow == false` (rule 13); the
             // loop sets it once for all of them.
             let executingNow = thread.isExecutingNow
@@ -63,11 +69,17 @@ enum Delivery {
     /// unless it published its own list meanwhile: that frame adopted the reference (so the
     /// node, a child box, costs no retain at the push and no release after firing), and
     /// releases it when popped. Either way the node stays alive while it fires, and its
-    /// frame's promise until the frame is popped.
+    /// frame's promise until the frame is popped. Frame 0 is the outermost `deliver`'s, whose
+    /// promise that call's caller keeps alive (a method's `self`): it is pushed and popped
+    /// without a retain and a release.
     private static func run(_ thread: ThreadState) {
         while let top = thread.deliveryStack.indices.last {
             guard let node = thread.deliveryStack.takeUnmanagedNode(at: top) else {
-                thread.deliveryStack.popFrame()
+                if top == 0 {
+                    thread.deliveryStack.removeLast()  // the outermost frame: borrowed
+                } else {
+                    thread.deliveryStack.popFrame()
+                }
                 continue
             }
             thread.firingNode = node.toOpaque()

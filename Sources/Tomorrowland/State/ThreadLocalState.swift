@@ -19,7 +19,8 @@ final class ThreadState: @unchecked Sendable {
     /// One promise's list still to fire: on the delivery stack its callbacks, on the cancel
     /// stack its cancel handlers.
     struct Frame {
-        /// The promise the list was taken from, retained by the frame until `popFrame()`.
+        /// The promise the list was taken from, retained by the frame until `popFrame()`
+        /// (except the delivery stack's frames made with `init(adopting:)`, see `Delivery.run`).
         /// `Unmanaged` so that the loops pass it on borrowed (`core(at:)`) instead of paying a
         /// retain and a release per node fired.
         let core: Unmanaged<PromiseCore>
@@ -31,8 +32,9 @@ final class ThreadState: @unchecked Sendable {
             self.remaining = remaining
         }
 
-        /// A frame that owns `core` through a reference the caller hands over (the
-        /// delivery loop's reference to the node it is firing, which is `core`).
+        /// A frame that holds `core` through a reference that is not its own: one the caller
+        /// hands over (the delivery loop's reference to the node it is firing, which is
+        /// `core`), or, for the outermost delivery's frame, the reference of that call's caller.
         init(adopting core: Unmanaged<PromiseCore>, remaining: Unmanaged<PromiseNode>?) {
             self.core = core
             self.remaining = remaining
