@@ -99,6 +99,9 @@ func whenFulfilled<each Value, Error>(_ promises: repeat Promise<each Value, Err
 /// input is asked to cancel once one fails, and `requestCancel()` on the result is passed to
 /// each input as one of its observers.
 ///
+/// - Parameters:
+///   - qos: The QoS of the global queue the values are delivered on.
+///   - cancelOnFailure: If `true`, every input is asked to cancel once one of them fails.
 /// - Returns: A promise of `(a's value, b's value)`.
 public func when<Value1, Value2, Error>(fulfilled a: Promise<Value1, Error>, _ b: Promise<Value2, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(Value1, Value2), Error> {
     whenFulfilled(a, b, qos: qos, cancelOnFailure: cancelOnFailure)
@@ -108,6 +111,9 @@ public func when<Value1, Value2, Error>(fulfilled a: Promise<Value1, Error>, _ b
 /// 1.x's `when(fulfilled:_:_:qos:cancelOnFailure:)`. Behaves like the parameter-pack
 /// `when(fulfilled:qos:cancelOnFailure:)` (see the two-promise overload).
 ///
+/// - Parameters:
+///   - qos: The QoS of the global queue the values are delivered on.
+///   - cancelOnFailure: If `true`, every input is asked to cancel once one of them fails.
 /// - Returns: A promise of the three values, in input order.
 public func when<Value1, Value2, Value3, Error>(fulfilled a: Promise<Value1, Error>, _ b: Promise<Value2, Error>, _ c: Promise<Value3, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(Value1, Value2, Value3), Error> {
     whenFulfilled(a, b, c, qos: qos, cancelOnFailure: cancelOnFailure)
@@ -117,6 +123,9 @@ public func when<Value1, Value2, Value3, Error>(fulfilled a: Promise<Value1, Err
 /// 1.x's `when(fulfilled:_:_:_:qos:cancelOnFailure:)`. Behaves like the parameter-pack
 /// `when(fulfilled:qos:cancelOnFailure:)` (see the two-promise overload).
 ///
+/// - Parameters:
+///   - qos: The QoS of the global queue the values are delivered on.
+///   - cancelOnFailure: If `true`, every input is asked to cancel once one of them fails.
 /// - Returns: A promise of the four values, in input order.
 public func when<Value1, Value2, Value3, Value4, Error>(fulfilled a: Promise<Value1, Error>, _ b: Promise<Value2, Error>, _ c: Promise<Value3, Error>, _ d: Promise<Value4, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(Value1, Value2, Value3, Value4), Error> {
     whenFulfilled(a, b, c, d, qos: qos, cancelOnFailure: cancelOnFailure)
@@ -126,6 +135,9 @@ public func when<Value1, Value2, Value3, Value4, Error>(fulfilled a: Promise<Val
 /// 1.x's `when(fulfilled:_:_:_:_:qos:cancelOnFailure:)`. Behaves like the parameter-pack
 /// `when(fulfilled:qos:cancelOnFailure:)` (see the two-promise overload).
 ///
+/// - Parameters:
+///   - qos: The QoS of the global queue the values are delivered on.
+///   - cancelOnFailure: If `true`, every input is asked to cancel once one of them fails.
 /// - Returns: A promise of the five values, in input order.
 public func when<Value1, Value2, Value3, Value4, Value5, Error>(fulfilled a: Promise<Value1, Error>, _ b: Promise<Value2, Error>, _ c: Promise<Value3, Error>, _ d: Promise<Value4, Error>, _ e: Promise<Value5, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(Value1, Value2, Value3, Value4, Value5), Error> {
     whenFulfilled(a, b, c, d, e, qos: qos, cancelOnFailure: cancelOnFailure)
@@ -135,6 +147,9 @@ public func when<Value1, Value2, Value3, Value4, Value5, Error>(fulfilled a: Pro
 /// 1.x's `when(fulfilled:_:_:_:_:_:qos:cancelOnFailure:)`. Behaves like the parameter-pack
 /// `when(fulfilled:qos:cancelOnFailure:)` (see the two-promise overload).
 ///
+/// - Parameters:
+///   - qos: The QoS of the global queue the values are delivered on.
+///   - cancelOnFailure: If `true`, every input is asked to cancel once one of them fails.
 /// - Returns: A promise of the six values, in input order.
 public func when<Value1, Value2, Value3, Value4, Value5, Value6, Error>(fulfilled a: Promise<Value1, Error>, _ b: Promise<Value2, Error>, _ c: Promise<Value3, Error>, _ d: Promise<Value4, Error>, _ e: Promise<Value5, Error>, _ f: Promise<Value6, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(Value1, Value2, Value3, Value4, Value5, Value6), Error> {
     whenFulfilled(a, b, c, d, e, f, qos: qos, cancelOnFailure: cancelOnFailure)

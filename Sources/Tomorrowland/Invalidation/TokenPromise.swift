@@ -40,7 +40,7 @@ public struct TokenPromise<Value, Error>: Equatable {
     }
 
     /// `Promise.then(on:token:_:)` with the wrapper's token: runs `onSuccess` on `context`
-    /// when the promise is fulfilled, unless the token was invalidated by then.
+    /// when the promise is fulfilled, unless the token was invalidated after this call.
     ///
     /// - Parameters:
     ///   - context: Where `onSuccess` runs (see `PromiseContext`). The default, `.auto`, is
@@ -54,7 +54,7 @@ public struct TokenPromise<Value, Error>: Equatable {
     }
 
     /// `Promise.map(on:token:_:)` with the wrapper's token: transforms the value on
-    /// `context`; if the token was invalidated by then, the returned promise is cancelled
+    /// `context`; if the token was invalidated after this call, the returned promise is cancelled
     /// instead.
     ///
     /// - Parameters:
@@ -68,7 +68,7 @@ public struct TokenPromise<Value, Error>: Equatable {
     }
 
     /// `Promise.flatMap(on:token:_:)` with the wrapper's token: adopts the promise
-    /// `onSuccess` returns; if the token was invalidated by then, the returned promise is
+    /// `onSuccess` returns; if the token was invalidated after this call, the returned promise is
     /// cancelled instead.
     ///
     /// - Parameters:
@@ -82,7 +82,7 @@ public struct TokenPromise<Value, Error>: Equatable {
     }
 
     /// `Promise.catch(on:token:_:)` with the wrapper's token: runs `onError` on `context`
-    /// when the promise is rejected, unless the token was invalidated by then.
+    /// when the promise is rejected, unless the token was invalidated after this call.
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`). The default, `.auto`, is
@@ -97,7 +97,7 @@ public struct TokenPromise<Value, Error>: Equatable {
     }
 
     /// `Promise.recover(on:token:_:)` with the wrapper's token: replaces an error with a
-    /// value; if the token was invalidated by then, the returned promise is cancelled
+    /// value; if the token was invalidated after this call, the returned promise is cancelled
     /// instead.
     ///
     /// - Parameters:
@@ -111,7 +111,7 @@ public struct TokenPromise<Value, Error>: Equatable {
     }
 
     /// `Promise.mapError(on:token:_:)` with the wrapper's token: transforms the error on
-    /// `context`; if the token was invalidated by then, the returned promise is cancelled
+    /// `context`; if the token was invalidated after this call, the returned promise is cancelled
     /// instead.
     ///
     /// Tomorrowland 1.x forgot to pass the token here, so the callback ran even after
@@ -128,7 +128,7 @@ public struct TokenPromise<Value, Error>: Equatable {
     }
 
     /// `Promise.flatMapError(on:token:_:)` with the wrapper's token: replaces an error with
-    /// the result of the promise `onError` returns; if the token was invalidated by then,
+    /// the result of the promise `onError` returns; if the token was invalidated after this call,
     /// the returned promise is cancelled instead.
     ///
     /// - Parameters:
@@ -142,7 +142,7 @@ public struct TokenPromise<Value, Error>: Equatable {
     }
 
     /// `Promise.tryMapError(on:token:_:)` with the wrapper's token: what `onError` returns
-    /// or throws becomes the error; if the token was invalidated by then, the returned
+    /// or throws becomes the error; if the token was invalidated after this call, the returned
     /// promise is cancelled instead.
     ///
     /// - Parameters:
@@ -157,7 +157,7 @@ public struct TokenPromise<Value, Error>: Equatable {
 
     /// `Promise.tryFlatMapError(on:token:_:)` with the wrapper's token: replaces an error
     /// with the result of the promise `onError` returns, or with the error it throws; if
-    /// the token was invalidated by then, the returned promise is cancelled instead.
+    /// the token was invalidated after this call, the returned promise is cancelled instead.
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`).
@@ -170,7 +170,7 @@ public struct TokenPromise<Value, Error>: Equatable {
     }
 
     /// `Promise.always(on:token:_:)` with the wrapper's token: runs `onComplete` on
-    /// `context` with the result, whatever it is, unless the token was invalidated by then.
+    /// `context` with the result, whatever it is, unless the token was invalidated after this call.
     ///
     /// - Parameters:
     ///   - context: Where `onComplete` runs (see `PromiseContext`). The default, `.auto`,
@@ -185,7 +185,7 @@ public struct TokenPromise<Value, Error>: Equatable {
     }
 
     /// `Promise.mapResult(on:token:_:)` with the wrapper's token: transforms the result; if
-    /// the token was invalidated by then, the returned promise is cancelled instead. (The
+    /// the token was invalidated after this call, the returned promise is cancelled instead. (The
     /// `onComplete:` label matches Tomorrowland 1.x.)
     ///
     /// - Parameters:
@@ -200,7 +200,7 @@ public struct TokenPromise<Value, Error>: Equatable {
     }
 
     /// `Promise.flatMapResult(on:token:_:)` with the wrapper's token: adopts the promise
-    /// `onComplete` returns; if the token was invalidated by then, the returned promise is
+    /// `onComplete` returns; if the token was invalidated after this call, the returned promise is
     /// cancelled instead.
     ///
     /// - Parameters:
@@ -214,7 +214,7 @@ public struct TokenPromise<Value, Error>: Equatable {
     }
 
     /// `Promise.tryMapResult(on:token:_:)` with the wrapper's token: transforms the result,
-    /// or rejects with the error `onComplete` throws; if the token was invalidated by then,
+    /// or rejects with the error `onComplete` throws; if the token was invalidated after this call,
     /// the returned promise is cancelled instead.
     ///
     /// - Parameters:
@@ -229,7 +229,7 @@ public struct TokenPromise<Value, Error>: Equatable {
 
     /// `Promise.tryFlatMapResult(on:token:_:)` with the wrapper's token: adopts the promise
     /// `onComplete` returns, or rejects with the error it throws; if the token was
-    /// invalidated by then, the returned promise is cancelled instead.
+    /// invalidated after this call, the returned promise is cancelled instead.
     ///
     /// - Parameters:
     ///   - context: Where `onComplete` runs (see `PromiseContext`).
@@ -248,7 +248,7 @@ public struct TokenPromise<Value, Error>: Equatable {
     ///   - context: Where `onComplete` runs (see `PromiseContext`). The default, `.auto`,
     ///     is evaluated now: `.main` on the main queue or main actor, else `.default`.
     ///   - onComplete: Called with the result, whatever it is, unless the token was
-    ///     invalidated by then. It is not an observer for cancellation propagation (rule
+    ///     invalidated after this call. It is not an observer for cancellation propagation (rule
     ///     7).
     /// - Returns: `self`.
     @discardableResult
@@ -258,7 +258,7 @@ public struct TokenPromise<Value, Error>: Equatable {
     }
 
     /// `Promise.onCancel(on:token:_:)` with the wrapper's token: runs `onCancel` on
-    /// `context` if the promise is cancelled, unless the token was invalidated by then.
+    /// `context` if the promise is cancelled, unless the token was invalidated after this call.
     ///
     /// - Parameters:
     ///   - context: Where `onCancel` runs (see `PromiseContext`). The default, `.auto`, is
@@ -305,7 +305,7 @@ extension TokenPromise: Sendable where Value: Sendable, Error: Sendable {}
 
 extension TokenPromise where Error == Swift.Error {
     /// `Promise.tryThen(on:token:_:)` with the wrapper's token: runs `onSuccess` on
-    /// `context` when the promise is fulfilled, unless the token was invalidated by then;
+    /// `context` when the promise is fulfilled, unless the token was invalidated after this call;
     /// an error it throws rejects the returned promise.
     ///
     /// - Parameters:
@@ -320,7 +320,7 @@ extension TokenPromise where Error == Swift.Error {
     }
 
     /// `Promise.tryMap(on:token:_:)` with the wrapper's token: transforms the value, or
-    /// rejects with the error `onSuccess` throws; if the token was invalidated by then, the
+    /// rejects with the error `onSuccess` throws; if the token was invalidated after this call, the
     /// returned promise is cancelled instead.
     ///
     /// - Parameters:
@@ -335,7 +335,7 @@ extension TokenPromise where Error == Swift.Error {
 
     /// `Promise.tryFlatMap(on:token:_:)` with the wrapper's token: adopts the promise
     /// `onSuccess` returns, or rejects with the error it throws; if the token was
-    /// invalidated by then, the returned promise is cancelled instead.
+    /// invalidated after this call, the returned promise is cancelled instead.
     ///
     /// - Parameters:
     ///   - context: Where `onSuccess` runs (see `PromiseContext`).
@@ -349,7 +349,7 @@ extension TokenPromise where Error == Swift.Error {
 
     /// `Promise.tryRecover(on:token:_:)` with the wrapper's token: replaces an error with
     /// the value `onError` returns, or with the error it throws; if the token was
-    /// invalidated by then, the returned promise is cancelled instead.
+    /// invalidated after this call, the returned promise is cancelled instead.
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`).

@@ -9,7 +9,7 @@ extension Promise {
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`). The default, `.auto`, is
     ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
-    ///   - token: Checked when `onError` would run, not now: if it was invalidated by then,
+    ///   - token: Checked when `onError` would run: if invalidated after this call,
     ///     `onError` is skipped and the returned promise takes this promise's result.
     ///   - onError: Called with the error; not called on fulfilment or cancellation.
     ///     Released on `context` right after it runs, or when the promise resolves without
@@ -25,7 +25,7 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`).
-    ///   - token: Checked when `onError` would run, not now: if it was invalidated by then,
+    ///   - token: Checked when `onError` would run: if invalidated after this call,
     ///     `onError` is skipped and the returned promise is cancelled.
     ///   - onError: Called with the error; what it returns fulfils the returned promise. A
     ///     value or cancellation of this promise passes through without calling it.
@@ -45,7 +45,7 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`).
-    ///   - token: Checked when `onError` would run, not now: if it was invalidated by then,
+    ///   - token: Checked when `onError` would run: if invalidated after this call,
     ///     `onError` is skipped and the returned promise is cancelled.
     ///   - onError: Called with the error; what it returns rejects the returned promise.
     /// - Returns: A promise with this promise's value, or the transformed error; a child of
@@ -64,7 +64,7 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`).
-    ///   - token: Checked when `onError` would run, not now: if it was invalidated by then,
+    ///   - token: Checked when `onError` would run: if invalidated after this call,
     ///     `onError` is skipped and the returned promise is cancelled.
     ///   - onError: Called with the error; returns the promise to adopt, without a context
     ///     hop (rule 27). A value or cancellation of this promise passes through without
@@ -86,7 +86,7 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`).
-    ///   - token: Checked when `onError` would run, not now: if it was invalidated by then,
+    ///   - token: Checked when `onError` would run: if invalidated after this call,
     ///     `onError` is skipped and the returned promise is cancelled.
     ///   - onError: Called with the error; what it returns or throws rejects the returned
     ///     promise. Values and cancellation pass through without calling it.
@@ -108,7 +108,7 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`).
-    ///   - token: Checked when `onError` would run, not now: if it was invalidated by then,
+    ///   - token: Checked when `onError` would run: if invalidated after this call,
     ///     `onError` is skipped and the returned promise is cancelled.
     ///   - onError: Called with the error; returns the promise to adopt (without a context
     ///     hop, rule 27), or throws to reject the returned promise.
@@ -132,7 +132,7 @@ extension Promise where Error == Swift.Error {
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`).
-    ///   - token: Checked when `onError` would run, not now: if it was invalidated by then,
+    ///   - token: Checked when `onError` would run: if invalidated after this call,
     ///     `onError` is skipped and the returned promise is cancelled.
     ///   - onError: Called with the error; what it returns fulfils the returned promise, an
     ///     error it throws rejects it. Values and cancellation pass through without calling

@@ -9,8 +9,8 @@ extension Promise {
     /// - Parameters:
     ///   - context: Where `onComplete` runs (see `PromiseContext`). The default, `.auto`,
     ///     is evaluated now: `.main` on the main queue or main actor, else `.default`.
-    ///   - token: Checked when `onComplete` would run, not now: if it was invalidated by
-    ///     then, `onComplete` is skipped and the returned promise takes this promise's
+    ///   - token: Checked when `onComplete` would run: if it has been invalidated since this call (not
+    ///     before it), `onComplete` is skipped and the returned promise takes this promise's
     ///     result.
     ///   - onComplete: Called with the result. Released on `context` right after it runs.
     /// - Returns: A new promise with this promise's result; a child of this promise for
@@ -24,8 +24,8 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onComplete` runs (see `PromiseContext`).
-    ///   - token: Checked when `onComplete` would run, not now: if it was invalidated by
-    ///     then, `onComplete` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onComplete` would run: if it has been invalidated since this call (not
+    ///     before it), `onComplete` is skipped and the returned promise is cancelled.
     ///   - onComplete: Called with the result; what it returns resolves the returned
     ///     promise (it may turn a value into an error, an error into a value, or either
     ///     into `.cancelled`).
@@ -41,8 +41,8 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onComplete` runs (see `PromiseContext`).
-    ///   - token: Checked when `onComplete` would run, not now: if it was invalidated by
-    ///     then, `onComplete` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onComplete` would run: if it has been invalidated since this call (not
+    ///     before it), `onComplete` is skipped and the returned promise is cancelled.
     ///   - onComplete: Called with the result, whatever it is; returns the promise to
     ///     adopt, without a context hop (rule 27).
     /// - Returns: A promise of the adopted promise's result. Its cancel requests go to this
@@ -57,8 +57,8 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onComplete` runs (see `PromiseContext`).
-    ///   - token: Checked when `onComplete` would run, not now: if it was invalidated by
-    ///     then, `onComplete` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onComplete` would run: if it has been invalidated since this call (not
+    ///     before it), `onComplete` is skipped and the returned promise is cancelled.
     ///   - onComplete: Called with the result, whatever it is; what it returns resolves the
     ///     returned promise (its error upcast to `Swift.Error`), an error it throws rejects
     ///     it.
@@ -75,8 +75,8 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onComplete` runs (see `PromiseContext`).
-    ///   - token: Checked when `onComplete` would run, not now: if it was invalidated by
-    ///     then, `onComplete` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onComplete` would run: if it has been invalidated since this call (not
+    ///     before it), `onComplete` is skipped and the returned promise is cancelled.
     ///   - onComplete: Called with the result, whatever it is; returns the promise to adopt
     ///     (without a context hop, rule 27), or throws to reject the returned promise.
     /// - Returns: A promise of the adopted promise's result, its error upcast to
@@ -96,8 +96,8 @@ extension Promise {
     /// - Parameters:
     ///   - context: Where `onComplete` runs (see `PromiseContext`). The default, `.auto`,
     ///     is evaluated now: `.main` on the main queue or main actor, else `.default`.
-    ///   - token: Checked when `onComplete` would run, not now: if it was invalidated by
-    ///     then, `onComplete` is skipped.
+    ///   - token: Checked when `onComplete` would run: if it has been invalidated since this call (not
+    ///     before it), `onComplete` is skipped.
     ///   - onComplete: Called with the result, whatever it is. Released on `context` right
     ///     after it runs.
     /// - Returns: `self`. The callback neither blocks nor triggers automatic cancellation
@@ -126,8 +126,8 @@ extension Promise {
     /// - Parameters:
     ///   - context: Where `onCancel` runs (see `PromiseContext`). The default, `.auto`, is
     ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
-    ///   - token: Checked when `onCancel` would run, not now: if it was invalidated by
-    ///     then, `onCancel` is skipped and the returned promise takes this promise's
+    ///   - token: Checked when `onCancel` would run: if it has been invalidated since this call (not
+    ///     before it), `onCancel` is skipped and the returned promise takes this promise's
     ///     result.
     ///   - onCancel: Called when the promise is cancelled; not called on fulfilment or
     ///     rejection. Released on `context` right after it runs, or when the promise

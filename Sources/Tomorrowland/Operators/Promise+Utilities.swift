@@ -17,8 +17,9 @@ extension Promise {
     ///
     /// - Parameter token: The token passed to every callback method called on the wrapper.
     /// - Returns: A `TokenPromise` around this promise. The promises its methods return are
-    ///   registered with `token.requestCancelOnInvalidate(_:)`; the wrappers those methods
-    ///   return are not (rule 29).
+    ///   registered with `token.requestCancelOnInvalidate(_:)`, except those of `tap()`,
+    ///   `tap(on:_:)` and `ignoringCancel()`; the wrappers those methods return are not
+    ///   registered (rule 29).
     public func withToken(_ token: PromiseInvalidationToken) -> TokenPromise<Value, Error> {
         TokenPromise(promise: self, token: token, registersChildren: true)
     }

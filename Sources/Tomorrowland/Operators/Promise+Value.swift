@@ -10,8 +10,8 @@ extension Promise {
     /// - Parameters:
     ///   - context: Where `onSuccess` runs (see `PromiseContext`). The default, `.auto`, is
     ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
-    ///   - token: Checked when `onSuccess` would run, not now: if it was invalidated by
-    ///     then, `onSuccess` is skipped and the returned promise takes this promise's
+    ///   - token: Checked when `onSuccess` would run: if it has been invalidated since this call (not
+    ///     before it), `onSuccess` is skipped and the returned promise takes this promise's
     ///     result.
     ///   - onSuccess: Called with the value; not called on rejection or cancellation.
     ///     Released on `context` right after it runs, or when the promise resolves without
@@ -28,8 +28,8 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onSuccess` runs (see `PromiseContext`).
-    ///   - token: Checked when `onSuccess` would run, not now: if it was invalidated by
-    ///     then, `onSuccess` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onSuccess` would run: if it has been invalidated since this call (not
+    ///     before it), `onSuccess` is skipped and the returned promise is cancelled.
     ///   - onSuccess: Called with the value; what it returns fulfils the returned promise.
     ///     Released on `context` right after it runs, or when the promise resolves without
     ///     it.
@@ -48,8 +48,8 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onSuccess` runs (see `PromiseContext`).
-    ///   - token: Checked when `onSuccess` would run, not now: if it was invalidated by
-    ///     then, `onSuccess` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onSuccess` would run: if it has been invalidated since this call (not
+    ///     before it), `onSuccess` is skipped and the returned promise is cancelled.
     ///   - onSuccess: Called with the value; returns the promise to adopt. An error or
     ///     cancellation of this promise passes through without calling it.
     /// - Returns: A promise of the adopted promise's result. Its cancel requests go to this
@@ -132,8 +132,8 @@ extension Promise where Error == Swift.Error {
     /// - Parameters:
     ///   - context: Where `onSuccess` runs (see `PromiseContext`). The default, `.auto`, is
     ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
-    ///   - token: Checked when `onSuccess` would run, not now: if it was invalidated by
-    ///     then, `onSuccess` is skipped and the returned promise takes this promise's
+    ///   - token: Checked when `onSuccess` would run: if it has been invalidated since this call (not
+    ///     before it), `onSuccess` is skipped and the returned promise takes this promise's
     ///     result.
     ///   - onSuccess: Called with the value; an error it throws rejects the returned
     ///     promise.
@@ -152,8 +152,8 @@ extension Promise where Error == Swift.Error {
     ///
     /// - Parameters:
     ///   - context: Where `onSuccess` runs (see `PromiseContext`).
-    ///   - token: Checked when `onSuccess` would run, not now: if it was invalidated by
-    ///     then, `onSuccess` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onSuccess` would run: if it has been invalidated since this call (not
+    ///     before it), `onSuccess` is skipped and the returned promise is cancelled.
     ///   - onSuccess: Called with the value; what it returns fulfils the returned promise,
     ///     an error it throws rejects it. Errors and cancellation pass through without
     ///     calling it.
@@ -175,8 +175,8 @@ extension Promise where Error == Swift.Error {
     ///
     /// - Parameters:
     ///   - context: Where `onSuccess` runs (see `PromiseContext`).
-    ///   - token: Checked when `onSuccess` would run, not now: if it was invalidated by
-    ///     then, `onSuccess` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onSuccess` would run: if it has been invalidated since this call (not
+    ///     before it), `onSuccess` is skipped and the returned promise is cancelled.
     ///   - onSuccess: Called with the value; returns the promise to adopt (without a
     ///     context hop, rule 27), or throws to reject the returned promise.
     /// - Returns: A promise of the adopted promise's result, its error upcast to

@@ -152,6 +152,9 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         if !Sentinel.isSentinel(handlers) { dropList(handlers) }
         dropUpstreamAtPublish()
         let list = callbacks.exchange(ListHead.closedCallbacks.node, ordering: .acquiringAndReleasing)
+        // Only an assert: `claim`'s compare-exchange lets exactly one caller reach `publish`
+        // per box, so the list was never closed before. (Were it, `reverseList` would treat
+        // the sentinel, a metadata address, as a node.)
         assert(!Sentinel.isSentinel(list), "Tomorrowland: callbacks closed twice")
         return reverseList(list)
     }

@@ -64,7 +64,7 @@ final class ThreadState: @unchecked Sendable {
     /// an integer with a constant initial value is laid out statically, so `key` is one load;
     /// a `static let` computed by a closure costs a `swift_once` call on every access (one per
     /// delivery, per cancel request).
-    private static let keyPlusOne = Atomic<UInt64>(0)
+    private static let keyPlusOne = Atomic<UInt>(0)  // word-sized: pthread_key_t fits on every platform
 
     /// The key of the thread-specific slot that owns each thread's state.
     @inline(__always)
@@ -87,7 +87,7 @@ final class ThreadState: @unchecked Sendable {
         }
         precondition(status == 0, "Tomorrowland: pthread_key_create failed")
         let (published, winner) = keyPlusOne.compareExchange(
-            expected: 0, desired: UInt64(key) &+ 1, ordering: .acquiringAndReleasing)
+            expected: 0, desired: UInt(key) &+ 1, ordering: .acquiringAndReleasing)
         if published { return key }
         pthread_key_delete(key)
         return pthread_key_t(truncatingIfNeeded: winner &- 1)

@@ -218,7 +218,7 @@ final class UtilitiesWhenTests: XCTestCase {
         XCTAssertTrue(asked.value, "cancelOnFailure asked the other inputs to cancel")
         XCTAssertEqual(failed.result?.error, TestError(4), "the first failure wins")
 
-        // Values delivered on the qos queue, and requestCancel passed to each input.
+        // A late input: the values are delivered once it fulfils; requestCancel is passed to each input.
         let (late, resolveLate) = P<Int>.makeWithResolver()
         let delivered = three(one, late, one, .utility, false)
         resolveLate.fulfill(with: 2)
