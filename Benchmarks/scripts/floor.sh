@@ -15,6 +15,7 @@
 #                    caller's actor. The isolated benchmark scenarios (a-main, a-actor) cannot
 #                    be written then; the patch leaves them out.
 #   both             the two patches together
+# When a patch no longer applies, scripts/floor-patches.py re-creates its edits on HEAD.
 #
 # Makes a temporary `git worktree` of HEAD (FLOOR_WORK=dir reuses and keeps one, with its build
 # directories, one per variant: switching one build directory between variants left stale
