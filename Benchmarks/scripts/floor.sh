@@ -158,7 +158,8 @@ for v in "${variants[@]}"; do
     echo "== tests of $v"
     apply_variant "$v"
     # Test files that no longer compile are listed and left out (a module's errors only show
-    # once the modules built before it compile, hence the rounds); the rest is run.
+    # once the modules built before it compile, hence the rounds; a file of a later round may
+    # fail only because it used a declaration of a file left out before); the rest is run.
     built=0
     for round in $(seq 1 15); do
         if (cd "$work" && swift build --build-tests --scratch-path "$work/.build-test-$v") >"$out/test-build.$v.$round.log" 2>&1; then
@@ -170,7 +171,7 @@ for v in "${variants[@]}"; do
             echo "floor.sh: FAILED: $v does not build (not only its tests):" >&2; tail -40 "$out/test-build.$v.$round.log" >&2; exit 1
         fi
         for f in $files; do
-            echo "does not compile: $f ($(grep -c "^$f:" "$out/errors.$v.$round.txt") errors, e.g. $(grep "^$f:" "$out/errors.$v.$round.txt" | head -1 | sed -E 's/^[^ ]+ error: //'))" >>"$out/tests.$v.txt"
+            echo "does not compile (round $round): $f ($(grep -c "^$f:" "$out/errors.$v.$round.txt") errors, e.g. $(grep "^$f:" "$out/errors.$v.$round.txt" | head -1 | sed -E 's/^[^ ]+ error: //'))" >>"$out/tests.$v.txt"
             rm "$work/$f"
         done
     done
