@@ -181,33 +181,87 @@ extension Atomic where Value == AwaitPhase {
     }
 }
 
+/// One awaiting Task's wait, the handshake around `AwaitPhase`'s transitions: store the
+/// continuation and arm, stop on cancel, resume on resolution, each continuation resumed
+/// exactly once. Written once here for both kinds of `AwaitTarget`, a `PromiseAwaiter` node
+/// and a `TaskPromiseBox`'s await slot; each stores the fields (separate stored properties,
+/// so no access to one ever overlaps an access to another) and forwards here, passing its
+/// `awaitPhase` (a requirement of the noncopyable `Atomic` type would be read through an
+/// accessor coroutine that is not inlined: an out-of-line call on every await).
+///
+/// Safety of the conformers' `@unchecked Sendable` as far as the wait goes (and of unchecked
+/// exclusivity on `awaitContinuation`): `awaitPhase` is atomic. `awaitContinuation` is
+/// written once, by the awaiting Task, before its compare-exchange moves the phase to
+/// `armed`, and taken only by the single thread whose compare-exchange moved the phase to
+/// `resumed` (both acquiring and releasing): no two threads ever access it at once.
+/// `awaitStopsOnCancel` is written before the awaiting Task installs the cancellation
+/// handler that reads it.
+protocol AwaitSlot: AnyObject {
+    /// The awaiting Task's continuation, while stored.
+    var awaitContinuation: AwaitContinuation? { get set }
+    /// Whether the awaiting Task stops waiting at once when cancelled (`stopWaitingOnCancel`).
+    var awaitStopsOnCancel: Bool { get }
+}
+
+extension AwaitSlot {
+    /// Stores the continuation and arms the wait; `true` if the wait goes on, `false` if it
+    /// already ended (the promise resolved or the Task stopped waiting) and the continuation
+    /// was resumed.
+    @inline(__always)
+    func storeAndArm(_ continuation: AwaitContinuation, phase: borrowing Atomic<AwaitPhase>) -> Bool {
+        awaitContinuation = continuation
+        guard let stopped = phase.arm() else { return true }
+        resumeAwait(stopping: stopped)
+        return false
+    }
+
+    /// The awaiting Task was cancelled (and its observer requested cancel): the stop-waiting
+    /// variant resumes at once.
+    @inline(__always)
+    func awaitCancelled(phase: borrowing Atomic<AwaitPhase>) {
+        if awaitStopsOnCancel, phase.stop() { resumeAwait(stopping: true) }
+    }
+
+    /// The promise resolved (or was torn down): resumes the continuation if armed; otherwise
+    /// `storeAndArm` will, or the wait already ended.
+    @inline(__always)
+    func awaitResolved(phase: borrowing Atomic<AwaitPhase>) {
+        if phase.resolved() { resumeAwait(stopping: false) }
+    }
+
+    /// Takes the continuation and resumes it: only the thread that moved the phase to
+    /// `resumed` calls this.
+    @inline(__always)
+    private func resumeAwait(stopping: Bool) {
+        awaitContinuation.take()!.resume(returning: stopping)
+    }
+}
+
 /// The node a suspended Task registers on a pending promise: resumes the Task's
-/// continuation exactly once (see `AwaitPhase`), when the promise resolves or (for the
+/// continuation exactly once (see `AwaitSlot`), when the promise resolves or (for the
 /// stop-waiting variant) when the Task is cancelled, whichever comes first. It registers
 /// only once armed, so resolution always finds the continuation stored.
 ///
-/// Safety of `@unchecked Sendable` (and of unchecked exclusivity on `continuation`):
-/// `continuation` is written once before the phase moves to `armed` and taken only by the
-/// single thread that moved it to `resumed`.
+/// Safety of `@unchecked Sendable`: the wait's fields, see `AwaitSlot`; the others are `let`.
 @usableFromInline
-final class PromiseAwaiter: PromiseNode, AwaitTarget, @unchecked Sendable {
+final class PromiseAwaiter: PromiseNode, AwaitTarget, AwaitSlot, @unchecked Sendable {
     private let core: PromiseCore
-    private let stopWaitingOnCancel: Bool
-    private let phase = Atomic<AwaitPhase>(.waiting)
-    @exclusivity(unchecked) private var continuation: AwaitContinuation?
+    let awaitStopsOnCancel: Bool
+    let awaitPhase = Atomic<AwaitPhase>(.waiting)
+    @exclusivity(unchecked) var awaitContinuation: AwaitContinuation?
 
     /// Creates the node and counts the awaiting Task as one propagating observer of `core`.
     @usableFromInline
     init(core: PromiseCore, stopWaitingOnCancel: Bool) {
         self.core = core
-        self.stopWaitingOnCancel = stopWaitingOnCancel
+        self.awaitStopsOnCancel = stopWaitingOnCancel
         super.init()
         core.addObserver()
     }
 
     #if DEBUG
     deinit {
-        assert(phase.load(ordering: .acquiring) != .armed, "Tomorrowland: leaked an awaiting continuation")
+        assert(awaitPhase.load(ordering: .acquiring) != .armed, "Tomorrowland: leaked an awaiting continuation")
     }
     #endif
 
@@ -215,11 +269,7 @@ final class PromiseAwaiter: PromiseNode, AwaitTarget, @unchecked Sendable {
     /// already resolved), unless the Task already asked to stop waiting.
     @usableFromInline
     func armAwait(_ continuation: AwaitContinuation) {
-        self.continuation = continuation
-        switch phase.arm() {
-        case nil: core.register(self)
-        case let stopped?: resume(stopping: stopped)
-        }
+        if storeAndArm(continuation, phase: awaitPhase) { core.register(self) }
     }
 
     /// The awaiting Task was cancelled: this observer requests cancel (ignoring the
@@ -227,18 +277,14 @@ final class PromiseAwaiter: PromiseNode, AwaitTarget, @unchecked Sendable {
     @usableFromInline
     func awaitingTaskCancelled() {
         core.observerRequestedCancel(ignoringHandles: true)
-        if stopWaitingOnCancel, phase.stop() { resume(stopping: true) }
+        awaitCancelled(phase: awaitPhase)
     }
 
     override func upstreamResolved(_ upstream: PromiseCore, synchronously: Bool) {
-        if phase.resolved() { resume(stopping: false) }
+        awaitResolved(phase: awaitPhase)
     }
 
     override func dropped() {
-        if phase.resolved() { resume(stopping: false) }
-    }
-
-    private func resume(stopping: Bool) {
-        continuation.take()!.resume(returning: stopping)
+        awaitResolved(phase: awaitPhase)
     }
 }

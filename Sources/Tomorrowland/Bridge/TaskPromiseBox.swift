@@ -30,11 +30,10 @@ import Synchronization
 /// written once by the creator before the registration compare-exchange publishes the box
 /// in the cancel-handler list, and read only by the thread that took that list. A
 /// subclass's `operation` is written in `init` and then taken once, by `run()`. The await
-/// slot's `awaitStopsOnCancel` is written by the Task that claimed the slot before it
-/// installs the cancellation handler that reads it; `awaitContinuation` is written before
-/// the phase moves to `armed` and taken by the single thread that moves it to `resumed`.
+/// slot's fields: see `AwaitSlot` (`awaitStopsOnCancel` is written by the Task that claimed
+/// the slot, before it installs the cancellation handler that reads it).
 @usableFromInline
-class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, AwaitTarget, @unchecked Sendable {
+class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, AwaitTarget, AwaitSlot, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) final var task: Task<Void, Never>?
     /// The await slot: the first Task awaiting this promise waits here, without a node.
     final let awaitPhase = Atomic<AwaitPhase>(.free)
@@ -74,7 +73,7 @@ class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, AwaitTarget, @unch
     /// the slot otherwise.
     @usableFromInline
     final func awaitSlotResolved() {
-        if awaitPhase.resolved() { resumeAwait(stopping: false) }
+        awaitResolved(phase: awaitPhase)
     }
 
     // MARK: The await slot
@@ -94,19 +93,14 @@ class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, AwaitTarget, @unch
     /// promise resolved or the Task stopped waiting meanwhile.
     @usableFromInline
     final func armAwait(_ continuation: AwaitContinuation) {
-        awaitContinuation = continuation
-        if let stopped = awaitPhase.arm() { resumeAwait(stopping: stopped) }
+        _ = storeAndArm(continuation, phase: awaitPhase)
     }
 
     /// The Task holding the slot was cancelled: as `PromiseAwaiter.awaitingTaskCancelled`.
     @usableFromInline
     final func awaitingTaskCancelled() {
         observerRequestedCancel(ignoringHandles: true)
-        if awaitStopsOnCancel, awaitPhase.stop() { resumeAwait(stopping: true) }
-    }
-
-    private final func resumeAwait(stopping: Bool) {
-        awaitContinuation.take()!.resume(returning: stopping)
+        awaitCancelled(phase: awaitPhase)
     }
 }
 
