@@ -40,10 +40,15 @@ final class SearchViewModel {
     private(set) var log: [String] = []
     private var watcher: Task<Void, Never>?
 
+    private var currentSearch: StdPromise<[String]>?
+    private var currentSuggestions: Task<Void, any Error>?
+
     init() {
-        let invalidations = token.invalidations
+        // The iterator is made here, so it sees every invalidation from now on, even those
+        // made before the watcher Task first runs.
+        var invalidations = token.invalidations.makeAsyncIterator()
         watcher = Task { [weak self] in
-            for await _ in invalidations {
+            while await invalidations.next() != nil {
                 self?.rows = []
                 self?.log.append("invalidated: cleared the rows")
             }
@@ -53,17 +58,24 @@ final class SearchViewModel {
     /// The user typed: forget the previous search, start a new one.
     func userTyped(_ text: String) {
         token.invalidate()
-        search(text).then(on: .main, token: token) { [weak self] rows in
-            MainActor.assumeIsolated {
-                self?.rows = rows
-                self?.log.append("showing \(rows.count) rows for \(text)")
-            }
+        // A callback written in this @MainActor method is isolated to the main actor: it
+        // updates `self` directly.
+        currentSearch = search(text).then(on: .main, token: token) { [weak self] rows in
+            self?.rows = rows
+            self?.log.append("showing \(rows.count) rows for \(text)")
         }.requestCancelOnInvalidate(token)
         let suggestions = Task {
             try await Task.sleep(for: .milliseconds(100))
             log.append("suggestions for \(text)")
         }
         suggestions.requestCancelOnInvalidate(token)
+        currentSuggestions = suggestions
+    }
+
+    /// Waits until the latest search and suggestions have ended (shown or cancelled).
+    func settled() async {
+        _ = await currentSearch?.resolvedResult
+        _ = await currentSuggestions?.result
     }
 }
 
@@ -72,12 +84,10 @@ enum InvalidationViewModel {
     @MainActor
     static func main() async {
         let model = SearchViewModel()
-        try? await Task.sleep(for: .milliseconds(20))  // lets the watcher start iterating
-        print("The user types \"ca\", then \"cat\" 20 ms later; only \"cat\" may reach the screen.")
+        print("The user types \"ca\", then \"cat\" before \"ca\" answered; only \"cat\" may reach the screen.")
         model.userTyped("ca")
-        try? await Task.sleep(for: .milliseconds(20))
         model.userTyped("cat")  // silences and cancels everything started for "ca"
-        try? await Task.sleep(for: .milliseconds(300))
+        await model.settled()   // no sleeps: the output is the same on a loaded machine
         for line in model.log {
             print(line)
         }
