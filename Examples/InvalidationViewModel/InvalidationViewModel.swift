@@ -3,8 +3,8 @@
 //
 // - Promise callbacks registered with `token:` are skipped after `token.invalidate()`.
 // - `task.requestCancelOnInvalidate(token)` cancels a Task when the token invalidates.
-// - `for await _ in token.invalidations` reacts to each invalidation (here: clearing the
-//   screen); the loop ends when the token's last copy is released or the Task is cancelled.
+// - An iterator of `token.invalidations` yields once per invalidation (here: clearing the
+//   screen); it ends when the token's last copy is released or the Task is cancelled.
 
 import Foundation
 import Synchronization
