@@ -29,13 +29,13 @@ final class UtilitiesTimeTests: XCTestCase {
     func testRule24_zeroDelayTimerWithImmediateIsDispatchedOnAuto() {
         // `.immediate` means `.auto` (here `.main`) for init(after:), also with a delay <= 0:
         // the result is dispatched, never there before the initializer returns.
-        XCTAssertTrue(Thread.isMainThread)
+        XCTAssertTrue(MainQueue.isCurrent)
         let fulfilled = Promise<Int, TestError>(on: .immediate, fulfilled: 1, after: 0)
         let rejected = Promise<Int, TestError>(on: .immediate, rejected: TestError(3), after: -1)
         XCTAssertNil(fulfilled.result)
         XCTAssertNil(rejected.result)
         let onMain = Slot(false)
-        fulfilled.tap(on: .immediate) { _ in onMain.value = Thread.isMainThread }
+        fulfilled.tap(on: .immediate) { _ in onMain.value = MainQueue.isCurrent }
         XCTAssertEqual(waitForResult(fulfilled), .value(1))
         XCTAssertEqual(waitForResult(rejected), .error(TestError(3)))
         XCTAssertTrue(onMain.value)
@@ -186,7 +186,7 @@ final class UtilitiesTimeTests: XCTestCase {
     }
 
     func testRule24_delayZeroWithImmediateIsDispatchedOnAuto() {
-        XCTAssertTrue(Thread.isMainThread)
+        XCTAssertTrue(MainQueue.isCurrent)
         let (upstream, resolver) = Promise<Int, TestError>.makeWithResolver()
         let delayed = upstream.delay(on: .immediate, 0)
         let negative = upstream.delay(on: .nowOr(.main), -1)
