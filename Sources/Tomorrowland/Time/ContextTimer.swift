@@ -24,6 +24,16 @@ extension PromiseContext {
     }
 }
 
+extension TimeInterval {
+    /// Whether a timer for this delay waits, rather than running its work at once: `false`
+    /// for zero and negative delays, `true` for NaN. As in 1.4, whose timers were
+    /// `DispatchTime.now() + delay`, a NaN delay (like `.infinity`) is `.distantFuture`: the
+    /// timer never fires, it is only cancelled.
+    var waitsForTimer: Bool {
+        !(self <= 0)
+    }
+}
+
 /// Runs one piece of work on a context after a delay measured on the monotonic clock
 /// (`DispatchTime`, uptime-based: wall-clock changes do not affect it), unless cancelled.
 ///
@@ -77,8 +87,9 @@ final class ContextTimer: @unchecked Sendable {
     }
 
     /// Arms the timer: `work` runs on `context` (already passed through `timerContext`)
-    /// after `delay` seconds. A `delay` ≤ 0 (or NaN) schedules the work at once without a
-    /// timer. Does nothing if the timer was cancelled before being armed.
+    /// after `delay` seconds. A `delay` ≤ 0 schedules the work at once without a timer; NaN and
+    /// `.infinity` never fire (see `waitsForTimer`). Does nothing if the timer was cancelled
+    /// before being armed.
     func arm(on context: PromiseContext, after delay: TimeInterval, _ work: @escaping @Sendable () -> Void) {
         let fireQueue: DispatchQueue?
         switch context {
@@ -86,11 +97,11 @@ final class ContextTimer: @unchecked Sendable {
             armOperation(on: queue, after: delay, work)
             return
         case .main, .immediate, .nowOr:
-            fireQueue = delay > 0 ? DispatchQueue.global(qos: .userInteractive) : nil
+            fireQueue = delay.waitsForTimer ? DispatchQueue.global(qos: .userInteractive) : nil
         case .queue(let queue):
-            fireQueue = delay > 0 ? queue : nil
+            fireQueue = delay.waitsForTimer ? queue : nil
         case .background, .utility, .default, .userInitiated, .userInteractive:
-            fireQueue = delay > 0 ? DispatchQueue.global(qos: context.qosClass) : nil
+            fireQueue = delay.waitsForTimer ? DispatchQueue.global(qos: context.qosClass) : nil
         }
         let (armed, source): (Bool, DispatchSourceTimer?) = state.withLock { state in
             guard case .unarmed = state else { return (false, nil) }
@@ -117,7 +128,7 @@ final class ContextTimer: @unchecked Sendable {
         guard let armed else { return }
         // Added at once; it becomes ready when the timer fires (rule 24).
         if armed.isNew { queue.addOperation(armed.operation) }
-        guard delay > 0 else {
+        guard delay.waitsForTimer else {
             armed.operation.makeReady()
             return
         }

@@ -12,6 +12,8 @@ extension Promise {
     /// `context` too (`.immediate` means `.auto`, `.nowOr(c)` means `c`; `.operationQueue`
     /// adds its operation at once and makes it ready when the timer fires). With `delay` ≤ 0
     /// it times out at once: synchronously for `.immediate`/`.nowOr`, dispatched otherwise.
+    /// A NaN or infinite `delay` never times out (as in 1.4, where `.now() + delay` is then
+    /// `.distantFuture`).
     ///
     /// When this promise resolves first, the pending timeout is disarmed at once, on the
     /// resolving thread, before the result hops to `context`: a timeout whose work is already
@@ -41,7 +43,7 @@ extension Promise {
         }
         let box = output._box
         if box.currentState.isResolvingOrResolved { return output }
-        if !(delay > 0) && context.firesSynchronouslyWithoutDelay {
+        if !delay.waitsForTimer && context.firesSynchronouslyWithoutDelay {
             box.resolveGivingUpUpstream { box.resolve(.error(timedOut)) }
             timer.cancel()
             return output

@@ -88,6 +88,21 @@ final class UtilitiesRetryTests: XCTestCase {
         XCTAssertEqual(retry(on: .immediate, attempts: 3, delay: -1, failing(calls)).result, .error(TestError(3)))
     }
 
+    func testNaNDelayNeverRetriesLikeAnInfiniteOne() {
+        for delay in [TimeInterval.nan, .infinity] {
+            let attempts = Counter()
+            let promise = retry(on: .utility, attempts: 3, delay: delay) { () -> Promise<Int, TestError> in
+                attempts.increment()
+                return Promise(rejected: TestError(1))
+            }
+            settle(0.2)
+            XCTAssertNil(promise.result)
+            XCTAssertEqual(attempts.value, 1)
+            promise.requestCancel()
+            XCTAssertEqual(waitForResult(promise), .cancelled)
+        }
+    }
+
     func testCancelledAttemptCancelsWithoutRetrying() {
         let calls = Counter()
         let promise = retry(on: .immediate, attempts: 5, { () -> Promise<Int, TestError> in

@@ -162,6 +162,40 @@ final class UtilitiesTimeTests: XCTestCase {
         waitUntil { queue.operationCount == 0 }
     }
 
+    // MARK: NaN and infinite delays: never fire, as `DispatchTime.now() + delay` in 1.4
+
+    func testNaNAndInfiniteDelaysNeverFireAndStayCancellable() {
+        for delay in [TimeInterval.nan, .infinity] {
+            for context in [PromiseContext.utility, .queue(DispatchQueue(label: "t")), .immediate, .nowOr(.utility)] {
+                let after = Promise<Int, TestError>(on: context, fulfilled: 1, after: delay)
+                let delayed = Promise<Int, TestError>(fulfilled: 2).delay(on: context, delay)
+                let (upstream, resolver) = Promise<Int, TestError>.makeWithResolver()
+                let timedOut = upstream.timeout(on: context, delay: delay)
+                settle(0.2)
+                XCTAssertNil(after.result, "init(after: \(delay)) on \(context)")
+                XCTAssertNil(delayed.result, "delay(\(delay)) on \(context)")
+                XCTAssertNil(timedOut.result, "timeout(delay: \(delay)) on \(context)")
+                // The timer is still cancellable, and the receiver still decides the timeout.
+                after.requestCancel()
+                XCTAssertEqual(after.result, .cancelled)
+                resolver.fulfill(with: 3)
+                XCTAssertEqual(waitForResult(timedOut), .value(3))
+            }
+        }
+    }
+
+    func testNaNDelayOnOperationQueueNeverBecomesReadyAndLeavesTheQueueWhenCancelled() {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let promise = Promise<Int, TestError>(on: .operationQueue(queue), fulfilled: 1, after: .nan)
+        settle(0.2)
+        XCTAssertNil(promise.result)
+        XCTAssertEqual(queue.operationCount, 1)
+        promise.requestCancel()
+        XCTAssertEqual(promise.result, .cancelled)
+        waitUntil { queue.operationCount == 0 }
+    }
+
     // MARK: delay (rule 23)
 
     func testDelayDelaysEachResult() {
