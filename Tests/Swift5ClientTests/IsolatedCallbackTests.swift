@@ -111,6 +111,25 @@ actor FeedCounter {
     }
 }
 
+/// MIGRATION.md, "What changed": in an actor, a promise body that uses `self` runs in a job on
+/// the actor after the method returns; one that does not is nonisolated and runs synchronously.
+actor SnapshotStore {
+    var value = 7
+
+    func snapshotUsingSelf() -> (promise: StdPromise<Int>, resultAtOnce: PromiseResult<Int, Error>?) {
+        let promise = StdPromise<Int>(on: .immediate) { resolver in
+            self.preconditionIsolated()
+            resolver.fulfill(with: self.value)
+        }
+        return (promise, promise.result)
+    }
+
+    func snapshotFromALocal() -> PromiseResult<Int, Error>? {
+        let value = self.value
+        return StdPromise<Int>(on: .immediate) { resolver in resolver.fulfill(with: value) }.result
+    }
+}
+
 final class IsolatedCallbackTests: XCTestCase {
     let contexts: [(String, PromiseContext)] = [
         ("main", .main), ("utility", .utility), ("queue(other)", .queue(DispatchQueue(label: "swift5-isolated"))),
@@ -160,6 +179,22 @@ final class IsolatedCallbackTests: XCTestCase {
         }
         wait(for: [staleDone], timeout: 10)
         MainActor.assumeIsolated { XCTAssertTrue(controller.networkActivityIndicatorVisible) }
+    }
+
+    func testActorBodyUsingSelfRunsInAJobAndOneUsingALocalRunsSynchronously() {
+        let store = SnapshotStore()
+        let done = expectation(description: "snapshots")
+        Task {
+            let (promise, resultAtOnce) = await store.snapshotUsingSelf()
+            XCTAssertNil(resultAtOnce)
+            let local = await store.snapshotFromALocal()
+            XCTAssertEqual(local?.value, 7)
+            promise.always(on: .immediate) { result in
+                XCTAssertEqual(result.value, 7)
+                done.fulfill()
+            }
+        }
+        wait(for: [done], timeout: 10)
     }
 
     func testActorCallbacksRunOnTheActor() {
