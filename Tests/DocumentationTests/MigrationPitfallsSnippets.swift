@@ -66,6 +66,42 @@ func cancellablePhotoURL(for user: User) async throws -> String {
     try await fetchPhoto(for: user).map(on: .utility) { $0.url }.value
 }
 
+// MARK: A context no longer serializes a callback written in main-actor or actor code
+
+@MainActor final class InterestScreen {
+    private(set) var shown: [Double] = []
+
+    func applyInterest(_ rate: StdPromise<Double>, to balance: BalanceBox) {
+        // Don't write `rate.map(on: .queue(balanceQueue)) { … balance.value … }` here: in a
+        // @MainActor method that closure runs on the main actor, not on balanceQueue.
+        _ = addInterest(rate, to: balance).then { amount in
+            self.shown.append(amount)  // a main-actor callback, on the main actor as wanted
+        }
+    }
+}
+
+extension InterestScreen {
+    /// The "don't": where a `.queue(balanceQueue)` closure written in this class runs.
+    func queueCallbackRunsOnBalanceQueue() -> StdPromise<Bool> {
+        StdPromise(fulfilled: 0).map(on: .queue(balanceQueue)) { _ in isOnBalanceQueue() }
+    }
+}
+
+private let balanceQueueKey: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    balanceQueue.setSpecific(key: key, value: true)
+    return key
+}()
+
+private func isOnBalanceQueue() -> Bool {
+    DispatchQueue.getSpecific(key: balanceQueueKey) == true
+}
+
+/// The "do": a closure written in a nonisolated function runs on `balanceQueue`.
+private func nonisolatedQueueCallbackRunsOnBalanceQueue() -> StdPromise<Bool> {
+    StdPromise(fulfilled: 0).map(on: .queue(balanceQueue)) { _ in isOnBalanceQueue() }
+}
+
 @Suite("MIGRATION.md: pitfalls")
 struct MigrationPitfallsTests {
     @Test func mainCallbackRunsOnTheMainQueueEvenWhenNotTheMainThread() async {
@@ -135,6 +171,19 @@ struct MigrationPitfallsTests {
     @Test func leakyBridgeWorksOnlyOnTheHappyPath() async throws {
         // Fulfilled: fine. (Cancelled would hang forever; that is the point of the pitfall.)
         #expect(try await leakyValue(of: StdPromise(fulfilled: 42)) == 42)
+    }
+
+    @Test @MainActor func queueCallbackWrittenInAMainActorClassRunsOnTheMainActor() async throws {
+        _ = balanceQueueKey
+        let screen = InterestScreen()
+        #expect(try await screen.queueCallbackRunsOnBalanceQueue().value == false)
+        #expect(try await nonisolatedQueueCallbackRunsOnBalanceQueue().value == true)
+        let balance = BalanceBox()
+        screen.applyInterest(StdPromise(fulfilled: 0.5), to: balance)
+        for _ in 0..<1000 where screen.shown.isEmpty {
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        #expect(screen.shown == [150])
     }
 
     @Test func searchCancelsThePreviousSearch() async {
