@@ -41,7 +41,9 @@ enum IndexDirectory {
 
         // The async side owns the job; the promise side (stage 3) is awaited from it.
         let job = Task { await indexer.reportPromise(for: paths, rootName: rootName).resolvedResult }
-        let interrupt = onInterrupt { job.cancel() }
+        // With --slow, say once Ctrl-C is caught: a user (or a test) waits for this line.
+        let ready = options.slow ? "reading \(paths.count) files slowly; press Ctrl-C to cancel" : nil
+        let interrupt = onInterrupt(announcing: ready) { job.cancel() }
         let result = await job.value
         interrupt.cancel()
         progress.clear()
@@ -62,7 +64,9 @@ enum IndexDirectory {
     }
 
     /// Ctrl-C calls `handler` once (on the main queue); a second Ctrl-C exits at once.
-    static func onInterrupt(_ handler: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
+    /// `announcement` is written to stderr once the signal source is installed, when a Ctrl-C
+    /// starts being caught (before, it is ignored).
+    static func onInterrupt(announcing announcement: String? = nil, _ handler: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
         signal(SIGINT, SIG_IGN)  // let the dispatch source see it instead of the default action
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
         nonisolated(unsafe) var interrupted = false  // only touched on the main queue
@@ -71,6 +75,9 @@ enum IndexDirectory {
             interrupted = true
             FileHandle.standardError.write(Data("\ncancelling…\n".utf8))
             handler()
+        }
+        if let announcement {
+            source.setRegistrationHandler { FileHandle.standardError.write(Data((announcement + "\n").utf8)) }
         }
         source.resume()
         return source

@@ -31,8 +31,12 @@ struct ExamplesRunTests {
     }()
 
     /// Runs `name` with `arguments` from the package root; fails the test after `timeout`.
-    /// Waits with `Task.sleep`, never blocking a thread of the (2-thread) cooperative pool.
-    static func run(_ name: String, _ arguments: [String] = [], timeout: Double = 30, interruptAfter: Double? = nil) async throws -> Outcome {
+    ///
+    /// With `interruptWhen`, sends SIGINT once the program printed that text on stderr: the
+    /// program says when it is ready, so no delay has to guess it. Waiting polls with
+    /// `Task.sleep` under a deadline, never blocking a thread of the (2-thread) cooperative
+    /// pool; the pipes are read on threads of their own.
+    static func run(_ name: String, _ arguments: [String] = [], timeout: Double = 30, interruptWhen marker: String? = nil) async throws -> Outcome {
         let executable = productsDirectory.appendingPathComponent(name)
         try #require(FileManager.default.isExecutableFile(atPath: executable.path), "\(name) was not built next to the tests (\(executable.path))")
         let process = Process()
@@ -44,23 +48,63 @@ struct ExamplesRunTests {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        if let interruptAfter {
-            try await Task.sleep(for: .seconds(interruptAfter))
-            kill(process.processIdentifier, SIGINT)
+        let stdout = PipeReader(out)
+        let stderr = PipeReader(err)
+        let deadline = ContinuousClock.now + .seconds(timeout)
+
+        if let marker {
+            if try await waitUntil(deadline, { stderr.text.contains(marker) || !process.isRunning }), process.isRunning {
+                kill(process.processIdentifier, SIGINT)
+            } else {
+                Issue.record("\(name) \(arguments) did not print \"\(marker)\" while running, so it was not interrupted")
+            }
         }
-        // The examples print far less than a pipe buffer holds, so waiting before reading is safe.
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        if process.isRunning {
-            process.terminate()
+        if try await !waitUntil(deadline, { !process.isRunning }) {
             Issue.record("\(name) \(arguments) did not finish within \(timeout) s")
+            process.terminate()
+            if try await !waitUntil(.now + .seconds(5), { !process.isRunning }) {
+                kill(process.processIdentifier, SIGKILL)
+            }
+            try #require(try await waitUntil(.now + .seconds(5), { !process.isRunning }), "\(name) could not be stopped")
         }
-        process.waitUntilExit()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        return Outcome(status: process.terminationStatus,
-                       stdout: String(decoding: outData, as: UTF8.self),
-                       stderr: String(decoding: errData, as: UTF8.self))
+        // The process is gone, so the pipes end: their readers finish at once.
+        try #require(try await waitUntil(.now + .seconds(10), { stdout.ended && stderr.ended }), "\(name)'s output did not end")
+        return Outcome(status: process.terminationStatus, stdout: stdout.text, stderr: stderr.text)
+    }
+
+    /// Polls `condition` every 10 ms until it holds (`true`) or `deadline` passes (`false`).
+    static func waitUntil(_ deadline: ContinuousClock.Instant, _ condition: () -> Bool) async throws -> Bool {
+        while !condition() {
+            if ContinuousClock.now >= deadline { return false }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return true
+    }
+
+    /// Reads a pipe to its end on a thread of its own, so that a program that prints a lot
+    /// never blocks on a full pipe, and what it printed so far can be looked at while it runs.
+    final class PipeReader: @unchecked Sendable {
+        // @unchecked: `data` and `atEnd` are only touched while `lock` is held.
+        private let lock = NSLock()
+        private var data = Data()
+        private var atEnd = false
+
+        init(_ pipe: Pipe) {
+            let handle = pipe.fileHandleForReading
+            Thread { [self] in
+                while true {
+                    let chunk = handle.availableData
+                    lock.withLock { if chunk.isEmpty { atEnd = true } else { data.append(chunk) } }
+                    if chunk.isEmpty { return }
+                }
+            }.start()
+        }
+
+        /// What was read so far, as UTF-8.
+        var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+
+        /// Whether the pipe ended (every writer closed it).
+        var ended: Bool { lock.withLock { atEnd } }
     }
 
     @Test func indexDirectoryIndexesThisPackagesSources() async throws {
@@ -105,15 +149,21 @@ struct ExamplesRunTests {
     }
 
     @Test func indexDirectoryTimesOut() async throws {
-        let outcome = try await Self.run("IndexDirectory", ["--slow", "--timeout", "0.05", "Sources/Tomorrowland/State"])
+        // A named pipe that nobody writes to: opening it never returns, so the read can only
+        // time out, however fast or slow the machine is.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("IndexDirectory-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try #require(mkfifo(directory.appendingPathComponent("stalled").path, 0o600) == 0)
+        let outcome = try await Self.run("IndexDirectory", ["--timeout", "0.05", directory.path])
         #expect(outcome.status == 1)
-        #expect(outcome.stderr.contains("timed out after 0.05 s reading "), "stderr was: \(outcome.stderr)")
+        #expect(outcome.stderr.contains("timed out after 0.05 s reading stalled"), "stderr was: \(outcome.stderr)")
     }
 
     @Test func indexDirectoryCancelsEveryReadOnCtrlC() async throws {
-        // --slow takes about 5 s; 2.5 s leaves a slow (sanitized, loaded) start time to arm the
-        // SIGINT source, and still interrupts mid-run.
-        let outcome = try await Self.run("IndexDirectory", ["--slow"], interruptAfter: 2.5)
+        // SIGINT goes out once the program says Ctrl-C is caught; --slow reads for seconds
+        // after that, so reads are in flight.
+        let outcome = try await Self.run("IndexDirectory", ["--slow"], interruptWhen: "press Ctrl-C to cancel")
         #expect(outcome.status == 130, "stdout: \(outcome.stdout)\nstderr: \(outcome.stderr)")
         #expect(outcome.stderr.contains("interrupted after reading "))
         #expect(outcome.stderr.contains("cancelled "))
