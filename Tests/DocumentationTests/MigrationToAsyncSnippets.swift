@@ -204,10 +204,27 @@ struct MigrationToAsyncTests {
             for id in ids {
                 group.addTask { try await fetchUser(id: id).value }
             }
-            return try await group.reduce(into: []) { $0.append($1) }
+            var users: [User] = []
+            for try await user in group { users.append(user) }  // compiles in @MainActor code too
+            return users
         }
         #expect(all.map(\.id) == [3, 1, 2])
         #expect(Set(viaGroup.map(\.id)) == [1, 2, 3])
+    }
+
+    @Test @MainActor func taskGroupSnippetCompilesAndRunsInMainActorCode() async throws {
+        // The snippet above, from main-actor code (a view controller): `group.reduce(into:)`
+        // does not compile there in Swift 6 mode ("sending 'group' risks causing data races").
+        let ids = [2, 3]
+        let viaGroup = try await withThrowingTaskGroup(of: User.self) { group in
+            for id in ids {
+                group.addTask { try await fetchUser(id: id).value }
+            }
+            var users: [User] = []
+            for try await user in group { users.append(user) }  // compiles in @MainActor code too
+            return users
+        }
+        #expect(Set(viaGroup.map(\.id)) == [2, 3])
     }
 
     @Test func whenFirstBecomesTheFirstChildTask() async throws {
