@@ -102,3 +102,14 @@ func inspect(_ result: PromiseResult<ImageSize, String>, _ wrapped: TokenPromise
         _ = wrapped.inner
     }
 }
+
+// A callback written in a `lazy var` initializer of a `@MainActor` class uses the class's state
+// once the closure says `@MainActor` (reject_mainactor_state_in_lazy_var_closure.swift).
+@MainActor
+final class AvatarViewModel {
+    var userID = 7
+
+    lazy var avatar = DelayedPromise<Int, String>(on: .main) { @MainActor [weak self] resolver in
+        resolver.fulfill(with: self?.userID ?? 0)
+    }
+}

@@ -19,6 +19,7 @@ final class SendableSoundnessTests: XCTestCase {
         "reject_capture_self_in_cancel_requested.swift",
         "reject_capture_task_in_on_request_cancel.swift",
         "reject_mainactor_state_from_utility.swift",
+        "reject_mainactor_state_in_lazy_var_closure.swift",
         "reject_mutate_captured_var.swift",
         "reject_nonsendable_promise_captured_by_callback.swift",
         "reject_nonsendable_promise_into_task.swift",
@@ -138,6 +139,10 @@ final class SendableSoundnessTests: XCTestCase {
 
     func testRejectsMainActorStateFromUtilityCallback() throws {
         try assertRejected("reject_mainactor_state_from_utility.swift")
+    }
+
+    func testRejectsMainActorStateInLazyVarClosure() throws {
+        try assertRejected("reject_mainactor_state_in_lazy_var_closure.swift")
     }
 
     func testRejectsActorStateInCallback() throws {
