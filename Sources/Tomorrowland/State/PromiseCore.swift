@@ -322,7 +322,12 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     }
 
     /// The last `Promise` handle went away (called by `PromiseSeal.deinit`).
+    ///
+    /// Skips the compare-exchange when a load sees the promise claimed: the phase never goes
+    /// back, and a claimed promise never propagates (`checkPropagation`), so the sealed bit
+    /// would change nothing any more.
     final func sealHandles() {
+        guard !currentState.isResolvingOrResolved else { return }
         apply(update { $0.seal() })
     }
 
