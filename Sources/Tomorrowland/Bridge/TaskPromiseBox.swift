@@ -22,7 +22,8 @@ import Synchronization
 ///   (`self.p = Promise { self… }` must not be a cycle). Taking it allocates nothing; a
 ///   placeholder closure literal of the `@isolated(any)` type would allocate a context.
 /// - The Task's closure captures only the box, so its context is the box itself: capturing
-///   the operation as well would allocate one.
+///   the operation as well would allocate one. `run()` is always inlined into it: out of
+///   line (as the optimizer left it) it is one more async frame of the Task.
 /// - There is one subclass per operation type: throwing or not,
 ///   `@isolated(any)` (the `Task {}`-like initializers) or nonisolated (the `on:` ones).
 ///
@@ -116,7 +117,7 @@ final class IsolatedThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromi
     }
 
     /// Runs the operation and resolves the promise with its outcome.
-    @inlinable
+    @inlinable @inline(__always)
     final func run() async {
         guard let operation = operation.take() else { fatalError("Tomorrowland: a Task promise's operation ran twice") }
         do throws(Error) {
@@ -139,7 +140,7 @@ final class ThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromiseBox<Va
     }
 
     /// Runs the operation and resolves the promise with its outcome.
-    @inlinable
+    @inlinable @inline(__always)
     final func run() async {
         guard let operation = operation.take() else { fatalError("Tomorrowland: a Task promise's operation ran twice") }
         do throws(Error) {
@@ -162,7 +163,7 @@ final class IsolatedTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error>, 
     }
 
     /// Runs the operation and resolves the promise with its outcome.
-    @inlinable
+    @inlinable @inline(__always)
     final func run() async {
         guard let operation = operation.take() else { fatalError("Tomorrowland: a Task promise's operation ran twice") }
         finish(.value(await operation()))
@@ -181,7 +182,7 @@ final class NonThrowingTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error
     }
 
     /// Runs the operation and resolves the promise with its outcome.
-    @inlinable
+    @inlinable @inline(__always)
     final func run() async {
         guard let operation = operation.take() else { fatalError("Tomorrowland: a Task promise's operation ran twice") }
         finish(.value(await operation()))
