@@ -63,7 +63,7 @@ extension Promise where Error: Swift.Error {
     /// once every observer has; the awaiting code's own handle does not block it), then
     /// keeps waiting for the real outcome: a promise that ignores the request still delivers
     /// its value. Use `value(onTaskCancel: .stopWaiting)` to throw `CancellationError` at once.
-    @inlinable
+    @inlinable @inline(__always)
     public nonisolated(nonsending) var value: Value {
         get async throws {
             // Fast path, specialized in the caller: no suspension, no allocation.
@@ -92,7 +92,7 @@ extension Promise where Error: Swift.Error {
     }
 
     /// The slow path of `value`: the promise was pending when checked.
-    @inlinable
+    @inlinable @inline(__always)
     nonisolated(nonsending) func _pendingValue(stopWaitingOnCancel: Bool) async throws -> Value {
         switch await _awaitPending(stopWaitingOnCancel: stopWaitingOnCancel) {
         case .value(let value)?: return value
@@ -112,7 +112,7 @@ extension Promise where Error == NoError {
     /// **Cancellation:** as for `resolvedResult`: a cancelled Task requests cancellation as
     /// one observer and keeps waiting for the real outcome. Use
     /// `value(onTaskCancel: .stopWaiting)` to throw `CancellationError` at once.
-    @inlinable
+    @inlinable @inline(__always)
     public nonisolated(nonsending) var value: Value {
         get async throws(CancellationError) {
             switch result {
@@ -135,7 +135,7 @@ extension Promise where Error == NoError {
     }
 
     /// The slow path of `value`: the promise was pending when checked.
-    @inlinable
+    @inlinable @inline(__always)
     nonisolated(nonsending) func _pendingValue(stopWaitingOnCancel: Bool) async throws(CancellationError) -> Value {
         switch await _awaitPending(stopWaitingOnCancel: stopWaitingOnCancel) {
         case .value(let value)?: return value

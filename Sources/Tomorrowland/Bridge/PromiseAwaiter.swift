@@ -18,39 +18,41 @@ extension Promise {
     /// - Runs on the caller's isolation (`nonisolated(nonsending)`): awaiting from an actor
     ///   does not hop off it.
     /// - `@inlinable`, so it is specialized and inlined into the caller's async function:
-    ///   no generic metadata lookups and no extra async frame. The node is not generic.
-    @inlinable
+    ///   no generic metadata lookups and no extra async frame (`@inline(__always)`, as the
+    ///   getters that call it: in a large caller the optimizer would leave one of them out
+    ///   of line). The node is not generic.
+    @inlinable @inline(__always)
     package nonisolated(nonsending) func _awaitPending(stopWaitingOnCancel: Bool) async -> PromiseResult<Value, Error>? {
         let box = _box
-        let target: any AwaitTarget
-        if box.claimAwaitSlot(stopWaitingOnCancel: stopWaitingOnCancel) {
-            target = unsafeDowncast(box, to: TaskPromiseBox<Value, Error>.self)
+        // The target is held unmanaged (no retain and release around the wait, which the
+        // Task resolving the promise would contend for): the box is kept alive by `self` for
+        // the whole call, and a node by the reference this function owns until the wait is
+        // over. The cancellation handler, the only other user, is removed before `suspend`
+        // returns.
+        let target: Unmanaged<PromiseNode>
+        let ownsNode = !box.claimAwaitSlot(stopWaitingOnCancel: stopWaitingOnCancel)
+        if ownsNode {
+            target = PromiseAwaiter.retained(core: box, stopWaitingOnCancel: stopWaitingOnCancel)
         } else {
-            target = PromiseAwaiter(core: box, stopWaitingOnCancel: stopWaitingOnCancel)
+            target = .passUnretained(box)
         }
-        return await suspend(on: target) ? nil : box.result
+        let stopped = await suspend(on: target)
+        if ownsNode { target.release() }
+        return stopped ? nil : box.result
     }
 }
 
-/// What a suspended Task waits on: a `PromiseAwaiter` node, or a `TaskPromiseBox`'s own
-/// await slot.
-@usableFromInline
-protocol AwaitTarget: AnyObject, Sendable {
-    /// Stores the continuation; resumes it at once if the wait already ended.
-    func armAwait(_ continuation: AwaitContinuation)
-    /// The awaiting Task was cancelled.
-    func awaitingTaskCancelled()
-}
-
-/// Suspends the current Task on `target` until it resumes the continuation; returns `true`
-/// when the Task stopped waiting before the promise resolved. One suspension point for both
-/// kinds of target keeps the inlined await small.
+/// Suspends the current Task on `target` (a `PromiseAwaiter` node, or a `TaskPromiseBox`'s
+/// own await slot: see `PromiseNode.armAwait`) until it resumes the continuation; returns
+/// `true` when the Task stopped waiting before the promise resolved. One suspension point for
+/// both kinds of target keeps the inlined await small. `target` is not retained: the caller
+/// keeps it alive until this returns.
 @inlinable @inline(__always)
-nonisolated(nonsending) func suspend(on target: any AwaitTarget) async -> Bool {
+nonisolated(nonsending) func suspend(on target: Unmanaged<PromiseNode>) async -> Bool {
     await withTaskCancellationHandler {
-        await withAwaitContinuation { target.armAwait($0) }
+        await withAwaitContinuation { continuation in target._withUnsafeGuaranteedRef { $0.armAwait(continuation) } }
     } onCancel: {
-        target.awaitingTaskCancelled()
+        target._withUnsafeGuaranteedRef { $0.awaitingTaskCancelled() }
     }
 }
 
@@ -183,7 +185,7 @@ extension Atomic where Value == AwaitPhase {
 
 /// One awaiting Task's wait, the handshake around `AwaitPhase`'s transitions: store the
 /// continuation and arm, stop on cancel, resume on resolution, each continuation resumed
-/// exactly once. Written once here for both kinds of `AwaitTarget`, a `PromiseAwaiter` node
+/// exactly once. Written once here for both kinds of await target, a `PromiseAwaiter` node
 /// and a `TaskPromiseBox`'s await slot; each stores the fields (separate stored properties,
 /// so no access to one ever overlaps an access to another) and forwards here, passing its
 /// `awaitPhase` (a requirement of the noncopyable `Atomic` type would be read through an
@@ -244,7 +246,7 @@ extension AwaitSlot {
 ///
 /// Safety of `@unchecked Sendable`: the wait's fields, see `AwaitSlot`; the others are `let`.
 @usableFromInline
-final class PromiseAwaiter: PromiseNode, AwaitTarget, AwaitSlot, @unchecked Sendable {
+final class PromiseAwaiter: PromiseNode, AwaitSlot, @unchecked Sendable {
     private let core: PromiseCore
     let awaitStopsOnCancel: Bool
     let awaitPhase = Atomic<AwaitPhase>(.waiting)
@@ -259,6 +261,12 @@ final class PromiseAwaiter: PromiseNode, AwaitTarget, AwaitSlot, @unchecked Send
         core.addObserver()
     }
 
+    /// A new node for `core`, retained for the caller (one call, to keep the inlined await small).
+    @usableFromInline
+    static func retained(core: PromiseCore, stopWaitingOnCancel: Bool) -> Unmanaged<PromiseNode> {
+        .passRetained(PromiseAwaiter(core: core, stopWaitingOnCancel: stopWaitingOnCancel))
+    }
+
     #if DEBUG
     deinit {
         assert(awaitPhase.load(ordering: .acquiring) != .armed, "Tomorrowland: leaked an awaiting continuation")
@@ -267,15 +275,13 @@ final class PromiseAwaiter: PromiseNode, AwaitTarget, AwaitSlot, @unchecked Send
 
     /// Stores the continuation and registers on the promise (which resumes at once if it
     /// already resolved), unless the Task already asked to stop waiting.
-    @usableFromInline
-    func armAwait(_ continuation: AwaitContinuation) {
+    override func armAwait(_ continuation: AwaitContinuation) {
         if storeAndArm(continuation, phase: awaitPhase) { core.register(self) }
     }
 
     /// The awaiting Task was cancelled: this observer requests cancel (ignoring the
     /// awaiting code's handles), and the stop-waiting variant resumes at once.
-    @usableFromInline
-    func awaitingTaskCancelled() {
+    override func awaitingTaskCancelled() {
         core.observerRequestedCancel(ignoringHandles: true)
         awaitCancelled(phase: awaitPhase)
     }

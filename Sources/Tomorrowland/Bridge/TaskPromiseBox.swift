@@ -34,7 +34,7 @@ import Synchronization
 /// slot's fields: see `AwaitSlot` (`awaitStopsOnCancel` is written by the Task that claimed
 /// the slot, before it installs the cancellation handler that reads it).
 @usableFromInline
-class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, AwaitTarget, AwaitSlot, @unchecked Sendable {
+class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, AwaitSlot, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) final var task: Task<Void, Never>?
     /// The await slot: the first Task awaiting this promise waits here, without a node.
     final let awaitPhase = Atomic<AwaitPhase>(.free)
@@ -92,14 +92,12 @@ class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, AwaitTarget, Await
 
     /// Stores the continuation of the Task holding the slot; resumes it at once if the
     /// promise resolved or the Task stopped waiting meanwhile.
-    @usableFromInline
-    final func armAwait(_ continuation: AwaitContinuation) {
+    override final func armAwait(_ continuation: AwaitContinuation) {
         _ = storeAndArm(continuation, phase: awaitPhase)
     }
 
     /// The Task holding the slot was cancelled: as `PromiseAwaiter.awaitingTaskCancelled`.
-    @usableFromInline
-    final func awaitingTaskCancelled() {
+    override final func awaitingTaskCancelled() {
         observerRequestedCancel(ignoringHandles: true)
         awaitCancelled(phase: awaitPhase)
     }

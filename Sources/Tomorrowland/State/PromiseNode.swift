@@ -29,6 +29,23 @@ class PromiseNode: @unchecked Sendable {
     /// The node was removed from its list without firing (its promise resolved before a
     /// cancel handler ran, or the list was torn down). Releases whatever the node kept alive.
     func dropped() {}
+
+    // An awaiting Task waits on a node: a `PromiseAwaiter`, or a `TaskPromiseBox`'s own await
+    // slot. Only those two override these (`suspend(on:)` calls them); virtual here, rather
+    // than a protocol's, so the waiting Task can hold its target unmanaged.
+
+    /// Await targets only: stores the awaiting Task's continuation; resumes it at once if the
+    /// wait already ended.
+    @usableFromInline
+    func armAwait(_ continuation: AwaitContinuation) {
+        preconditionFailure("Tomorrowland: not an await target")
+    }
+
+    /// Await targets only: the awaiting Task was cancelled.
+    @usableFromInline
+    func awaitingTaskCancelled() {
+        preconditionFailure("Tomorrowland: not an await target")
+    }
 }
 
 /// Sentinel heads. A list whose head is a sentinel is closed to new nodes. Which list passes
