@@ -18,9 +18,9 @@ extension Promise where Error: Swift.Error {
     @inlinable
     public init(
         priority: TaskPriority? = nil,
-        @_inheritActorContext operation: sending @escaping @isolated(any) () async throws(Error) -> sending Value
+        @_inheritActorContext operation: consuming sending @escaping @isolated(any) () async throws(Error) -> sending Value
     ) {
-        self = Promise._runningTask(executor: nil, priority: priority, operation: operation)
+        self = Promise._runningTask(priority: priority, operation: operation)
     }
 
     /// `init(priority:operation:)` for an operation that cannot throw (`StdPromise<Int> { 2 }`).
@@ -33,9 +33,9 @@ extension Promise where Error: Swift.Error {
     @inlinable
     public init(
         priority: TaskPriority? = nil,
-        @_inheritActorContext operation: sending @escaping @isolated(any) () async -> sending Value
+        @_inheritActorContext operation: consuming sending @escaping @isolated(any) () async -> sending Value
     ) {
-        self = Promise._runningTask(executor: nil, priority: priority, nonThrowingOperation: operation)
+        self = Promise._runningTask(priority: priority, nonThrowingOperation: operation)
     }
 
     /// Runs `operation` in a new unstructured Task that prefers `context`'s task executor
@@ -51,7 +51,7 @@ extension Promise where Error: Swift.Error {
     public init(
         on context: PromiseContext,
         priority: TaskPriority? = nil,
-        operation: sending @escaping () async throws(Error) -> Value
+        operation: consuming sending @escaping () async throws(Error) -> Value
     ) {
         self = Promise._runningTask(executor: context.taskExecutor, priority: priority, nonisolatedOperation: operation)
     }
@@ -69,9 +69,9 @@ extension Promise where Error == NoError {
     @inlinable
     public init(
         priority: TaskPriority? = nil,
-        @_inheritActorContext operation: sending @escaping @isolated(any) () async -> sending Value
+        @_inheritActorContext operation: consuming sending @escaping @isolated(any) () async -> sending Value
     ) {
-        self = Promise._runningTask(executor: nil, priority: priority, operation: operation)
+        self = Promise._runningTask(priority: priority, operation: operation)
     }
 
     /// Runs the non-throwing `operation` in a new unstructured Task that prefers `context`'s
@@ -81,7 +81,7 @@ extension Promise where Error == NoError {
     public init(
         on context: PromiseContext,
         priority: TaskPriority? = nil,
-        operation: sending @escaping () async -> Value
+        operation: consuming sending @escaping () async -> Value
     ) {
         self = Promise._runningTask(executor: context.taskExecutor, priority: priority, nonisolatedOperation: operation)
     }

@@ -24,6 +24,10 @@ let tomorrowlandAsyncScenarios: [Scenario] = [
         for i in 0..<n { tally &+= try! await StdPromise<Int> { await trivialAsync(i) }.value }
         return checkTally(expectedTally(n))
     }),
+    Scenario("f-on", "Tomorrowland", "try await StdPromise(on: .immediate) { await trivial() }.value (a context without a task executor)", async: { n in
+        for i in 0..<n { tally &+= try! await StdPromise<Int>(on: .immediate) { await trivialAsync(i) }.value }
+        return checkTally(expectedTally(n))
+    }),
     Scenario("g-task", "Tomorrowland", "await an actor on PromiseContext.queue(q).serialExecutor from a Task", async: { n in
         let actor = QueueCounter(benchmarkQueueExecutor)
         for i in 0..<n { tally &+= await actor.echo(i) }
