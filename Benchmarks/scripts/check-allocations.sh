@@ -5,7 +5,7 @@
 # OpenCombine, so CI does not build them) and checks mallocCountTotal against the checked-in
 # p90 thresholds with zero tolerance. Timings are never checked.
 #   exit 0  counts equal the thresholds, or lower (then it asks for a threshold update)
-#   exit 1  an allocation regression, or the benchmarks failed to build or run
+#   exit 1  an allocation regression (seen in two runs), or the benchmarks failed to build or run
 # After an intended change in allocations, update the thresholds with:
 #   cd Benchmarks && swift package --allow-writing-to-package-directory benchmark \
 #       thresholds update --target Allocations --path Thresholds/<swift version>
@@ -25,9 +25,21 @@ fi
 # to a thrown error), so the verdict is read from the tool's own closing line.
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-swift package benchmark thresholds check --target Allocations --path "$thresholds" --no-progress 2>&1 | tee "$log"
+check() {
+    swift package benchmark thresholds check --target Allocations --path "$thresholds" --no-progress 2>&1 | tee "$log"
+}
+check
+# The malloc interposer counts every thread's allocations during a measured run, so a
+# background thread (a libdispatch worker winding down, a lazily made runtime table) can add
+# one stray allocation to one run. A real regression adds at least one allocation per
+# operation, i.e. thousands per run, and shows again: so a count above a threshold must
+# reproduce in a second, independent run before the gate fails.
 if grep -q "is WORSE than the defined thresholds" "$log"; then
-    echo "check-allocations: FAILED: more allocations than Benchmarks/$thresholds allows"
+    echo "check-allocations: above a threshold; measuring again to rule out a stray allocation from another thread"
+    check
+fi
+if grep -q "is WORSE than the defined thresholds" "$log"; then
+    echo "check-allocations: FAILED: more allocations than Benchmarks/$thresholds allows (in two runs)"
     exit 1
 elif grep -q "is BETTER than the defined thresholds" "$log"; then
     echo "check-allocations: fewer allocations than the thresholds: please update Benchmarks/$thresholds (see the header of this script)"
