@@ -174,7 +174,9 @@ struct MigrationToAsyncTests {
                 log.append("invalidated: clear the screen")
             }
         }
-        try? await Task.sleep(for: .milliseconds(20))  // lets the watcher start iterating
+        // The watcher's iterator is registered before the invalidation (one made later would
+        // not see it): waited for, not slept for.
+        #expect(await eventually(seconds: 30) { token._invalidationObserverCount == 1 })
         token.invalidate()
         #expect(await eventually { log.all.count == 1 })
         watcher.cancel()

@@ -21,7 +21,7 @@ final class CallbackLifetimeTests: XCTestCase {
             })
         }
         resolver.fulfill(with: 42)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testInvokedCallbackReleasedOnMain() {
@@ -40,7 +40,7 @@ final class CallbackLifetimeTests: XCTestCase {
         DispatchQueue.global(qos: .utility).async {
             resolver.fulfill(with: 42)
         }
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testEveryInvokedCallbackKindReleasedOnItsContext() {
@@ -75,7 +75,7 @@ final class CallbackLifetimeTests: XCTestCase {
         }
         resolver.fulfill(with: 1)
         rejecter.reject(with: "foo")
-        wait(for: expectations, timeout: 2)
+        wait(for: expectations, timeout: 10)
     }
 
     func testNotInvokedCallbackReleasedOnResolvingThread() {
@@ -96,7 +96,7 @@ final class CallbackLifetimeTests: XCTestCase {
         resolvingQueue.queue.async {
             resolver.reject(with: "foo")
         }
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testCallbacksReleasedWhenPromiseResolves() {
@@ -143,7 +143,7 @@ final class CallbackLifetimeTests: XCTestCase {
             events.append("second ran")
             expectation.fulfill()
         })
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(events, ["first ran", "first released", "second ran"])
     }
 
@@ -166,7 +166,7 @@ final class CallbackLifetimeTests: XCTestCase {
             })
         }
         initReturned.signal()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(promise.result, .value(1))
     }
 
@@ -184,7 +184,7 @@ final class CallbackLifetimeTests: XCTestCase {
         }
         token.invalidate()
         resolver.fulfill(with: 1)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testPropagatingCancellationHandlerReleasedAfterRunning() {

@@ -11,7 +11,7 @@ final class CancellationEdgeTests: XCTestCase {
         let child = Promise<Int, String>(fulfilled: 1).map(on: .main, { $0 + 1 })
         child.requestCancel()
         let expectation = XCTestExpectation(onSuccess: child, expectedValue: 2)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testCancelRequestedRunsOnce() {
@@ -45,7 +45,7 @@ final class CancellationEdgeTests: XCTestCase {
         }
         let expectation = XCTestExpectation(onCancel: promise)
         promise.requestCancel()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(requested.value, 1)
         withExtendedLifetime(resolver) {}
     }
@@ -56,7 +56,7 @@ final class CancellationEdgeTests: XCTestCase {
         let promise = when(fulfilled: [other, failing, other, failing], cancelOnFailure: true)
         failingResolver.reject(with: "x")
         let expectation = XCTestExpectation(onError: promise, expectedError: "x")
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(other.result, .cancelled)
         withExtendedLifetime(otherResolver) {}
     }
@@ -74,7 +74,7 @@ final class CancellationEdgeTests: XCTestCase {
         let promise = dp.promise
         promise.requestCancel()
         let expectation = XCTestExpectation(onCancel: promise)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testOperationCancelledOnQueueWhileWaitingForDependency() {
@@ -89,7 +89,7 @@ final class CancellationEdgeTests: XCTestCase {
         let expectation = XCTestExpectation(onCancel: op.promise)
         op.promise.requestCancel()
         XCTAssertTrue(op.isCancelled)
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
         XCTAssertTrue(op.isFinished)
         blocker.cancel()
     }

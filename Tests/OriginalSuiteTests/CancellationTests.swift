@@ -43,7 +43,7 @@ final class CancellationTests: XCTestCase {
         })
         let expectation = XCTestExpectation(onCancel: promise)
         promise.requestCancel()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testRequestCancelHandlerRunsOnItsContext() {
@@ -55,7 +55,7 @@ final class CancellationTests: XCTestCase {
             expectation.fulfill()
         })
         promise.requestCancel()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         withExtendedLifetime(resolver) {}
     }
 
@@ -81,7 +81,7 @@ final class CancellationTests: XCTestCase {
         XCTAssertTrue(invokedNowOr, ".nowOr runs synchronously once cancel was requested")
         let expectation = XCTestExpectation(description: "utility")
         resolver.onRequestCancel(on: .utility, { _ in expectation.fulfill() })
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testOnRequestCancelNowOrBeforeRequestRunsOnContext() {
@@ -93,7 +93,7 @@ final class CancellationTests: XCTestCase {
             expectation.fulfill()
         })
         promise.requestCancel()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         withExtendedLifetime(resolver) {}
     }
 
@@ -156,7 +156,7 @@ final class CancellationTests: XCTestCase {
             })
         }
         promise.requestCancel()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         queue.queue.sync {
             XCTAssertEqual(order, [0, 1, 2])
         }
@@ -204,7 +204,7 @@ final class CancellationTests: XCTestCase {
         let expectation = XCTestExpectation(onCancel: promise)
         promise.requestCancel()
         sema.signal()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     // MARK: - Propagation from children
@@ -226,7 +226,7 @@ final class CancellationTests: XCTestCase {
         }
         let expectation = XCTestExpectation(onCancel: child, file: file, line: line)
         child.requestCancel()
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(requested.value, 1, "parent asked to cancel once", file: file, line: line)
         withExtendedLifetime(resolver) {}
     }
@@ -316,7 +316,7 @@ final class CancellationTests: XCTestCase {
             }
             let expectation = XCTestExpectation(onCancel: child, line: line)
             child.requestCancel()
-            wait(for: [expectation], timeout: 2)
+            wait(for: [expectation], timeout: 10)
             XCTAssertTrue(requested.value, line: line)
             withExtendedLifetime(resolver) {}
         }
@@ -338,7 +338,7 @@ final class CancellationTests: XCTestCase {
         }
         let expectation = XCTestExpectation(onCancel: grandchild)
         grandchild.requestCancel()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertTrue(requested.value)
         withExtendedLifetime(resolver) {}
     }
@@ -360,7 +360,7 @@ final class CancellationTests: XCTestCase {
         XCTAssertFalse(requested.value, "the parent may still get more children")
         XCTAssertNil(child.result)
         parent = nil
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertTrue(requested.value)
         withExtendedLifetime(resolver) {}
     }
@@ -391,7 +391,7 @@ final class CancellationTests: XCTestCase {
         child1.requestCancel()
         XCTAssertFalse(requested.value)
         child2.requestCancel()
-        wait(for: [expectation1, expectation2], timeout: 1)
+        wait(for: [expectation1, expectation2], timeout: 10)
         XCTAssertTrue(requested.value)
         withExtendedLifetime(resolver) {}
     }
@@ -412,7 +412,7 @@ final class CancellationTests: XCTestCase {
         let expectation1 = XCTestExpectation(onSuccess: child1, expectedValue: 2)
         let expectation2 = XCTestExpectation(onSuccess: child2, expectedValue: 3)
         resolver.fulfill(with: 1)
-        wait(for: [expectation1, expectation2], timeout: 1)
+        wait(for: [expectation1, expectation2], timeout: 10)
         XCTAssertFalse(requested.value)
     }
 
@@ -445,7 +445,7 @@ final class CancellationTests: XCTestCase {
         let expectation = XCTestExpectation(onCancel: child)
         let expectation2 = XCTestExpectation(onCancel: tapped)
         child.requestCancel()
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
         XCTAssertTrue(requested.value)
         XCTAssertEqual(tapCallbackResult, .cancelled)
         withExtendedLifetime(resolver) {}
@@ -483,7 +483,7 @@ final class CancellationTests: XCTestCase {
         XCTAssertNil(promise.result)
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 42)
         resolver.fulfill(with: 42)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testIgnoringCancelBlocksPropagationFromSiblings() {
@@ -509,7 +509,7 @@ final class CancellationTests: XCTestCase {
     func testIgnoringCancelPassesCancellationThrough() {
         let promise = Promise<Int, String>(with: .cancelled).ignoringCancel()
         let expectation = XCTestExpectation(onCancel: promise)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testOnCancelDoesNotBlockPropagationFromSiblings() {
@@ -611,7 +611,7 @@ final class CancellationTests: XCTestCase {
         let child = promise.makeChild()
         let expectation2 = XCTestExpectation(onCancel: child)
         child.requestCancel()
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
         XCTAssertTrue(requested.value)
         withExtendedLifetime(resolver) {}
     }
@@ -730,7 +730,7 @@ final class CancellationTests: XCTestCase {
         }
         let expectation = XCTestExpectation(onCancel: outer)
         outer.requestCancel()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertTrue(requested.value)
         withExtendedLifetime(resolver) {}
     }
@@ -791,7 +791,7 @@ final class CancellationTests: XCTestCase {
         resolver.fulfill(with: 1)
         let expectation = XCTestExpectation(onCancel: outer)
         outer.requestCancel()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertTrue(requested.value)
     }
 

@@ -109,7 +109,7 @@ final class ConcurrencyTests: XCTestCase {
             let all = promises.value
             XCTAssertTrue(all.allSatisfy({ $0 == all[0] }))
             let expectation = XCTestExpectation(onSuccess: all[0], expectedValue: 1)
-            wait(for: [expectation], timeout: 2)
+            wait(for: [expectation], timeout: 10)
             XCTAssertEqual(calls.value, 1)
         }
     }

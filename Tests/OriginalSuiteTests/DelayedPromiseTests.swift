@@ -16,7 +16,7 @@ final class DelayedPromiseTests: XCTestCase {
         usleep(50_000)
         XCTAssertEqual(invoked.value, 0, "the handler waits for the first access")
         let expectation = XCTestExpectation(onSuccess: dp.promise, expectedValue: 42)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(invoked.value, 1)
     }
 
@@ -31,7 +31,7 @@ final class DelayedPromiseTests: XCTestCase {
         XCTAssertEqual(promise1, promise2)
         let expectation = XCTestExpectation(onSuccess: promise1, expectedValue: 42)
         let expectation2 = XCTestExpectation(onSuccess: promise2, expectedValue: 42)
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
         XCTAssertEqual(dp.promise, promise1)
         XCTAssertEqual(invoked.value, 1)
     }
@@ -42,7 +42,7 @@ final class DelayedPromiseTests: XCTestCase {
             resolver.fulfill(with: queue.isCurrent)
         })
         let expectation = XCTestExpectation(onSuccess: dp.promise, expectedValue: true)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testDelayedPromiseOnMainIsAsynchronous() {
@@ -54,7 +54,7 @@ final class DelayedPromiseTests: XCTestCase {
         let promise = dp.promise
         XCTAssertFalse(invoked)
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 1)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertTrue(invoked)
     }
 
@@ -68,7 +68,7 @@ final class DelayedPromiseTests: XCTestCase {
         let promise = dp.promise
         XCTAssertFalse(invoked, ".nowOr(ctx) in a DelayedPromise means ctx")
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 1)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testDelayedPromiseImmediateRunsOnAccess() {
@@ -124,7 +124,7 @@ final class DelayedPromiseTests: XCTestCase {
         }
         let promise = dp.promise
         accessed.signal()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         withExtendedLifetime(promise) {}
     }
 
@@ -148,7 +148,7 @@ final class DelayedPromiseTests: XCTestCase {
         let promise = dp.promise
         let expectation = XCTestExpectation(onCancel: promise)
         promise.requestCancel()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testStdDelayedPromise() {
@@ -156,6 +156,6 @@ final class DelayedPromiseTests: XCTestCase {
         let expectation = XCTestExpectation(onError: dp.promise, handler: { (error) in
             XCTAssertEqual(error as? TestError, TestError(1))
         })
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 }

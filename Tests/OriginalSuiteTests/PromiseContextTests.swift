@@ -22,7 +22,7 @@ final class PromiseContextTests: XCTestCase {
             })
             order.append("first returns")
         })
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(order, ["first", "first returns", "registered from first", "main.async"])
     }
 
@@ -35,7 +35,7 @@ final class PromiseContextTests: XCTestCase {
                 expectation.fulfill()
             })
         }
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testPromiseInitOnMainFromBackground() {
@@ -48,7 +48,7 @@ final class PromiseContextTests: XCTestCase {
                 expectation.fulfill()
             })
         }
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testPromiseInitOnOperationQueue() {
@@ -57,7 +57,7 @@ final class PromiseContextTests: XCTestCase {
             resolver.fulfill(with: OperationQueue.current === queue)
         })
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: true)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testPromiseInitOnQueueIsNotExecutingNow() {
@@ -65,7 +65,7 @@ final class PromiseContextTests: XCTestCase {
             resolver.fulfill(with: PromiseContext.isExecutingNow)
         })
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: false)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testIsExecutingNowFalseInsideMainSyncFromNowOrCallback() {
@@ -80,7 +80,7 @@ final class PromiseContextTests: XCTestCase {
                 expectation.fulfill()
             })
         }
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testImmediateOnResolvedPromiseRunsOnRegisteringThread() {
@@ -96,7 +96,7 @@ final class PromiseContextTests: XCTestCase {
             XCTAssertTrue(ran)
             expectation.fulfill()
         }
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testNowOrFlatMapOnResolvedPromisesIsResolved() {
@@ -118,14 +118,14 @@ final class PromiseContextTests: XCTestCase {
         })
         resolver.fulfill(with: 1)
         XCTAssertFalse(ran, "resolved after registration: runs on .main, later")
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testDelayNowOrMeansItsContext() {
         let promise = Promise<Int, String>(fulfilled: 1).delay(on: .nowOr(.main), 0)
         XCTAssertNil(promise.result)
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 1)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testDelayImmediateZeroMeansAuto() {
@@ -136,7 +136,7 @@ final class PromiseContextTests: XCTestCase {
             XCTAssertTrue(Thread.isMainThread)
             expectation.fulfill()
         })
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testInitAfterNowOrMeansItsContext() {
@@ -146,7 +146,7 @@ final class PromiseContextTests: XCTestCase {
         XCTAssertNil(promise2.result)
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 1)
         let expectation2 = XCTestExpectation(onError: promise2, expectedError: "foo")
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testTimeoutDefaultContextZeroDelayIsSynchronous() {
@@ -195,7 +195,7 @@ final class PromiseContextTests: XCTestCase {
             expectation.fulfill()
         })
         promise.requestCancel()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(promise.result, .cancelled)
     }
 
@@ -208,7 +208,7 @@ final class PromiseContextTests: XCTestCase {
         resolver.fulfill(with: 1)
         let expectation = XCTestExpectation(description: "later main block")
         DispatchQueue.main.async { expectation.fulfill() }
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(promise.result, .value(1))
     }
 
@@ -227,7 +227,7 @@ final class PromiseContextTests: XCTestCase {
             pair.1.fulfill(with: i * 10)
         }
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: [0, 10, 20, 30, 40])
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testWhenFirstRejectedWithCancelRemaining() {
@@ -235,7 +235,7 @@ final class PromiseContextTests: XCTestCase {
         let promise = when(first: inputs, cancelRemaining: true)
         let expectation = XCTestExpectation(onError: promise, expectedError: "first")
         resolvers[2].reject(with: "first")
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(requested.value.sorted(), [0, 1])
     }
 

@@ -117,7 +117,7 @@ final class PromiseInvalidationTokenTests: XCTestCase {
         resolver.fulfill(with: 1)
         let expectation = XCTestExpectation(onCancel: map)
         let expectation2 = XCTestExpectation(onSuccess: then, expectedValue: 1)
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testTokenIsCheckedWhenTheCallbackRuns() {
@@ -131,7 +131,7 @@ final class PromiseInvalidationTokenTests: XCTestCase {
         token.invalidate()
         let expectation2 = XCTestExpectation(onSuccess: child, expectedValue: 42)
         DispatchQueue.main.async { expectation.fulfill() }
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testInvalidateOnlyAffectsEarlierCallbacks() {

@@ -41,7 +41,7 @@ final class PromiseOperationTests: XCTestCase {
         })
         let expectation = XCTestExpectation(onSuccess: op.promise, expectedValue: 42)
         queue.addOperation(op)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testOperationImmediateRunsOnQueue() {
@@ -51,7 +51,7 @@ final class PromiseOperationTests: XCTestCase {
         })
         let expectation = XCTestExpectation(onSuccess: op.promise, expectedValue: true)
         queue.addOperation(op)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testOperationUsesContext() {
@@ -61,7 +61,7 @@ final class PromiseOperationTests: XCTestCase {
         })
         let expectation = XCTestExpectation(onSuccess: op.promise, expectedValue: true)
         op.start()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testOperationStaysExecutingUntilPromiseResolves() {
@@ -85,7 +85,7 @@ final class PromiseOperationTests: XCTestCase {
             expectation.fulfill()
         })
         op.start()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testOperationStartTwiceRunsOnce() {
@@ -122,7 +122,7 @@ final class PromiseOperationTests: XCTestCase {
         let expectation = XCTestExpectation(onCancel: op.promise)
         op.cancel()
         queue.addOperation(op)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testRequestCancelOnPromiseCancelsOperation() {
@@ -167,7 +167,7 @@ final class PromiseOperationTests: XCTestCase {
             promise = op.promise
         }
         let expectation = XCTestExpectation(onCancel: promise)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testOperationDependencies() {
@@ -185,7 +185,7 @@ final class PromiseOperationTests: XCTestCase {
         let expectation = XCTestExpectation(onSuccess: op2.promise, expectedValue: 2)
         queue.addOperation(op2)
         queue.addOperation(op1)
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testSerialQueueWaitsForPromise() {
@@ -204,12 +204,12 @@ final class PromiseOperationTests: XCTestCase {
         })
         queue.addOperation(op1)
         queue.addOperation(op2)
-        wait(for: [started], timeout: 2)
+        wait(for: [started], timeout: 10)
         usleep(100_000)
         XCTAssertFalse(op2Ran.value, "the queue is blocked until op1's promise resolves")
         let expectation = XCTestExpectation(onSuccess: op2.promise, expectedValue: 2)
         resolverBox.value?.fulfill(with: 1)
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(op1.promise.result, .value(1))
     }
 
@@ -218,7 +218,7 @@ final class PromiseOperationTests: XCTestCase {
         let promise = op.promise.map(on: .utility, { $0 + 1 })
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 21)
         op.start()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testOperationNowOrMeansItsContext() {
@@ -232,7 +232,7 @@ final class PromiseOperationTests: XCTestCase {
         op.start()
         XCTAssertFalse(invoked, ".nowOr(.main) in a PromiseOperation means .main")
         let expectation = XCTestExpectation(onSuccess: op.promise, expectedValue: 1)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testWaitUntilAllOperationsAreFinished() {

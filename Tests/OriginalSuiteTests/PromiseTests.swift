@@ -14,7 +14,7 @@ final class PromiseTests: XCTestCase {
             resolver.fulfill(with: 42)
         })
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 42)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(promise.result, .value(42))
     }
 
@@ -23,7 +23,7 @@ final class PromiseTests: XCTestCase {
             resolver.reject(with: "error")
         })
         let expectation = XCTestExpectation(onError: promise, expectedError: "error")
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(promise.result, .error("error"))
     }
 
@@ -32,7 +32,7 @@ final class PromiseTests: XCTestCase {
             resolver.cancel()
         })
         let expectation = XCTestExpectation(onCancel: promise)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(promise.result, .cancelled)
     }
 
@@ -75,7 +75,7 @@ final class PromiseTests: XCTestCase {
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 0.01) {
             resolver.fulfill(with: 42)
         }
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testAlreadyFulfilled() {
@@ -117,7 +117,7 @@ final class PromiseTests: XCTestCase {
         DispatchQueue.global(qos: .utility).async {
             resolver.fulfill(with: "foo")
         }
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testInitOnImmediateRunsSynchronously() {
@@ -136,7 +136,7 @@ final class PromiseTests: XCTestCase {
             resolver.fulfill(with: queue.isCurrent)
         })
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: true)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testPromiseHandlerDroppingResolverCancels() {
@@ -147,7 +147,7 @@ final class PromiseTests: XCTestCase {
             let promise = Promise<Int, String>(on: .utility, { _ in })
             expectation = XCTestExpectation(onCancel: promise)
         }
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     // MARK: - then
@@ -162,7 +162,7 @@ final class PromiseTests: XCTestCase {
             expectation.fulfill()
         })
         let expectation2 = XCTestExpectation(onSuccess: promise2, expectedValue: 42)
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testThenNotInvokedOnError() {
@@ -173,7 +173,7 @@ final class PromiseTests: XCTestCase {
             XCTFail("then callback invoked on rejection")
         })
         let expectation = XCTestExpectation(onError: promise2, expectedError: "foo")
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testThenNotInvokedOnCancel() {
@@ -184,7 +184,7 @@ final class PromiseTests: XCTestCase {
             XCTFail("then callback invoked on cancellation")
         })
         let expectation = XCTestExpectation(onCancel: promise2)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testThenDefaultContextOffMainIsDefaultQueue() {
@@ -196,7 +196,7 @@ final class PromiseTests: XCTestCase {
                 expectation.fulfill()
             })
         }
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testThenDefaultContextOnMainIsMain() {
@@ -209,7 +209,7 @@ final class PromiseTests: XCTestCase {
         })
         // `.main` never runs synchronously.
         XCTAssertFalse(invoked)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testThenWithNonVoidSingleExpressionClosure() {
@@ -230,7 +230,7 @@ final class PromiseTests: XCTestCase {
             return x + 1
         })
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 43)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testMapChangesType() {
@@ -238,7 +238,7 @@ final class PromiseTests: XCTestCase {
             return String(x)
         })
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: "42")
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testMapPassesErrorAndCancelThrough() {
@@ -252,7 +252,7 @@ final class PromiseTests: XCTestCase {
         })
         let expectation = XCTestExpectation(onError: promise, expectedError: "foo")
         let expectation2 = XCTestExpectation(onCancel: promise2)
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testFlatMapReturningFulfilledPromise() {
@@ -264,7 +264,7 @@ final class PromiseTests: XCTestCase {
             })
         })
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: "43")
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testFlatMapReturningRejectedPromise() {
@@ -274,7 +274,7 @@ final class PromiseTests: XCTestCase {
             })
         })
         let expectation = XCTestExpectation(onError: promise, expectedError: "foo")
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testFlatMapReturningCancelledPromise() {
@@ -284,7 +284,7 @@ final class PromiseTests: XCTestCase {
             })
         })
         let expectation = XCTestExpectation(onCancel: promise)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testFlatMapOnRejectedParentPassesError() {
@@ -293,7 +293,7 @@ final class PromiseTests: XCTestCase {
             return Promise(fulfilled: "bar")
         })
         let expectation = XCTestExpectation(onError: promise, expectedError: "foo")
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testFlatMapReturningAlreadyResolvedPromiseResolvesSynchronouslyOnImmediate() {
@@ -315,7 +315,7 @@ final class PromiseTests: XCTestCase {
             expectation.fulfill()
         })
         let expectation2 = XCTestExpectation(onError: promise2, expectedError: "foo")
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testCatchNotInvokedOnSuccessOrCancel() {
@@ -327,7 +327,7 @@ final class PromiseTests: XCTestCase {
         })
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 42)
         let expectation2 = XCTestExpectation(onCancel: promise2)
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testRecover() {
@@ -339,7 +339,7 @@ final class PromiseTests: XCTestCase {
         })
         let _: Promise<Int, NoError> = promise
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 42)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testRecoverPassesValueAndCancelThrough() {
@@ -353,7 +353,7 @@ final class PromiseTests: XCTestCase {
         })
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 1)
         let expectation2 = XCTestExpectation(onCancel: promise2)
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testMapError() {
@@ -367,7 +367,7 @@ final class PromiseTests: XCTestCase {
             return 0
         })
         let expectation2 = XCTestExpectation(onSuccess: promise2, expectedValue: 42)
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testFlatMapError() {
@@ -383,7 +383,7 @@ final class PromiseTests: XCTestCase {
             return Promise(with: .cancelled)
         })
         let expectation3 = XCTestExpectation(onCancel: promise3)
-        wait(for: [expectation, expectation2, expectation3], timeout: 1)
+        wait(for: [expectation, expectation2, expectation3], timeout: 10)
     }
 
     func testTryMapError() {
@@ -400,7 +400,7 @@ final class PromiseTests: XCTestCase {
         let expectation2 = XCTestExpectation(onError: promise2, handler: { (error) in
             XCTAssertEqual(error as? TestError, TestError(99))
         })
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testTryFlatMapError() {
@@ -420,7 +420,7 @@ final class PromiseTests: XCTestCase {
             return Promise(fulfilled: 42)
         })
         let expectation3 = XCTestExpectation(onSuccess: promise3, expectedValue: 42)
-        wait(for: [expectation, expectation2, expectation3], timeout: 1)
+        wait(for: [expectation, expectation2, expectation3], timeout: 10)
     }
 
     // MARK: - always / mapResult / flatMapResult
@@ -438,7 +438,7 @@ final class PromiseTests: XCTestCase {
             })
             return [expectation, expectation2]
         }
-        wait(for: Array(expectations.joined()), timeout: 1)
+        wait(for: Array(expectations.joined()), timeout: 10)
     }
 
     func testMapResult() {
@@ -455,7 +455,7 @@ final class PromiseTests: XCTestCase {
             return .value("recovered")
         })
         let expectation2 = XCTestExpectation(onSuccess: promise2, expectedValue: "recovered")
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testFlatMapResult() {
@@ -468,7 +468,7 @@ final class PromiseTests: XCTestCase {
             return Promise(with: .cancelled)
         })
         let expectation2 = XCTestExpectation(onCancel: promise2)
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testTryMapResult() {
@@ -489,7 +489,7 @@ final class PromiseTests: XCTestCase {
         let expectation3 = XCTestExpectation(onError: promise3, handler: { (error) in
             XCTAssertEqual(error as? TestError, TestError(2))
         })
-        wait(for: [expectation, expectation2, expectation3], timeout: 1)
+        wait(for: [expectation, expectation2, expectation3], timeout: 10)
     }
 
     func testTryFlatMapResult() {
@@ -507,7 +507,7 @@ final class PromiseTests: XCTestCase {
             return Promise(with: .cancelled)
         })
         let expectation3 = XCTestExpectation(onCancel: promise3)
-        wait(for: [expectation, expectation2, expectation3], timeout: 1)
+        wait(for: [expectation, expectation2, expectation3], timeout: 10)
     }
 
     // MARK: - Swift.Error promises: try… variants
@@ -523,7 +523,7 @@ final class PromiseTests: XCTestCase {
             resolver.fulfill(with: 42)
         })
         let expectation2 = XCTestExpectation(onSuccess: promise2, expectedValue: 42)
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testTryThen() {
@@ -537,7 +537,7 @@ final class PromiseTests: XCTestCase {
         let expectation2 = XCTestExpectation(onError: promise2, handler: { (error) in
             XCTAssertEqual(error as? TestError, TestError(1))
         })
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testTryMap() {
@@ -551,7 +551,7 @@ final class PromiseTests: XCTestCase {
         let expectation2 = XCTestExpectation(onError: promise2, handler: { (error) in
             XCTAssertEqual(error as? TestError, TestError(2))
         })
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testTryFlatMap() {
@@ -571,7 +571,7 @@ final class PromiseTests: XCTestCase {
         let expectation3 = XCTestExpectation(onError: promise3, handler: { (error) in
             XCTAssertEqual(error as? TestError, TestError(5))
         })
-        wait(for: [expectation, expectation2, expectation3], timeout: 1)
+        wait(for: [expectation, expectation2, expectation3], timeout: 10)
     }
 
     func testTryRecover() {
@@ -586,7 +586,7 @@ final class PromiseTests: XCTestCase {
         let expectation2 = XCTestExpectation(onError: promise2, handler: { (error) in
             XCTAssertEqual(error as? TestError, TestError(2))
         })
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     // MARK: - onCancel
@@ -598,7 +598,7 @@ final class PromiseTests: XCTestCase {
             expectation.fulfill()
         })
         let expectation2 = XCTestExpectation(onCancel: promise2)
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testOnCancelNotInvokedOnValueOrError() {
@@ -610,7 +610,7 @@ final class PromiseTests: XCTestCase {
         })
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 42)
         let expectation2 = XCTestExpectation(onError: promise2, expectedError: "foo")
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     // MARK: - Callback order and contexts
@@ -631,7 +631,7 @@ final class PromiseTests: XCTestCase {
             XCTAssertTrue(Thread.isMainThread)
             expectation.fulfill()
         })
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testContextQueue() {
@@ -641,7 +641,7 @@ final class PromiseTests: XCTestCase {
             XCTAssertTrue(queue.isCurrent)
             expectation.fulfill()
         })
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testContextOperationQueue() {
@@ -651,7 +651,7 @@ final class PromiseTests: XCTestCase {
             XCTAssertTrue(OperationQueue.current === queue)
             expectation.fulfill()
         })
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testContextQoSQueuesRunAsynchronously() {
@@ -666,7 +666,7 @@ final class PromiseTests: XCTestCase {
             })
             expectations.append(expectation)
         }
-        wait(for: expectations, timeout: 2)
+        wait(for: expectations, timeout: 10)
     }
 
     func testContextImmediateRunsOnResolvingThread() {
@@ -680,7 +680,7 @@ final class PromiseTests: XCTestCase {
         queue.queue.async {
             resolver.fulfill(with: 42)
         }
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testContextAuto() {
@@ -690,7 +690,7 @@ final class PromiseTests: XCTestCase {
             XCTAssertEqual(PromiseContext.auto, .default)
             expectation.fulfill()
         }
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testContextInitQoS() {
@@ -730,7 +730,7 @@ final class PromiseTests: XCTestCase {
         }).then(on: .main, { _ in
             order.append(3)
         })
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(order, [1, 2, 3, 4])
     }
 
@@ -746,7 +746,7 @@ final class PromiseTests: XCTestCase {
             order.append(3)
             expectation.fulfill()
         })
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(order, [1, 2, 3])
     }
 
@@ -759,7 +759,7 @@ final class PromiseTests: XCTestCase {
             expectation.fulfill()
         })
         XCTAssertFalse(invoked)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertTrue(invoked)
     }
 
@@ -785,7 +785,7 @@ final class PromiseTests: XCTestCase {
             expectation.fulfill()
         })
         resolver.fulfill(with: 42)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testNowOrInInitRunsSynchronously() {
@@ -817,7 +817,7 @@ final class PromiseTests: XCTestCase {
             XCTAssertFalse(PromiseContext.isExecutingNow)
             expectation.fulfill()
         })
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testIsExecutingNowInheritedByImmediate() {
@@ -864,7 +864,7 @@ final class PromiseTests: XCTestCase {
         XCTAssertEqual(promise2.result, .error("foo"))
         let promise3 = Promise<Int, String>(on: .immediate, { $0.resolve(with: Promise(with: .cancelled)) })
         XCTAssertEqual(promise3.result, .cancelled)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testResolverResolveWithSwiftResult() {
@@ -961,7 +961,7 @@ final class PromiseTests: XCTestCase {
         let promise2 = Promise<Int, NoError>(fulfilled: 42)
         let upcast2: StdPromise<Int> = promise2.upcast
         let expectation2 = XCTestExpectation(onSuccess: upcast2, expectedValue: 42)
-        wait(for: [expectation, expectation2], timeout: 1)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testPromiseWithSwiftResult() {
@@ -986,7 +986,7 @@ final class PromiseTests: XCTestCase {
         XCTAssertNotEqual(tapped, promise)
         let expectation = XCTestExpectation(onError: tapped, expectedError: "foo")
         resolver.reject(with: "foo")
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testMakeChild() {
@@ -995,7 +995,7 @@ final class PromiseTests: XCTestCase {
         XCTAssertNotEqual(child, promise)
         let expectation = XCTestExpectation(onSuccess: child, expectedValue: 42)
         resolver.fulfill(with: 42)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testChainOfManyPromises() {
@@ -1004,7 +1004,7 @@ final class PromiseTests: XCTestCase {
             promise = promise.map(on: .utility, { $0 + 1 })
         }
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 100)
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testDeepImmediateChainResolvesWithoutRecursion() {

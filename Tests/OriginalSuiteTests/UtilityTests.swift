@@ -10,7 +10,7 @@ final class DelayTests: XCTestCase {
         let start = Date()
         let promise = Promise<Int, String>(fulfilled: 42).delay(on: .utility, 0.05)
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 42)
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.05)
     }
 
@@ -19,14 +19,14 @@ final class DelayTests: XCTestCase {
         let promise2 = Promise<Int, String>(with: .cancelled).delay(on: .utility, 0.01)
         let expectation = XCTestExpectation(onError: promise, expectedError: "foo")
         let expectation2 = XCTestExpectation(onCancel: promise2)
-        wait(for: [expectation, expectation2], timeout: 2)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testDelayDoesNotResolveEarly() {
         let promise = Promise<Int, String>(fulfilled: 42).delay(on: .utility, 1)
         XCTAssertNil(promise.result)
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 42)
-        wait(for: [expectation], timeout: 3)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testDelayUsingMainContext() {
@@ -35,7 +35,7 @@ final class DelayTests: XCTestCase {
             XCTAssertTrue(Thread.isMainThread)
             expectation.fulfill()
         })
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testDelayDefaultContextIsAuto() {
@@ -44,7 +44,7 @@ final class DelayTests: XCTestCase {
             XCTAssertTrue(Thread.isMainThread)
             expectation.fulfill()
         })
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testDelayImmediateMeansAuto() {
@@ -53,7 +53,7 @@ final class DelayTests: XCTestCase {
             XCTAssertTrue(Thread.isMainThread)
             expectation.fulfill()
         })
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testDelayUsingQueue() {
@@ -63,7 +63,7 @@ final class DelayTests: XCTestCase {
             XCTAssertTrue(queue.isCurrent)
             expectation.fulfill()
         })
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testDelayUsingOperationQueue() {
@@ -77,7 +77,7 @@ final class DelayTests: XCTestCase {
             XCTAssertTrue(OperationQueue.current === queue)
             expectation.fulfill()
         })
-        wait(for: [expectation], timeout: 3)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testDelayRequestCancelOnCancelledUpstreamSkipsDelay() {
@@ -90,7 +90,7 @@ final class DelayTests: XCTestCase {
         }
         let expectation = XCTestExpectation(onCancel: promise)
         promise.requestCancel()
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
         withExtendedLifetime(resolver) {}
     }
 
@@ -98,21 +98,21 @@ final class DelayTests: XCTestCase {
         let promise = Promise<Int, String>(with: .cancelled).delay(on: .utility, 30)
         let expectation = XCTestExpectation(onCancel: promise)
         promise.requestCancel()
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testDelayRequestCancelDoesNotShortenFulfilledDelay() {
         let promise = Promise<Int, String>(fulfilled: 42).delay(on: .utility, 0.1)
         promise.requestCancel()
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 42)
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testDelayOfUnexpectedCancelIsStillDelayed() {
         let start = Date()
         let promise = Promise<Int, String>(with: .cancelled).delay(on: .utility, 0.1)
         let expectation = XCTestExpectation(onCancel: promise)
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.1)
     }
 
@@ -123,14 +123,14 @@ final class DelayTests: XCTestCase {
         let promise = Promise<Int, String>(on: .utility, fulfilled: 42, after: 1)
         XCTAssertNil(promise.result)
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 42)
-        wait(for: [expectation], timeout: 4)
+        wait(for: [expectation], timeout: 10)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 1)
     }
 
     func testInitRejectedAfter() {
         let promise = Promise<Int, String>(on: .utility, rejected: "foo", after: 0.01)
         let expectation = XCTestExpectation(onError: promise, expectedError: "foo")
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testInitWithResultAfter() {
@@ -138,7 +138,7 @@ final class DelayTests: XCTestCase {
         let promise2 = Promise<Int, String>(on: .utility, with: .cancelled, after: 0.01)
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 1)
         let expectation2 = XCTestExpectation(onCancel: promise2)
-        wait(for: [expectation, expectation2], timeout: 2)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testInitAfterDefaultContextIsAuto() {
@@ -147,7 +147,7 @@ final class DelayTests: XCTestCase {
             XCTAssertTrue(Thread.isMainThread)
             expectation.fulfill()
         })
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testInitAfterOnQueue() {
@@ -157,7 +157,7 @@ final class DelayTests: XCTestCase {
             XCTAssertTrue(queue.isCurrent)
             expectation.fulfill()
         })
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testInitAfterRequestCancelCancelsAtOnce() {
@@ -187,7 +187,7 @@ final class DelayTests: XCTestCase {
             XCTAssertTrue(OperationQueue.current === queue)
             expectation.fulfill()
         })
-        wait(for: [expectation], timeout: 3)
+        wait(for: [expectation], timeout: 10)
     }
 }
 
@@ -196,33 +196,33 @@ final class TimeoutTests: XCTestCase {
         let (upstream, resolver) = Promise<Int, String>.makeWithResolver()
         let promise = upstream.timeout(on: .utility, delay: 0.05)
         let expectation = XCTestExpectation(onError: promise, expectedError: .timedOut)
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
         withExtendedLifetime(resolver) {}
     }
 
     func testTimeoutSucceeds() {
         let promise = Promise<Int, String>(on: .utility, { $0.fulfill(with: 42) }).timeout(on: .utility, delay: 10)
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 42)
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testTimeoutRejected() {
         let promise = Promise<Int, String>(on: .utility, { $0.reject(with: "foo") }).timeout(on: .utility, delay: 10)
         let expectation = XCTestExpectation(onError: promise, expectedError: .rejected("foo"))
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testTimeoutCancelled() {
         let promise = Promise<Int, String>(on: .utility, { $0.cancel() }).timeout(on: .utility, delay: 10)
         let expectation = XCTestExpectation(onCancel: promise)
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testTimeoutResultAfterTimeoutIsIgnored() {
         let (upstream, resolver) = Promise<Int, String>.makeWithResolver()
         let promise = upstream.timeout(on: .utility, delay: 0.01)
         let expectation = XCTestExpectation(onError: promise, expectedError: .timedOut)
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
         resolver.fulfill(with: 1)
         XCTAssertEqual(promise.result, .error(.timedOut))
     }
@@ -237,7 +237,7 @@ final class TimeoutTests: XCTestCase {
             expectation.fulfill()
         })
         resolver.fulfill(with: 1)
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testTimeoutUsingOperationQueue() {
@@ -249,7 +249,7 @@ final class TimeoutTests: XCTestCase {
             XCTAssertEqual(result, .error(.timedOut))
             expectation.fulfill()
         })
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
         withExtendedLifetime(resolver) {}
     }
 
@@ -260,7 +260,7 @@ final class TimeoutTests: XCTestCase {
         XCTAssertEqual(queue.operations.count, 1, "the timeout's operation waits in the queue, not ready")
         resolver.fulfill(with: 1)
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 1)
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testTimeoutDefaultContextOnResolvedPromiseIsResolved() {
@@ -287,7 +287,7 @@ final class TimeoutTests: XCTestCase {
         let (upstream, resolver) = Promise<Int, String>.makeWithResolver()
         let promise = upstream.timeout(on: .utility, delay: 0)
         let expectation = XCTestExpectation(onError: promise, expectedError: .timedOut)
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
         withExtendedLifetime(resolver) {}
     }
 
@@ -302,7 +302,7 @@ final class TimeoutTests: XCTestCase {
             upstream.requestCancel()
         }
         let expectation = XCTestExpectation(onCancel: promise)
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testTimeoutPropagatesCancel() {
@@ -317,7 +317,7 @@ final class TimeoutTests: XCTestCase {
         }
         let expectation = XCTestExpectation(onCancel: promise)
         promise.requestCancel()
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
         XCTAssertTrue(requested.value)
         withExtendedLifetime(resolver) {}
     }
@@ -338,7 +338,7 @@ final class TimeoutTests: XCTestCase {
         XCTAssertFalse(requested.value, "the pending timeout is still an observer")
         let expectation = XCTestExpectation(onError: promise, expectedError: .timedOut)
         let expectation2 = XCTestExpectation(onCancel: sibling)
-        wait(for: [expectation, expectation2], timeout: 2)
+        wait(for: [expectation, expectation2], timeout: 10)
         XCTAssertTrue(requested.value)
         withExtendedLifetime(resolver) {}
     }
@@ -354,8 +354,8 @@ final class TimeoutTests: XCTestCase {
             promise = upstream.timeout(on: .utility, delay: 0.05)
         }
         let expectation = XCTestExpectation(onError: promise, expectedError: .timedOut)
-        wait(for: [expectation], timeout: 2)
-        let deadline = Date().addingTimeInterval(2)
+        wait(for: [expectation], timeout: 10)
+        let deadline = Date().addingTimeInterval(10)
         while !requested.value && Date() < deadline {
             usleep(1000)
         }
@@ -373,7 +373,7 @@ final class TimeoutTests: XCTestCase {
                 return XCTFail("expected PromiseTimeoutError<Swift.Error>.timedOut, got \(error)")
             }
         })
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
         withExtendedLifetime(resolver) {}
     }
 
@@ -384,7 +384,7 @@ final class TimeoutTests: XCTestCase {
         })
         let promise2 = StdPromise<Int>(on: .utility, { $0.fulfill(with: 5) }).timeout(on: .utility, delay: 10)
         let expectation2 = XCTestExpectation(onSuccess: promise2, expectedValue: 5)
-        wait(for: [expectation, expectation2], timeout: 2)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testStdTimeoutZeroDelayImmediate() {

@@ -22,7 +22,7 @@ final class WhenTests: XCTestCase {
         })
         let promise = when(fulfilled: promises)
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: [2, 4, 6, 8, 10])
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testWhenManyInputs() {
@@ -31,7 +31,7 @@ final class WhenTests: XCTestCase {
         })
         let promise = when(fulfilled: promises, qos: .utility)
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: Array(1...100))
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testWhenRejected() {
@@ -46,7 +46,7 @@ final class WhenTests: XCTestCase {
         })
         let promise = when(fulfilled: promises)
         let expectation = XCTestExpectation(onError: promise, expectedError: "error")
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testWhenCancelled() {
@@ -61,14 +61,14 @@ final class WhenTests: XCTestCase {
         })
         let promise = when(fulfilled: promises)
         let expectation = XCTestExpectation(onCancel: promise)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testWhenEmpty() {
         let promise = when(fulfilled: [] as [Promise<Int, String>])
         XCTAssertEqual(promise.result, .value([]))
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: [])
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testWhenDuplicateInputs() {
@@ -76,7 +76,7 @@ final class WhenTests: XCTestCase {
         let promise = when(fulfilled: [input, input, input])
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: [7, 7, 7])
         resolver.fulfill(with: 7)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testWhenFirstFailureDecides() {
@@ -88,7 +88,7 @@ final class WhenTests: XCTestCase {
         resolverB.reject(with: "b")
         resolverA.reject(with: "a")
         resolverC.cancel()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testWhenAlreadyFulfilledInputsGiveResolvedPromise() {
@@ -123,9 +123,9 @@ final class WhenTests: XCTestCase {
         })
         let promise = when(fulfilled: promises, cancelOnFailure: true)
         let expectation = XCTestExpectation(onError: promise, expectedError: "error")
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
         // Inputs whose handler had not run yet when the failure came are fulfilled now.
-        let deadline = Date().addingTimeInterval(2)
+        let deadline = Date().addingTimeInterval(10)
         while pending.value.count + cancelled.value < 4 && Date() < deadline {
             usleep(1000)
         }
@@ -133,7 +133,7 @@ final class WhenTests: XCTestCase {
             resolver.fulfill(with: 0)
         }
         let expectations = promises.enumerated().filter({ $0.offset != 2 }).map({ XCTestExpectation(on: $0.element, handler: { _ in }) })
-        wait(for: expectations, timeout: 2)
+        wait(for: expectations, timeout: 10)
         XCTAssertEqual(promise.result, .error("error"), "the output keeps the first failure")
         XCTAssertEqual(promises.filter({ $0.result == .cancelled }).count, cancelled.value)
         XCTAssertGreaterThan(cancelled.value, 0)
@@ -144,7 +144,7 @@ final class WhenTests: XCTestCase {
         let promise = when(fulfilled: inputs, cancelOnFailure: true)
         resolvers[1].reject(with: "foo")
         let expectation = XCTestExpectation(onError: promise, expectedError: "foo")
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(requested.value.sorted(), [0, 2])
         XCTAssertEqual(inputs[0].result, .cancelled)
         XCTAssertEqual(inputs[2].result, .cancelled)
@@ -156,7 +156,7 @@ final class WhenTests: XCTestCase {
         let promise = when(fulfilled: inputs, cancelOnFailure: true)
         resolvers[0].cancel()
         let expectation = XCTestExpectation(onCancel: promise)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(requested.value.sorted(), [1, 2])
     }
 
@@ -165,7 +165,7 @@ final class WhenTests: XCTestCase {
         let promise = when(fulfilled: inputs)
         resolvers[1].reject(with: "foo")
         let expectation = XCTestExpectation(onError: promise, expectedError: "foo")
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(requested.value, [])
         resolvers[0].fulfill(with: 1)
         XCTAssertEqual(inputs[0].result, .value(1))
@@ -189,7 +189,7 @@ final class WhenTests: XCTestCase {
         }
         let expectation = XCTestExpectation(onCancel: promise)
         promise.requestCancel()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(requested.value, 3)
     }
 
@@ -213,7 +213,7 @@ final class WhenTests: XCTestCase {
         }
         promise.requestCancel()
         let expectation = XCTestExpectation(onCancel: promise)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(requested.value, 1)
         XCTAssertNil(otherChild.result)
         resolvers[1].fulfill(with: 5)
@@ -230,7 +230,7 @@ final class WhenTests: XCTestCase {
             XCTAssertEqual(values.0, 1)
             XCTAssertEqual(values.1, "two")
         })
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testWhenTuple3() {
@@ -240,7 +240,7 @@ final class WhenTests: XCTestCase {
             XCTAssertEqual(values.1, "two")
             XCTAssertEqual(values.2, 3.0)
         })
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testWhenTuple4() {
@@ -251,7 +251,7 @@ final class WhenTests: XCTestCase {
             XCTAssertEqual(values.2, 3.0)
             XCTAssertEqual(values.3, true)
         })
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testWhenTuple5() {
@@ -263,7 +263,7 @@ final class WhenTests: XCTestCase {
             XCTAssertEqual(values.3, true)
             XCTAssertEqual(values.4, [5])
         })
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testWhenTuple6() {
@@ -276,7 +276,7 @@ final class WhenTests: XCTestCase {
             XCTAssertEqual(values.4, [5])
             XCTAssertEqual(values.5, 6)
         })
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testWhenTupleRejected() {
@@ -288,7 +288,7 @@ final class WhenTests: XCTestCase {
         let expectation3 = XCTestExpectation(onError: when(fulfilled: a, c, c, b), expectedError: "error")
         let expectation4 = XCTestExpectation(onError: when(fulfilled: a, c, c, c, b), expectedError: "error")
         let expectation5 = XCTestExpectation(onError: when(fulfilled: b, a, c, c, c, c), expectedError: "error")
-        wait(for: [expectation, expectation2, expectation3, expectation4, expectation5], timeout: 2)
+        wait(for: [expectation, expectation2, expectation3, expectation4, expectation5], timeout: 10)
     }
 
     func testWhenTupleCancelled() {
@@ -296,7 +296,7 @@ final class WhenTests: XCTestCase {
         let b = Promise<String, String>(on: .utility, { $0.cancel() })
         let expectation = XCTestExpectation(onCancel: when(fulfilled: a, b))
         let expectation2 = XCTestExpectation(onCancel: when(fulfilled: b, a, a))
-        wait(for: [expectation, expectation2], timeout: 2)
+        wait(for: [expectation, expectation2], timeout: 10)
     }
 
     func testWhenTupleAlreadyResolved() {
@@ -319,7 +319,7 @@ final class WhenTests: XCTestCase {
         let promise = when(fulfilled: a, b, c, cancelOnFailure: true)
         resolverC.reject(with: "c")
         let expectation = XCTestExpectation(onError: promise, expectedError: "c")
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(requested, 2)
         XCTAssertEqual(a.result, .cancelled)
         XCTAssertEqual(b.result, .cancelled)
@@ -341,7 +341,7 @@ final class WhenTests: XCTestCase {
         }
         let expectation = XCTestExpectation(onCancel: promise)
         promise.requestCancel()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(requested.value, 2)
         withExtendedLifetime((resolverA, resolverB)) {}
     }
@@ -357,24 +357,30 @@ final class WhenTests: XCTestCase {
         resolverB.fulfill(with: 2)
         resolverA.fulfill(with: 1)
         resolverC.reject(with: "c")
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testWhenFirstRandomDelays() {
+        // The slower inputs start their 0.5 s delay only once input 2 fulfilled: on a loaded
+        // machine input 2's handler may start more than 0.5 s after theirs.
+        let (secondFulfilled, secondFulfilledResolver) = Promise<Void, String>.makeWithResolver()
         let promises = (1...3).map({ x -> Promise<Int, String> in
             return Promise(on: .utility, { (resolver) in
                 if x == 2 {
                     resolver.fulfill(with: x)
+                    secondFulfilledResolver.fulfill(with: ())
                 } else {
-                    DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 0.5) {
-                        resolver.fulfill(with: x)
-                    }
+                    secondFulfilled.always(on: .utility, { _ in
+                        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 0.5) {
+                            resolver.fulfill(with: x)
+                        }
+                    })
                 }
             })
         })
         let promise = when(first: promises)
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 2)
-        wait(for: [expectation], timeout: 2)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testWhenFirstRejected() {
@@ -384,7 +390,7 @@ final class WhenTests: XCTestCase {
         let expectation = XCTestExpectation(onError: promise, expectedError: "b")
         resolverB.reject(with: "b")
         resolverA.fulfill(with: 1)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testWhenFirstIgnoresCancelledInputs() {
@@ -395,7 +401,7 @@ final class WhenTests: XCTestCase {
         XCTAssertNil(promise.result)
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 2)
         resolverB.fulfill(with: 2)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testWhenFirstAllCancelled() {
@@ -405,7 +411,7 @@ final class WhenTests: XCTestCase {
         let expectation = XCTestExpectation(onCancel: promise)
         resolverA.cancel()
         resolverB.cancel()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
     }
 
     func testWhenFirstEmpty() {
@@ -422,7 +428,7 @@ final class WhenTests: XCTestCase {
         let (pending, resolver) = Promise<Int, String>.makeWithResolver()
         let promise = when(first: [pending, Promise(fulfilled: 3)])
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 3)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         withExtendedLifetime(resolver) {}
     }
 
@@ -431,7 +437,7 @@ final class WhenTests: XCTestCase {
         let promise = when(first: inputs, cancelRemaining: true)
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 10)
         resolvers[1].fulfill(with: 10)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(requested.value.sorted(), [0, 2])
         XCTAssertEqual(inputs[0].result, .cancelled)
         XCTAssertEqual(inputs[2].result, .cancelled)
@@ -443,7 +449,7 @@ final class WhenTests: XCTestCase {
         let promise = when(first: inputs)
         let expectation = XCTestExpectation(onSuccess: promise, expectedValue: 10)
         resolvers[1].fulfill(with: 10)
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(requested.value, [])
         XCTAssertNil(inputs[0].result)
     }
@@ -466,7 +472,7 @@ final class WhenTests: XCTestCase {
         }
         let expectation = XCTestExpectation(onCancel: promise)
         promise.requestCancel()
-        wait(for: [expectation], timeout: 1)
+        wait(for: [expectation], timeout: 10)
         XCTAssertEqual(requested.value, 2)
     }
 }

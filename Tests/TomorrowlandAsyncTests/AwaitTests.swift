@@ -70,9 +70,9 @@ struct AwaitTests {
         let (promise, resolver) = StdPromise<Int>.makeWithResolver()
         let requested = Counter()
         resolver.onRequestCancel(on: .immediate) { _ in requested.increment() }
-        let first = Task { try await promise.value }
-        let second = Task { try await promise.value }
-        try await Task.sleep(for: .milliseconds(30))
+        // Both Tasks observe the promise before the first is cancelled (no sleep guessing it).
+        let first = await startAwaiting { try await promise.value }
+        let second = await startAwaiting { try await promise.value }
         first.cancel()
         try await Task.sleep(for: .milliseconds(50))
         #expect(requested.value == 0)
@@ -121,8 +121,8 @@ struct AwaitTests {
         let requested = Counter()
         resolver.onRequestCancel(on: .immediate) { _ in requested.increment() }
         let child = promise.map(on: .immediate) { $0 + 1 }
-        let t = Task { try await promise.value }
-        try await Task.sleep(for: .milliseconds(20))
+        // The Task observes the promise before the child asks (no sleep guessing it).
+        let t = await startAwaiting { try await promise.value }
         child.requestCancel()
         try await Task.sleep(for: .milliseconds(20))
         #expect(requested.value == 0, "the awaiting Task is an observer that did not ask")

@@ -30,7 +30,7 @@ func startConsumer(
         }
         return count
     }
-    _ = await eventually { ready.value == 1 }
+    _ = await eventually(30) { ready.value == 1 }
     return task
 }
 
@@ -72,11 +72,14 @@ struct InvalidationsTests {
 
     @Test func finishesWhenTheLastCopyIsReleased() async throws {
         let holder = TokenHolder(PromiseInvalidationToken(invalidateOnDeinit: false))
-        let consumer = await startConsumer(holder.token!.invalidations)
+        let seen = Counter()
+        let consumer = await startConsumer(holder.token!.invalidations, counter: seen)
         holder.token!.invalidate()
         var copy: PromiseInvalidationToken? = holder.token
         holder.token = nil
-        try await Task.sleep(for: .milliseconds(20))
+        // The first element is taken before the second invalidation (which would otherwise
+        // coalesce with it): waited for, not slept for.
+        #expect(await eventually(30) { seen.value == 1 })
         copy!.invalidate()
         copy = nil  // the last copy
         #expect(try await withDeadline { await consumer.value } == 2)

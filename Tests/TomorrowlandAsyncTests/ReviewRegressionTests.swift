@@ -76,8 +76,9 @@ struct ReviewRegressionTests {
         queue.isSuspended = true
         let executor = try #require(PromiseContext.operationQueue(queue).taskExecutor)
         let task = Task(executorPreference: executor) { () async -> Int in 42 }
-        // Let the Task's first job reach the queue.
-        try await Task.sleep(for: .milliseconds(100))
+        // The Task's first job is on the queue when it is cancelled (waited for: a sleep
+        // could end first on a loaded machine, and the check would then prove nothing).
+        #expect(await eventually(30) { queue.operationCount >= 1 })
         queue.cancelAllOperations()
         queue.isSuspended = false
         let value = try await withDeadline(30) { await task.value }
@@ -91,7 +92,7 @@ struct ReviewRegressionTests {
         let actor = ContextActor(.operationQueue(queue))
         queue.isSuspended = true
         let task = Task { await actor.increment().count }
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await eventually(30) { queue.operationCount >= 1 }, "the actor's job is on the queue")
         queue.cancelAllOperations()
         queue.isSuspended = false
         let count = try await withDeadline(30) { await task.value }

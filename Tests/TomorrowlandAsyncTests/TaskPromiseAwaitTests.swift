@@ -58,9 +58,9 @@ struct TaskPromiseAwaitTests {
             sawCancel.increment()
             throw CancellationError()
         }
-        let first = Task { await promise.resolvedResult }
-        let second = Task { await promise.resolvedResult }
-        try await Task.sleep(for: .milliseconds(30))
+        // Both Tasks observe the promise before the first is cancelled (no sleep guessing it).
+        let first = await startAwaiting { await promise.resolvedResult }
+        let second = await startAwaiting { await promise.resolvedResult }
         first.cancel()
         try await Task.sleep(for: .milliseconds(50))
         #expect(sawCancel.value == 0, "the other awaiting Task still observes the promise")

@@ -67,3 +67,34 @@ final class Counter: @unchecked Sendable {
 struct TestError: Error, Equatable {
     let code: Int
 }
+
+/// Starts a Task that runs `awaitPromise` on the main actor and returns once that Task is
+/// suspended in its first await, so a test can cancel it knowing it already observes the
+/// promise (a sleep cannot know that on a loaded machine). `awaitPromise` must await the
+/// promise first thing.
+///
+/// Why this works: the Task signals just before it awaits, and the await runs on the caller's
+/// isolation (`nonisolated(nonsending)`), registering the Task as an observer before it
+/// suspends. This function resumes on the main actor, so only once the Task let go of it.
+@MainActor
+func startAwaiting<T: Sendable>(_ awaitPromise: @escaping @MainActor () async -> T) async -> Task<T, Never> {
+    let (started, signal) = AsyncStream.makeStream(of: Void.self)
+    let task = Task { @MainActor in
+        signal.finish()
+        return await awaitPromise()
+    }
+    for await _ in started {}
+    return task
+}
+
+/// `startAwaiting` for a throwing await (`try await promise.value`).
+@MainActor
+func startAwaiting<T: Sendable>(_ awaitPromise: @escaping @MainActor () async throws -> T) async -> Task<T, any Error> {
+    let (started, signal) = AsyncStream.makeStream(of: Void.self)
+    let task = Task { @MainActor in
+        signal.finish()
+        return try await awaitPromise()
+    }
+    for await _ in started {}
+    return task
+}
