@@ -46,7 +46,7 @@ struct ReadmeTests {
         let controller = FeedViewController()
         controller.load()
         #expect(controller.networkActivityIndicatorVisible)
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(30)
         while controller.networkActivityIndicatorVisible && Date() < deadline {
             try? await Task.sleep(nanoseconds: 5_000_000)  // on the main actor: lets callbacks run
         }

@@ -46,7 +46,7 @@ func withDeadline<T: Sendable>(
 }
 
 /// Polls `condition` until it holds or `seconds` pass; returns whether it held.
-func eventually(_ seconds: Double = 5, _ condition: @Sendable () -> Bool) async -> Bool {
+func eventually(_ seconds: Double = 30, _ condition: @Sendable () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if condition() { return true }

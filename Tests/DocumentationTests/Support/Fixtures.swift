@@ -85,7 +85,7 @@ func show<T>(_ value: T) {
 }
 
 /// Waits (without blocking the main queue) until `condition` holds or `seconds` pass.
-func eventually(seconds: Double = 5, _ condition: @Sendable () -> Bool) async -> Bool {
+func eventually(seconds: Double = 30, _ condition: @Sendable () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if condition() { return true }
