@@ -26,9 +26,10 @@ extension Promise {
         let box = _box
         // The target is held unmanaged (no retain and release around the wait, which the
         // Task resolving the promise would contend for): the box is kept alive by `self` for
-        // the whole call, and a node by the reference this function owns until the wait is
-        // over. The cancellation handler, the only other user, is removed before `suspend`
-        // returns.
+        // the whole call (`_fixLifetime` below), and a node by the reference this function
+        // owns until the wait is over. The cancellation handler, the only other user, cannot
+        // outlive `suspend`: `withTaskCancellationHandler` removes it under the Task's
+        // status-record lock, which a running handler holds until it returns.
         let target: Unmanaged<PromiseNode>
         let ownsNode = !box.claimAwaitSlot(stopWaitingOnCancel: stopWaitingOnCancel)
         if ownsNode {
@@ -37,6 +38,7 @@ extension Promise {
             target = .passUnretained(box)
         }
         let stopped = await suspend(on: target)
+        _fixLifetime(box)
         if ownsNode { target.release() }
         return stopped ? nil : box.result
     }
