@@ -47,8 +47,7 @@ struct AwaitTests {
         var resolver: StdPromise<Int>.Resolver?
         let promise: StdPromise<Int>
         (promise, resolver) = StdPromise<Int>.makeWithResolver()
-        let waiter = Task { try await promise.value }
-        try await Task.sleep(for: .milliseconds(20))
+        let waiter = await startAwaiting { try await promise.value }  // awaiting when this returns
         #expect(resolver != nil)
         resolver = nil
         await #expect(throws: CancellationError.self) { try await withDeadline { try await waiter.value } }
@@ -106,8 +105,7 @@ struct AwaitTests {
         let requested = Counter()
         resolver.onRequestCancel(on: .immediate) { _ in requested.increment() }
         let child = promise.map(on: .immediate) { $0 + 1 }
-        let t = Task { try await promise.value }
-        try await Task.sleep(for: .milliseconds(20))
+        let t = await startAwaiting { try await promise.value }  // awaiting when this returns
         t.cancel()
         try await Task.sleep(for: .milliseconds(50))
         #expect(requested.value == 0, "the map child is an observer that did not ask")
@@ -138,8 +136,7 @@ struct AwaitTests {
         resolver.onRequestCancel(on: .immediate) { _ in requested.increment() }
         let child = promise.map(on: .immediate) { $0 + 1 }
         // The Task holds a handle to `promise` (and so does this test) for the whole time.
-        let t = Task { try await promise.value }
-        try await Task.sleep(for: .milliseconds(20))
+        let t = await startAwaiting { try await promise.value }  // awaiting when this returns
         t.cancel()
         try await Task.sleep(for: .milliseconds(20))
         #expect(requested.value == 0, "the map child has not asked yet")
@@ -168,8 +165,7 @@ struct AwaitTests {
 
     @Test func promiseIgnoringCancellationDeliversValueToCancelledAwaiter() async throws {
         let (promise, resolver) = StdPromise<String>.makeWithResolver()
-        let t = Task { try await promise.value }
-        try await Task.sleep(for: .milliseconds(20))
+        let t = await startAwaiting { try await promise.value }  // awaiting when this returns
         t.cancel()
         #expect(await eventually { resolver.hasRequestedCancel })
         try await Task.sleep(for: .milliseconds(20))
@@ -194,8 +190,7 @@ struct AwaitTests {
 
     @Test func stopWaitingThrowsCancellationErrorAtOnce() async throws {
         let (promise, resolver) = StdPromise<Int>.makeWithResolver()
-        let t = Task { try await promise.value(onTaskCancel: .stopWaiting) }
-        try await Task.sleep(for: .milliseconds(20))
+        let t = await startAwaiting { try await promise.value(onTaskCancel: .stopWaiting) }  // awaiting when this returns
         t.cancel()
         await #expect(throws: CancellationError.self) { try await withDeadline(30) { try await t.value } }
         #expect(promise.result == nil, "the promise itself is still pending")

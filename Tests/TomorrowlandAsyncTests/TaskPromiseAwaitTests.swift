@@ -79,14 +79,12 @@ struct TaskPromiseAwaitTests {
             if Task.isCancelled { sawCancel.increment() }
             return 3
         }
-        let stopping = Task { await promise.resolvedResult(onTaskCancel: .stopWaiting) }
-        try await Task.sleep(for: .milliseconds(20))
+        let stopping = await startAwaiting { await promise.resolvedResult(onTaskCancel: .stopWaiting) }  // awaiting when this returns
         stopping.cancel()
         #expect(try await withDeadline(30) { await stopping.value } == .cancelled)
         #expect(promise.result == nil, "the operation ignores cancellation and is still running")
         // The stopped Task was the only observer: its request reached the operation's Task.
-        let later = Task { await promise.resolvedResult }
-        try await Task.sleep(for: .milliseconds(20))
+        let later = await startAwaiting { await promise.resolvedResult }  // awaiting when this returns
         gate.release()
         #expect(try await withDeadline { await later.value } == .value(3))
         #expect(sawCancel.value == 1)

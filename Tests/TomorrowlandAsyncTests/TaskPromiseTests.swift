@@ -89,8 +89,7 @@ struct TaskPromiseTests {
     }
 
     @Test func awaitingTaskCancellationCancelsTheOperation() async throws {
-        let waiter = Task { try await StdPromise<Int> { try await Task.sleep(for: .seconds(60)); return 1 }.value }
-        try await Task.sleep(for: .milliseconds(20))
+        let waiter = await startAwaiting { try await StdPromise<Int> { try await Task.sleep(for: .seconds(60)); return 1 }.value }  // awaiting when this returns
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await withDeadline { try await waiter.value } }
     }
