@@ -91,8 +91,20 @@ extension Promise {
         ///
         /// A handler isolated to an actor (written in `@MainActor` code or an actor method)
         /// runs on that actor, whatever the context (see the Threading article).
-        public func onRequestCancel(on context: PromiseContext, @_inheritActorContext _ callback: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
-            _box.registerCancelHandler(CancelHandlerNode(context: context, resolver: self, isolation: callback.isolation, handler: unisolated(callback)))
+        public func onRequestCancel(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ callback: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
+            _box.registerCancelHandler(CancelHandlerNode(context: context.context, resolver: self, isolation: callback.isolation, handler: unisolated(callback)))
+        }
+
+        /// `onRequestCancel(on:_:)` with a context held in a value: `callback` keeps the
+        /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+        public func onRequestCancel(on context: any PromiseContextConvertible, @_inheritActorContext _ callback: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
+            _box.registerCancelHandler(CancelHandlerNode(context: context.promiseContext, resolver: self, isolation: callback.isolation, handler: unisolated(callback)))
+        }
+
+        /// `onRequestCancel(on:_:)` with a named context (`.utility`, `.queue(q)`, …):
+        /// `callback` is nonisolated and runs on that context, as in Tomorrowland 1.x.
+        public func onRequestCancel(on context: PromiseContext.Named, _ callback: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
+            _box.registerCancelHandler(CancelHandlerNode(context: context.context, resolver: self, isolation: nil, handler: callback))
         }
 
         /// Whether cancellation was requested while the promise is pending, or the promise

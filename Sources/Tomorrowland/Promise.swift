@@ -63,8 +63,20 @@ public struct Promise<Value, Error> {
     /// A handler isolated to an actor (written in `@MainActor` code, or in an actor method
     /// that uses `self`) runs on that actor: synchronously only when the context allows it
     /// and the caller is already there (see the Threading article).
-    public init(on context: PromiseContext, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
-        self.init(on: context, isolation: handler.isolation, unisolated(handler))
+    public init(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
+        self.init(on: context.context, isolation: handler.isolation, unisolated(handler))
+    }
+
+    /// `init(on:_:)` with a context held in a value: `handler` keeps the caller's actor, as
+    /// with `.main` (see `PromiseContextConvertible`).
+    public init(on context: any PromiseContextConvertible, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
+        self.init(on: context.promiseContext, isolation: handler.isolation, unisolated(handler))
+    }
+
+    /// `init(on:_:)` with a named context (`.utility`, `.queue(q)`, …): `handler` is
+    /// nonisolated and runs on that context, as in Tomorrowland 1.x.
+    public init(on context: PromiseContext.Named, _ handler: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
+        self.init(on: context.context, isolation: nil, handler)
     }
 
     /// `init(on:_:)` with the handler's isolation taken apart: `handler` may only run on
@@ -154,9 +166,25 @@ extension Promise where Error == Swift.Error {
     /// - Parameters:
     ///   - context: Where `handler` runs (see `PromiseContext`).
     ///   - handler: Called once with the promise's resolver.
-    public init(on context: PromiseContext, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void) {
-        let body = unisolated(handler)
-        self.init(on: context, isolation: handler.isolation) { (resolver: Resolver) in
+    public init(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void) {
+        self.init(on: context.context, isolation: handler.isolation, throwing: unisolated(handler))
+    }
+
+    /// The throwing `init(on:_:)` with a context held in a value: `handler` keeps the
+    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    public init(on context: any PromiseContextConvertible, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void) {
+        self.init(on: context.promiseContext, isolation: handler.isolation, throwing: unisolated(handler))
+    }
+
+    /// The throwing `init(on:_:)` with a named context (`.utility`, `.queue(q)`, …):
+    /// `handler` is nonisolated and runs on that context, as in Tomorrowland 1.x.
+    public init(on context: PromiseContext.Named, _ handler: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void) {
+        self.init(on: context.context, isolation: nil, throwing: handler)
+    }
+
+    /// The throwing `init(on:_:)` with the handler's isolation taken apart.
+    init(on context: PromiseContext, isolation: (any Actor)?, throwing body: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void) {
+        self.init(on: context, isolation: isolation) { (resolver: Resolver) in
             do { try body(resolver) } catch { resolver.reject(with: error) }
         }
     }

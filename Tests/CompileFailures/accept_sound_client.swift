@@ -65,14 +65,20 @@ final class ProfileViewModel {
     }
 }
 
-// Callbacks written in an actor method are isolated to the actor and run on it.
+// Callbacks written in an actor method are isolated to the actor and run on it, with no
+// context, `.main` or a context value; a named context (`.utility`) runs a pure closure there.
 actor Tally {
     var value = 0
+    let context: PromiseContext = .utility
 
     func observe(_ promise: Promise<Int, String>) {
-        _ = promise.then(on: .utility) { delta in
+        _ = promise.then { delta in
             self.value += delta
         }
+        _ = promise.then(on: context) { delta in
+            self.value += delta
+        }
+        _ = promise.map(on: .utility) { delta in delta * 2 }
     }
 }
 

@@ -66,24 +66,37 @@ func cancellablePhotoURL(for user: User) async throws -> String {
     try await fetchPhoto(for: user).map(on: .utility) { $0.url }.value
 }
 
-// MARK: A context no longer serializes a callback written in main-actor or actor code
+// MARK: A context held in a value keeps the caller's actor
 
 @MainActor final class InterestScreen {
     private(set) var shown: [Double] = []
+    let balanceContext: PromiseContext = .queue(balanceQueue)
 
     func applyInterest(_ rate: StdPromise<Double>, to balance: BalanceBox) {
-        // Don't write `rate.map(on: .queue(balanceQueue)) { … balance.value … }` here: in a
-        // @MainActor method that closure runs on the main actor, not on balanceQueue.
-        _ = addInterest(rate, to: balance).then { amount in
-            self.shown.append(amount)  // a main-actor callback, on the main actor as wanted
+        // Named: this closure is nonisolated and runs on balanceQueue, as in 1.x.
+        _ = rate.map(on: .queue(balanceQueue)) { rate in
+            balance.value *= 1 + rate
+            return balance.value
+        }.then { amount in
+            self.shown.append(amount)  // no context: a main-actor callback, on the main actor
         }
+        // Don't write `rate.map(on: balanceContext) { … balance.value … }`: a context value
+        // keeps the caller's actor, so that closure runs on the main actor, not on balanceQueue.
     }
 }
 
 extension InterestScreen {
-    /// The "don't": where a `.queue(balanceQueue)` closure written in this class runs.
+    /// The "do": where a `.queue(balanceQueue)` closure written in this class runs.
     func queueCallbackRunsOnBalanceQueue() -> StdPromise<Bool> {
         StdPromise(fulfilled: 0).map(on: .queue(balanceQueue)) { _ in isOnBalanceQueue() }
+    }
+
+    /// The "don't": where a closure given `balanceContext` (a value) runs.
+    func contextValueCallbackRunsOnBalanceQueue() -> StdPromise<Bool> {
+        StdPromise(fulfilled: 0).map(on: balanceContext) { _ in
+            MainActor.preconditionIsolated()
+            return isOnBalanceQueue()
+        }
     }
 }
 
@@ -97,7 +110,7 @@ private func isOnBalanceQueue() -> Bool {
     DispatchQueue.getSpecific(key: balanceQueueKey) == true
 }
 
-/// The "do": a closure written in a nonisolated function runs on `balanceQueue`.
+/// A closure written in a nonisolated function runs on `balanceQueue` too.
 private func nonisolatedQueueCallbackRunsOnBalanceQueue() -> StdPromise<Bool> {
     StdPromise(fulfilled: 0).map(on: .queue(balanceQueue)) { _ in isOnBalanceQueue() }
 }
@@ -173,10 +186,11 @@ struct MigrationPitfallsTests {
         #expect(try await leakyValue(of: StdPromise(fulfilled: 42)) == 42)
     }
 
-    @Test @MainActor func queueCallbackWrittenInAMainActorClassRunsOnTheMainActor() async throws {
+    @Test @MainActor func namedQueueCallbackWrittenInAMainActorClassRunsOnTheQueue() async throws {
         _ = balanceQueueKey
         let screen = InterestScreen()
-        #expect(try await screen.queueCallbackRunsOnBalanceQueue().value == false)
+        #expect(try await screen.queueCallbackRunsOnBalanceQueue().value == true)
+        #expect(try await screen.contextValueCallbackRunsOnBalanceQueue().value == false)
         #expect(try await nonisolatedQueueCallbackRunsOnBalanceQueue().value == true)
         let balance = BalanceBox()
         screen.applyInterest(StdPromise(fulfilled: 0.5), to: balance)

@@ -94,7 +94,10 @@ func surfaceName(of error: PromiseCallbackError) -> String {
 /// Every 1.4 function by its full name, as a function value: a name differs if a label, a
 /// parameter or an arity-specific overload is missing, even when calls still compile (a
 /// parameter pack or an extra defaulted parameter accepts the same calls under another
-/// name). Function values are the same in every isolation, so this is compiled once.
+/// name). Function values are the same in every isolation, so this is compiled once. A
+/// reference names its type: each callback API has three overloads by kind of context
+/// (`PromiseContext.Named`, `.CallerIsolated`, a `PromiseContext` value); the 1.4 type picks the
+/// last.
 func referenceEveryDeclarationByName() -> Int {
     typealias P = Promise<Int, String>
     typealias S = StdPromise<Int>
@@ -127,24 +130,24 @@ func referenceEveryDeclarationByName() -> Int {
     names.append(P.init(fulfilled:))
     names.append(P.init(rejected:))
     names.append(P.init(with:) as (R) -> P)
-    names.append(p.then(on:token:_:))
+    names.append(p.then(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (Int) -> Void) -> P)
     names.append(p.map(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (Int) -> String) -> Promise<String, String>)
     names.append(p.flatMap(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (Int) -> P) -> P)
-    names.append(p.catch(on:token:_:))
-    names.append(p.recover(on:token:_:))
+    names.append(p.catch(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (String) -> Void) -> P)
+    names.append(p.recover(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (String) -> Int) -> Promise<Int, NoError>)
     names.append(p.mapError(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (String) -> Int) -> Promise<Int, Int>)
     names.append(p.flatMapError(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (String) -> Promise<Int, Int>) -> Promise<Int, Int>)
     names.append(p.tryMapError(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (String) throws -> APIError) -> S)
     names.append(p.tryFlatMapError(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (String) throws -> Promise<Int, APIError>) -> S)
-    names.append(p.always(on:token:_:))
+    names.append(p.always(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (R) -> Void) -> P)
     names.append(p.mapResult(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (R) -> R) -> P)
     names.append(p.flatMapResult(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (R) -> P) -> P)
     names.append(p.tryMapResult(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (R) throws -> PromiseResult<Int, APIError>) -> S)
     names.append(p.tryFlatMapResult(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (R) throws -> Promise<Int, APIError>) -> S)
-    names.append(p.tap(on:token:_:))
+    names.append(p.tap(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (R) -> Void) -> P)
     names.append(p.tap as () -> P)
-    names.append(p.onCancel(on:token:_:))
-    names.append(p.propagatingCancellation(on:cancelRequested:))
+    names.append(p.onCancel(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable () -> Void) -> P)
+    names.append(p.propagatingCancellation(on:cancelRequested:) as (PromiseContext, @escaping @Sendable (P) -> Void) -> P)
     names.append(p.makeChild)
     names.append(p.requestCancel)
     names.append(p.requestCancelOnInvalidate(_:))
@@ -158,10 +161,10 @@ func referenceEveryDeclarationByName() -> Int {
     names.append((==) as (P, P) -> Bool)
     names.append(Promise<Int, APIError>.init(with:) as (Result<Int, APIError>) -> Promise<Int, APIError>)
     names.append(S.init(on:_:) as (PromiseContext, @escaping @Sendable (S.Resolver) throws -> Void) -> S)
-    names.append(s.tryThen(on:token:_:))
+    names.append(s.tryThen(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (Int) throws -> Void) -> S)
     names.append(s.tryMap(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (Int) throws -> String) -> StdPromise<String>)
     names.append(s.tryFlatMap(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (Int) throws -> Promise<String, APIError>) -> StdPromise<String>)
-    names.append(s.tryRecover(on:token:_:))
+    names.append(s.tryRecover(on:token:_:) as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (Swift.Error) throws -> Int) -> S)
     names.append(s.timeout(on:delay:) as (PromiseContext, TimeInterval) -> S)
 
     // Promise.Resolver
@@ -170,7 +173,7 @@ func referenceEveryDeclarationByName() -> Int {
     names.append(resolver.cancel)
     names.append(resolver.resolve(with:) as (R) -> Void)
     names.append(resolver.resolve(with:) as (P) -> Void)
-    names.append(resolver.onRequestCancel(on:_:))
+    names.append(resolver.onRequestCancel(on:_:) as (PromiseContext, @escaping @Sendable (P.Resolver) -> Void) -> Void)
     names.append(stdResolver.resolve(with:) as (PromiseResult<Int, APIError>) -> Void)
     names.append(stdResolver.handleCallback(isCancelError:))
     names.append(Promise<Int, APIError>.makeWithResolver().1.resolve(with:) as (Result<Int, APIError>) -> Void)
@@ -204,29 +207,29 @@ func referenceEveryDeclarationByName() -> Int {
 
     // TokenPromise
     names.append(T.init(promise:token:))
-    names.append(t.then(on:_:))
+    names.append(t.then(on:_:) as (PromiseContext, @escaping @Sendable (Int) -> Void) -> T)
     names.append(t.map(on:_:) as (PromiseContext, @escaping @Sendable (Int) -> String) -> TokenPromise<String, String>)
     names.append(t.flatMap(on:_:) as (PromiseContext, @escaping @Sendable (Int) -> P) -> T)
-    names.append(t.catch(on:_:))
-    names.append(t.recover(on:_:))
+    names.append(t.catch(on:_:) as (PromiseContext, @escaping @Sendable (String) -> Void) -> T)
+    names.append(t.recover(on:_:) as (PromiseContext, @escaping @Sendable (String) -> Int) -> TokenPromise<Int, NoError>)
     names.append(t.mapError(on:_:) as (PromiseContext, @escaping @Sendable (String) -> Int) -> TokenPromise<Int, Int>)
     names.append(t.flatMapError(on:_:) as (PromiseContext, @escaping @Sendable (String) -> Promise<Int, Int>) -> TokenPromise<Int, Int>)
     names.append(t.tryMapError(on:_:) as (PromiseContext, @escaping @Sendable (String) throws -> APIError) -> ST)
     names.append(t.tryFlatMapError(on:_:) as (PromiseContext, @escaping @Sendable (String) throws -> Promise<Int, APIError>) -> ST)
-    names.append(t.always(on:_:))
+    names.append(t.always(on:_:) as (PromiseContext, @escaping @Sendable (R) -> Void) -> T)
     names.append(t.mapResult(on:onComplete:) as (PromiseContext, @escaping @Sendable (R) -> R) -> T)
     names.append(t.flatMapResult(on:_:) as (PromiseContext, @escaping @Sendable (R) -> P) -> T)
     names.append(t.tryMapResult(on:_:) as (PromiseContext, @escaping @Sendable (R) throws -> PromiseResult<Int, APIError>) -> ST)
     names.append(t.tryFlatMapResult(on:_:) as (PromiseContext, @escaping @Sendable (R) throws -> Promise<Int, APIError>) -> ST)
-    names.append(t.tap(on:_:))
+    names.append(t.tap(on:_:) as (PromiseContext, @escaping @Sendable (R) -> Void) -> T)
     names.append(t.tap as () -> T)
-    names.append(t.onCancel(on:_:))
+    names.append(t.onCancel(on:_:) as (PromiseContext, @escaping @Sendable () -> Void) -> T)
     names.append(t.ignoringCancel)
     names.append((==) as (T, T) -> Bool)
-    names.append(st.tryThen(on:_:))
+    names.append(st.tryThen(on:_:) as (PromiseContext, @escaping @Sendable (Int) throws -> Void) -> ST)
     names.append(st.tryMap(on:_:) as (PromiseContext, @escaping @Sendable (Int) throws -> String) -> TokenPromise<String, Swift.Error>)
     names.append(st.tryFlatMap(on:_:) as (PromiseContext, @escaping @Sendable (Int) throws -> Promise<String, APIError>) -> TokenPromise<String, Swift.Error>)
-    names.append(st.tryRecover(on:_:))
+    names.append(st.tryRecover(on:_:) as (PromiseContext, @escaping @Sendable (Swift.Error) throws -> Int) -> ST)
     names.append(st.tryFlatMapError(on:_:) as (PromiseContext, @escaping @Sendable (Swift.Error) throws -> Promise<Int, APIError>) -> ST)
     return names.count
 }

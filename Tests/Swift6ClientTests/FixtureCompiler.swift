@@ -96,13 +96,15 @@ struct FixtureCompiler: Sendable {
     /// Compiles `fixture` in Swift 6 mode down to SIL (type checking plus the flow-sensitive
     /// Sendable diagnostics of region-based isolation) and returns the exit status and the
     /// diagnostics reported for that file.
-    func compile(_ fixture: URL) throws -> (status: Int32, diagnostics: [Diagnostic], output: String) {
+    /// - Parameter languageMode: the Swift language mode (`-swift-version`): 6, or 5 for the
+    ///   fixtures that 1.x clients in Swift 5 mode must not be able to compile either.
+    func compile(_ fixture: URL, languageMode: Int = 6) throws -> (status: Int32, diagnostics: [Diagnostic], output: String) {
         let process = Process()
         process.executableURL = swiftc
         process.arguments = [
             "-emit-sil", "-o", "/dev/null",
             "-parse-as-library", "-module-name", "Fixture",
-            "-swift-version", "6",
+            "-swift-version", String(languageMode),
             "-I", modulesDirectory.path,
             "-module-cache-path", moduleCache.path,
             "-diagnostic-style", "llvm",

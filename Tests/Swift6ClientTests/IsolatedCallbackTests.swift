@@ -208,7 +208,8 @@ final class IsolatedCallbackTests: XCTestCase {
         // A cancel request reaches the main-actor cancel handler on the main actor.
         let pending = MainActor.assumeIsolated { () -> StdPromise<Int> in
             StdPromise<Int>(on: .immediate) { resolver in
-                resolver.onRequestCancel(on: .utility) { resolver in
+                // `PromiseContext.utility` spelled out: a context value keeps the caller's actor.
+                resolver.onRequestCancel(on: PromiseContext.utility) { resolver in
                     MainActor.preconditionIsolated()
                     controller.networkActivityIndicatorVisible = true
                     resolver.cancel()
@@ -266,7 +267,7 @@ final class IsolatedCallbackTests: XCTestCase {
         MainActor.assumeIsolated {
             let recorder = MainRecorder()
             Promise<Int, Never>(fulfilled: 1).tap(on: .immediate) { _ in recorder.record("immediate") }
-            Promise<Int, Never>(fulfilled: 1).tap(on: .nowOr(.utility)) { _ in
+            Promise<Int, Never>(fulfilled: 1).tap(on: PromiseContext.nowOr(.utility)) { _ in
                 recorder.record(PromiseContext.isExecutingNow ? "now" : "later")
             }
             _ = Promise<Int, Never>(on: .immediate) { resolver in
@@ -284,8 +285,8 @@ final class IsolatedCallbackTests: XCTestCase {
         let token = PromiseInvalidationToken()
         let (promise, resolver) = StdPromise<Int>.makeWithResolver()
         let chain = MainActor.assumeIsolated {
-            promise.then(on: .utility, token: token) { _ in recorder.record("then") }
-                .map(on: .utility, token: token) { _ in recorder.record("map") }
+            promise.then(on: PromiseContext.utility, token: token) { _ in recorder.record("then") }
+                .map(on: PromiseContext.utility, token: token) { _ in recorder.record("map") }
         }
         token.invalidate()
         DispatchQueue.global().async { resolver.fulfill(with: 1) }
@@ -338,7 +339,7 @@ final class IsolatedCallbackTests: XCTestCase {
             func observe(_ promise: Promise<Int, Never>) -> Promise<Int, Never> {
                 var last = promise
                 for index in 0..<20 {
-                    last = promise.then(on: .utility) { _ in self.entries.append(index) }
+                    last = promise.then(on: PromiseContext.utility) { _ in self.entries.append(index) }
                 }
                 return last
             }

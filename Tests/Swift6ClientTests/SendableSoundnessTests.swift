@@ -21,6 +21,8 @@ final class SendableSoundnessTests: XCTestCase {
         "reject_mainactor_state_from_utility.swift",
         "reject_mainactor_state_in_lazy_var_closure.swift",
         "reject_mutate_captured_var.swift",
+        "reject_named_context_actor_state.swift",
+        "reject_named_context_mainactor_state.swift",
         "reject_nonsendable_promise_captured_by_callback.swift",
         "reject_nonsendable_promise_into_task.swift",
         "reject_nonsendable_promise_to_actor.swift",
@@ -54,12 +56,12 @@ final class SendableSoundnessTests: XCTestCase {
         FixtureCompiler.fixturesDirectory.appendingPathComponent(name)
     }
 
-    private func assertRejected(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertRejected(_ name: String, languageMode: Int = 6, file: StaticString = #filePath, line: UInt = #line) throws {
         guard let compiler = compilerOrFail(file: file, line: line) else { return }
         let url = fixture(name)
         let expected = try FixtureCompiler.expectations(in: url)
         XCTAssertFalse(expected.isEmpty, "\(name) has no // expected-error: marker", file: file, line: line)
-        let (status, diagnostics, output) = try compiler.compile(url)
+        let (status, diagnostics, output) = try compiler.compile(url, languageMode: languageMode)
         XCTAssertNotEqual(status, 0, "\(name) compiled but must be rejected:\n\(output)", file: file, line: line)
         let errors = diagnostics.filter { $0.severity == "error" }
         for expectation in expected {
@@ -143,6 +145,20 @@ final class SendableSoundnessTests: XCTestCase {
 
     func testRejectsMainActorStateInLazyVarClosure() throws {
         try assertRejected("reject_mainactor_state_in_lazy_var_closure.swift")
+    }
+
+    /// A closure given a named context (`.utility`, `.queue(q)`, …) is nonisolated and runs
+    /// there, so touching main-actor state from it is an error, in Swift 6 and in Swift 5 mode
+    /// (in 1.x it was a data race), for every family of API that takes a context and a closure.
+    func testRejectsMainActorStateFromNamedContextClosures() throws {
+        try assertRejected("reject_named_context_mainactor_state.swift")
+        try assertRejected("reject_named_context_mainactor_state.swift", languageMode: 5)
+    }
+
+    /// The same in an actor method that uses `self`.
+    func testRejectsActorStateFromNamedContextClosures() throws {
+        try assertRejected("reject_named_context_actor_state.swift")
+        try assertRejected("reject_named_context_actor_state.swift", languageMode: 5)
     }
 
     func testRejectsActorStateInCallback() throws {

@@ -33,16 +33,49 @@ import Synchronization
 ///   request is in, an attempt that resolves concurrently cannot resolve the returned promise
 ///   any more: it ends cancelled, never rejected with an error that would have been retried.
 public func retry<Value, Error>(
-    on context: PromiseContext,
+    on context: PromiseContext.CallerIsolated,
     attempts: Int,
     delay: TimeInterval = 0,
     @_inheritActorContext while shouldRetry: @escaping @isolated(any) @Sendable (Error) -> Bool = { _ in true },
     @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Promise<Value, Error>
 ) -> Promise<Value, Error> {
+    _retry(on: context.context, isolation: body.isolation ?? shouldRetry.isolation, attempts: attempts, delay: delay,
+           shouldRetry: unisolated(shouldRetry), body: unisolated(body))
+}
+
+/// `retry(on:attempts:delay:while:_:)` with a context held in a value: `body` and
+/// `shouldRetry` keep the caller's actor, as with `.main` (see `PromiseContextConvertible`).
+public func retry<Value, Error>(
+    on context: any PromiseContextConvertible,
+    attempts: Int,
+    delay: TimeInterval = 0,
+    @_inheritActorContext while shouldRetry: @escaping @isolated(any) @Sendable (Error) -> Bool = { _ in true },
+    @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Promise<Value, Error>
+) -> Promise<Value, Error> {
+    _retry(on: context.promiseContext, isolation: body.isolation ?? shouldRetry.isolation, attempts: attempts, delay: delay,
+           shouldRetry: unisolated(shouldRetry), body: unisolated(body))
+}
+
+/// `retry(on:attempts:delay:while:_:)` with a named context (`.utility`, `.queue(q)`, …):
+/// `body` and `shouldRetry` are nonisolated and run on that context, as in Tomorrowland 1.x.
+public func retry<Value, Error>(
+    on context: PromiseContext.Named,
+    attempts: Int,
+    delay: TimeInterval = 0,
+    while shouldRetry: @escaping @Sendable (Error) -> Bool = { _ in true },
+    _ body: @escaping @Sendable () -> Promise<Value, Error>
+) -> Promise<Value, Error> {
+    _retry(on: context.context, isolation: nil, attempts: attempts, delay: delay, shouldRetry: shouldRetry, body: body)
+}
+
+/// `retry` with the callbacks' isolation taken apart: they may only run on `isolation`.
+func _retry<Value, Error>(
+    on context: PromiseContext, isolation: (any Actor)?, attempts: Int, delay: TimeInterval,
+    shouldRetry: @escaping @Sendable (Error) -> Bool, body: @escaping @Sendable () -> Promise<Value, Error>
+) -> Promise<Value, Error> {
     let (output, resolver) = Promise<Value, Error>.makeWithResolver()
-    let isolation = body.isolation ?? shouldRetry.isolation
     let driver = RetryDriver(context: context, isolation: isolation, attempts: max(attempts, 1), delay: delay,
-                             shouldRetry: unisolated(shouldRetry), body: unisolated(body), resolver: resolver)
+                             shouldRetry: shouldRetry, body: body, resolver: resolver)
     resolver.onRequestCancel(on: .immediate) { _ in driver.stop() }
     ActorDelivery.execute(on: context, synchronously: true, isolation: isolation) { driver.requestAttempt() }
     return output

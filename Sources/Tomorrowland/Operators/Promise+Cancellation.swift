@@ -32,7 +32,26 @@ extension Promise {
     ///
     /// A `cancelRequested` isolated to an actor (written in `@MainActor` code or an actor
     /// method) runs on that actor instead (see the Threading article).
-    public func propagatingCancellation(on context: PromiseContext, @_inheritActorContext cancelRequested: @escaping @isolated(any) @Sendable (Promise<Value, Error>) -> Void) -> Promise<Value, Error> {
+    public func propagatingCancellation(on context: PromiseContext.CallerIsolated, @_inheritActorContext cancelRequested: @escaping @isolated(any) @Sendable (Promise<Value, Error>) -> Void) -> Promise<Value, Error> {
+        _propagatingCancellation(on: context.context, isolation: cancelRequested.isolation, cancelRequested: unisolated(cancelRequested))
+    }
+
+    /// `propagatingCancellation(on:cancelRequested:)` with a context held in a value:
+    /// `cancelRequested` keeps the caller's actor, as with `.main` (see
+    /// `PromiseContextConvertible`).
+    public func propagatingCancellation(on context: any PromiseContextConvertible, @_inheritActorContext cancelRequested: @escaping @isolated(any) @Sendable (Promise<Value, Error>) -> Void) -> Promise<Value, Error> {
+        _propagatingCancellation(on: context.promiseContext, isolation: cancelRequested.isolation, cancelRequested: unisolated(cancelRequested))
+    }
+
+    /// `propagatingCancellation(on:cancelRequested:)` with a named context (`.utility`,
+    /// `.queue(q)`, …): `cancelRequested` is nonisolated and runs on that context, as in
+    /// Tomorrowland 1.x.
+    public func propagatingCancellation(on context: PromiseContext.Named, cancelRequested: @escaping @Sendable (Promise<Value, Error>) -> Void) -> Promise<Value, Error> {
+        _propagatingCancellation(on: context.context, isolation: nil, cancelRequested: cancelRequested)
+    }
+
+    /// `propagatingCancellation(on:cancelRequested:)` with the callback's isolation taken apart.
+    func _propagatingCancellation(on context: PromiseContext, isolation: (any Actor)?, cancelRequested: @escaping @Sendable (Promise<Value, Error>) -> Void) -> Promise<Value, Error> {
         let child = PromiseBox<Value, Error>()
         // Sealed at once: handles to the returned promise never block propagation (rule 8).
         child.preseal()
@@ -40,7 +59,7 @@ extension Promise {
         // Registered before the pipe: if this promise already resolved, the pipe resolves
         // `child` at once and its resolution drops the hook unrun.
         child.registerCancelHandler(CancelForwardingNode(
-            upstream: _box, context: context, cancelRequested: cancelRequested))
+            upstream: _box, context: context, isolation: isolation, cancelRequested: cancelRequested))
         _box.register(PipeNode(target: child))
         return Promise(box: child)
     }
@@ -97,11 +116,11 @@ final class CancelForwardingNode<Value, Error>: PromiseNode, @unchecked Sendable
     /// The actor `cancelRequested` is isolated to (`nil`: nonisolated); it runs only there.
     let isolation: (any Actor)?
 
-    init(upstream: PromiseCore, context: PromiseContext, cancelRequested: @escaping @isolated(any) @Sendable (Promise<Value, Error>) -> Void) {
+    init(upstream: PromiseCore, context: PromiseContext, isolation: (any Actor)?, cancelRequested: @escaping @Sendable (Promise<Value, Error>) -> Void) {
         self.upstream = upstream
         self.context = context
-        self.isolation = cancelRequested.isolation
-        self.cancelRequested = unisolated(cancelRequested)
+        self.isolation = isolation
+        self.cancelRequested = cancelRequested
     }
 
     override func upstreamRequestedCancel(_ promise: PromiseCore, synchronously: Bool) {

@@ -19,8 +19,22 @@ extension Promise {
     /// - Returns: A new promise with this promise's result. Asking it to cancel counts as
     ///   one child of this promise asking (rule 5).
     @inlinable
-    public func then(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Void) -> Promise<Value, Error> {
-        register(ThenBox(context: context, token: token, callback: onSuccess))
+    public func then(on context: PromiseContext.CallerIsolated = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Void) -> Promise<Value, Error> {
+        register(ThenBox(context: context.context, token: token, callback: onSuccess))
+    }
+
+    /// `then(on:token:_:)` with a context held in a value: `onSuccess` keeps the
+    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    @inlinable
+    public func then(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Void) -> Promise<Value, Error> {
+        register(ThenBox(context: context.promiseContext, token: token, callback: onSuccess))
+    }
+
+    /// `then(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
+    /// nonisolated and runs on that context, as in Tomorrowland 1.x.
+    @inlinable
+    public func then(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) -> Void) -> Promise<Value, Error> {
+        register(ThenBox(context: context.context, token: token, nonisolated: onSuccess))
     }
 
     /// Transforms the value on `context`. Errors and cancellation pass through; with an
@@ -36,9 +50,25 @@ extension Promise {
     /// - Returns: A promise of the transformed value; a child of this promise for
     ///   cancellation propagation (rule 5).
     @inlinable
-    public func map<U>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: __owned @escaping @isolated(any) @Sendable (Value) -> U) -> Promise<U, Error> {
+    public func map<U>(on context: PromiseContext.CallerIsolated, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: __owned @escaping @isolated(any) @Sendable (Value) -> U) -> Promise<U, Error> {
         // Taken `__owned` and consumed: the closure's context moves into the box.
-        register(MapBox(context: context, token: token, callback: consume onSuccess))
+        register(MapBox(context: context.context, token: token, callback: consume onSuccess))
+    }
+
+    /// `map(on:token:_:)` with a context held in a value: `onSuccess` keeps the
+    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    @inlinable
+    public func map<U>(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: __owned @escaping @isolated(any) @Sendable (Value) -> U) -> Promise<U, Error> {
+        // Taken `__owned` and consumed: the closure's context moves into the box.
+        register(MapBox(context: context.promiseContext, token: token, callback: consume onSuccess))
+    }
+
+    /// `map(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
+    /// nonisolated and runs on that context, as in Tomorrowland 1.x.
+    @inlinable
+    public func map<U>(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onSuccess: __owned @escaping @Sendable (Value) -> U) -> Promise<U, Error> {
+        // Taken `__owned` and consumed: the closure's context moves into the box.
+        register(MapBox(context: context.context, token: token, nonisolated: consume onSuccess))
     }
 
     /// Replaces the value with the eventual result of the promise `onSuccess` returns.
@@ -55,8 +85,22 @@ extension Promise {
     /// - Returns: A promise of the adopted promise's result. Its cancel requests go to this
     ///   promise until `onSuccess` has run, then to the adopted promise.
     @inlinable
-    public func flatMap<U>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Promise<U, Error>) -> Promise<U, Error> {
-        register(FlatMapBox(context: context, token: token, callback: onSuccess))
+    public func flatMap<U>(on context: PromiseContext.CallerIsolated, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Promise<U, Error>) -> Promise<U, Error> {
+        register(FlatMapBox(context: context.context, token: token, callback: onSuccess))
+    }
+
+    /// `flatMap(on:token:_:)` with a context held in a value: `onSuccess` keeps the
+    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    @inlinable
+    public func flatMap<U>(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Promise<U, Error>) -> Promise<U, Error> {
+        register(FlatMapBox(context: context.promiseContext, token: token, callback: onSuccess))
+    }
+
+    /// `flatMap(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
+    /// nonisolated and runs on that context, as in Tomorrowland 1.x.
+    @inlinable
+    public func flatMap<U>(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) -> Promise<U, Error>) -> Promise<U, Error> {
+        register(FlatMapBox(context: context.context, token: token, nonisolated: onSuccess))
     }
 }
 
@@ -64,8 +108,19 @@ extension Promise {
 @usableFromInline
 final class ThenBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredVoidCallback<Value>>, @unchecked Sendable {
     @inlinable
-    init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (Value) -> Void) {
-        super.init(context: context, token: token, trigger: .value, kind: .observer, isolation: callback.isolation, callback: StoredVoidCallback(isolated: callback)) { child, upstream, phase in
+    convenience init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (Value) -> Void) {
+        self.init(context: context, token: token, isolation: callback.isolation, stored: StoredVoidCallback(isolated: callback))
+    }
+
+    /// A nonisolated callback: stored as it is, no `@isolated(any)` context to take apart.
+    @inlinable
+    convenience init(context: PromiseContext, token: PromiseInvalidationToken?, nonisolated callback: @escaping @Sendable (Value) -> Void) {
+        self.init(context: context, token: token, isolation: nil, stored: StoredVoidCallback(callback))
+    }
+
+    @inlinable
+    init(context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, stored: StoredVoidCallback<Value>) {
+        super.init(context: context, token: token, trigger: .value, kind: .observer, isolation: isolation, callback: stored) { child, upstream, phase in
             let box = unsafeDowncast(child, to: ThenBox<Value, Error>.self)
             let borrowed = Unmanaged.passUnretained(box)
             box.handle(upstream, phase) { result in borrowed._withUnsafeGuaranteedRef { $0.step(result) } }
@@ -84,8 +139,19 @@ final class ThenBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredVo
 @usableFromInline
 final class MapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Value, Error, StoredCallback<ParentValue, Value>>, @unchecked Sendable {
     @inlinable
-    init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (ParentValue) -> Value) {
-        super.init(context: context, token: token, trigger: .value, kind: .transformer, isolation: callback.isolation, callback: StoredCallback(isolated: callback)) { child, upstream, phase in
+    convenience init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (ParentValue) -> Value) {
+        self.init(context: context, token: token, isolation: callback.isolation, stored: StoredCallback(isolated: callback))
+    }
+
+    /// A nonisolated callback: stored as it is, no `@isolated(any)` context to take apart.
+    @inlinable
+    convenience init(context: PromiseContext, token: PromiseInvalidationToken?, nonisolated callback: @escaping @Sendable (ParentValue) -> Value) {
+        self.init(context: context, token: token, isolation: nil, stored: StoredCallback(callback))
+    }
+
+    @inlinable
+    init(context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, stored: StoredCallback<ParentValue, Value>) {
+        super.init(context: context, token: token, trigger: .value, kind: .transformer, isolation: isolation, callback: stored) { child, upstream, phase in
             let box = unsafeDowncast(child, to: MapBox<ParentValue, Error, Value>.self)
             let borrowed = Unmanaged.passUnretained(box)
             box.handle(upstream, phase) { result in borrowed._withUnsafeGuaranteedRef { $0.step(result) } }
@@ -107,8 +173,19 @@ final class MapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Valu
 @usableFromInline
 final class FlatMapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Value, Error, StoredPromiseCallback<ParentValue, Value, Error>>, @unchecked Sendable {
     @inlinable
-    init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (ParentValue) -> Promise<Value, Error>) {
-        super.init(context: context, token: token, trigger: .value, kind: .transformer, isolation: callback.isolation, callback: StoredPromiseCallback(isolated: callback)) { child, upstream, phase in
+    convenience init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (ParentValue) -> Promise<Value, Error>) {
+        self.init(context: context, token: token, isolation: callback.isolation, stored: StoredPromiseCallback(isolated: callback))
+    }
+
+    /// A nonisolated callback: stored as it is, no `@isolated(any)` context to take apart.
+    @inlinable
+    convenience init(context: PromiseContext, token: PromiseInvalidationToken?, nonisolated callback: @escaping @Sendable (ParentValue) -> Promise<Value, Error>) {
+        self.init(context: context, token: token, isolation: nil, stored: StoredPromiseCallback(callback))
+    }
+
+    @inlinable
+    init(context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, stored: StoredPromiseCallback<ParentValue, Value, Error>) {
+        super.init(context: context, token: token, trigger: .value, kind: .transformer, isolation: isolation, callback: stored) { child, upstream, phase in
             let box = unsafeDowncast(child, to: FlatMapBox<ParentValue, Error, Value>.self)
             let borrowed = Unmanaged.passUnretained(box)
             box.handle(upstream, phase) { result in borrowed._withUnsafeGuaranteedRef { $0.step(result) } }
@@ -139,10 +216,28 @@ extension Promise where Error == Swift.Error {
     ///     promise.
     /// - Returns: A promise with this promise's result, or the thrown error; a child of
     ///   this promise for cancellation propagation.
-    public func tryThen(on context: PromiseContext = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Void) -> Promise<Value, Error> {
-        register(on: context, token: token, trigger: .value, kind: .observer, isolation: onSuccess.isolation) { result in
+    public func tryThen(on context: PromiseContext.CallerIsolated = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Void) -> Promise<Value, Error> {
+        _tryThen(on: context.context, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
+    }
+
+    /// `tryThen(on:token:_:)` with a context held in a value: `onSuccess` keeps the
+    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    public func tryThen(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Void) -> Promise<Value, Error> {
+        _tryThen(on: context.promiseContext, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
+    }
+
+    /// `tryThen(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
+    /// nonisolated and runs on that context, as in Tomorrowland 1.x.
+    public func tryThen(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) throws -> Void) -> Promise<Value, Error> {
+        _tryThen(on: context.context, token: token, isolation: nil, onSuccess)
+    }
+
+    /// `tryThen(on:token:_:)` with the callback's isolation taken apart: `onSuccess` may
+    /// only run on `isolation` (anywhere if it is `nil`).
+    func _tryThen(on context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, _ onSuccess: @escaping @Sendable (Value) throws -> Void) -> Promise<Value, Error> {
+        register(on: context, token: token, trigger: .value, kind: .observer, isolation: isolation) { result in
             if case .value(let value) = result {
-                do { try unisolated(onSuccess)(value) } catch { return .resolve(.error(error)) }
+                do { try onSuccess(value) } catch { return .resolve(.error(error)) }
             }
             return .resolve(result)
         }
@@ -159,11 +254,29 @@ extension Promise where Error == Swift.Error {
     ///     calling it.
     /// - Returns: A promise of the transformed value; a child of this promise for
     ///   cancellation propagation.
-    public func tryMap<U>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> U) -> Promise<U, Error> {
-        register(on: context, token: token, trigger: .value, kind: .transformer, isolation: onSuccess.isolation) { result in
+    public func tryMap<U>(on context: PromiseContext.CallerIsolated, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> U) -> Promise<U, Error> {
+        _tryMap(on: context.context, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
+    }
+
+    /// `tryMap(on:token:_:)` with a context held in a value: `onSuccess` keeps the
+    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    public func tryMap<U>(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> U) -> Promise<U, Error> {
+        _tryMap(on: context.promiseContext, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
+    }
+
+    /// `tryMap(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
+    /// nonisolated and runs on that context, as in Tomorrowland 1.x.
+    public func tryMap<U>(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) throws -> U) -> Promise<U, Error> {
+        _tryMap(on: context.context, token: token, isolation: nil, onSuccess)
+    }
+
+    /// `tryMap(on:token:_:)` with the callback's isolation taken apart: `onSuccess` may
+    /// only run on `isolation` (anywhere if it is `nil`).
+    func _tryMap<U>(on context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, _ onSuccess: @escaping @Sendable (Value) throws -> U) -> Promise<U, Error> {
+        register(on: context, token: token, trigger: .value, kind: .transformer, isolation: isolation) { result in
             switch result {
             case .value(let value):
-                do { return .resolve(.value(try unisolated(onSuccess)(value))) } catch { return .resolve(.error(error)) }
+                do { return .resolve(.value(try onSuccess(value))) } catch { return .resolve(.error(error)) }
             case .error(let error): return .resolve(.error(error))
             case .cancelled: return .resolve(.cancelled)
             }
@@ -182,11 +295,29 @@ extension Promise where Error == Swift.Error {
     /// - Returns: A promise of the adopted promise's result, its error upcast to
     ///   `Swift.Error`. Its cancel requests go to this promise until `onSuccess` has run,
     ///   then to the adopted one.
-    public func tryFlatMap<U, E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Promise<U, E>) -> Promise<U, Error> {
-        register(on: context, token: token, trigger: .value, kind: .transformer, isolation: onSuccess.isolation) { result in
+    public func tryFlatMap<U, E: Swift.Error>(on context: PromiseContext.CallerIsolated, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Promise<U, E>) -> Promise<U, Error> {
+        _tryFlatMap(on: context.context, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
+    }
+
+    /// `tryFlatMap(on:token:_:)` with a context held in a value: `onSuccess` keeps the
+    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    public func tryFlatMap<U, E: Swift.Error>(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Promise<U, E>) -> Promise<U, Error> {
+        _tryFlatMap(on: context.promiseContext, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
+    }
+
+    /// `tryFlatMap(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
+    /// nonisolated and runs on that context, as in Tomorrowland 1.x.
+    public func tryFlatMap<U, E: Swift.Error>(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) throws -> Promise<U, E>) -> Promise<U, Error> {
+        _tryFlatMap(on: context.context, token: token, isolation: nil, onSuccess)
+    }
+
+    /// `tryFlatMap(on:token:_:)` with the callback's isolation taken apart: `onSuccess` may
+    /// only run on `isolation` (anywhere if it is `nil`).
+    func _tryFlatMap<U, E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, _ onSuccess: @escaping @Sendable (Value) throws -> Promise<U, E>) -> Promise<U, Error> {
+        register(on: context, token: token, trigger: .value, kind: .transformer, isolation: isolation) { result in
             switch result {
             case .value(let value):
-                do { return .adopt(try unisolated(onSuccess)(value).upcast) } catch { return .resolve(.error(error)) }
+                do { return .adopt(try onSuccess(value).upcast) } catch { return .resolve(.error(error)) }
             case .error(let error): return .resolve(.error(error))
             case .cancelled: return .resolve(.cancelled)
             }

@@ -1,0 +1,98 @@
+// The two kinds of context a callback can be given, as parameter types of their own.
+//
+// Every API that takes a context and a closure is declared three times, once per kind of
+// context argument, so the compiler can choose the closure's isolation from what the call site
+// says:
+// - `PromiseContext.Named` (`.utility`, `.queue(q)`, …): the closure is a plain `@Sendable`
+//   closure, nonisolated, run where the context says (1.x);
+// - `PromiseContext.CallerIsolated` (no context, `.main`, `.auto`, `.immediate`, `.nowOr(.main)`)
+//   and `any PromiseContextConvertible` (a `PromiseContext` held in a value): the closure
+//   inherits the caller's actor and runs on it.
+// No overload is `@_disfavoredOverload`: a `.utility` argument fits `Named` only (an
+// existential offers no implicit members), `.main` fits `CallerIsolated` only, and a value fits
+// `any PromiseContextConvertible` only, so the type checker never ranks two of them
+// (Benchmarks/scripts/typecheck.sh; a disfavoured overload made chains 10,000× slower).
+
+import Dispatch
+import Foundation
+
+extension PromiseContext {
+    /// A context that names where a callback runs: a QoS queue, a dispatch queue or an
+    /// operation queue (or `.nowOr` one of them).
+    ///
+    /// You don't write this type: `.utility`, `.queue(q)` or `.operationQueue(q)` passed to a
+    /// callback API picks the overload that takes it. Its callback is an ordinary nonisolated
+    /// `@Sendable` closure, run exactly where the context says, as in Tomorrowland 1.x, even
+    /// when written in `@MainActor` code or in an actor. Touching that actor's state from it
+    /// is a compile error: the closure runs on another queue.
+    public struct Named: Sendable, Hashable {
+        /// The context this value names.
+        public let context: PromiseContext
+
+        @inlinable init(_ context: PromiseContext) { self.context = context }
+
+        /// `DispatchQueue.global(qos: .background)`.
+        public static var background: Named { Named(.background) }
+        /// `DispatchQueue.global(qos: .utility)`.
+        public static var utility: Named { Named(.utility) }
+        /// `DispatchQueue.global(qos: .default)`.
+        public static var `default`: Named { Named(.default) }
+        /// `DispatchQueue.global(qos: .userInitiated)`.
+        public static var userInitiated: Named { Named(.userInitiated) }
+        /// `DispatchQueue.global(qos: .userInteractive)`.
+        public static var userInteractive: Named { Named(.userInteractive) }
+        /// A specific dispatch queue (`.queue(.main)`: a fresh `DispatchQueue.main.async`; to
+        /// use main-actor state, pass `.main` instead).
+        public static func queue(_ queue: DispatchQueue) -> Named { Named(.queue(queue)) }
+        /// A specific operation queue: the callback is added as an operation.
+        public static func operationQueue(_ queue: OperationQueue) -> Named { Named(.operationQueue(queue)) }
+        /// Synchronously if the promise is already resolved, otherwise on `context`.
+        public static func nowOr(_ context: Named) -> Named { Named(.nowOr(context.context)) }
+    }
+
+    /// A context that names no executor of its own: the callback keeps the caller's actor.
+    ///
+    /// You don't write this type: no context, `.main`, `.auto`, `.immediate` or `.nowOr(.main)`
+    /// passed to a callback API picks the overload that takes it. A closure written in
+    /// `@MainActor` code (or in an actor method that uses `self`) is isolated to that actor
+    /// and always runs on it; a nonisolated closure runs where the context says.
+    public struct CallerIsolated: Sendable, Hashable {
+        /// The context this value names.
+        public let context: PromiseContext
+
+        @inlinable init(_ context: PromiseContext) { self.context = context }
+
+        /// The main queue, with same-turn ordering of chained callbacks (`PromiseContext.main`).
+        public static var main: CallerIsolated { CallerIsolated(.main) }
+        /// `.main` when called on the main queue or main actor, otherwise `.default`; evaluated
+        /// when the method is called.
+        public static var auto: CallerIsolated { CallerIsolated(.auto) }
+        /// Synchronously on the thread that resolves the promise (`PromiseContext.immediate`).
+        public static var immediate: CallerIsolated { CallerIsolated(.immediate) }
+        /// Synchronously if the promise is already resolved, otherwise on `context`.
+        public static func nowOr(_ context: CallerIsolated) -> CallerIsolated {
+            CallerIsolated(.nowOr(context.context))
+        }
+        /// Synchronously if the promise is already resolved, otherwise on the context held in
+        /// `context` (`.nowOr(someContext)`).
+        public static func nowOr(_ context: any PromiseContextConvertible) -> CallerIsolated {
+            CallerIsolated(.nowOr(context.promiseContext))
+        }
+    }
+}
+
+/// A context held in a value: `PromiseContext` conforms.
+///
+/// A callback API given a `PromiseContext` value (`let context: PromiseContext = …`, or
+/// `PromiseContext.utility` spelled out) takes it as `any PromiseContextConvertible`; its
+/// closure keeps the caller's actor, as with `.main`. Pass the context by name (`.utility`)
+/// to get a nonisolated closure that runs on that queue.
+public protocol PromiseContextConvertible: Sendable {
+    /// The context.
+    var promiseContext: PromiseContext { get }
+}
+
+extension PromiseContext: PromiseContextConvertible {
+    /// `self`.
+    @inlinable public var promiseContext: PromiseContext { self }
+}
