@@ -24,8 +24,10 @@ func legacyAvatar(forUser id: Int) -> StdPromise<Image> {
 
     func load() {
         networkActivityIndicatorVisible = true
-        fetchFeed().then { rows in
-            self.rows = rows
+        fetchFeed().map(on: .utility) { rows in
+            rows.sorted()  // off the main actor, on the utility queue
+        }.then { rows in
+            self.rows = rows  // on the main actor
         }.catch { error in
             print("could not load the feed: \(error)")
         }.always { _ in

@@ -88,7 +88,7 @@ func resizeSerially(_ images: [StdPromise<Image>], on queue: DispatchQueue) -> [
     var thumbnails: [Image] = []
 
     func show(_ image: StdPromise<Image>) {
-        _ = image.map(on: .utility, makeThumbnail)  // nonisolated: runs on .utility
+        _ = image.map(on: .utility) { image in makeThumbnail(image) }  // nonisolated: on .utility
             .then { thumbnail in self.thumbnails.append(thumbnail) }  // main actor
     }
 }

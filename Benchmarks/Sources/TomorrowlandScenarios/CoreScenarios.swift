@@ -10,6 +10,9 @@ public let tomorrowlandScenarios: [Scenario] = [
     Scenario("a-capture", "Tomorrowland", "(a) with callbacks that capture an object", sync: createMapThenFulfilCapturing),
     Scenario("b", "Tomorrowland", "create pending, 10 maps on .immediate, fulfil", sync: tenMapChain),
     Scenario("c", "Tomorrowland", "already-fulfilled promise + then on .immediate", sync: fulfilledThen),
+    Scenario("a-resolved", "Tomorrowland", "already-fulfilled promise, map + then on .immediate (runs at once)", sync: resolvedMapThen),
+    Scenario("a-named", "Tomorrowland", "(a-resolved) on a named context, .nowOr(.utility): nonisolated callbacks", sync: resolvedMapThenNamed),
+    Scenario("b-named", "Tomorrowland", "already-fulfilled promise, 10 maps on .nowOr(.utility) (named, run at once)", sync: resolvedTenMapsNamed),
     Scenario("i1", "Tomorrowland", "(a) on 1 thread, n ops", sync: { n in
         onThreads(1) { _ in contentionLoop(n) }
         return n
@@ -73,6 +76,36 @@ func fulfilledThen(_ n: Int) -> Int {
         _ = StdPromise<Int>(fulfilled: i).then(on: .immediate) { tally &+= $0 }
     }
     return checkTally(expectedTally(n))
+}
+
+// Named contexts: `.nowOr(.utility)` picks the `PromiseContext.Named` overloads (plain
+// nonisolated closures, no `@isolated(any)` context); on an already-fulfilled promise the
+// callbacks run at once, so the allocation count does not depend on a queue.
+
+@inline(never)
+func resolvedMapThen(_ n: Int) -> Int {
+    for i in 0..<n {
+        _ = StdPromise<Int>(fulfilled: i).map(on: .immediate) { $0 &+ 1 }.then(on: .immediate) { tally &+= $0 }
+    }
+    return checkTally(expectedTally(n, plus: 1))
+}
+
+@inline(never)
+func resolvedMapThenNamed(_ n: Int) -> Int {
+    for i in 0..<n {
+        _ = StdPromise<Int>(fulfilled: i).map(on: .nowOr(.utility)) { $0 &+ 1 }.then(on: .nowOr(.utility)) { tally &+= $0 }
+    }
+    return checkTally(expectedTally(n, plus: 1))
+}
+
+@inline(never)
+func resolvedTenMapsNamed(_ n: Int) -> Int {
+    for i in 0..<n {
+        var chain = StdPromise<Int>(fulfilled: i)
+        for _ in 0..<9 { chain = chain.map(on: .nowOr(.utility)) { $0 &+ 1 } }
+        _ = chain.map(on: .nowOr(.utility)) { tally &+= $0 &+ 1 }
+    }
+    return checkTally(expectedTally(n, plus: 10))
 }
 
 @inline(never)
