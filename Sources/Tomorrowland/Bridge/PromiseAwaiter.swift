@@ -167,19 +167,24 @@ extension Atomic where Value == AwaitPhase {
 
     /// The promise resolved. `true` if the caller took the armed continuation and must
     /// resume it (with the result); otherwise `arm` will, or the wait already ended.
+    ///
+    /// Every way out moves the phase on: an `armed` found by a failed compare-exchange (the
+    /// Task armed between the two) is moved to `resumed` too before the caller takes the
+    /// continuation. (Returning `true` on that `armed` left the phase `armed`, and a later
+    /// stop request resumed the taken continuation again: found by the interleaving
+    /// explorer, Tests/InterleavingTests.)
     @inline(__always)
     func resolved() -> Bool {
-        var phase = advance(from: .armed, to: .resumed)
+        var phase = AwaitPhase.armed
         while true {
             let next: AwaitPhase
             switch phase {
-            case .armed: return true
-            case .free: next = .resumed
+            case .armed, .free: next = .resumed
             case .waiting: next = .resolvedEarly
             case .stopRequested, .resolvedEarly, .resumed: return false
             }
             let found = advance(from: phase, to: next)
-            if found == phase { return false }
+            if found == phase { return phase == .armed }
             phase = found
         }
     }
