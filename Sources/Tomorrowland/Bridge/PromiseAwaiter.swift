@@ -127,7 +127,10 @@ extension Atomic where Value == AwaitPhase {
     /// Moves from `expected` to `desired` if the phase is `expected`; returns the phase found.
     @inline(__always)
     private func advance(from expected: AwaitPhase, to desired: AwaitPhase) -> AwaitPhase {
-        compareExchange(expected: expected, desired: desired, ordering: .acquiringAndReleasing).original
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("awaitPhase.cas")
+        #endif
+        return compareExchange(expected: expected, desired: desired, ordering: .acquiringAndReleasing).original
     }
 
     /// free → waiting: a Task takes a box's slot. `false` if it is taken or closed.
@@ -145,14 +148,23 @@ extension Atomic where Value == AwaitPhase {
             return nil
         case .stopRequested:
             // Nobody else moves on from stopRequested or resolvedEarly: a plain store will do.
-            store(.resumed, ordering: .releasing)
+            resume()
             return true
         case .resolvedEarly:
-            store(.resumed, ordering: .releasing)
+            resume()
             return false
         case .free, .armed, .resumed:
             preconditionFailure("Tomorrowland: an await was armed twice")
         }
+    }
+
+    /// stopRequested or resolvedEarly → resumed, by `arm` (nobody else moves on from them).
+    @inline(__always)
+    private func resume() {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("awaitPhase.store")
+        #endif
+        store(.resumed, ordering: .releasing)
     }
 
     /// The Task asked to stop waiting. `true` if the caller took the armed continuation and
@@ -176,7 +188,14 @@ extension Atomic where Value == AwaitPhase {
     @inline(__always)
     func resolved() -> Bool {
         var phase = AwaitPhase.armed
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        var retried = false
+        #endif
         while true {
+            #if TOMORROWLAND_SCHEDULE_POINTS
+            // The bug put back: an `armed` found by a failed compare-exchange is taken as is.
+            if retried, phase == .armed, SchedulePoints.isReintroduced(.resolvedLeavesArmed) { return true }
+            #endif
             let next: AwaitPhase
             switch phase {
             case .armed, .free: next = .resumed
@@ -186,6 +205,9 @@ extension Atomic where Value == AwaitPhase {
             let found = advance(from: phase, to: next)
             if found == phase { return phase == .armed }
             phase = found
+            #if TOMORROWLAND_SCHEDULE_POINTS
+            retried = true
+            #endif
         }
     }
 }
