@@ -1,8 +1,7 @@
 // Every scenario under every schedule within the preemption bound; the explorer's own
 // checks (schedule counts, deadlock, lost wakeup, replay); and three past bugs put back,
 // each found by the explorer. Debug builds only (the schedule points are compiled out of
-// release builds). The exhaustive scenarios are skipped under the thread sanitizer, which
-// slows each schedule tenfold; the explorer's own tests and the bug hunts still run there.
+// release builds). All of it also runs under the thread sanitizer (about 35 s there).
 
 #if TOMORROWLAND_SCHEDULE_POINTS
 import Foundation
@@ -13,8 +12,7 @@ import XCTest
 final class InterleavingTests: XCTestCase {
     /// Explores `scenario` exhaustively within the default bound; fails with the replayable
     /// schedule if an invariant breaks.
-    private func exploreAll(_ index: Int, file: StaticString = #filePath, line: UInt = #line) throws {
-        try XCTSkipIf(isThreadSanitized, "exhaustive exploration skipped under the thread sanitizer")
+    private func exploreAll(_ index: Int, file: StaticString = #filePath, line: UInt = #line) {
         let scenario = Scenarios.all[index]
         let exploration = Explorer.shared.explore(scenario.make)
         print("Interleavings: \(scenario.name): \(exploration)")
@@ -22,19 +20,19 @@ final class InterleavingTests: XCTestCase {
         XCTAssertTrue(exploration.complete, "\(scenario.name): \(exploration)", file: file, line: line)
     }
 
-    func testScenario00_fulfilVsRequestCancelVsObserver() throws { try exploreAll(0) }
-    func testScenario01_twoChildrenCancelVsParentFulfilment() throws { try exploreAll(1) }
-    func testScenario02_lastResolverDroppedVsCancelHandler() throws { try exploreAll(2) }
-    func testScenario03_awaitOnNode() throws { try exploreAll(3) }
-    func testScenario04_awaitOnNodeStopWaiting() throws { try exploreAll(4) }
-    func testScenario05_awaitInSlot() throws { try exploreAll(5) }
-    func testScenario06_awaitInSlotStopWaiting() throws { try exploreAll(6) }
-    func testScenario07_taskPromiseStartVsCancel() throws { try exploreAll(7) }
-    func testScenario08_flatMapAdoptionVsCancel() throws { try exploreAll(8) }
-    func testScenario09_pipeLinkVsResolution() throws { try exploreAll(9) }
-    func testScenario10_tokenInvalidationVsRegistration() throws { try exploreAll(10) }
-    func testScenario11_retryStopVsRejection() throws { try exploreAll(11) }
-    func testScenario12_timeoutVsResolution() throws { try exploreAll(12) }
+    func testScenario00_fulfilVsRequestCancelVsObserver() { exploreAll(0) }
+    func testScenario01_twoChildrenCancelVsParentFulfilment() { exploreAll(1) }
+    func testScenario02_lastResolverDroppedVsCancelHandler() { exploreAll(2) }
+    func testScenario03_awaitOnNode() { exploreAll(3) }
+    func testScenario04_awaitOnNodeStopWaiting() { exploreAll(4) }
+    func testScenario05_awaitInSlot() { exploreAll(5) }
+    func testScenario06_awaitInSlotStopWaiting() { exploreAll(6) }
+    func testScenario07_taskPromiseStartVsCancel() { exploreAll(7) }
+    func testScenario08_flatMapAdoptionVsCancel() { exploreAll(8) }
+    func testScenario09_pipeLinkVsResolution() { exploreAll(9) }
+    func testScenario10_tokenInvalidationVsRegistration() { exploreAll(10) }
+    func testScenario11_retryStopVsRejection() { exploreAll(11) }
+    func testScenario12_timeoutVsResolution() { exploreAll(12) }
 
     // MARK: Past bugs, put back
 
@@ -150,7 +148,4 @@ private final class Flags: Sendable {
     let waiting = Atomic<Bool>(false)
     let notified = Atomic<Bool>(false)
 }
-
-/// Whether this process runs under the thread sanitizer.
-let isThreadSanitized: Bool = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
 #endif
