@@ -358,9 +358,15 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         guard !freeRun else { return }
         trace.append((me, "lock"))
         yield(me, .waitingForLock(lock))
-        if freeRun, lockOwners[lock] != nil {
-            // Deadlocked: taking the real lock would block for good, so park here for good
-            // (the thread is replaced) and count as finished.
+        // In free run (the run failed), wait for the owner to release the lock, unless the
+        // owner itself waits for a lock (a deadlock) or was parked: then taking the real lock
+        // would block for good, so park here for good instead (the worker is replaced) and
+        // count as finished.
+        while freeRun, let owner = lockOwners[lock] {
+            if case .waitingForLock = status[owner] {} else if !lost.contains(owner) {
+                monitor.wait()
+                continue
+            }
             lost.insert(me)
             status[me] = .finished
             finished += 1
@@ -376,6 +382,7 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         monitor.lock()
         defer { monitor.unlock() }
         lockOwners[lock] = nil
+        if freeRun { monitor.broadcast() }
     }
 
     // MARK: For scenarios
