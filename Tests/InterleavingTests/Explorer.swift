@@ -182,7 +182,6 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         lost = []
         status = Array(repeating: .runnable, count: threads.count)
         jobs = threads + Array(repeating: nil, count: workers - threads.count)
-        running = nil
         freeRun = false
         lockOwners = [:]
         finished = 0

@@ -10,11 +10,15 @@ import XCTest
 @testable import Tomorrowland
 
 final class InterleavingTests: XCTestCase {
+    /// The preemption bound of the scenarios: 2, or `INTERLEAVINGS_BOUND` (a deeper search by hand).
+    private static let bound = ProcessInfo.processInfo.environment["INTERLEAVINGS_BOUND"].flatMap { Int($0) }
+        ?? Explorer.defaultBound
+
     /// Explores `scenario` exhaustively within the default bound; fails with the replayable
     /// schedule if an invariant breaks.
     private func exploreAll(_ index: Int, file: StaticString = #filePath, line: UInt = #line) {
         let scenario = Scenarios.all[index]
-        let exploration = Explorer.shared.explore(scenario.make)
+        let exploration = Explorer.shared.explore(bound: Self.bound, scenario.make)
         print("Interleavings: \(scenario.name): \(exploration)")
         XCTAssertNil(exploration.failure.map { $0.message }, "\(scenario.name): \(exploration)", file: file, line: line)
         XCTAssertTrue(exploration.complete, "\(scenario.name): \(exploration)", file: file, line: line)
