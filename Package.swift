@@ -1,6 +1,10 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// Compiles in the schedule points of the interleaving explorer, in debug builds only: a
+/// release build compiles exactly what it would without them.
+let schedulePoints = SwiftSetting.define("TOMORROWLAND_SCHEDULE_POINTS", .when(configuration: .debug))
+
 let package = Package(
     name: "Tomorrowland",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -9,10 +13,13 @@ let package = Package(
         .library(name: "TomorrowlandAsync", targets: ["TomorrowlandAsync"]),
     ],
     targets: [
-        .target(name: "Tomorrowland"),
+        // Debug builds only: the schedule points of the interleaving explorer (State/SchedulePoints.swift).
+        .target(name: "Tomorrowland", swiftSettings: [schedulePoints]),
         .target(name: "TomorrowlandAsync", dependencies: ["Tomorrowland"]),
         .testTarget(name: "TomorrowlandTests", dependencies: ["Tomorrowland"]),
         .testTarget(name: "TomorrowlandAsyncTests", dependencies: ["TomorrowlandAsync"]),
+        // Every interleaving of small scenarios, by a deterministic scheduler (debug builds only).
+        .testTarget(name: "InterleavingTests", dependencies: ["Tomorrowland"], swiftSettings: [schedulePoints]),
         // Written the way Tomorrowland 1.x users write code, in Swift 5 mode: must keep compiling.
         .testTarget(
             name: "Swift5ClientTests",

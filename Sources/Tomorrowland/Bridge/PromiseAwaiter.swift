@@ -127,7 +127,10 @@ extension Atomic where Value == AwaitPhase {
     /// Moves from `expected` to `desired` if the phase is `expected`; returns the phase found.
     @inline(__always)
     private func advance(from expected: AwaitPhase, to desired: AwaitPhase) -> AwaitPhase {
-        compareExchange(expected: expected, desired: desired, ordering: .acquiringAndReleasing).original
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("awaitPhase.cas")
+        #endif
+        return compareExchange(expected: expected, desired: desired, ordering: .acquiringAndReleasing).original
     }
 
     /// free → waiting: a Task takes a box's slot. `false` if it is taken or closed.
@@ -145,14 +148,23 @@ extension Atomic where Value == AwaitPhase {
             return nil
         case .stopRequested:
             // Nobody else moves on from stopRequested or resolvedEarly: a plain store will do.
-            store(.resumed, ordering: .releasing)
+            resume()
             return true
         case .resolvedEarly:
-            store(.resumed, ordering: .releasing)
+            resume()
             return false
         case .free, .armed, .resumed:
             preconditionFailure("Tomorrowland: an await was armed twice")
         }
+    }
+
+    /// stopRequested or resolvedEarly → resumed, by `arm` (nobody else moves on from them).
+    @inline(__always)
+    private func resume() {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("awaitPhase.store")
+        #endif
+        store(.resumed, ordering: .releasing)
     }
 
     /// The Task asked to stop waiting. `true` if the caller took the armed continuation and
@@ -167,20 +179,35 @@ extension Atomic where Value == AwaitPhase {
 
     /// The promise resolved. `true` if the caller took the armed continuation and must
     /// resume it (with the result); otherwise `arm` will, or the wait already ended.
+    ///
+    /// Every way out moves the phase on: an `armed` found by a failed compare-exchange (the
+    /// Task armed between the two) is moved to `resumed` too before the caller takes the
+    /// continuation. (Returning `true` on that `armed` left the phase `armed`, and a later
+    /// stop request resumed the taken continuation again: found by the interleaving
+    /// explorer, Tests/InterleavingTests.)
     @inline(__always)
     func resolved() -> Bool {
-        var phase = advance(from: .armed, to: .resumed)
+        var phase = AwaitPhase.armed
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        var retried = false
+        #endif
         while true {
+            #if TOMORROWLAND_SCHEDULE_POINTS
+            // The bug put back: an `armed` found by a failed compare-exchange is taken as is.
+            if retried, phase == .armed, SchedulePoints.isReintroduced(.resolvedLeavesArmed) { return true }
+            #endif
             let next: AwaitPhase
             switch phase {
-            case .armed: return true
-            case .free: next = .resumed
+            case .armed, .free: next = .resumed
             case .waiting: next = .resolvedEarly
             case .stopRequested, .resolvedEarly, .resumed: return false
             }
             let found = advance(from: phase, to: next)
-            if found == phase { return false }
+            if found == phase { return phase == .armed }
             phase = found
+            #if TOMORROWLAND_SCHEDULE_POINTS
+            retried = true
+            #endif
         }
     }
 }

@@ -197,6 +197,12 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
             return attempts.left > 0
         }
         guard let retries else {
+            #if TOMORROWLAND_SCHEDULE_POINTS
+            if SchedulePoints.isReintroduced(.retryResolvesAfterStop) {
+                resolver.resolve(with: result)
+                return
+            }
+            #endif
             // Stopped by a cancel request, which "stops at once: the returned promise is
             // cancelled": never resolved with this attempt's result (an intermediate error).
             resolver.cancel()

@@ -122,7 +122,10 @@ final class TokenBox: Sendable {
     /// The generation a callback records at registration and compares when it would run.
     @usableFromInline
     var currentGeneration: UInt {
-        generation.load(ordering: .acquiring)
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("token.generation.load")
+        #endif
+        return generation.load(ordering: .acquiring)
     }
 
     var counts: (Int, Int) {
@@ -145,6 +148,9 @@ final class TokenBox: Sendable {
         var visited: Set<ObjectIdentifier> = []
         while let box = stack.popLast() {
             guard visited.insert(ObjectIdentifier(box)).inserted else { continue }
+            #if TOMORROWLAND_SCHEDULE_POINTS
+            if invalidating { schedulePoint("token.generation.add") }
+            #endif
             if invalidating { box.generation.wrappingAdd(1, ordering: .acquiringAndReleasing) }
             let (promises, chained) = box.takeForCancel()
             promises.forEach { $0.requestCancel() }

@@ -28,6 +28,10 @@ package final class Locked<Value>: @unchecked Sendable {
     /// Runs `body` with exclusive access to the value.
     @inlinable @inline(__always)
     package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePointAcquiring(lock)
+        defer { schedulePointReleased(lock) }
+        #endif
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

@@ -67,19 +67,28 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// The current state, with acquire ordering (the result is visible if it says resolved).
     @usableFromInline
     final var currentState: PromiseState {
-        PromiseState(raw: state.load(ordering: .acquiring))
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("state.load")
+        #endif
+        return PromiseState(raw: state.load(ordering: .acquiring))
     }
 
     /// Applies a pure transition of the state word atomically and returns what it returned.
     /// Only the named events below call it.
     @inlinable
     final func update<R>(_ transition: (inout PromiseState) -> R) -> R {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("state.load")
+        #endif
         var old = state.load(ordering: .relaxed)
         while true {
             var new = PromiseState(raw: old)
             let output = transition(&new)
             if new.raw == old { return output }
             assert(new.isValid(after: PromiseState(raw: old)))
+            #if TOMORROWLAND_SCHEDULE_POINTS
+            schedulePoint("state.cas")
+            #endif
             let (exchanged, original) = state.weakCompareExchange(
                 expected: old, desired: new.raw,
                 successOrdering: .acquiringAndReleasing, failureOrdering: .relaxed)
@@ -91,12 +100,18 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// Applies a pure transition of one list head atomically and returns what it returned.
     @inline(__always)
     private func updateList<R>(_ list: borrowing Atomic<Unmanaged<PromiseNode>?>, _ transition: (inout ListHead) -> R) -> R {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("list.load")
+        #endif
         var old = list.load(ordering: .acquiring)
         while true {
             var new = ListHead(old)
             let output = transition(&new)
             if new.node?.toOpaque() == old?.toOpaque() { return output }
             assert(new.isValid(after: ListHead(old)), "Tomorrowland: a closed list was changed")
+            #if TOMORROWLAND_SCHEDULE_POINTS
+            schedulePoint("list.cas")
+            #endif
             let (exchanged, original) = list.weakCompareExchange(
                 expected: old, desired: new.node,
                 successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
@@ -128,6 +143,13 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     @usableFromInline
     final func publish(beforeDelivering: () -> Void) {
         let list = closeAtPublish()
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        if SchedulePoints.isReintroduced(.awaitSlotResumedAfterCallbacks) {
+            Delivery.deliver(self, list: list)
+            beforeDelivering()
+            return
+        }
+        #endif
         beforeDelivering()
         Delivery.deliver(self, list: list)
     }
@@ -138,6 +160,9 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     private final func closeAtPublish() -> Unmanaged<PromiseNode>? {
         // `PromiseState.publish()` as one atomic add; only the claimant does this. Sequentially
         // consistent for `dropUpstreamAtPublish` (free on x86: a locked add either way).
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("state.publish")
+        #endif
         let (old, new) = state.wrappingAdd(PromiseState.publishIncrement, ordering: .sequentiallyConsistent)
         var published = PromiseState(raw: old)
         let action = published.publish()
@@ -146,11 +171,17 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         // Rule 4: "Pending handlers are released when the promise resolves"; "onRequestCancel
         // registered after [...] the promise was cancelled runs its handler at once [...].
         // Handlers registered after the promise was fulfilled or rejected never run."
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("handlers.close")
+        #endif
         let handlers = cancelHandlers.exchange(
             ListHead.closedCancelHandlers(action).node, ordering: .acquiringAndReleasing)
         assert(!Sentinel.isResolved(handlers), "Tomorrowland: cancel handlers closed twice")
         if !Sentinel.isSentinel(handlers) { dropList(handlers) }
         dropUpstreamAtPublish()
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("callbacks.close")
+        #endif
         let list = callbacks.exchange(ListHead.closedCallbacks.node, ordering: .acquiringAndReleasing)
         // Only an assert: `claim`'s compare-exchange lets exactly one caller reach `publish`
         // per box, so the list was never closed before. (Were it, `reverseList` would treat
@@ -173,6 +204,9 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// both loads to miss — the store-buffering pattern.)
     @inline(__always)
     private func dropUpstreamAtPublish() {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("upstream.load")
+        #endif
         guard upstream.load(ordering: .sequentiallyConsistent) != nil else { return }
         _ = takeUpstream()
     }
@@ -285,8 +319,23 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         }
         // Store, then load the state word, both sequentially consistent: `publish` skips its
         // exchange when it sees no link (`dropUpstreamAtPublish` says why that is safe).
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        // The bug put back: the state load passes the store (what acquire/release allowed).
+        var early: UInt64? = nil
+        if SchedulePoints.isReintroduced(.linkLoadBeforeStore) {
+            schedulePoint("state.load")
+            early = state.load(ordering: .sequentiallyConsistent)
+        }
+        schedulePoint("upstream.store")
+        #endif
         upstream.exchange(Unmanaged.passRetained(up), ordering: .sequentiallyConsistent)?.release()
-        switch PromiseState(raw: state.load(ordering: .sequentiallyConsistent)).linkStored() {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        if early == nil { schedulePoint("state.load") }
+        let stateAfterStore = early ?? state.load(ordering: .sequentiallyConsistent)
+        #else
+        let stateAfterStore = state.load(ordering: .sequentiallyConsistent)
+        #endif
+        switch PromiseState(raw: stateAfterStore).linkStored() {
         case .keep:
             break
         case .drop:
@@ -299,7 +348,10 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// Takes the upstream link (at most one caller gets it), retained for the caller.
     @inline(__always)
     final func takeUpstream() -> PromiseCore? {
-        upstream.exchange(nil, ordering: .acquiringAndReleasing)?.takeRetainedValue()
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("upstream.take")
+        #endif
+        return upstream.exchange(nil, ordering: .acquiringAndReleasing)?.takeRetainedValue()
     }
 
     /// A propagating observer that requests cancel through `observerRequestedCancel` (or
@@ -337,6 +389,9 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     @inline(__always)
     @usableFromInline
     final func retainKeeper() {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("keepers.add")
+        #endif
         keepers.wrappingAdd(1, ordering: .relaxed)
     }
 
@@ -345,6 +400,9 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     @inline(__always)
     @usableFromInline
     final func releaseKeeper() {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("keepers.sub")
+        #endif
         let remaining = keepers.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue
         switch PromiseState.keeperReleased(remaining: remaining, state: { currentState }) {
         case .none: break

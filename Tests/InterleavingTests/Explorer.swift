@@ -1,0 +1,408 @@
+// Explorer: a deterministic scheduler that runs a scenario's threads one at a time and
+// explores, depth first, every order of their atomic steps within a preemption bound
+// (CHESS-style systematic testing). The steps are the library's schedule points
+// (Sources/Tomorrowland/State/SchedulePoints.swift), compiled into debug builds only.
+
+#if TOMORROWLAND_SCHEDULE_POINTS
+import Foundation
+@testable import Tomorrowland
+
+/// One run of a scenario: its threads, and the invariants checked once they all finished.
+struct ScenarioRun {
+    /// The bodies of the scenario's threads (thread `i` runs `threads[i]`).
+    var threads: [@Sendable () -> Void]
+    /// Checked after every thread finished (and after a deadlock or a hang): `nil` if the
+    /// invariants hold, otherwise what is wrong. May drop what the run kept alive and check
+    /// that it was released.
+    var check: () -> String?
+}
+
+/// What `Explorer.explore` found.
+struct Exploration: CustomStringConvertible {
+    /// The schedules run, up to and including the first failure.
+    var schedules: Int
+    /// Whether every schedule within the bound was run (no failure, no cap reached).
+    var complete: Bool
+    /// The first failure: what was wrong, the choice string that replays it, and the trace.
+    var failure: (message: String, choices: String, trace: String)?
+    var seconds: Double
+
+    var description: String {
+        var text = "\(schedules) schedules in \(String(format: "%.2f", seconds)) s"
+        if let failure {
+            text += ", FAILED at schedule \(schedules): \(failure.message)\n"
+            text += "  replay: choices \"\(failure.choices)\"\n  trace: \(failure.trace)"
+        } else if !complete {
+            text += " (capped: not every schedule was explored)"
+        }
+        return text
+    }
+}
+
+/// Runs scenarios under every interleaving of their schedule points, within a preemption bound.
+///
+/// - Real threads (a small pool of workers), exactly one runnable at a time: a worker runs
+///   only while `running` names it. At each schedule point the running worker itself picks
+///   the next one to run (the decision), hands over and waits for its turn.
+/// - A decision offers the running thread first (continuing costs nothing), then the other
+///   enabled threads; switching away from a thread that could go on is a *preemption*, and a
+///   run makes at most `bound` of them. Switching when the running thread finished or blocks
+///   is free. Decisions with one option are not recorded.
+/// - Depth first: `path` holds the recorded decisions of the last run and which option each
+///   took. The next run replays the path up to its last decision with an untried option,
+///   takes that option, and goes on with first options.
+/// - Blocking is modelled, so that it can be explored and a deadlock seen: `Locked` reports
+///   its lock (a thread waits until the explorer's own record says the lock is free), and a
+///   scenario can wait for a condition (`Explorer.wait(for:until:)`). No enabled thread while
+///   some have not finished is a deadlock; a thread waiting for a condition then is a lost
+///   wakeup. Either ends the run in *free run*: every thread runs on unscheduled, waits give up.
+///
+/// Safety of `@unchecked Sendable`: every mutable field is only accessed under `monitor`.
+final class Explorer: SchedulePointHandler, @unchecked Sendable {
+    static let shared = Explorer()
+
+    /// The default preemption bound.
+    static let defaultBound = 2
+
+    private enum Status {
+        case runnable
+        case waitingForLock(ObjectIdentifier)
+        case waitingFor(String, () -> Bool)
+        case finished
+    }
+
+    /// A recorded decision: the options offered and the one taken.
+    private struct Decision {
+        var options: [Int]
+        var taken: Int
+    }
+
+    private let monitor = NSCondition()
+
+    // The current run (all under `monitor`).
+    private var status: [Status] = []
+    private var running: Int? = nil
+    private var freeRun = false
+    private var lockOwners: [ObjectIdentifier: Int] = [:]
+    private var jobs: [(@Sendable () -> Void)?] = []
+    private var finished = 0
+    private var preemptions = 0
+    private var steps = 0
+    private var trace: [(thread: Int, label: String)] = []
+    private var choices: [Int] = []
+    private var failure: String? = nil
+
+    // The search (all under `monitor`).
+    private var bound = Explorer.defaultBound
+    private var path: [Decision] = []
+    private var nextDecision = 0
+    private var replay: [Int]? = nil
+    /// A run that takes more schedule points than this is reported as a livelock.
+    private let maxSteps = 20_000
+
+    // The worker pool: `workers` threads, numbered; a worker left deadlocked on a real lock
+    // by a failed run is *lost* (parked for good) and replaced.
+    private var workers = 0
+    private var lost: Set<Int> = []
+    private static let workerKey: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0)
+        return key
+    }()
+
+    /// The calling thread's worker number, `nil` on any other thread.
+    private static var currentWorker: Int? {
+        guard let pointer = pthread_getspecific(workerKey) else { return nil }
+        return Int(bitPattern: pointer) - 1
+    }
+
+    private override init() {}
+
+    // MARK: Exploring
+
+    /// Runs `make()`'s scenario under every schedule within `bound` preemptions (or, with
+    /// `replay`, the one schedule that choice string names), until the first failure or
+    /// `maxSchedules`.
+    func explore(bound: Int = Explorer.defaultBound, maxSchedules: Int = 1_000_000, replay: String? = nil,
+                 _ make: () -> ScenarioRun) -> Exploration {
+        let start = Date()
+        SchedulePoints.install(self)
+        defer { SchedulePoints.install(nil) }
+        monitor.lock()
+        self.bound = bound
+        path = []
+        self.replay = replay.map { $0.split(separator: ",").compactMap { Int($0) } }
+        monitor.unlock()
+        var schedules = 0
+        while true {
+            schedules += 1
+            var message: String?
+            let check: () -> String?
+            do {
+                // The threads' closures must be gone before `check` looks for leaks.
+                let run = make()
+                check = run.check
+                message = runOnce(run.threads)
+            }
+            let checked = check()
+            message = message.map { $0 + (checked.map { "; then: " + $0 } ?? "") } ?? checked
+            monitor.lock()
+            let more = self.replay == nil && advance()
+            let choiceString = choices.map(String.init).joined(separator: ",")
+            let traceString = trace.map { "t\($0.thread) \($0.label)" }.joined(separator: ", ")
+            monitor.unlock()
+            if let message {
+                return Exploration(schedules: schedules, complete: false,
+                                   failure: (message, choiceString, traceString), seconds: Date().timeIntervalSince(start))
+            }
+            if !more || schedules >= maxSchedules {
+                return Exploration(schedules: schedules, complete: !more, failure: nil,
+                                   seconds: Date().timeIntervalSince(start))
+            }
+        }
+    }
+
+    /// Moves `path` to the next schedule: drops the exhausted decisions at its end and takes
+    /// the next option of the last one left. `false` when every schedule was run.
+    private func advance() -> Bool {
+        while let last = path.last, last.taken + 1 >= last.options.count { path.removeLast() }
+        guard !path.isEmpty else { return false }
+        path[path.count - 1].taken += 1
+        return true
+    }
+
+    /// Runs one schedule of `threads`; a failure found by the scheduler itself (deadlock,
+    /// lost wakeup, livelock, hang, a scenario that is not deterministic), or `nil`.
+    private func runOnce(_ threads: [@Sendable () -> Void]) -> String? {
+        monitor.lock()
+        for index in 0..<max(workers, threads.count) where index >= workers || lost.contains(index) {
+            startWorker(index)
+        }
+        workers = max(workers, threads.count)
+        lost = []
+        status = Array(repeating: .runnable, count: threads.count)
+        jobs = threads + Array(repeating: nil, count: workers - threads.count)
+        freeRun = false
+        lockOwners = [:]
+        finished = 0
+        preemptions = 0
+        steps = 0
+        trace = []
+        choices = []
+        failure = nil
+        nextDecision = 0
+        running = decide(current: nil)
+        monitor.broadcast()
+        var deadline = Date().addingTimeInterval(20)
+        while finished < threads.count {
+            if !monitor.wait(until: deadline) && finished < threads.count {
+                if freeRun {
+                    // The threads are stuck outside the explorer's control: nothing can continue.
+                    fatalError("Explorer: threads still stuck 20 s after a free run began; trace: \(trace.suffix(50))")
+                }
+                abandon("hang: a thread blocked outside the explorer's control for 20 s")
+                deadline = Date().addingTimeInterval(20)
+            }
+        }
+        jobs = []
+        let result = failure
+        monitor.unlock()
+        return result
+    }
+
+    private func startWorker(_ index: Int) {
+        let thread = Thread { [self] in
+            pthread_setspecific(Self.workerKey, UnsafeRawPointer(bitPattern: index + 1))
+            while true {
+                monitor.lock()
+                while jobs.count <= index || jobs[index] == nil || (running != index && !freeRun) { monitor.wait() }
+                var job = jobs[index]
+                jobs[index] = nil
+                monitor.unlock()
+                job?()
+                // Released here, while the thread still runs: what it captured (promise
+                // handles, resolvers) is dropped as part of the scenario, and explored too.
+                job = nil
+                threadFinished(index)
+            }
+        }
+        thread.name = "Explorer worker \(index)"
+        thread.start()
+    }
+
+    // MARK: Deciding (all under `monitor`)
+
+    private func isEnabled(_ thread: Int) -> Bool {
+        switch status[thread] {
+        case .runnable: return true
+        case .waitingForLock(let lock): return lockOwners[lock] == nil
+        case .waitingFor(_, let condition): return condition()
+        case .finished: return false
+        }
+    }
+
+    /// Picks the thread to run next after a schedule point of `current` (`nil`: the start);
+    /// `nil` if none is enabled.
+    private func decide(current: Int?) -> Int? {
+        let enabled = status.indices.filter(isEnabled)
+        guard !enabled.isEmpty else { return nil }
+        let currentGoesOn = current.map(enabled.contains) ?? false
+        var options = enabled
+        if let current, currentGoesOn {
+            options = [current] + (preemptions < bound ? enabled.filter { $0 != current } : [])
+        }
+        var choice = options[0]
+        if options.count > 1 {
+            if let replay {
+                if nextDecision < replay.count {
+                    if options.contains(replay[nextDecision]) {
+                        choice = replay[nextDecision]
+                    } else {
+                        abandon("replay: decision \(nextDecision) offers \(options), not \(replay[nextDecision])")
+                        return nil
+                    }
+                }
+            } else if nextDecision < path.count {
+                guard path[nextDecision].options == options else {
+                    abandon("the scenario is not deterministic: decision \(nextDecision) offered \(path[nextDecision].options), now \(options)")
+                    return nil
+                }
+                choice = options[path[nextDecision].taken]
+            } else {
+                path.append(Decision(options: options, taken: 0))
+            }
+            nextDecision += 1
+            choices.append(choice)
+        }
+        if currentGoesOn && choice != current { preemptions += 1 }
+        return choice
+    }
+
+    /// The running thread `me` reached a schedule point with `newStatus`: decides who runs
+    /// next, and returns once it is `me`'s turn again (or the run went into free run).
+    private func yield(_ me: Int, _ newStatus: Status) {
+        status[me] = newStatus
+        guard let next = decide(current: me) else {
+            if !freeRun { deadlock() }
+            return
+        }
+        running = next
+        if next != me {
+            monitor.broadcast()
+            while running != me && !freeRun { monitor.wait() }
+        }
+    }
+
+    private func deadlock() {
+        let waits = status.indices.compactMap { thread -> String? in
+            switch status[thread] {
+            case .waitingForLock: return "t\(thread) waits for a lock"
+            case .waitingFor(let what, _): return "t\(thread) waits for \(what) (lost wakeup)"
+            case .runnable, .finished: return nil
+            }
+        }
+        abandon("deadlock: no thread can run; " + waits.joined(separator: ", "))
+    }
+
+    /// Ends the controlled run: records the failure (the first one), and lets every thread
+    /// run on unscheduled.
+    private func abandon(_ message: String) {
+        if failure == nil { failure = message }
+        freeRun = true
+        monitor.broadcast()
+    }
+
+    private func threadFinished(_ me: Int) {
+        monitor.lock()
+        defer { monitor.unlock() }
+        status[me] = .finished
+        finished += 1
+        if freeRun {
+            monitor.broadcast()
+            return
+        }
+        trace.append((me, "end"))
+        if let next = decide(current: me) {
+            running = next
+        } else if finished < status.count {
+            deadlock()
+        }
+        monitor.broadcast()
+    }
+
+    // MARK: The schedule points (SchedulePointHandler)
+
+    override func reached(_ label: StaticString) {
+        guard let me = Self.currentWorker else { return }
+        monitor.lock()
+        defer { monitor.unlock() }
+        guard !freeRun else { return }
+        guard running == me else {
+            abandon("explorer: t\(me) reached \(label) while t\(running.map(String.init) ?? "-") was running")
+            return
+        }
+        trace.append((me, label.description))
+        steps += 1
+        if steps > maxSteps {
+            abandon("livelock: more than \(maxSteps) schedule points in one run")
+            return
+        }
+        yield(me, .runnable)
+    }
+
+    override func acquiring(_ lock: ObjectIdentifier) {
+        guard let me = Self.currentWorker else { return }
+        monitor.lock()
+        defer { monitor.unlock() }
+        guard !freeRun else { return }
+        trace.append((me, "lock"))
+        yield(me, .waitingForLock(lock))
+        // In free run (the run failed), wait for the owner to release the lock, unless the
+        // owner itself waits for a lock (a deadlock) or was parked: then taking the real lock
+        // would block for good, so park here for good instead (the worker is replaced) and
+        // count as finished.
+        while freeRun, let owner = lockOwners[lock] {
+            if case .waitingForLock = status[owner] {} else if !lost.contains(owner) {
+                monitor.wait()
+                continue
+            }
+            lost.insert(me)
+            status[me] = .finished
+            finished += 1
+            monitor.broadcast()
+            while true { monitor.wait() }
+        }
+        status[me] = .runnable
+        if !freeRun { lockOwners[lock] = me }
+    }
+
+    override func released(_ lock: ObjectIdentifier) {
+        guard Self.currentWorker != nil else { return }
+        monitor.lock()
+        defer { monitor.unlock() }
+        lockOwners[lock] = nil
+        if freeRun { monitor.broadcast() }
+    }
+
+    // MARK: For scenarios
+
+    /// On a scenario thread: blocks until `condition` holds (a schedule point; `condition` is
+    /// evaluated at each decision, so it must not reach a schedule point itself). `false` if
+    /// the run was abandoned first (a deadlock: nothing could make it hold, a lost wakeup).
+    @discardableResult
+    static func wait(for what: String, until condition: @escaping () -> Bool) -> Bool {
+        shared.waitOnScenarioThread(what, condition)
+    }
+
+    private func waitOnScenarioThread(_ what: String, _ condition: @escaping () -> Bool) -> Bool {
+        guard let me = Self.currentWorker else { preconditionFailure("Explorer.wait outside a scenario thread") }
+        monitor.lock()
+        defer { monitor.unlock() }
+        if freeRun { return condition() }
+        trace.append((me, "wait for \(what)"))
+        yield(me, .waitingFor(what, condition))
+        status[me] = .runnable
+        return !freeRun || condition()
+    }
+}
+#endif

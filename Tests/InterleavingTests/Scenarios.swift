@@ -1,0 +1,419 @@
+// The scenarios: a few threads racing on one or two promises, and the invariants every
+// interleaving must keep (rules cited by number, see Rules.md). Each `make` builds fresh
+// promises for one run; its threads record events in an `EventLog`, in schedule order.
+
+#if TOMORROWLAND_SCHEDULE_POINTS
+import Foundation
+@testable import Tomorrowland
+
+/// A scenario: a name, and a function that builds one run of it.
+struct Scenario: Sendable {
+    var name: String
+    var make: @Sendable () -> ScenarioRun
+}
+
+/// Holds what a check drops before it looks for leaks. Safety of `@unchecked Sendable`: set
+/// by `make`, then only touched by the check, after every thread finished.
+final class Kept<Value>: @unchecked Sendable {
+    var value: Value?
+    init(_ value: Value) { self.value = value }
+}
+
+/// The error of the scenarios' rejections.
+enum ScenarioError: Swift.Error, Equatable { case failed }
+
+/// Describes a result for comparisons and messages (`value(1)`, `cancelled`, `error(...)`).
+func describe<V, E>(_ result: PromiseResult<V, E>?) -> String {
+    guard let result else { return "pending" }
+    switch result {
+    case .value(let value): return "value(\(value))"
+    case .error(let error): return "error(\(error))"
+    case .cancelled: return "cancelled"
+    }
+}
+
+/// `threads`, each keeping `object` alive while it runs.
+func keeping<T: Sendable>(_ object: T, _ threads: [@Sendable () -> Void]) -> [@Sendable () -> Void] {
+    threads.map { body in { withExtendedLifetime(object) { body() } } }
+}
+
+/// A scenario thread that asks `promise` to cancel, between the events "request" and "requested".
+func requestingCancel<V: Sendable, E: Sendable>(_ promise: Promise<V, E>, _ log: EventLog) -> @Sendable () -> Void {
+    { log.record("request"); promise.requestCancel(); log.record("requested") }
+}
+
+/// A scenario thread that registers an `.immediate` observer on `promise`, which records
+/// "observer <result>" (and releases an object counted by `counter`).
+func observing<V: Sendable, E: Sendable>(_ promise: Promise<V, E>, _ log: EventLog, _ counter: ReleaseCounter) -> @Sendable () -> Void {
+    {
+        let inObserver = Tracked(counter)
+        _ = promise.always(on: .immediate) { result in inObserver.use(); log.record("observer \(describe(result))") }
+    }
+}
+
+/// `nil` if the observer fired exactly once, with `result`.
+func observedOnce(_ log: EventLog, _ result: String) -> String? {
+    let observed = log.all.filter { $0.hasPrefix("observer") }
+    return expect(observed == ["observer \(result)"], "observer events \(observed) for \(result)")
+}
+
+/// Rules 3 and 4 for one cancel request racing one fulfilment: the handler runs at most
+/// once; it runs if the request was made before the fulfilment began, never if the request
+/// came after the fulfilment ended.
+func cancelHandlerRules(_ log: EventLog, request: (started: String, ended: String)) -> String? {
+    let runs = log.count("handler")
+    return firstProblem(
+        expect(runs <= 1, "handler ran \(runs) times"),
+        expect(!log.happened(request.ended, before: "fulfil") || runs == 1,
+               "the request was made before the fulfilment, the handler did not run (rules 3, 4)"),
+        expect(!log.happened("fulfilled", before: request.started) || runs == 0,
+               "the request came after the fulfilment, the handler ran (rules 3, 4)"))
+}
+
+/// Drops the promise `kept` holds, then checks that it was freed and that every object in
+/// `counter` was released exactly once.
+func releasedOnce<T: AnyObject>(_ kept: Kept<T>, _ counter: ReleaseCounter? = nil, _ what: String = "the promise") -> String? {
+    weak let dead = kept.value
+    kept.value = nil
+    return firstProblem(counter?.problem, expect(dead == nil, "\(what) leaked"))
+}
+
+/// `nil` if `condition` holds, else `message`.
+func expect(_ condition: Bool, _ message: @autoclosure () -> String) -> String? {
+    condition ? nil : message()
+}
+
+enum Scenarios {
+    static let all: [Scenario] = [
+        Scenario(name: "fulfil vs requestCancel vs registering an observer", make: fulfilCancelRegister),
+        Scenario(name: "two children requesting cancel vs the parent's fulfilment", make: childrenCancelParentFulfils),
+        Scenario(name: "the last resolver dropped vs requestCancel with a cancel handler", make: lastResolverDroppedVsCancel),
+        Scenario(name: "await on a node: arm / resolve / Task-cancel", make: { awaitOnNode(stopWaiting: false) }),
+        Scenario(name: "await on a node: arm / resolve / Task-cancel, .stopWaiting", make: { awaitOnNode(stopWaiting: true) }),
+        Scenario(name: "await in a Task promise's slot: arm / finish / Task-cancel", make: { awaitInSlot(stopWaiting: false) }),
+        Scenario(name: "await in a Task promise's slot: arm / finish / Task-cancel, .stopWaiting", make: { awaitInSlot(stopWaiting: true) }),
+        Scenario(name: "StdPromise { } starting vs requestCancel", make: taskPromiseStartVsCancel),
+        Scenario(name: "flatMap adoption vs cancel vs the inner promise's fulfilment", make: flatMapAdoptionVsCancel),
+        Scenario(name: "resolve(with:) linking vs the target's fulfilment", make: pipeLinkVsResolution),
+        Scenario(name: "token invalidation vs callback registration vs fulfilment", make: tokenInvalidationVsRegistration),
+        Scenario(name: "retry's stop vs an attempt's rejection", make: retryStopVsRejection),
+        Scenario(name: "a timeout firing vs resolution", make: timeoutVsResolution),
+    ]
+
+    // MARK: Resolution, cancel requests, observers
+
+    /// Rules 2, 3, 4: a cancel request is only a request; the handler runs iff the request
+    /// came before the fulfilment; the observer fires once with the one result.
+    @Sendable static func fulfilCancelRegister() -> ScenarioRun {
+        let log = EventLog(), counter = ReleaseCounter()
+        let (promise, resolver) = Promise<Int, Never>.makeWithResolver()
+        let inHandler = Tracked(counter)
+        resolver.onRequestCancel(on: .immediate) { _ in inHandler.use(); log.record("handler") }
+        let box = Kept(promise._box)
+        return ScenarioRun(threads: [
+            { log.record("fulfil"); resolver.fulfill(with: 1); log.record("fulfilled") },
+            requestingCancel(promise, log),
+            observing(promise, log, counter),
+        ], check: {
+            let result = describe(box.value?.result)
+            let problem = firstProblem(
+                expect(result == "value(1)", "result \(result)"),
+                observedOnce(log, "value(1)"),
+                cancelHandlerRules(log, request: ("request", "requested")),
+                checkResolvedCore("promise", box.value!))
+            return firstProblem(problem, releasedOnce(box, counter))
+        })
+    }
+
+    /// Rule 5: the parent is asked to cancel only once both children asked (its handle is
+    /// gone); its handler cancels it, so it ends cancelled iff that happened before the
+    /// fulfilment; the children follow the parent.
+    @Sendable static func childrenCancelParentFulfils() -> ScenarioRun {
+        let log = EventLog()
+        let (parent, resolver) = Promise<Int, Never>.makeWithResolver()
+        resolver.onRequestCancel(on: .immediate) { resolver in log.record("handler"); resolver.cancel() }
+        let child1 = parent.map(on: .immediate) { $0 + 1 }
+        let child2 = parent.map(on: .immediate) { $0 + 1 }
+        let parentBox = Kept(parent._box), box1 = Kept(child1._box), box2 = Kept(child2._box)
+        return ScenarioRun(threads: [
+            { log.record("cancel 1"); child1.requestCancel(); log.record("cancelled 1") },
+            { log.record("cancel 2"); child2.requestCancel(); log.record("cancelled 2") },
+            { log.record("fulfil"); resolver.fulfill(with: 1); log.record("fulfilled") },
+        ], check: {
+            let result = describe(parentBox.value?.result)
+            let expectedChild = result == "value(1)" ? "value(2)" : result
+            let bothBefore = log.happened("cancelled 1", before: "fulfil") && log.happened("cancelled 2", before: "fulfil")
+            let problem = firstProblem(
+                expect(result == "value(1)" || result == "cancelled", "parent result \(result)"),
+                expect(log.count("handler") <= 1, "handler ran \(log.count("handler")) times"),
+                expect(result != "cancelled" || log.count("handler") == 1, "parent cancelled without its handler"),
+                expect(!bothBefore || result == "cancelled", "both children asked before the fulfilment, parent \(result) (rule 5)"),
+                expect(log.happened("cancel 1", before: "fulfilled") && log.happened("cancel 2", before: "fulfilled")
+                       || log.count("handler") == 0, "the parent was asked to cancel before both children asked (rule 5)"),
+                expect(describe(box1.value?.result) == expectedChild && describe(box2.value?.result) == expectedChild,
+                       "children \(describe(box1.value?.result)), \(describe(box2.value?.result)) for a parent \(result)"),
+                checkResolvedCore("parent", parentBox.value!), checkResolvedCore("child 1", box1.value!),
+                checkResolvedCore("child 2", box2.value!))
+            return firstProblem(problem, releasedOnce(parentBox, nil, "the parent"), releasedOnce(box1, nil, "child 1"),
+                                releasedOnce(box2, nil, "child 2"))
+        })
+    }
+
+    /// Rule 1: a pending cancel handler keeps the promise resolvable; once the resolver is
+    /// gone and the handler ran (without resolving), the promise is cancelled: never left pending.
+    @Sendable static func lastResolverDroppedVsCancel() -> ScenarioRun {
+        let log = EventLog(), counter = ReleaseCounter()
+        let (promise, resolver) = Promise<Int, Never>.makeWithResolver()
+        let inHandler = Tracked(counter)
+        resolver.onRequestCancel(on: .immediate) { _ in inHandler.use(); log.record("handler") }
+        let lastResolver = Kept(resolver)
+        let box = Kept(promise._box)
+        return ScenarioRun(threads: [
+            { log.record("drop"); lastResolver.value = nil; log.record("dropped") },
+            requestingCancel(promise, log),
+            observing(promise, log, counter),
+        ], check: {
+            let result = describe(box.value?.result)
+            let problem = firstProblem(
+                expect(result == "cancelled", "result \(result) (rule 1)"),
+                expect(log.count("handler") == 1, "handler ran \(log.count("handler")) times (rule 4)"),
+                observedOnce(log, "cancelled"),
+                checkResolvedCore("promise", box.value!))
+            return firstProblem(problem, releasedOnce(box, counter))
+        })
+    }
+
+    // MARK: Awaiting
+
+    /// An awaiting Task's wait on a `PromiseAwaiter` node: arming (the continuation stored
+    /// in `withAwaitContinuation`), the promise resolving, the Task being cancelled (its
+    /// cancellation handler; the promise's own handler then cancels it). The Task is resumed
+    /// exactly once (a second resume traps), never lost; it stops early only if it stops on
+    /// cancel and was cancelled.
+    @Sendable static func awaitOnNode(stopWaiting: Bool) -> ScenarioRun {
+        let log = EventLog()
+        let (promise, resolver) = Promise<Int, Never>.makeWithResolver()
+        resolver.onRequestCancel(on: .immediate) { resolver in log.record("handler"); resolver.cancel() }
+        let task = AwaitingTask()
+        let continuation = task.take()
+        let node = PromiseAwaiter(core: promise._box, stopWaitingOnCancel: stopWaiting)
+        let box = Kept(promise._box)
+        return ScenarioRun(threads: keeping(promise, [
+            { node.armAwait(continuation); log.record("armed") },
+            { log.record("fulfil"); resolver.fulfill(with: 1); log.record("fulfilled") },
+            { log.record("cancel"); node.awaitingTaskCancelled(); log.record("cancelled") },
+            // (`promise` is the awaiting code's handle: it does not block the Task's request.)
+        ]), check: {
+            let result = describe(box.value?.result)
+            guard let stopped = task.outcome() else { return "the awaiting Task was never resumed (lost wakeup)" }
+            return firstProblem(
+                expect(result == "value(1)" || result == "cancelled", "result \(result)"),
+                expect(!stopped || (stopWaiting && log.index("cancel") != nil), "stopped waiting without a stop request"),
+                expect(result == "value(1)" || log.count("handler") == 1, "cancelled without the handler"),
+                checkResolvedCore("promise", box.value!))
+        })
+    }
+
+    /// The same wait in a Task-backed promise's own await slot, resolved by the Task running
+    /// the operation (`finish`), with an `.immediate` callback that waits for the awaiting
+    /// Task to be resumed: `finish` must resume it before delivering callbacks (c26eb39).
+    @Sendable static func awaitInSlot(stopWaiting: Bool) -> ScenarioRun {
+        let log = EventLog()
+        let taskBox = NonThrowingTaskPromiseBox<Int, Never>(operation: { 1 })
+        taskBox.registerAsCancelHandler()
+        let promise = Promise(box: taskBox)
+        _ = promise.always(on: .immediate) { _ in
+            // An awaiter armed before the result was published must already be resumed here.
+            Explorer.wait(for: "the awaiting Task to be resumed") {
+                taskBox.awaitPhase.load(ordering: .acquiring) != .armed
+            }
+            log.record("callback")
+        }
+        let claimed = taskBox.claimAwaitSlot(stopWaitingOnCancel: stopWaiting)
+        let task = AwaitingTask()
+        let continuation = task.take()
+        let box = Kept(taskBox)
+        return ScenarioRun(threads: keeping(promise, [
+            { taskBox.armAwait(continuation); log.record("armed") },
+            { log.record("finish"); taskBox.finish(.value(1)); log.record("finished") },
+            { log.record("cancel"); taskBox.awaitingTaskCancelled(); log.record("cancelled") },
+        ]), check: {
+            let result = describe(box.value?.result)
+            guard let stopped = task.outcome() else { return "the awaiting Task was never resumed (lost wakeup)" }
+            let problem = firstProblem(
+                expect(claimed, "the slot was not free"),
+                expect(result == "value(1)", "result \(result)"),
+                expect(!stopped || (stopWaiting && log.index("cancel") != nil), "stopped waiting without a stop request"),
+                expect(log.count("callback") == 1, "callback ran \(log.count("callback")) times"),
+                checkResolvedCore("promise", box.value!))
+            return firstProblem(problem, releasedOnce(box, nil, "the Task promise"))
+        })
+    }
+
+    /// `StdPromise { }`'s start (`_runningTask`): the creator registers the box as its own
+    /// cancel handler while the Task may already have finished and a cancel request may come.
+    /// The Task is cancelled iff the request came while the promise was pending (rules 3, 4),
+    /// and the box's cancel-handler reference is released exactly once (the box is freed).
+    @Sendable static func taskPromiseStartVsCancel() -> ScenarioRun {
+        let log = EventLog()
+        let taskBox = NonThrowingTaskPromiseBox<Int, Never>(operation: { 1 })
+        let task = Task<Void, Never> {}
+        taskBox.task = task
+        let promise = Promise(box: taskBox)
+        let box = Kept(taskBox)
+        return ScenarioRun(threads: [
+            { log.record("register"); taskBox.registerAsCancelHandler(); log.record("registered") },
+            { log.record("finish"); taskBox.finish(.value(1)); log.record("finished") },
+            { log.record("request"); promise.requestCancel(); log.record("requested") },
+        ], check: {
+            let result = describe(box.value?.result)
+            let cancelled = task.isCancelled
+            let problem = firstProblem(
+                expect(result == "value(1)", "result \(result)"),
+                expect(!(log.happened("requested", before: "finish") && log.happened("registered", before: "finish")) || cancelled,
+                       "registered and requested before the Task finished, but the Task was not cancelled"),
+                expect(!log.happened("finished", before: "request") || !cancelled, "the Task was cancelled after it finished"),
+                checkResolvedCore("promise", box.value!))
+            return firstProblem(problem, releasedOnce(box, nil, "the Task promise (with its cancel-handler reference)"))
+        })
+    }
+
+    // MARK: Adoption
+
+    /// Rule 27: `flatMap`'s child adopts the inner promise (pipe: keeper, upstream link,
+    /// callback) while the child is asked to cancel and the inner promise fulfils. A request
+    /// made before the adoption reaches the inner promise; links are released exactly once.
+    @Sendable static func flatMapAdoptionVsCancel() -> ScenarioRun {
+        let log = EventLog()
+        let (outer, outerResolver) = Promise<Int, Never>.makeWithResolver()
+        let (inner, innerResolver) = Promise<Int, Never>.makeWithResolver()
+        innerResolver.onRequestCancel(on: .immediate) { resolver in log.record("inner handler"); resolver.cancel() }
+        let child = outer.flatMap(on: .immediate) { _ in log.record("adopt"); return inner }
+        let childBox = Kept(child._box), innerBox = Kept(inner._box)
+        return ScenarioRun(threads: [
+            { log.record("fulfil outer"); outerResolver.fulfill(with: 1); log.record("outer fulfilled") },
+            { log.record("cancel child"); child.requestCancel(); log.record("child cancel requested") },
+            { log.record("fulfil inner"); innerResolver.fulfill(with: 2); log.record("inner fulfilled") },
+        ], check: {
+            let childResult = describe(childBox.value?.result), innerResult = describe(innerBox.value?.result)
+            let problem = firstProblem(
+                expect(childResult == "value(2)" || childResult == "cancelled", "child \(childResult)"),
+                expect(innerResult == "value(2)" || innerResult == "cancelled", "inner \(innerResult)"),
+                expect(childResult == innerResult, "child \(childResult) but inner \(innerResult)"),
+                expect(innerResult == "value(2)" || log.count("inner handler") == 1, "inner cancelled without its handler"),
+                expect(!(log.happened("child cancel requested", before: "fulfil outer") && log.happened("outer fulfilled", before: "fulfil inner"))
+                       || innerResult == "cancelled", "a request made before the adoption did not reach the inner promise (rule 27)"),
+                checkResolvedCore("child", childBox.value!), checkResolvedCore("inner", innerBox.value!))
+            return firstProblem(problem, releasedOnce(childBox, nil, "the child"), releasedOnce(innerBox, nil, "the inner promise"))
+        })
+    }
+
+    /// `resolve(with:)` links the target to the inner promise (the `publish` / `linkUpstream`
+    /// hand-off, e5fea2c) while the target is fulfilled directly: whichever wins, no link is
+    /// left on the resolved target and the inner promise is released.
+    @Sendable static func pipeLinkVsResolution() -> ScenarioRun {
+        let (target, targetResolver) = Promise<Int, Never>.makeWithResolver()
+        let (inner, innerResolver) = Promise<Int, Never>.makeWithResolver()
+        let targetBox = Kept(target._box), innerBox = Kept(inner._box)
+        return ScenarioRun(threads: [
+            { targetResolver.resolve(with: inner) },
+            { targetResolver.fulfill(with: 5) },
+            { innerResolver.fulfill(with: 7) },
+        ], check: {
+            let result = describe(targetBox.value?.result)
+            let problem = firstProblem(
+                expect(result == "value(5)" || result == "value(7)", "target \(result)"),
+                checkResolvedCore("target", targetBox.value!), checkResolvedCore("inner", innerBox.value!))
+            return firstProblem(problem, releasedOnce(innerBox, nil, "the inner promise"))
+        })
+    }
+
+    // MARK: Tokens, retry, timeout
+
+    /// Rules 14, 15: a token only suppresses callbacks registered before the invalidation,
+    /// checked when they would run; `requestCancelOnInvalidate` asks the promise to cancel.
+    @Sendable static func tokenInvalidationVsRegistration() -> ScenarioRun {
+        let log = EventLog(), counter = ReleaseCounter()
+        let token = PromiseInvalidationToken(invalidateOnDeinit: false)
+        let (promise, resolver) = Promise<Int, Never>.makeWithResolver()
+        resolver.onRequestCancel(on: .immediate) { _ in log.record("handler") }
+        token.requestCancelOnInvalidate(promise)
+        let box = Kept(promise._box)
+        return ScenarioRun(threads: [
+            {
+                log.record("register")
+                let inCallback = Tracked(counter)
+                _ = promise.then(on: .immediate, token: token) { _ in inCallback.use(); log.record("callback") }
+                log.record("registered")
+            },
+            { log.record("invalidate"); token.invalidate(); log.record("invalidated") },
+            { log.record("fulfil"); resolver.fulfill(with: 1); log.record("fulfilled") },
+        ], check: {
+            let result = describe(box.value?.result)
+            let problem = firstProblem(
+                expect(result == "value(1)", "result \(result)"),
+                cancelHandlerRules(log, request: ("invalidate", "invalidated")),  // rule 15's request
+                expect(log.count("callback") <= 1, "callback ran \(log.count("callback")) times"),
+                expect(!(log.happened("registered", before: "invalidate") && log.happened("invalidated", before: "fulfil"))
+                       || log.count("callback") == 0, "invalidated before it would run, the callback ran (rule 14)"),
+                expect(!log.happened("invalidated", before: "register") || log.count("callback") == 1,
+                       "registered after the invalidation, the callback did not run (rule 15)"),
+                checkResolvedCore("promise", box.value!))
+            return firstProblem(problem, releasedOnce(box, counter))
+        })
+    }
+
+    /// `retry`: a cancel request stops at once: the output ends cancelled, never rejected
+    /// with the first attempt's error, which would have been retried (5a969b2).
+    @Sendable static func retryStopVsRejection() -> ScenarioRun {
+        let attempts = Kept([Promise<Int, ScenarioError>.Resolver]())
+        let output = retry(on: .immediate, attempts: 2) { () -> Promise<Int, ScenarioError> in
+            let (attempt, resolver) = Promise<Int, ScenarioError>.makeWithResolver()
+            attempts.value!.append(resolver)  // on the thread that runs the attempts, one at a time
+            return attempt
+        }
+        let first = attempts.value![0]
+        let box = Kept(output._box)
+        return ScenarioRun(threads: [
+            { first.reject(with: .failed) },
+            { output.requestCancel() },
+        ], check: {
+            let result = describe(box.value?.result)
+            attempts.value = nil
+            return firstProblem(expect(result == "cancelled", "output \(result) after a cancel request"),
+                                checkResolvedCore("output", box.value!))
+        })
+    }
+
+    /// Rule 22: the timer's work (as `makeTimeout` arms it: resolve, giving up the observer
+    /// slot) racing the receiver's fulfilment: one result, seen once; the receiver is
+    /// auto-cancelled only if the timeout won (it was its only observer, its handle is gone).
+    @Sendable static func timeoutVsResolution() -> ScenarioRun {
+        let log = EventLog(), counter = ReleaseCounter()
+        let (receiver, resolver) = Promise<Int, Never>.makeWithResolver()
+        resolver.onRequestCancel(on: .immediate) { resolver in log.record("receiver handler"); resolver.cancel() }
+        let output = receiver.timeout(on: .immediate, delay: 3600)
+        let outputBox = output._box
+        let receiverBox = Kept(receiver._box), box = Kept(outputBox)
+        return ScenarioRun(threads: [
+            {
+                log.record("timer fires")
+                outputBox.resolveGivingUpUpstream { outputBox.resolve(.error(.timedOut)) }
+                log.record("timer fired")
+            },
+            { log.record("fulfil"); resolver.fulfill(with: 1); log.record("fulfilled") },
+            observing(output, log, counter),
+        ], check: {
+            let result = describe(box.value?.result), receiverResult = describe(receiverBox.value?.result)
+            return firstProblem(
+                expect(result == "value(1)" || result == "error(timedOut)", "output \(result)"),
+                expect(receiverResult == "value(1)" || receiverResult == "cancelled", "receiver \(receiverResult)"),
+                expect(receiverResult != "cancelled" || result == "error(timedOut)", "receiver cancelled, output \(result)"),
+                observedOnce(log, result), counter.problem,
+                expect(!log.happened("fulfilled", before: "timer fires") || result == "value(1)", "timed out after the fulfilment"),
+                expect(!log.happened("timer fired", before: "fulfil") || result == "error(timedOut)", "fulfilled after timing out"),
+                checkResolvedCore("output", box.value!), checkResolvedCore("receiver", receiverBox.value!))
+        })
+    }
+}
+#endif
