@@ -33,8 +33,9 @@ public struct DelayedPromise<Value, Error>: Equatable {
     private let storage: DelayedPromiseStorage<Value, Error>
 
     /// Creates a delayed promise whose `handler` runs on `context` on first access to
-    /// `promise`. A handler isolated to an actor (written in `@MainActor` code or an actor
-    /// method) runs on that actor instead (see the Threading article).
+    /// `promise`. With no named context, a handler written in `@MainActor` code or an actor
+    /// method is isolated to that actor and runs on it instead; with a named context
+    /// (`.utility`, `.queue(q)`, …) it is nonisolated and runs there (see the Threading article).
     public init(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Resolver) -> Void) {
         storage = DelayedPromiseStorage(context: context.context, isolation: handler.isolation, handler: unisolated(handler))
     }

@@ -89,8 +89,9 @@ extension Promise {
         /// the promise resolves are released then, without running. A pending handler keeps
         /// the promise resolvable.
         ///
-        /// A handler isolated to an actor (written in `@MainActor` code or an actor method)
-        /// runs on that actor, whatever the context (see the Threading article).
+        /// A handler given no named context and written in `@MainActor` code or an actor
+        /// method is isolated to that actor and runs on it; with a named context (`.utility`,
+        /// `.queue(q)`, …) it is nonisolated and runs there (see the Threading article).
         public func onRequestCancel(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ callback: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
             _box.registerCancelHandler(CancelHandlerNode(context: context.context, resolver: self, isolation: callback.isolation, handler: unisolated(callback)))
         }

@@ -11,10 +11,13 @@
 /// with; callbacks registered on one promise run in registration order. Resolution never
 /// recurses: arbitrarily long chains resolve in constant stack.
 ///
-/// A callback keeps the isolation of the code that writes it: written in `@MainActor` code
-/// or in an actor method that uses `self`, it is isolated to that actor and runs only on it
-/// (delivered there when its context cannot run it there); it is released there too. See
-/// "Callbacks keep their caller's actor" in the Threading article for each context.
+/// Name a queue and your closure runs there, nonisolated; name none (or `.main`) and it runs
+/// on your actor. A callback given a named context (`.utility`, `.queue(q)`, …) is an
+/// ordinary nonisolated closure run on that context. Any other callback keeps the isolation
+/// of the code that writes it: written in `@MainActor` code or in an actor method that uses
+/// `self`, it is isolated to that actor and runs only on it (delivered there when its context
+/// cannot run it there); it is released there too. See "Name a queue and your closure runs
+/// there" in the Threading article for each context.
 ///
 /// ## Cancellation
 /// `requestCancel()` only *asks*; the promise's handler decides (see `Resolver.onRequestCancel`).
@@ -60,9 +63,10 @@ public struct Promise<Value, Error> {
     /// (`.nowOr` with `PromiseContext.isExecutingNow` set). If the handler releases the
     /// resolver without resolving, the promise is cancelled.
     ///
-    /// A handler isolated to an actor (written in `@MainActor` code, or in an actor method
-    /// that uses `self`) runs on that actor: synchronously only when the context allows it
-    /// and the caller is already there (see the Threading article).
+    /// With a named context (`.utility`, `.queue(q)`, …) the handler is nonisolated and runs
+    /// there. Otherwise a handler isolated to an actor (written in `@MainActor` code, or in an
+    /// actor method that uses `self`) runs on that actor: synchronously only when the context
+    /// allows it and the caller is already there (see the Threading article).
     public init(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
         self.init(on: context.context, isolation: handler.isolation, unisolated(handler))
     }

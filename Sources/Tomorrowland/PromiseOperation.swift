@@ -44,9 +44,10 @@ public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendabl
     /// Holds the creator keeper until `start()` hands it to the handler (rule 1).
     private var resolver: Resolver?
 
-    /// Creates an operation that runs `handler` on `context` when started. A handler isolated
-    /// to an actor (written in `@MainActor` code or an actor method) runs on that actor
-    /// instead (see the Threading article).
+    /// Creates an operation that runs `handler` on `context` when started. With no named
+    /// context, a handler written in `@MainActor` code or an actor method is isolated to that
+    /// actor and runs on it instead; with a named context (`.utility`, `.queue(q)`, …) it is
+    /// nonisolated and runs there (see the Threading article).
     public convenience init(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Resolver) -> Void) {
         self.init(on: context.context, isolation: handler.isolation, unisolated(handler))
     }

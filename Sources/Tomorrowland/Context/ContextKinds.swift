@@ -10,8 +10,11 @@
 //   inherits the caller's actor and runs on it.
 // No overload is `@_disfavoredOverload`: a `.utility` argument fits `Named` only (an
 // existential offers no implicit members), `.main` fits `CallerIsolated` only, and a value fits
-// `any PromiseContextConvertible` only, so the type checker never ranks two of them
-// (Benchmarks/scripts/typecheck.sh; a disfavoured overload made chains 10,000× slower).
+// `any PromiseContextConvertible` only, so the type checker never ranks two of them. (With the
+// inheriting overload disfavoured instead, six `.map(on: .utility)` and a
+// `.flatMap(on: .main) { StdPromise(fulfilled: $0) }` went from 114 solver scopes to the
+// solver's limit; see BENCHMARKS.md, "Type-checking".) A `.member` of a user's
+// `extension PromiseContext` fits none: such contexts belong on `Named` (MIGRATION.md).
 
 import Dispatch
 import Foundation
@@ -20,11 +23,20 @@ extension PromiseContext {
     /// A context that names where a callback runs: a QoS queue, a dispatch queue or an
     /// operation queue (or `.nowOr` one of them).
     ///
-    /// You don't write this type: `.utility`, `.queue(q)` or `.operationQueue(q)` passed to a
-    /// callback API picks the overload that takes it. Its callback is an ordinary nonisolated
-    /// `@Sendable` closure, run exactly where the context says, as in Tomorrowland 1.x, even
-    /// when written in `@MainActor` code or in an actor. Touching that actor's state from it
-    /// is a compile error: the closure runs on another queue.
+    /// `.utility`, `.queue(q)` or `.operationQueue(q)` passed to a callback API picks the
+    /// overload that takes this type. Its callback is an ordinary nonisolated `@Sendable`
+    /// closure, run exactly where the context says, as in Tomorrowland 1.x, even when written
+    /// in `@MainActor` code or in an actor. Touching that actor's state from it is a compile
+    /// error: the closure runs on another queue.
+    ///
+    /// Contexts of your own that name a queue belong here too, so that `.imageDecoding` picks
+    /// this overload (a `PromiseContext` value keeps the caller's actor):
+    ///
+    /// ```swift
+    /// extension PromiseContext.Named {
+    ///     static let imageDecoding = Named.queue(decodeQueue)
+    /// }
+    /// ```
     public struct Named: Sendable, Hashable {
         /// The context this value names.
         public let context: PromiseContext
@@ -32,28 +44,31 @@ extension PromiseContext {
         @inlinable init(_ context: PromiseContext) { self.context = context }
 
         /// `DispatchQueue.global(qos: .background)`.
-        public static var background: Named { Named(.background) }
+        @inlinable public static var background: Named { Named(.background) }
         /// `DispatchQueue.global(qos: .utility)`.
-        public static var utility: Named { Named(.utility) }
+        @inlinable public static var utility: Named { Named(.utility) }
         /// `DispatchQueue.global(qos: .default)`.
-        public static var `default`: Named { Named(.default) }
+        @inlinable public static var `default`: Named { Named(.default) }
         /// `DispatchQueue.global(qos: .userInitiated)`.
-        public static var userInitiated: Named { Named(.userInitiated) }
+        @inlinable public static var userInitiated: Named { Named(.userInitiated) }
         /// `DispatchQueue.global(qos: .userInteractive)`.
-        public static var userInteractive: Named { Named(.userInteractive) }
+        @inlinable public static var userInteractive: Named { Named(.userInteractive) }
         /// A specific dispatch queue (`.queue(.main)`: a fresh `DispatchQueue.main.async`; to
         /// use main-actor state, pass `.main` instead).
-        public static func queue(_ queue: DispatchQueue) -> Named { Named(.queue(queue)) }
+        @inlinable public static func queue(_ queue: DispatchQueue) -> Named { Named(.queue(queue)) }
         /// A specific operation queue: the callback is added as an operation.
-        public static func operationQueue(_ queue: OperationQueue) -> Named { Named(.operationQueue(queue)) }
+        @inlinable public static func operationQueue(_ queue: OperationQueue) -> Named { Named(.operationQueue(queue)) }
+        /// The global queue of a Dispatch QoS class (`.unspecified` means `.default`), like
+        /// `PromiseContext(qos:)`.
+        public init(qos: DispatchQoS.QoSClass) { self.init(PromiseContext(qos: qos)) }
         /// Synchronously if the promise is already resolved, otherwise on `context`.
-        public static func nowOr(_ context: Named) -> Named { Named(.nowOr(context.context)) }
+        @inlinable public static func nowOr(_ context: Named) -> Named { Named(.sharedNowOr(context.context)) }
     }
 
     /// A context that names no executor of its own: the callback keeps the caller's actor.
     ///
-    /// You don't write this type: no context, `.main`, `.auto`, `.immediate` or `.nowOr(.main)`
-    /// passed to a callback API picks the overload that takes it. A closure written in
+    /// No context, `.main`, `.auto`, `.immediate` or `.nowOr(.main)` passed to a callback API
+    /// picks the overload that takes this type. A closure written in
     /// `@MainActor` code (or in an actor method that uses `self`) is isolated to that actor
     /// and always runs on it; a nonisolated closure runs where the context says.
     public struct CallerIsolated: Sendable, Hashable {
@@ -63,19 +78,19 @@ extension PromiseContext {
         @inlinable init(_ context: PromiseContext) { self.context = context }
 
         /// The main queue, with same-turn ordering of chained callbacks (`PromiseContext.main`).
-        public static var main: CallerIsolated { CallerIsolated(.main) }
+        @inlinable public static var main: CallerIsolated { CallerIsolated(.main) }
         /// `.main` when called on the main queue or main actor, otherwise `.default`; evaluated
         /// when the method is called.
-        public static var auto: CallerIsolated { CallerIsolated(.auto) }
+        @inlinable public static var auto: CallerIsolated { CallerIsolated(.auto) }
         /// Synchronously on the thread that resolves the promise (`PromiseContext.immediate`).
-        public static var immediate: CallerIsolated { CallerIsolated(.immediate) }
+        @inlinable public static var immediate: CallerIsolated { CallerIsolated(.immediate) }
         /// Synchronously if the promise is already resolved, otherwise on `context`.
-        public static func nowOr(_ context: CallerIsolated) -> CallerIsolated {
-            CallerIsolated(.nowOr(context.context))
+        @inlinable public static func nowOr(_ context: CallerIsolated) -> CallerIsolated {
+            CallerIsolated(.sharedNowOr(context.context))
         }
         /// Synchronously if the promise is already resolved, otherwise on the context held in
         /// `context` (`.nowOr(someContext)`).
-        public static func nowOr(_ context: any PromiseContextConvertible) -> CallerIsolated {
+        @inlinable public static func nowOr(_ context: any PromiseContextConvertible) -> CallerIsolated {
             CallerIsolated(.nowOr(context.promiseContext))
         }
     }
@@ -90,6 +105,35 @@ extension PromiseContext {
 public protocol PromiseContextConvertible: Sendable {
     /// The context.
     var promiseContext: PromiseContext { get }
+}
+
+extension PromiseContext {
+    /// `.nowOr(context)`, shared for the contexts without a payload: `nowOr` is an `indirect`
+    /// case, so making one allocates its box (one allocation per `.nowOr(.utility)` call site
+    /// run, measured in Benchmarks' `a-named`); these are made once.
+    @inlinable
+    static func sharedNowOr(_ context: PromiseContext) -> PromiseContext {
+        switch context {
+        case .main: return SharedNowOr.main
+        case .background: return SharedNowOr.background
+        case .utility: return SharedNowOr.utility
+        case .default: return SharedNowOr.default
+        case .userInitiated: return SharedNowOr.userInitiated
+        case .userInteractive: return SharedNowOr.userInteractive
+        case .immediate, .queue, .operationQueue, .nowOr: return .nowOr(context)
+        }
+    }
+}
+
+/// The shared `.nowOr` values of `PromiseContext.sharedNowOr(_:)`.
+@usableFromInline
+enum SharedNowOr {
+    @usableFromInline static let main = PromiseContext.nowOr(.main)
+    @usableFromInline static let background = PromiseContext.nowOr(.background)
+    @usableFromInline static let utility = PromiseContext.nowOr(.utility)
+    @usableFromInline static let `default` = PromiseContext.nowOr(.default)
+    @usableFromInline static let userInitiated = PromiseContext.nowOr(.userInitiated)
+    @usableFromInline static let userInteractive = PromiseContext.nowOr(.userInteractive)
 }
 
 extension PromiseContext: PromiseContextConvertible {

@@ -30,8 +30,9 @@ extension Promise {
     /// returned promise is fulfilled too (and children attached meanwhile with it).
     /// `cancelRequested` is released when the returned promise resolves.
     ///
-    /// A `cancelRequested` isolated to an actor (written in `@MainActor` code or an actor
-    /// method) runs on that actor instead (see the Threading article).
+    /// With no named context, a `cancelRequested` written in `@MainActor` code or an actor
+    /// method is isolated to that actor and runs on it instead; with a named context
+    /// (`.utility`, `.queue(q)`, …) it is nonisolated and runs there (see the Threading article).
     public func propagatingCancellation(on context: PromiseContext.CallerIsolated, @_inheritActorContext cancelRequested: @escaping @isolated(any) @Sendable (Promise<Value, Error>) -> Void) -> Promise<Value, Error> {
         _propagatingCancellation(on: context.context, isolation: cancelRequested.isolation, cancelRequested: unisolated(cancelRequested))
     }
