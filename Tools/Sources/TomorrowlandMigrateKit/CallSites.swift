@@ -119,11 +119,19 @@ final class UnsafeCallFinder: SyntaxVisitor {
     }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        guard let (name, _) = Calls.calledName(node), names.contains(name), !Calls.isAwaitedBridge(node) else { return .visitChildren }
+        guard let (name, _) = Calls.calledName(node), names.contains(name) else { return .visitChildren }
         let context = CallContext.of(Syntax(node))
-        guard context != .sync, !Self.isPinned(node) else { return .visitChildren }
+        guard context != .sync, Self.readsAmbiguousMember(node) || !Self.isPinned(node) else { return .visitChildren }
         found.append(UnsafeCall(call: node, name: name, context: context))
         return .visitChildren
+    }
+
+    /// `f(…).value`, `.resolvedResult`, `.result`, `.inner`, or any member read under `await`:
+    /// once an async twin exists, `await f(…).member` can call the twin and read a member of
+    /// its value instead, and still compile. Such a call needs an explicit promise type.
+    static func readsAmbiguousMember(_ call: FunctionCallExprSyntax) -> Bool {
+        guard let member = call.parent?.as(MemberAccessExprSyntax.self), member.base?.id == call.id else { return false }
+        return Calls.promiseResultMembers.contains(member.declName.baseName.text) || Calls.isUnderAwait(Syntax(member))
     }
 
     /// Whether what surrounds `call` fixes its type to the promise.

@@ -254,12 +254,27 @@ enum Calls {
         return labels
     }
 
-    /// `await f(…).value` (with any `try`, possibly a `.value(onTaskCancel:)` call).
+    /// `await f(…).value` or `await (f(…) as P).value` (with any `try`, possibly a
+    /// `.value(onTaskCancel:)` call).
     static func isAwaitedBridge(_ call: FunctionCallExprSyntax) -> Bool {
-        guard let member = call.parent?.as(MemberAccessExprSyntax.self), member.base?.id == call.id,
+        let base = coercedParentheses(around: call) ?? ExprSyntax(call)
+        guard let member = base.parent?.as(MemberAccessExprSyntax.self), member.base?.id == base.id,
               ["value", "resolvedResult", "inner"].contains(member.declName.baseName.text) else { return false }
         return isUnderAwait(Syntax(member))
     }
+
+    /// `(call as P)` around `call`, if it is written so.
+    static func coercedParentheses(around call: FunctionCallExprSyntax) -> ExprSyntax? {
+        guard let sequence = call.parent?.parent?.as(SequenceExprSyntax.self), sequence.elements.count == 3,
+              sequence.elements.first?.id == call.id,
+              sequence.elements.dropFirst().first?.is(UnresolvedAsExprSyntax.self) == true,
+              let tuple = sequence.parent?.parent?.parent?.as(TupleExprSyntax.self), tuple.elements.count == 1 else { return nil }
+        return ExprSyntax(tuple)
+    }
+
+    /// The members of a promise a twin's value type may also have: `f(…).value` would read
+    /// the value's member once an async twin exists.
+    static let promiseResultMembers: Set<String> = ["value", "resolvedResult", "result", "inner"]
 
     /// Whether `node` sits in an `await` expression of its own function or closure.
     static func isUnderAwait(_ node: Syntax) -> Bool {
