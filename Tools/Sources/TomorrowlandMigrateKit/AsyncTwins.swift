@@ -41,7 +41,10 @@ public enum AddAsyncTwins {
                 let possible = (sameName[found.name] ?? []).filter { CallMatching.labels(labels, canCall: $0.decl) }
                 let types = Set(possible.map { $0.isAsync ? "(async)" : $0.promise?.spelled ?? "(not a promise)" })
                 let line = file.line(of: found.call)
-                let spellable = types.count == 1 && matching.allSatisfy { project.isSpellableAnywhere($0.promise!.spelled) }
+                let spellable = types.count == 1 && matching.allSatisfy { site in
+                    project.isSpellableAnywhere(site.promise!.spelled)
+                        && project.identifiers(in: site.promise!.spelled).allSatisfy { !(site.scope?.libraryGenericNames.contains($0) ?? false) }
+                }
                 if spellable {
                     rewrites[file.path, default: []] += found.edits(coercingTo: types.first!)
                     rewriteNotes.append((found.name, MigrationNote(path: file.path, line: line, message: "`\(found.call.trimmedDescription.prefix(60))` gets `as \(types.first!)` so that it keeps calling the promise-returning \(found.name)")))
@@ -83,6 +86,12 @@ public enum AddAsyncTwins {
         if everySite.contains(where: { $0.isAsync && $0.overloads(site) }) { return .alreadyDone } // twin exists: idempotent
         if Twins.forwardedName(ofPromiseTwin: site.decl) == site.name { return .alreadyDone } // itself a promise twin
         if let reason = Twins.commonSkipReason(site, project: project) { return .skip(reason) }
+        if let scope = site.scope, scope.libraryGenericNames.contains(promise.error), !scope.constrainsErrorToSwiftError {
+            return .skip(SkipReason(
+                "in `extension \(scope.name)`, `\(promise.error)` is the promise's generic parameter, not known to conform to "
+                    + "Swift.Error; move it to `extension \(scope.name) where Error: Swift.Error` to get a twin"
+            ))
+        }
         if !promise.hasUntypedError, !promise.hasNoError, !isError(promise.error, in: site, project: project) {
             return .skip(SkipReason("`\(promise.error)` is not known to conform to Error, so `.value` is not available; await `.resolvedResult` by hand"))
         }

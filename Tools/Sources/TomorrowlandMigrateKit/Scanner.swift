@@ -217,12 +217,18 @@ extension FunctionParameterSyntax {
     }
 }
 
+/// The marker that keeps both commands away from the function after it.
+public let skipMarker = "tomorrowland-migrate: skip"
+
 extension Trivia {
     /// Holds a `// tomorrowland-migrate: promise-twin` comment.
-    var hasMarker: Bool {
+    var hasMarker: Bool { hasComment(containing: promiseTwinMarker) }
+
+    /// Holds a `//` or `/* */` comment that contains `text`.
+    func hasComment(containing text: String) -> Bool {
         contains { piece in
             switch piece {
-            case .lineComment(let text), .blockComment(let text): return text.contains(promiseTwinMarker)
+            case .lineComment(let comment), .blockComment(let comment): return comment.contains(text)
             default: return false
             }
         }

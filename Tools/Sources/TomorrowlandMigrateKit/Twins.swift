@@ -9,6 +9,8 @@ struct FunctionSite {
     let decl: FunctionDeclSyntax
     /// The enclosing type or extension name, nil at top level.
     let container: String?
+    /// The enclosing type or extension, nil at top level.
+    let scope: TypeScope?
     let inProtocol: Bool
     let isLocal: Bool
 
@@ -47,7 +49,7 @@ private final class FunctionSiteCollector: TypeTrackingVisitor {
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
         sites.append(FunctionSite(
-            file: file, decl: node, container: types.last?.name,
+            file: file, decl: node, container: types.last?.name, scope: types.last,
             inProtocol: types.last?.isProtocol == true, isLocal: bodies > 0
         ))
         return .visitChildren
@@ -171,6 +173,7 @@ enum Twins {
 
     /// Why `site` can get no twin in either direction, or nil.
     static func commonSkipReason(_ site: FunctionSite, project: Project) -> SkipReason? {
+        if site.decl.leadingTrivia.hasComment(containing: skipMarker) { return SkipReason("marked `// \(skipMarker)`") }
         if site.isLocal { return SkipReason("declared inside a function body") }
         if site.decl.modifiers.contains(where: { $0.name.text == "override" }) {
             return SkipReason("an override: the twin of the overridden method already reaches it dynamically")

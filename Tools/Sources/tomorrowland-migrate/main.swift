@@ -11,7 +11,8 @@ struct TomorrowlandMigrate: ParsableCommand {
         abstract: "Move a codebase from Tomorrowland promises to async/await, one function at a time.",
         discussion: """
             Workflow: report → add-async-twins → convert callers → rewrite a body as async → \
-            add-promise-twins for the remaining callers → delete the twins the report shows unused.
+            add-promise-twins for the remaining callers → delete the twins the report shows unused. \
+            A function marked with a `// \(skipMarker)` comment gets no twin from either command.
             """,
         subcommands: [Report.self, AddAsyncTwins.self, AddPromiseTwins.self]
     )
