@@ -66,7 +66,8 @@ public enum AddAsyncTwins {
             var edits = rewrites[file.path, default: []].filter { $0.owner.map(twinned.contains) ?? true }
             let mine = sites[index].filter { site in candidates.contains { $0.decl.id == site.decl.id && $0.file.path == file.path } }
             for site in mine {
-                edits.append(OwnedEdit(owner: nil, edit: .insert("\n\n" + twinText(for: site), at: site.decl.endPositionBeforeTrailingTrivia)))
+                let text = twinText(for: site, nonsending: project.isolation(of: site) == .nonisolated)
+                edits.append(OwnedEdit(owner: nil, edit: .insert("\n\n" + text, at: site.decl.endPositionBeforeTrailingTrivia)))
             }
             if !mine.isEmpty, let importEdit = Imports.addAsyncImport(to: file) {
                 edits.append(importEdit)
@@ -113,26 +114,49 @@ public enum AddAsyncTwins {
         }
     }
 
-    /// The twin's text, indented like `site`.
-    static func twinText(for site: FunctionSite) -> String {
+    /// The twin's text, indented like `site`. A `nonsending` twin is declared
+    /// `nonisolated(nonsending)`: it runs on its caller's actor, so a `@MainActor` caller can
+    /// await it on a non-Sendable receiver or with non-Sendable arguments in Swift 6 mode
+    /// (nothing is sent to another isolation domain).
+    static func twinText(for site: FunctionSite, nonsending: Bool) -> String {
         let promise = site.promise!
         let originalThrows = site.decl.signature.effectSpecifiers?.throwsClause != nil
         let effects = promise.hasNoError && !originalThrows ? "async throws(CancellationError)" : "async throws"
         let awaited = promise.kind == .tokenPromise ? ".inner.value" : ".value"
+        let result = ["Void", "()", "Swift.Void"].contains(promise.value) ? "" : " -> \(promise.value)"
         return Twins.twin(
-            of: site, adapt: adaptReturns, note: note(for: site, promise: promise), effectsAndResult: "\(effects) -> \(promise.value)",
-            body: { call in "try await (\(call) as \(promise.spelled))\(awaited)" }
+            of: site, adapt: adaptReturns, note: note(for: site, promise: promise), effectsAndResult: effects + result,
+            extraModifier: nonsending ? "nonisolated(nonsending)" : nil,
+            body: { call, width in
+                let line = "try await (\(call) as \(promise.spelled))\(awaited)"
+                return line.count <= width ? line : "try await (\n    \(call) as \(promise.spelled)\n)\(awaited)"
+            }
         )
     }
 
     private static func note(for site: FunctionSite, promise: PromiseType) -> [String] {
-        let throwing = promise.hasNoError
-            ? "Throws only `CancellationError`, when that promise is cancelled"
-            : "Throws the promise's error, or `CancellationError` when it is cancelled"
-        return [
-            "/// Async twin of `\(site.signature)` (added by tomorrowland-migrate): awaits the promise it returns.",
-            "/// \(throwing); cancelling the awaiting Task requests cancellation of the promise.",
+        let throwing =
+            if promise.hasNoError {
+                "Throws only `CancellationError`, when that promise is cancelled;"
+            } else if promise.hasUntypedError {
+                "Throws the promise's error, or `CancellationError` when it is cancelled;"
+            } else {
+                "Throws the promise's `\(promise.error)`, or `CancellationError` when it is cancelled;"
+            }
+        var note = [
+            "Async twin of `\(site.signature)` (added by tomorrowland-migrate): awaits the promise it returns.",
+            "\(throwing) cancelling the awaiting Task requests cancellation of the promise.",
         ]
+        let tokens = site.decl.signature.parameterClause.parameters.filter {
+            $0.type.trimmedDescription.hasSuffix("PromiseInvalidationToken")
+        }
+        if promise.kind == .tokenPromise, let token = tokens.first?.parameterName {
+            note.append(
+                "`\(token)` is still passed on: awaiting registers no callback it could invalidate, "
+                    + "but the original may use it for its work."
+            )
+        }
+        return note
     }
 
     /// `- Returns: A promise that resolves with the user.` → `- Returns: The user.`

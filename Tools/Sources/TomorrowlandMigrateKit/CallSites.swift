@@ -23,7 +23,9 @@ enum CallContext: Equatable {
     static func of(_ node: Syntax) -> CallContext {
         var current = node.parent
         while let node = current {
-            if let closure = node.as(ClosureExprSyntax.self) { return isAsync(closure) ? .async : .maybeAsync }
+            if let closure = node.as(ClosureExprSyntax.self) {
+                return isAsync(closure) ? .async : isKnownSynchronous(closure) ? .sync : .maybeAsync
+            }
             if let function = node.as(FunctionDeclSyntax.self) {
                 return function.signature.effectSpecifiers?.asyncSpecifier != nil ? .async : .sync
             }
@@ -44,20 +46,42 @@ enum CallContext: Equatable {
         "withDiscardingTaskGroup", "withThrowingDiscardingTaskGroup", "withTaskCancellationHandler",
     ]
 
-    static func isAsync(_ closure: ClosureExprSyntax) -> Bool {
-        if closure.signature?.effectSpecifiers?.asyncSpecifier != nil || Closures.containsAwait(closure) { return true }
+    /// Functions whose closure parameters are synchronous: the collection algorithms, the
+    /// promise operators' callbacks, Dispatch. (An `AsyncSequence`'s `map` takes an async
+    /// closure, but one without `await` of its own cannot call an async twin anyway.)
+    private static let syncClosureTakers: Set<String> = PromiseOperators.always.union(PromiseOperators.withContextArgument).union([
+        "compactMap", "filter", "forEach", "reduce", "sorted", "sort", "first", "firstIndex", "last", "lastIndex",
+        "contains", "allSatisfy", "min", "max", "drop", "prefix", "removeAll", "partition", "split", "async", "sync",
+        "asyncAfter", "mapValues", "compactMapValues", "when",
+    ])
+
+    /// The name of the function `closure` is passed to (as an argument or trailing closure).
+    private static func takerName(of closure: ClosureExprSyntax) -> String? {
         var call: FunctionCallExprSyntax?
         if let parent = closure.parent?.as(FunctionCallExprSyntax.self), parent.trailingClosure?.id == closure.id {
             call = parent
         } else if let argument = closure.parent?.as(LabeledExprSyntax.self) {
             call = argument.parent?.parent?.as(FunctionCallExprSyntax.self)
         }
-        guard let call else { return false }
+        guard let call else { return nil }
         var called = call.calledExpression
         if let specialized = called.as(GenericSpecializationExprSyntax.self) { called = specialized.expression }
-        let name: String? = called.as(DeclReferenceExprSyntax.self)?.baseName.text
-            ?? called.as(MemberAccessExprSyntax.self)?.declName.baseName.text
-        guard let name else { return false }
+        return called.as(DeclReferenceExprSyntax.self)?.baseName.text ?? called.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+    }
+
+    /// A closure without `await` passed to a function known to take a synchronous closure
+    /// (`[1, 2].map { … }`, `then(on:) { … }`, `Promise { resolver in … }`): no twin can be
+    /// chosen in it.
+    static func isKnownSynchronous(_ closure: ClosureExprSyntax) -> Bool {
+        guard closure.signature?.effectSpecifiers?.asyncSpecifier == nil, !Closures.containsAwait(closure),
+              let name = takerName(of: closure) else { return false }
+        if name == "Promise" || name == "StdPromise" { return Closures.parameterCount(closure) > 0 }
+        return syncClosureTakers.contains(name)
+    }
+
+    static func isAsync(_ closure: ClosureExprSyntax) -> Bool {
+        if closure.signature?.effectSpecifiers?.asyncSpecifier != nil || Closures.containsAwait(closure) { return true }
+        guard let name = takerName(of: closure) else { return false }
         if asyncClosureTakers.contains(name) { return true }
         // `StdPromise { … }` without parameters is the Task initializer (`Promise { $0… }` is not).
         if name == "Promise" || name == "StdPromise" {

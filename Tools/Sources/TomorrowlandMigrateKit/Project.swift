@@ -13,6 +13,8 @@ struct Project {
     let unspellableNames: Set<String>
     /// Actors declared in the scanned files.
     let actors: Set<String>
+    /// What the scanned declarations and extensions say about each type, by name.
+    let typeFacts: [String: TypeFacts]
 
     init(_ set: SourceSet) {
         self.set = set
@@ -33,6 +35,30 @@ struct Project {
         ])
         self.unspellableNames = collector.unspellable.union(["Self"])
         self.actors = collector.actors
+        self.typeFacts = collector.facts
+    }
+
+    /// How the code in a function runs: on an actor, on a global actor, or on no actor.
+    enum Isolation { case actor, globalActor, nonisolated }
+
+    /// The isolation of the method or function `site` (as far as the syntax tells).
+    func isolation(of site: FunctionSite) -> Isolation {
+        let modifiers = site.decl.modifiers.map(\.name.text)
+        if TypeFacts.hasGlobalActor(site.decl.attributes) { return .globalActor }
+        if modifiers.contains("nonisolated") { return .nonisolated }
+        guard let container = site.container, let facts = typeFacts[container] else { return .nonisolated }
+        if facts.isActor { return modifiers.contains("static") ? .nonisolated : .actor }
+        return facts.hasGlobalActor ? .globalActor : .nonisolated
+    }
+
+    /// Whether `self` in `site` can be sent to another Task: a static method, an actor, a
+    /// type isolated to a global actor or declared `Sendable` (by its declaration or an extension).
+    func selfIsSendable(in site: FunctionSite) -> Bool {
+        guard let container = site.container, !site.decl.modifiers.contains(where: { ["static", "class"].contains($0.name.text) }) else {
+            return true
+        }
+        guard let facts = typeFacts[container] else { return false }
+        return facts.isActor || facts.hasGlobalActor || facts.isSendable
     }
 
     var functions: [FunctionRecord] { scans.flatMap(\.functions) }
@@ -59,11 +85,40 @@ struct Project {
     }
 }
 
+/// What the declarations and extensions of one type name say about it.
+struct TypeFacts {
+    var isActor = false
+    var hasGlobalActor = false
+    var isSendable = false
+    var isProtocol = false
+    /// The inherited types and protocols written on the declaration and its extensions.
+    var inherited: Set<String> = []
+
+    mutating func add(_ scope: TypeScope) {
+        isActor = isActor || scope.isActor
+        isProtocol = isProtocol || scope.isProtocol
+        hasGlobalActor = hasGlobalActor || scope.attributes.map(Self.hasGlobalActor) == true
+        for inheritedType in scope.inheritance?.inheritedTypes ?? [] {
+            let name = inheritedType.type.trimmedDescription
+            inherited.insert(name)
+            if ["Sendable", "@unchecked Sendable", "Swift.Sendable", "@unchecked Swift.Sendable"].contains(name) { isSendable = true }
+        }
+    }
+
+    /// `@MainActor` or another global actor (by the naming convention `…Actor`).
+    static func hasGlobalActor(_ attributes: AttributeListSyntax) -> Bool {
+        attributes.contains { element in
+            element.as(AttributeSyntax.self)?.attributeName.trimmedDescription.hasSuffix("Actor") == true
+        }
+    }
+}
+
 /// Collects error types and names that are not visible everywhere.
 private final class TypeFactsCollector: TypeTrackingVisitor {
     var errorTypes = Set<String>()
     var unspellable = Set<String>()
     var actors = Set<String>()
+    var facts: [String: TypeFacts] = [:]
     private var bodies = 0
 
     private static let errorProtocols: Set<String> = ["Error", "Swift.Error", "LocalizedError", "CustomNSError"]
@@ -79,6 +134,7 @@ private final class TypeFactsCollector: TypeTrackingVisitor {
         if !type.isExtension && (!types.isEmpty || bodies > 0) { unspellable.insert(type.name) }
         noteGenerics(type.genericParameters)
         if type.isActor { actors.insert(type.name) }
+        facts[type.name, default: TypeFacts()].add(type)
     }
 
     override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {

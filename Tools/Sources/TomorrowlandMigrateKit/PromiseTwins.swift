@@ -40,7 +40,26 @@ public enum AddPromiseTwins {
             return .skip(SkipReason("a program's entry point: a same-named overload would make `@main` ambiguous"))
         }
         if let reason = Twins.commonSkipReason(site, project: project) { return .skip(reason) }
+        if isTestMethod(site, project: project) {
+            return .skip(SkipReason("a test method: the test runner calls it, no promise-style caller can"))
+        }
+        if site.decl.modifiers.contains(where: { $0.name.text == "mutating" }) {
+            return .skip(SkipReason("mutating: the Task the twin starts cannot hold on to `self`; write a twin by hand"))
+        }
+        if !project.selfIsSendable(in: site) {
+            return .skip(SkipReason(
+                "`\(site.container ?? "")` is not known to be Sendable (not declared so, not an actor, not on a global actor): "
+                    + "in Swift 6 mode the Task the twin starts cannot capture `self`"
+            ))
+        }
         return .add
+    }
+
+    /// An XCTest `test…()` method of an `XCTestCase` subclass, or a swift-testing `@Test` function.
+    private static func isTestMethod(_ site: FunctionSite, project: Project) -> Bool {
+        if site.decl.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "Test" }) { return true }
+        guard site.name.hasPrefix("test"), site.labels.isEmpty, let container = site.container else { return false }
+        return project.typeFacts[container]?.inherited.contains("XCTestCase") == true || container.hasSuffix("Tests")
     }
 
     /// The promise type and the initializer expression of the twin of `decl`.
@@ -64,12 +83,15 @@ public enum AddPromiseTwins {
             && !site.decl.modifiers.contains { $0.name.text == "nonisolated" || $0.name.text == "static" }
         let nonisolated = isolated ? "nonisolated" : nil
         let note = [
-            "/// Promise twin of `\(site.signature)` (added by tomorrowland-migrate): runs it in a new",
-            "/// Task, isolated like `Task { }` written here. Cancelling the promise cancels the Task.",
+            "Promise twin of `\(site.signature)` (added by tomorrowland-migrate): runs it in a new Task, "
+                + "isolated like `Task { }` written here. Cancelling the promise cancels the Task.",
         ]
         return Twins.twin(
             of: site, note: note, effectsAndResult: "-> \(type)", selfQualified: true, extraModifier: nonisolated,
-            body: { call in "\(initializer) { \(awaitCall) \(call) }" }
+            body: { call, width in
+                let line = "\(initializer) { \(awaitCall) \(call) }"
+                return line.count <= width ? line : "\(initializer) {\n    \(awaitCall) \(call)\n}"
+            }
         )
     }
 }

@@ -101,27 +101,58 @@ enum Twins {
         return Calls.calledName(forwarded)?.0
     }
 
-    /// A twin of `site`: its attributes, modifiers, generics, parameters and `where` clause,
-    /// `effectsAndResult` after the parameters and a one-line body made from the forwarding
-    /// call (`self.f(…)` with `selfQualified` in a type); documented by the original's doc comment (each line through `adapt`), a blank
-    /// `///` line and `note`; indented like `site`.
+    /// The longest line a twin gets, indentation included (doc lines are wrapped to it).
+    static let maximumLineLength = 120
+
+    /// A twin of `site`: its attributes (each on its own line where the original has it so),
+    /// modifiers (`extraModifier` after the access level), generics, parameters and `where`
+    /// clause, `effectsAndResult` after the parameters and a one-line body made from the
+    /// forwarding call (`self.f(…)` with `selfQualified` in a type; `body` gets the columns it
+    /// may use and may break its text into lines); documented by the
+    /// original's doc comment (each line through `adapt`), a blank `///` line and `note`
+    /// (sentences, wrapped); indented like `site`.
     static func twin(
         of site: FunctionSite, adapt: (String) -> String = { $0 }, note: [String], effectsAndResult: String,
-        selfQualified: Bool = false, extraModifier: String? = nil, body: (String) -> String
+        selfQualified: Bool = false, extraModifier: String? = nil, body: (_ call: String, _ width: Int) -> String
     ) -> String {
         let decl = site.decl
         let arguments = (try? forwardedArguments(of: decl).get()) ?? ""
-        var header = prefix(of: decl) + (extraModifier.map { $0 + " " } ?? "") + "func " + decl.name.text
-        header += decl.genericParameterClause?.trimmedDescription ?? ""
-        header += decl.signature.parameterClause.trimmedDescription + " " + effectsAndResult
-        if let whereClause = decl.genericWhereClause { header += " " + whereClause.trimmedDescription }
+        let dropped: Set<String> = extraModifier?.hasPrefix("nonisolated") == true ? ["nonisolated"] : []
+        let (attributeLines, inlinePrefix) = prefix(of: decl, droppingModifiers: dropped, extraModifier: extraModifier)
+        let start = inlinePrefix + "func " + decl.name.text + (decl.genericParameterClause?.trimmedDescription ?? "")
+        var end = effectsAndResult.isEmpty ? "" : " " + effectsAndResult
+        if let whereClause = decl.genericWhereClause { end += " " + whereClause.trimmedDescription }
+        end += " {"
+        let indent = indentation(of: decl, in: site.file)
+        let width = maximumLineLength - indent.count
+        var header = [start + decl.signature.parameterClause.trimmedDescription + end]
+        let parameters = decl.signature.parameterClause.parameters.map { $0.with(\.trailingComma, nil).trimmedDescription }
+        if header[0].count > width, !parameters.isEmpty {
+            // One parameter per line, as a formatter would.
+            header = [start + "("] + parameters.enumerated().map { "    " + $0.element + ($0.offset < parameters.count - 1 ? "," : "") }
+                + [")" + end]
+        }
         let original = docLines(of: decl).map(adapt)
+        let wrappedNote = note.flatMap { wrapDoc($0, width: width) }
         // An escaping closure in a class or actor must capture `self` explicitly.
         let receiver = selfQualified && site.container != nil ? "self." : ""
-        let lines = (original.isEmpty ? note : original + ["///"] + note)
-            + [header + " {", "    " + body("\(receiver)\(decl.name.text)(\(arguments))"), "}"]
-        let indent = indentation(of: decl, in: site.file)
+        let lines = (original.isEmpty ? wrappedNote : original + ["///"] + wrappedNote) + attributeLines + header
+            + [body("\(receiver)\(decl.name.text)(\(arguments))", width - 4).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"), "}"]
         return lines.map { $0.isEmpty ? "" : indent + $0 }.joined(separator: "\n")
+    }
+
+    /// `text` as `///` lines of at most `width` columns (a word longer than that stays whole).
+    static func wrapDoc(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = "///"
+        for word in text.split(separator: " ") {
+            if line.count + 1 + word.count > width, line != "///" {
+                lines.append(line)
+                line = "///"
+            }
+            line += " " + word
+        }
+        return lines + [line]
     }
 
     /// The leading whitespace of the line `decl` starts on.
@@ -142,33 +173,52 @@ enum Twins {
             case .docLineComment(let text): lines.append(text)
             case .docBlockComment(let text):
                 lines += text.split(separator: "\n").map { "/// " + $0.trimmingCharacters(in: CharacterSet(charactersIn: " */")) }
-            case .lineComment, .blockComment: lines.removeAll() // only the comment right above counts
+            case .lineComment(let text), .blockComment(let text):
+                // Only the comment right above counts; the tool's own markers may sit in between.
+                if !text.contains(promiseTwinMarker), !text.contains(skipMarker) { lines.removeAll() }
             default: break
             }
         }
         return lines
     }
 
-    /// Attributes and modifiers to copy onto a twin, as one prefix (`@MainActor public static `).
-    static func prefix(of decl: FunctionDeclSyntax) -> String {
-        let droppedAttributes: Set<String> = ["objc", "nonobjc", "IBAction", "IBSegueAction", "_dynamicReplacement", "discardableResult"]
+    /// Attributes and modifiers to copy onto a twin: the attributes the original writes on
+    /// lines of their own, then the rest as one prefix (`@MainActor public static `), with
+    /// `extraModifier` after the access level.
+    static func prefix(
+        of decl: FunctionDeclSyntax, droppingModifiers dropped: Set<String> = [], extraModifier: String? = nil
+    ) -> (lines: [String], inline: String) {
+        let droppedAttributes: Set<String> = ["objc", "nonobjc", "IBAction", "IBSegueAction", "_dynamicReplacement"]
+        var lines: [String] = []
         var parts: [String] = []
         for element in decl.attributes {
-            guard let attribute = element.as(AttributeSyntax.self) else {
-                parts.append(element.trimmedDescription) // `#if` inside attributes: keep as written
+            if let attribute = element.as(AttributeSyntax.self), droppedAttributes.contains(attribute.attributeName.trimmedDescription) {
                 continue
             }
-            if droppedAttributes.contains(attribute.attributeName.trimmedDescription) { continue }
-            parts.append(attribute.trimmedDescription)
+            parts.append(element.trimmedDescription) // `#if` inside attributes: kept as written
+            let next = element.nextToken(viewMode: .sourceAccurate)
+            if element.trailingTrivia.contains(where: \.isNewline) || next?.leadingTrivia.contains(where: \.isNewline) == true {
+                lines.append(parts.joined(separator: " "))
+                parts.removeAll()
+            }
         }
+        let accessLevels: Set<String> = ["public", "open", "package", "internal", "fileprivate", "private"]
+        var extraPlaced = extraModifier == nil
         for modifier in decl.modifiers {
-            switch modifier.name.text {
+            let name = modifier.name.text
+            if !extraPlaced, !accessLevels.contains(name) {
+                parts.append(extraModifier!)
+                extraPlaced = true
+            }
+            switch name {
             case "override", "dynamic", "optional", "required", "convenience": continue
+            case let name where dropped.contains(name): continue
             case "open": parts.append("public")
             default: parts.append(modifier.trimmedDescription)
             }
         }
-        return parts.map { $0 + " " }.joined()
+        if !extraPlaced { parts.append(extraModifier!) }
+        return (lines, parts.map { $0 + " " }.joined())
     }
 
     /// Why `site` can get no twin in either direction, or nil.

@@ -122,7 +122,7 @@ struct ReportTests {
 
         let diff = try Support.run(tool, ["add-async-twins", directory.path])
         #expect(diff.status == 0)
-        #expect(diff.stdout.contains("+func load() async throws -> Int {"))
+        #expect(diff.stdout.contains("+nonisolated(nonsending) func load() async throws -> Int {"))
         #expect(try String(contentsOf: file, encoding: .utf8).contains("async") == false, "no --write: file unchanged")
         let write = try Support.run(tool, ["add-async-twins", "--write", directory.path])
         #expect(write.status == 0)
