@@ -129,7 +129,10 @@ public enum AddAsyncTwins {
             extraModifier: nonsending ? "nonisolated(nonsending)" : nil,
             body: { call, width in
                 let line = "try await (\(call) as \(promise.spelled))\(awaited)"
-                return line.count <= width ? line : "try await (\n    \(call) as \(promise.spelled)\n)\(awaited)"
+                guard line.count > width else { return line }
+                let inner = "    \(call) as \(promise.spelled)"
+                let wrapped = inner.count <= width ? inner : "    " + Twins.wrappedCall(call, indent: "    ") + " as \(promise.spelled)"
+                return "try await (\n\(wrapped)\n)\(awaited)"
             }
         )
     }

@@ -90,7 +90,9 @@ public enum AddPromiseTwins {
             of: site, note: note, effectsAndResult: "-> \(type)", selfQualified: true, extraModifier: nonisolated,
             body: { call, width in
                 let line = "\(initializer) { \(awaitCall) \(call) }"
-                return line.count <= width ? line : "\(initializer) {\n    \(awaitCall) \(call)\n}"
+                guard line.count > width else { return line }
+                let inner = "    \(awaitCall) \(call)"
+                return "\(initializer) {\n" + (inner.count <= width ? inner : "    \(awaitCall) " + Twins.wrappedCall(call, indent: "    ")) + "\n}"
             }
         )
     }

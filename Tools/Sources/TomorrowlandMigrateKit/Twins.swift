@@ -137,8 +137,18 @@ enum Twins {
         // An escaping closure in a class or actor must capture `self` explicitly.
         let receiver = selfQualified && site.container != nil ? "self." : ""
         let lines = (original.isEmpty ? wrappedNote : original + ["///"] + wrappedNote) + attributeLines + header
-            + [body("\(receiver)\(decl.name.text)(\(arguments))", width - 4).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"), "}"]
+            + body("\(receiver)\(decl.name.text)(\(arguments))", width - 4).split(separator: "\n").map { "    " + $0 } + ["}"]
         return lines.map { $0.isEmpty ? "" : indent + $0 }.joined(separator: "\n")
+    }
+
+    /// `f(a: a, b: b)` as `f(` / one argument per line / `)`, the continuation lines indented
+    /// by `indent` more (for a call that does not fit on one line).
+    static func wrappedCall(_ call: String, indent: String) -> String {
+        guard let open = call.firstIndex(of: "("), call.hasSuffix(")") else { return call }
+        let arguments = call[call.index(after: open)..<call.index(before: call.endIndex)]
+        guard !arguments.isEmpty else { return call }
+        let lines = arguments.components(separatedBy: ", ").map { indent + "    " + $0 }.joined(separator: ",\n")
+        return call[...open] + "\n" + lines + "\n" + indent + ")"
     }
 
     /// `text` as `///` lines of at most `width` columns (a word longer than that stays whole).
