@@ -11,13 +11,21 @@ public enum AddAsyncTwins {
         let sites = set.files.map(FunctionSite.all(in:))
         let everySite = sites.flatMap { $0 }
 
-        // 1. Candidates: promise-returning functions that can get a twin.
+        // 1. Candidates: promise-returning functions that can get a twin (protocol requirements
+        // get theirs in an extension of the protocol). Functions whose twin exists already
+        // still have their call sites pinned.
         var candidates: [FunctionSite] = []
+        var alreadyTwinned: [FunctionSite] = []
+        let requirements = everySite.filter { $0.inProtocol && $0.promise != nil && !$0.isAsync }
         for site in everySite {
-            guard let promise = site.promise, !site.isAsync, !site.inProtocol else { continue }
-            switch decide(site, promise, project: project, everySite: everySite) {
+            guard let promise = site.promise, !site.isAsync else { continue }
+            switch decide(site, promise, project: project, everySite: everySite, requirements: requirements) {
             case .add: candidates.append(site)
-            case .alreadyDone: continue
+            case .alreadyDone:
+                // Its async twin exists (not: it is itself the promise twin of an async function).
+                if Twins.forwardedName(ofPromiseTwin: site.decl) != site.name, everySite.contains(where: { $0.isAsync && $0.overloads(site) }) {
+                    alreadyTwinned.append(site)
+                }
             case .skip(let reason):
                 result.notes.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): no async twin: \(reason.text)"))
             }
@@ -27,10 +35,12 @@ public enum AddAsyncTwins {
         var rejected = Set<String>() // "container|signature" of candidates that must not get a twin
         var rewrites: [String: [OwnedEdit]] = [:]
         var rewriteNotes: [(owner: String, note: MigrationNote)] = []
-        let byName = Dictionary(grouping: candidates, by: \.name)
+        let byName = Dictionary(grouping: candidates + alreadyTwinned, by: \.name)
         // Every function of these names: a call may mean one that gets no twin (another type's
         // method with the same name, an async function), and then no single type pins it.
-        let sameName = Dictionary(grouping: everySite.filter { byName[$0.name] != nil }, by: \.name)
+        // The twins themselves are not other functions.
+        let twinSites = Set(everySite.filter { site in site.isAsync && (candidates + alreadyTwinned).contains { $0.overloads(site) } }.map(\.decl.id))
+        let sameName = Dictionary(grouping: everySite.filter { byName[$0.name] != nil && !twinSites.contains($0.decl.id) }, by: \.name)
         for file in set.files {
             let finder = UnsafeCallFinder(file: file, names: Set(byName.keys))
             finder.walk(file.tree)
@@ -38,55 +48,85 @@ public enum AddAsyncTwins {
                 let labels = Calls.labels(of: found.call)
                 let matching = (byName[found.name] ?? []).filter { CallMatching.labels(labels, canCall: $0.decl) }
                 guard !matching.isEmpty else { continue }
-                let possible = (sameName[found.name] ?? []).filter { CallMatching.labels(labels, canCall: $0.decl) }
-                let types = Set(possible.map { $0.isAsync ? "(async)" : $0.promise?.spelled ?? "(not a promise)" })
+                // Implementations of a twinned requirement are that requirement, dynamically.
+                let possible = (sameName[found.name] ?? []).filter { site in
+                    CallMatching.labels(labels, canCall: site.decl)
+                        && !(!site.inProtocol && (candidates + alreadyTwinned).contains { $0.inProtocol && project.implements(site, $0) })
+                }
+                let types = Set(possible.map { $0.isAsync ? "(async)" : $0.promise?.canonical ?? "(not a promise)" })
+                let pinType = matching[0].promise!.spelled
                 let line = file.line(of: found.call)
                 let spellable = types.count == 1 && matching.allSatisfy { site in
                     project.isSpellableAnywhere(site.promise!.spelled)
                         && project.identifiers(in: site.promise!.spelled).allSatisfy { !(site.scope?.libraryGenericNames.contains($0) ?? false) }
                 }
                 if spellable {
-                    rewrites[file.path, default: []] += found.edits(coercingTo: types.first!)
-                    rewriteNotes.append((found.name, MigrationNote(path: file.path, line: line, message: "`\(found.call.trimmedDescription.prefix(60))` gets `as \(types.first!)` so that it keeps calling the promise-returning \(found.name)")))
+                    rewrites[file.path, default: []] += found.edits(coercingTo: pinType)
+                    rewriteNotes.append((found.name, MigrationNote(path: file.path, line: line, message: "`\(found.call.trimmedDescription.prefix(60))` gets `as \(pinType)` so that it keeps calling the promise-returning \(found.name)")))
                 } else if found.context == .async {
+                    let why = types.count == 1 ? "its promise type cannot be written there" : "it may also mean another function of that name"
                     for site in matching {
+                        if alreadyTwinned.contains(where: { $0.decl.id == site.decl.id }) {
+                            result.notes.append(MigrationNote(path: file.path, line: line, message: "`\(found.call.trimmedDescription.prefix(60))` in async code may call the existing async twin of \(site.signature), and \(why): check it by hand"))
+                            continue
+                        }
                         rejected.insert(key(site))
-                        result.notes.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): no async twin: the call at \(file.path):\(line) in async code might pick the twin, and \(types.count == 1 ? "its promise type cannot be written there" : "it may also mean another function of that name")"))
+                        result.notes.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): no async twin: the call at \(file.path):\(line) in async code might pick the twin, and \(why)"))
                     }
                 }
             }
         }
         candidates.removeAll { rejected.contains(key($0)) }
-        let twinned = Set(candidates.map(\.name))
+        let twinned = Set((candidates + alreadyTwinned).map(\.name))
         // Rewrites for calls of rejected functions are not needed (nothing changes for them).
         result.notes += rewriteNotes.filter { twinned.contains($0.owner) }.map(\.note)
 
         // 3. The twins themselves.
+        var importedInto: [String] = []
         for (index, file) in set.files.enumerated() {
             var edits = rewrites[file.path, default: []].filter { $0.owner.map(twinned.contains) ?? true }
             let mine = sites[index].filter { site in candidates.contains { $0.decl.id == site.decl.id && $0.file.path == file.path } }
+            var protocolTwins: [(protocolDecl: ProtocolDeclSyntax, text: String)] = []
             for site in mine {
                 let text = twinText(for: site, nonsending: project.isolation(of: site) == .nonisolated)
-                edits.append(OwnedEdit(owner: nil, edit: .insert("\n\n" + text, at: site.decl.endPositionBeforeTrailingTrivia)))
+                if site.inProtocol, let protocolDecl = site.decl.enclosingProtocol {
+                    protocolTwins.append((protocolDecl, text))
+                } else {
+                    edits.append(OwnedEdit(owner: nil, edit: .insert("\n\n" + text, at: site.decl.endPositionBeforeTrailingTrivia)))
+                }
+            }
+            // A protocol's twins go in one extension of it, right after it.
+            for group in Dictionary(grouping: protocolTwins, by: { $0.protocolDecl.id }).values {
+                let protocolDecl = group[0].protocolDecl
+                let indent = Twins.indentation(of: protocolDecl, in: file)
+                let text = "\n\n\(indent)extension \(protocolDecl.name.text) {\n" + group.map(\.text).joined(separator: "\n\n") + "\n\(indent)}"
+                edits.append(OwnedEdit(owner: nil, edit: .insert(text, at: protocolDecl.endPositionBeforeTrailingTrivia)))
             }
             if !mine.isEmpty, let importEdit = Imports.addAsyncImport(to: file) {
                 edits.append(importEdit)
-                result.notes.append(MigrationNote(path: file.path, line: 1, message: "added `import TomorrowlandAsync`: the target needs the TomorrowlandAsync product in its dependencies"))
+                importedInto.append(file.path)
             }
             guard !edits.isEmpty else { continue }
             let updated = TextEdit.apply(edits.map(\.edit), to: file.text)
             if updated != file.text { result.changes.append(FileChange(path: file.path, original: file.text, updated: updated)) }
         }
+        result.notes += PackageNotes.notes(for: set, importedInto: importedInto, command: "add-async-twins")
         return result
     }
 
     private static func key(_ site: FunctionSite) -> String { (site.container ?? "") + "|" + site.signature }
 
-    private static func decide(_ site: FunctionSite, _ promise: PromiseType, project: Project, everySite: [FunctionSite]) -> TwinDecision {
+    private static func decide(
+        _ site: FunctionSite, _ promise: PromiseType, project: Project, everySite: [FunctionSite], requirements: [FunctionSite]
+    ) -> TwinDecision {
         if site.decl.signature.effectSpecifiers?.asyncSpecifier != nil { return .alreadyDone }
         if everySite.contains(where: { $0.isAsync && $0.overloads(site) }) { return .alreadyDone } // twin exists: idempotent
         if Twins.forwardedName(ofPromiseTwin: site.decl) == site.name { return .alreadyDone } // itself a promise twin
-        if let reason = Twins.commonSkipReason(site, project: project) { return .skip(reason) }
+        if !site.inProtocol, let requirement = requirements.first(where: { project.implements(site, $0) }) {
+            let name = requirement.container ?? ""
+            return .skip(SkipReason("implements `\(name).\(requirement.signature)`: the twin in `extension \(name)` serves it"))
+        }
+        if let reason = Twins.commonSkipReason(site, project: project, requirementsAllowed: true) { return .skip(reason) }
         if let scope = site.scope, scope.libraryGenericNames.contains(promise.error), !scope.constrainsErrorToSwiftError {
             return .skip(SkipReason(
                 "in `extension \(scope.name)`, `\(promise.error)` is the promise's generic parameter, not known to conform to "

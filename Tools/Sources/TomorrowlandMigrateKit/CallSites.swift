@@ -163,6 +163,7 @@ final class UnsafeCallFinder: SyntaxVisitor {
         var outer = ExprSyntax(call)
         while let parent = outer.parent {
             if let wrapper = parent.as(TryExprSyntax.self) { outer = ExprSyntax(wrapper); continue }
+            if let wrapper = parent.as(AwaitExprSyntax.self) { outer = ExprSyntax(wrapper); continue }
             if let wrapper = parent.as(TupleExprSyntax.self), wrapper.elements.count == 1, wrapper.elements.first?.label == nil {
                 outer = ExprSyntax(wrapper); continue
             }

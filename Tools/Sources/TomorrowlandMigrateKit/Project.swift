@@ -51,6 +51,14 @@ struct Project {
         return facts.hasGlobalActor ? .globalActor : .nonisolated
     }
 
+    /// Whether `site` implements `requirement` (same name and labels, in the protocol's own
+    /// extension or in a type declared or extended to conform to it).
+    func implements(_ site: FunctionSite, _ requirement: FunctionSite) -> Bool {
+        guard site.name == requirement.name, site.labels == requirement.labels,
+              let container = site.container, let protocolName = requirement.container else { return false }
+        return container == protocolName || typeFacts[container]?.inherited.contains(protocolName) == true
+    }
+
     /// Whether `self` in `site` can be sent to another Task: a static method, an actor, a
     /// type isolated to a global actor or declared `Sendable` (by its declaration or an extension).
     func selfIsSendable(in site: FunctionSite) -> Bool {

@@ -11,6 +11,7 @@ public enum AddPromiseTwins {
         var result = MigrationResult(problems: set.problems)
         let sites = set.files.map(FunctionSite.all(in:))
         let everySite = sites.flatMap { $0 }
+        var importedInto: [String] = []
         for (index, file) in set.files.enumerated() {
             var edits: [TextEdit] = []
             for site in sites[index] where site.isAsync && !site.inProtocol && (all || site.decl.leadingTrivia.hasMarker) {
@@ -25,11 +26,12 @@ public enum AddPromiseTwins {
             }
             if !edits.isEmpty, let importEdit = Imports.addAsyncImport(to: file) {
                 edits.append(importEdit.edit)
-                result.notes.append(MigrationNote(path: file.path, line: 1, message: "added `import TomorrowlandAsync`: the target needs the TomorrowlandAsync product in its dependencies"))
+                importedInto.append(file.path)
             }
             guard !edits.isEmpty else { continue }
             result.changes.append(FileChange(path: file.path, original: file.text, updated: TextEdit.apply(edits, to: file.text)))
         }
+        result.notes += PackageNotes.notes(for: set, importedInto: importedInto, command: "add-promise-twins")
         return result
     }
 

@@ -106,7 +106,7 @@ final class Scanner: TypeTrackingVisitor {
             : inProtocol ? .requirement
             : types.isEmpty ? .function
             : isStatic ? .staticMethod : .method
-        let promise = node.signature.returnClause.flatMap { PromiseType($0.type) }
+        let promise = node.signature.returnClause.flatMap { PromiseType($0.type, aliases: file.promiseAliases) }
         let isAsync = node.signature.effectSpecifiers?.asyncSpecifier != nil
         scan.functions.append(FunctionRecord(
             file: file.path, line: file.line(of: node.name), name: node.name.text,
@@ -128,7 +128,7 @@ final class Scanner: TypeTrackingVisitor {
 
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
         for binding in node.bindings {
-            guard let type = binding.typeAnnotation?.type, let promise = PromiseType(type) else { continue }
+            guard let type = binding.typeAnnotation?.type, let promise = PromiseType(type, aliases: file.promiseAliases) else { continue }
             // Stored properties (`let p: Promise<…>`, `var p = …`) are not declarations that
             // produce promises; computed ones (with an accessor block) and requirements are.
             let inProtocol = types.last?.isProtocol == true

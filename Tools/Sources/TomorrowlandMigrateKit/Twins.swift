@@ -19,7 +19,7 @@ struct FunctionSite {
     var line: Int { file.line(of: decl.name) }
     var signature: String { name + "(" + labels.map { ($0 ?? "_") + ":" }.joined() + ")" }
     var isAsync: Bool { decl.signature.effectSpecifiers?.asyncSpecifier != nil }
-    var promise: PromiseType? { decl.signature.returnClause.flatMap { PromiseType($0.type) } }
+    var promise: PromiseType? { decl.signature.returnClause.flatMap { PromiseType($0.type, aliases: file.promiseAliases) } }
 
     /// The same name and labels, in the same type (or both at top level).
     func overloads(_ other: FunctionSite) -> Bool {
@@ -53,6 +53,19 @@ private final class FunctionSiteCollector: TypeTrackingVisitor {
             inProtocol: types.last?.isProtocol == true, isLocal: bodies > 0
         ))
         return .visitChildren
+    }
+}
+
+extension FunctionDeclSyntax {
+    /// The protocol this function is a requirement of.
+    var enclosingProtocol: ProtocolDeclSyntax? {
+        var current = parent
+        while let node = current {
+            if let protocolDecl = node.as(ProtocolDeclSyntax.self) { return protocolDecl }
+            if node.is(CodeBlockSyntax.self) { return nil }
+            current = node.parent
+        }
+        return nil
     }
 }
 
@@ -117,7 +130,7 @@ enum Twins {
     ) -> String {
         let decl = site.decl
         let arguments = (try? forwardedArguments(of: decl).get()) ?? ""
-        let dropped: Set<String> = extraModifier?.hasPrefix("nonisolated") == true ? ["nonisolated"] : []
+        let dropped: Set<String> = extraModifier?.contains("nonisolated") == true ? ["nonisolated"] : []
         let (attributeLines, inlinePrefix) = prefix(of: decl, droppingModifiers: dropped, extraModifier: extraModifier)
         let start = inlinePrefix + "func " + decl.name.text + (decl.genericParameterClause?.trimmedDescription ?? "")
         var end = effectsAndResult.isEmpty ? "" : " " + effectsAndResult
@@ -232,13 +245,13 @@ enum Twins {
     }
 
     /// Why `site` can get no twin in either direction, or nil.
-    static func commonSkipReason(_ site: FunctionSite, project: Project) -> SkipReason? {
+    static func commonSkipReason(_ site: FunctionSite, project: Project, requirementsAllowed: Bool = false) -> SkipReason? {
         if site.decl.leadingTrivia.hasComment(containing: skipMarker) { return SkipReason("marked `// \(skipMarker)`") }
         if site.isLocal { return SkipReason("declared inside a function body") }
         if site.decl.modifiers.contains(where: { $0.name.text == "override" }) {
             return SkipReason("an override: the twin of the overridden method already reaches it dynamically")
         }
-        if site.decl.body == nil { return SkipReason("has no body") }
+        if site.decl.body == nil, !(requirementsAllowed && site.inProtocol) { return SkipReason("has no body") }
         if site.decl.signature.effectSpecifiers?.throwsClause?.throwsSpecifier.text == "rethrows" {
             return SkipReason("rethrows; write its twin by hand")
         }
