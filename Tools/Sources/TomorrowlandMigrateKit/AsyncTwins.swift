@@ -31,6 +31,8 @@ public enum AddAsyncTwins {
             }
         }
 
+        for file in set.files { result.notes += Unhandled.notes(in: file, asyncTwins: true) }
+
         // 2. Call sites whose meaning a twin would change.
         var rejected = Set<String>() // "container|signature" of candidates that must not get a twin
         var rewrites: [String: [OwnedEdit]] = [:]
@@ -80,6 +82,27 @@ public enum AddAsyncTwins {
         let twinned = Set((candidates + alreadyTwinned).map(\.name))
         // Rewrites for calls of rejected functions are not needed (nothing changes for them).
         result.notes += rewriteNotes.filter { twinned.contains($0.owner) }.map(\.note)
+
+        // An `await f()` of a promise-returning function without a twin awaits nothing and
+        // yields the promise: say so rather than leave it looking like a call of a twin.
+        let untwinned = everySite.filter { site in
+            site.promise != nil && !site.isAsync && !twinned.contains(site.name) && !site.isLocal
+                && !everySite.contains { $0.isAsync && $0.name == site.name }
+        }
+        let untwinnedByName = Dictionary(grouping: untwinned, by: \.name)
+        for file in set.files {
+            let finder = UnsafeCallFinder(file: file, names: Set(untwinnedByName.keys), includingPinned: true)
+            finder.walk(file.tree)
+            for found in finder.found where UnsafeCallFinder.isDirectlyAwaited(found.call) {
+                let labels = Calls.labels(of: found.call)
+                guard let site = untwinnedByName[found.name]?.first(where: { CallMatching.labels(labels, canCall: $0.decl) }) else { continue }
+                result.notes.append(MigrationNote(
+                    path: file.path, line: file.line(of: found.call),
+                    message: "`\(found.call.trimmedDescription.prefix(60))` awaits nothing: \(site.signature) returns a promise "
+                        + "and has no async twin; the result is the promise (await its `.value`)"
+                ))
+            }
+        }
 
         // 3. The twins themselves.
         var importedInto: [String] = []
@@ -141,7 +164,7 @@ public enum AddAsyncTwins {
 
     /// Whether `error` is an `Error`: known ones, or a generic parameter constrained to it.
     private static func isError(_ error: String, in site: FunctionSite, project: Project) -> Bool {
-        if project.errorTypes.contains(error) { return true }
+        if project.isKnownError(error) { return true }
         let constraints = (site.decl.genericParameterClause?.parameters.compactMap { parameter in
             parameter.name.text == error ? parameter.inheritedType?.trimmedDescription : nil
         } ?? []) + (site.decl.genericWhereClause?.requirements.compactMap { requirement -> String? in
@@ -150,7 +173,7 @@ public enum AddAsyncTwins {
             return conformance.rightType.trimmedDescription
         } ?? [])
         return constraints.contains { constraint in
-            constraint.split(separator: "&").map { $0.trimmingCharacters(in: .whitespaces) }.contains { project.errorTypes.contains($0) }
+            constraint.split(separator: "&").map { $0.trimmingCharacters(in: .whitespaces) }.contains { project.isKnownError($0) }
         }
     }
 

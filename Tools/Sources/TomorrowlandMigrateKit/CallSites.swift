@@ -136,16 +136,20 @@ final class UnsafeCallFinder: SyntaxVisitor {
     let names: Set<String>
     var found: [UnsafeCall] = []
 
-    init(file: ParsedFile, names: Set<String>) {
+    /// Whether pinned calls are found too.
+    let includingPinned: Bool
+
+    init(file: ParsedFile, names: Set<String>, includingPinned: Bool = false) {
         self.file = file
         self.names = names
+        self.includingPinned = includingPinned
         super.init(viewMode: .sourceAccurate)
     }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard let (name, _) = Calls.calledName(node), names.contains(name) else { return .visitChildren }
         let context = CallContext.of(Syntax(node))
-        guard context != .sync, Self.readsAmbiguousMember(node) || !Self.isPinned(node) else { return .visitChildren }
+        guard context != .sync, includingPinned || Self.readsAmbiguousMember(node) || !Self.isPinned(node) else { return .visitChildren }
         found.append(UnsafeCall(call: node, name: name, context: context))
         return .visitChildren
     }
@@ -156,6 +160,13 @@ final class UnsafeCallFinder: SyntaxVisitor {
     static func readsAmbiguousMember(_ call: FunctionCallExprSyntax) -> Bool {
         guard let member = call.parent?.as(MemberAccessExprSyntax.self), member.base?.id == call.id else { return false }
         return Calls.promiseResultMembers.contains(member.declName.baseName.text) || Calls.isUnderAwait(Syntax(member))
+    }
+
+    /// `await f(…)` or `try await f(…)` with nothing read from the result in between.
+    static func isDirectlyAwaited(_ call: FunctionCallExprSyntax) -> Bool {
+        var outer = Syntax(call)
+        while let parent = outer.parent, parent.is(TryExprSyntax.self) { outer = parent }
+        return outer.parent?.is(AwaitExprSyntax.self) == true
     }
 
     /// Whether what surrounds `call` fixes its type to the promise.

@@ -32,6 +32,8 @@ struct Project {
         self.errorTypes = collector.errorTypes.union([
             "Error", "Swift.Error", "any Error", "any Swift.Error", "NoError", "Tomorrowland.NoError",
             "CancellationError", "URLError", "CocoaError", "POSIXError", "DecodingError", "EncodingError", "NSError",
+            // Tomorrowland's own.
+            "PromiseTimeoutError", "PromiseCallbackError",
         ])
         self.unspellableNames = collector.unspellable.union(["Self"])
         self.actors = collector.actors
@@ -70,6 +72,15 @@ struct Project {
     }
 
     var functions: [FunctionRecord] { scans.flatMap(\.functions) }
+
+    /// Whether the scanned declarations or the library say `type` conforms to `Error`
+    /// (`Module.Name` and `Name<Arguments>` by their name).
+    func isKnownError(_ type: String) -> Bool {
+        var name = type
+        if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
+        if let dot = name.lastIndex(of: "."), !errorTypes.contains(name) { name = String(name[name.index(after: dot)...]) }
+        return errorTypes.contains(type) || errorTypes.contains(name)
+    }
 
     /// Whether `type` (written inside `function`) can be written at any call site.
     func isSpellableAnywhere(_ type: String) -> Bool {
@@ -151,6 +162,9 @@ private final class TypeFactsCollector: TypeTrackingVisitor {
     }
     override func visit(_ node: AssociatedTypeDeclSyntax) -> SyntaxVisitorContinueKind {
         unspellable.insert(node.name.text)
+        if node.inheritanceClause?.inheritedTypes.contains(where: { Self.errorProtocols.contains($0.type.trimmedDescription) }) == true {
+            errorTypes.insert(node.name.text)
+        }
         return .visitChildren
     }
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {

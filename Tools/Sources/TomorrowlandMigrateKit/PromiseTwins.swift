@@ -13,6 +13,7 @@ public enum AddPromiseTwins {
         let everySite = sites.flatMap { $0 }
         var importedInto: [String] = []
         for (index, file) in set.files.enumerated() {
+            result.notes += Unhandled.notes(in: file, asyncTwins: false, all: all)
             var edits: [TextEdit] = []
             for site in sites[index] where site.isAsync && !site.inProtocol && (all || site.decl.leadingTrivia.hasMarker) {
                 switch decide(site, project: project, everySite: everySite) {

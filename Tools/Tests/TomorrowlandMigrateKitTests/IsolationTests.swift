@@ -74,11 +74,8 @@ struct IsolationTests {
         """)
 
     func migrated() -> (notes: [String], sources: [(path: String, text: String)]) {
-        let sources = [Self.service, Self.tests]
-        let asyncTwins = AddAsyncTwins.run(.inMemory(sources))
-        let first = Support.applying(asyncTwins, to: sources)
-        let promiseTwins = AddPromiseTwins.run(.inMemory(first), all: true)
-        return ((asyncTwins.notes + promiseTwins.notes).map(\.description), Support.applying(promiseTwins, to: first))
+        let (notes, sources) = Support.bothCommands([Self.service, Self.tests])
+        return (notes.map(\.description), sources)
     }
 
     @Test("no promise twin for a non-Sendable class's method, a mutating method or a test; each listed with its reason")

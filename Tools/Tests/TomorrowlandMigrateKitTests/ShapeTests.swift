@@ -38,8 +38,7 @@ struct ShapeTests {
         """)
 
     func migrated() -> [(path: String, text: String)] {
-        let first = Support.applying(AddAsyncTwins.run(.inMemory([Self.api])), to: [Self.api])
-        return Support.applying(AddPromiseTwins.run(.inMemory(first), all: false), to: first)
+        Support.bothCommands([Self.api], all: false).sources
     }
 
     @Test("attributes, Void, typed errors, tokens, markers, 120 columns, no pins in synchronous closures")

@@ -56,8 +56,83 @@ struct SkipTests {
 
     @Test("the result of both commands on Promise extensions compiles (Swift 5 and 6)", arguments: [5, 6])
     func promiseExtensionCompiles(swiftVersion: Int) throws {
-        let asyncTwins = Support.applying(AddAsyncTwins.run(.inMemory([Self.extensions])), to: [Self.extensions])
-        let both = Support.applying(AddPromiseTwins.run(.inMemory(asyncTwins), all: true), to: asyncTwins)
-        try Support.expectCompiles(both + [Self.client], swiftVersion: swiftVersion)
+        try Support.expectCompiles(Support.bothCommands([Self.extensions]).sources + [Self.client], swiftVersion: swiftVersion)
+    }
+}
+
+/// Skip reasons that are true, and nothing written broken (issue 20, item 8).
+@Suite("true skip reasons")
+struct TrueSkipReasonTests {
+    static let source = (path: "Unhandled.swift", text: """
+        import Tomorrowland
+
+        enum LoadError: Error { case missing }
+
+        protocol Repository {
+            associatedtype Failure: Error
+            func load(id: Int) -> Promise<Int, Failure>
+        }
+
+        struct Timeouts: Sendable {
+            func slow() -> Promise<Int, PromiseTimeoutError<LoadError>> { Promise(fulfilled: 1) }
+            func misuse() -> Promise<Int, PromiseCallbackError> { Promise(fulfilled: 2) }
+            func legacy() -> Promise<Int, String> { Promise(rejected: "no") }
+        }
+
+        struct Catalog: Sendable {
+            subscript(index: Int) -> StdPromise<Int> { Promise(fulfilled: index) }
+            var first: StdPromise<Int> { Promise(fulfilled: 0) }
+            var asyncCount: Int { get async { 0 } }
+        }
+
+        struct Counter {
+            var count = 0
+            mutating func bump() async -> Int {
+                count += 1
+                return count
+            }
+        }
+
+        func awaitsNothing(_ timeouts: Timeouts) async -> Promise<Int, String> {
+            await timeouts.legacy()
+        }
+        """)
+
+    /// Written after migration: the twins the library's error types and the associated type allow.
+    static let client = (path: "Client.swift", text: """
+        import TomorrowlandAsync
+
+        func useTwins<R: Repository>(_ timeouts: Timeouts, _ repository: R) async throws -> Int {
+            let slow: Int = try await timeouts.slow()
+            let misuse: Int = try await timeouts.misuse()
+            let loaded: Int = try await repository.load(id: 1)
+            return slow + misuse + loaded
+        }
+        """)
+
+    func migrated() -> (notes: [String], sources: [(path: String, text: String)]) {
+        let (notes, sources) = Support.bothCommands([Self.source])
+        return (notes.map(\.message), sources)
+    }
+
+    @Test("library error types and associated types constrained to Error are errors; unhandled constructs are listed")
+    func reasons() throws {
+        let (notes, sources) = migrated()
+        let text = Support.text(of: "Unhandled.swift", in: sources)
+        #expect(text.contains("func slow() async throws -> Int {"))
+        #expect(text.contains("func misuse() async throws -> Int {"))
+        #expect(text.contains("extension Repository {"))
+        #expect(text.contains("func load(id: Int) async throws -> Int {"))
+        #expect(notes.contains { $0.hasPrefix("legacy(): no async twin: `String` is not known to conform to Error") })
+        #expect(notes.contains("subscript(index: Int): no async twin: a subscript cannot be overloaded by an async one; await its `.value` at the call sites instead"), "\(notes)")
+        #expect(notes.contains("first: no async twin: a computed property cannot be overloaded by an async one; await its `.value` at the call sites instead"))
+        #expect(notes.contains("asyncCount: no promise twin: a computed property cannot be overloaded by a promise-returning one; add a method returning `StdPromise { try await … }` by hand"))
+        #expect(notes.contains("bump(): no promise twin: mutating: the Task the twin starts cannot hold on to `self`; write a twin by hand"))
+        #expect(notes.contains("`timeouts.legacy()` awaits nothing: legacy() returns a promise and has no async twin; the result is the promise (await its `.value`)"), "\(notes)")
+    }
+
+    @Test("what both commands write compiles (Swift 5 and 6)", arguments: [5, 6])
+    func compiles(swiftVersion: Int) throws {
+        try Support.expectCompiles(migrated().sources + [Self.client], swiftVersion: swiftVersion)
     }
 }

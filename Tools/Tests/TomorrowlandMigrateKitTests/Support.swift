@@ -121,3 +121,16 @@ extension Support {
         sources.first { $0.path == path }?.text ?? ""
     }
 }
+
+extension Support {
+    /// `add-async-twins`, then `add-promise-twins` (`--all` when `all`), on `sources` in
+    /// memory: the notes of both and the sources after both.
+    static func bothCommands(
+        _ sources: [(path: String, text: String)], all: Bool = true
+    ) -> (notes: [MigrationNote], sources: [(path: String, text: String)]) {
+        let asyncTwins = AddAsyncTwins.run(.inMemory(sources))
+        let first = applying(asyncTwins, to: sources)
+        let promiseTwins = AddPromiseTwins.run(.inMemory(first), all: all)
+        return (asyncTwins.notes + promiseTwins.notes, applying(promiseTwins, to: first))
+    }
+}
