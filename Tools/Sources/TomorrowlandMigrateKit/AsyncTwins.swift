@@ -243,29 +243,47 @@ public enum AddAsyncTwins {
     }
 }
 
+/// A parameter as a call sees it.
+struct ParameterShape: Sendable {
+    /// The argument label, nil for `_`.
+    let label: String?
+    let hasDefault: Bool
+    /// Of function type: a trailing closure can fill it.
+    let isFunction: Bool
+
+    init(_ parameter: FunctionParameterSyntax) {
+        label = parameter.argumentLabel
+        hasDefault = parameter.defaultValue != nil
+        isFunction = parameter.type.isFunctionType
+    }
+}
+
 /// Matching the labels of a call against a declaration with default arguments.
 enum CallMatching {
-    /// Whether a call written with `labels` (from `Calls.labels(of:)`) can call `decl`:
-    /// parameters with defaults may be left out; a trailing closure fills the next parameter
-    /// of function type.
+    /// Whether a call written with `labels` (from `Calls.labels(of:)`) can call `decl`.
     static func labels(_ labels: [String?], canCall decl: FunctionDeclSyntax) -> Bool {
-        let parameters = Array(decl.signature.parameterClause.parameters)
+        self.labels(labels, canCall: decl.signature.parameterClause.parameters.map(ParameterShape.init))
+    }
+
+    /// Whether a call written with `labels` can call a function with `parameters`: parameters
+    /// with defaults may be left out; a trailing closure fills the next parameter of function type.
+    static func labels(_ labels: [String?], canCall parameters: [ParameterShape]) -> Bool {
         var index = 0
         for label in labels {
             if label == Calls.trailingClosure {
-                while index < parameters.count, !parameters[index].type.isFunctionType, parameters[index].defaultValue != nil {
+                while index < parameters.count, !parameters[index].isFunction, parameters[index].hasDefault {
                     index += 1
                 }
-                guard index < parameters.count, parameters[index].type.isFunctionType else { return false }
+                guard index < parameters.count, parameters[index].isFunction else { return false }
             } else {
-                while index < parameters.count, parameters[index].argumentLabel != label, parameters[index].defaultValue != nil {
+                while index < parameters.count, parameters[index].label != label, parameters[index].hasDefault {
                     index += 1
                 }
-                guard index < parameters.count, parameters[index].argumentLabel == label else { return false }
+                guard index < parameters.count, parameters[index].label == label else { return false }
             }
             index += 1
         }
-        return parameters[index...].allSatisfy { $0.defaultValue != nil }
+        return parameters[index...].allSatisfy(\.hasDefault)
     }
 }
 

@@ -45,7 +45,11 @@ extension TomorrowlandMigrate {
                 promise-style; level n: its deepest such callee is at level n - 1. Within a level, \
                 functions whose bodies use no promise operators come first. "promise-style \
                 callers" counts the call sites (outside twins) that neither await the function nor \
-                go through `.value`. Calls are matched by name.
+                go through `.value`. A call is matched by name, argument labels and arity, and by \
+                the receiver's type where the syntax tells it (`Type.f()`, `Type(…).f()`, a \
+                variable, parameter or stored property declared with a type or initialized by \
+                `Type(…)`, `self`); calls on other receivers that may call a method are counted \
+                as "unknown", not as callers.
                 """
         )
 

@@ -131,3 +131,85 @@ struct ReportTests {
         #expect(again.stdout.isEmpty)
     }
 }
+
+/// The report measures the code, not the tool (issue 20, item 6).
+@Suite("report: calls resolved, twins not counted")
+struct ReportResolutionTests {
+    static let source = (path: "Network.swift", text: """
+        import Foundation
+        import Tomorrowland
+
+        struct User: Codable, Sendable { var id: Int }
+
+        final class HTTPClient: Sendable {
+            func get(_ path: String) -> StdPromise<Data> { Promise(fulfilled: Data()) }
+            func decode<T: Decodable & Sendable>(_ type: T.Type, from data: Data) -> StdPromise<T> {
+                Promise(on: .immediate) { resolver in
+                    do { resolver.fulfill(with: try JSONDecoder().decode(T.self, from: data)) } catch { resolver.reject(with: error) }
+                }
+            }
+        }
+
+        final class UserAPI: Sendable {
+            let client: HTTPClient = HTTPClient()
+
+            func fetchUser(id: Int) -> StdPromise<User> {
+                client.get("/users/\\(id)").flatMap(on: .immediate) { self.client.decode(User.self, from: $0) }
+            }
+
+            func fetchUser(email: String) -> StdPromise<User> { Promise(fulfilled: User(id: email.count)) }
+
+            func cached(id: Int) -> StdPromise<User> {
+                let decoder = JSONDecoder()
+                let user = try? decoder.decode(User.self, from: Data())
+                return Promise(fulfilled: user ?? User(id: id))
+            }
+
+            func refreshed() async throws -> User {
+                try await fetchUser(id: 1).value
+            }
+        }
+
+        func mystery() -> UserAPI { UserAPI() }
+
+        func screens(api: UserAPI) {
+            _ = api.fetchUser(email: "a")
+            _ = api.fetchUser(id: 1)
+            _ = try? JSONDecoder().decode(User.self, from: Data())
+            _ = mystery().fetchUser(email: "b")
+        }
+        """)
+
+    @Test("calls are resolved by labels, arity and receiver type; unknown receivers are said to be unknown")
+    func resolution() throws {
+        let report = Report.make(.inMemory([Self.source]))
+        let steps = Dictionary(uniqueKeysWithValues: report.plan.map { ($0.function, $0) })
+        let decode = try #require(steps["HTTPClient.decode(_:from:)"])
+        #expect(decode.promiseStyleCallers == 1, "self.client.decode only, not JSONDecoder's")
+        #expect(decode.unknownCallers == 0)
+        let byEmail = try #require(steps["UserAPI.fetchUser(email:)"])
+        #expect(byEmail.promiseStyleCallers == 1 && byEmail.unknownCallers == 1)
+        let byID = try #require(steps["UserAPI.fetchUser(id:)"])
+        #expect(byID.promiseStyleCallers == 1, "refreshed() awaits it")
+        #expect(byID.level == 1, "it calls HTTPClient.get and .decode")
+        #expect(steps["UserAPI.cached(id:)"]?.level == 0, "JSONDecoder's decode is not a promise function")
+        #expect(report.renderText().contains("1 (+1 unknown)"))
+    }
+
+    @Test("twins and the pins the tool writes change neither P nor A")
+    func twinsAreNotProgress() throws {
+        let before = Report.make(.inMemory([Self.source]))
+        let (_, migrated) = Support.bothCommands([Self.source])
+        let after = Report.make(.inMemory(migrated))
+        #expect(Support.text(of: "Network.swift", in: migrated).contains("Async twin of"))
+        #expect(Support.text(of: "Network.swift", in: migrated).contains("Promise twin of"))
+        #expect(after.total.promiseStyle == before.total.promiseStyle)
+        #expect(after.total.asyncStyle == before.total.asyncStyle)
+        #expect(after.total.migratedPercent == before.total.migratedPercent)
+    }
+
+    @Test("the migrated fixture compiles (Swift 5 and 6)", arguments: [5, 6])
+    func compiles(swiftVersion: Int) throws {
+        try Support.expectCompiles(Support.bothCommands([Self.source]).sources, swiftVersion: swiftVersion)
+    }
+}
