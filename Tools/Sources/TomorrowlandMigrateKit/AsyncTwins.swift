@@ -48,28 +48,37 @@ public enum AddAsyncTwins {
             finder.walk(file.tree)
             for found in finder.found {
                 let labels = Calls.labels(of: found.call)
-                let matching = (byName[found.name] ?? []).filter { CallMatching.labels(labels, canCall: $0.decl) }
+                let receiver = project.receiver(of: found.call, in: file)
+                let matching = (byName[found.name] ?? []).filter {
+                    CallMatching.labels(labels, canCall: $0.decl) && project.receiver(receiver, reaches: $0.container)
+                }
                 guard !matching.isEmpty else { continue }
                 // Implementations of a twinned requirement are that requirement, dynamically.
-                let possible = (sameName[found.name] ?? []).filter { site in
-                    CallMatching.labels(labels, canCall: site.decl)
+                var possible = (sameName[found.name] ?? []).filter { site in
+                    CallMatching.labels(labels, canCall: site.decl) && project.receiver(receiver, reaches: site.container)
                         && !(!site.inProtocol && (candidates + alreadyTwinned).contains { $0.inProtocol && project.implements(site, $0) })
                 }
-                let types = Set(possible.map { $0.isAsync ? "(async)" : $0.promise?.canonical ?? "(not a promise)" })
-                let pinType = matching[0].promise!.spelled
-                let line = file.line(of: found.call)
-                let spellable = types.count == 1 && matching.allSatisfy { site in
-                    project.isSpellableAnywhere(site.promise!.spelled)
-                        && project.identifiers(in: site.promise!.spelled).allSatisfy { !(site.scope?.libraryGenericNames.contains($0) ?? false) }
+                // The receiver's own type's declaration is the one called (an override included);
+                // otherwise overrides are the method they override.
+                if let own = receiver.typeName, possible.contains(where: { $0.container == own }) {
+                    possible = possible.filter { $0.container == own }
+                } else {
+                    possible.removeAll { $0.decl.modifiers.contains { $0.name.text == "override" } }
                 }
+                let types = Set(possible.map { $0.isAsync ? "(async)" : $0.promise?.canonical ?? "(not a promise)" })
+                let pinSite = possible.first { !$0.isAsync && $0.promise != nil } ?? matching[0]
+                let pinType = pinSite.promise!.spelled
+                let line = file.line(of: found.call)
+                let spellable = types.count == 1 && project.isSpellableAnywhere(pinType)
+                    && project.identifiers(in: pinType).allSatisfy { !(pinSite.scope?.libraryGenericNames.contains($0) ?? false) }
                 if spellable {
                     rewrites[file.path, default: []] += found.edits(coercingTo: pinType)
-                    rewriteNotes.append((found.name, MigrationNote(path: file.path, line: line, message: "`\(found.call.trimmedDescription.prefix(60))` gets `as \(pinType)` so that it keeps calling the promise-returning \(found.name)")))
+                    rewriteNotes.append((found.name, MigrationNote(path: file.path, line: line, message: "`\(found.shortText)` gets `as \(pinType)` so that it keeps calling the promise-returning \(found.name)")))
                 } else if found.context == .async {
                     let why = types.count == 1 ? "its promise type cannot be written there" : "it may also mean another function of that name"
                     for site in matching {
                         if alreadyTwinned.contains(where: { $0.decl.id == site.decl.id }) {
-                            result.notes.append(MigrationNote(path: file.path, line: line, message: "`\(found.call.trimmedDescription.prefix(60))` in async code may call the existing async twin of \(site.signature), and \(why): check it by hand"))
+                            result.notes.append(MigrationNote(path: file.path, line: line, message: "`\(found.shortText)` in async code may call the existing async twin of \(site.signature), and \(why): check it by hand"))
                             continue
                         }
                         rejected.insert(key(site))
@@ -85,20 +94,27 @@ public enum AddAsyncTwins {
 
         // An `await f()` of a promise-returning function without a twin awaits nothing and
         // yields the promise: say so rather than leave it looking like a call of a twin.
+        // (A call of an actor's method or from another isolation needs its `await`.)
         let untwinned = everySite.filter { site in
             site.promise != nil && !site.isAsync && !twinned.contains(site.name) && !site.isLocal
-                && !everySite.contains { $0.isAsync && $0.name == site.name }
+                && !everySite.contains { $0.isAsync && $0.name == site.name } && project.isolation(of: site) == .nonisolated
         }
         let untwinnedByName = Dictionary(grouping: untwinned, by: \.name)
+        let everyByName = Dictionary(grouping: everySite.filter { untwinnedByName[$0.name] != nil }, by: \.name)
         for file in set.files {
             let finder = UnsafeCallFinder(file: file, names: Set(untwinnedByName.keys), includingPinned: true)
             finder.walk(file.tree)
             for found in finder.found where UnsafeCallFinder.isDirectlyAwaited(found.call) {
                 let labels = Calls.labels(of: found.call)
-                guard let site = untwinnedByName[found.name]?.first(where: { CallMatching.labels(labels, canCall: $0.decl) }) else { continue }
+                let receiver = project.receiver(of: found.call, in: file)
+                let reached = (everyByName[found.name] ?? []).filter { site in
+                    CallMatching.labels(labels, canCall: site.decl) && project.receiver(receiver, reaches: site.container)
+                }
+                guard !reached.isEmpty, reached.allSatisfy({ site in untwinned.contains { $0.decl.id == site.decl.id } }),
+                      let site = reached.first else { continue }
                 result.notes.append(MigrationNote(
                     path: file.path, line: file.line(of: found.call),
-                    message: "`\(found.call.trimmedDescription.prefix(60))` awaits nothing: \(site.signature) returns a promise "
+                    message: "`\(found.shortText)` awaits nothing: \(site.signature) returns a promise "
                         + "and has no async twin; the result is the promise (await its `.value`)"
                 ))
             }
@@ -187,9 +203,15 @@ public enum AddAsyncTwins {
         let effects = promise.hasNoError && !originalThrows ? "async throws(CancellationError)" : "async throws"
         let awaited = promise.kind == .tokenPromise ? ".inner.value" : ".value"
         let result = ["Void", "()", "Swift.Void"].contains(promise.value) ? "" : " -> \(promise.value)"
+        // A requirement's twin, in an extension, is as visible as the protocol.
+        let access = site.inProtocol
+            ? site.decl.enclosingProtocol?.modifiers.first { ["public", "package"].contains($0.name.text) }?.name.text
+            : nil
+        let modifiers = [access, nonsending ? "nonisolated(nonsending)" : nil].compactMap { $0 }
         return Twins.twin(
             of: site, adapt: adaptReturns, note: note(for: site, promise: promise), effectsAndResult: effects + result,
-            extraModifier: nonsending ? "nonisolated(nonsending)" : nil,
+            extraModifier: modifiers.isEmpty ? nil : modifiers.joined(separator: " "),
+            droppingAttributes: result.isEmpty ? ["discardableResult"] : [],
             body: { call, width in
                 let line = "try await (\(call) as \(promise.spelled))\(awaited)"
                 guard line.count > width else { return line }

@@ -97,6 +97,11 @@ struct UnsafeCall {
     let name: String
     let context: CallContext
 
+    /// The call on one line, cut at 60 characters, for notes.
+    var shortText: String {
+        String(call.trimmedDescription.split(whereSeparator: \.isWhitespace).joined(separator: " ").prefix(60))
+    }
+
     /// Edits that pin the call to the promise type `type`.
     func edits(coercingTo type: String) -> [OwnedEdit] {
         var outer = ExprSyntax(call)

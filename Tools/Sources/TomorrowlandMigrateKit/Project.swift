@@ -61,6 +61,35 @@ struct Project {
         return container == protocolName || typeFacts[container]?.inherited.contains(protocolName) == true
     }
 
+    /// Whether a call on `receiver` can reach a member of `container` (nil: a top-level
+    /// function): the type itself, one it inherits from or conforms to (as declared in the
+    /// scanned files), or any type when the receiver is unknown.
+    func receiver(_ receiver: Receiver, reaches container: String?) -> Bool {
+        func isOrInherits(_ type: String) -> Bool {
+            guard let container else { return false }
+            if type == container { return true }
+            var seen: Set<String> = [type]
+            var pending = [type]
+            while let next = pending.popLast() {
+                for parent in typeFacts[next]?.inherited ?? [] where seen.insert(parent).inserted {
+                    if parent == container { return true }
+                    pending.append(parent)
+                }
+            }
+            return false
+        }
+        switch receiver {
+        case .implicit(let type): return container == nil || type.map(isOrInherits) == true
+        case .type(let type): return isOrInherits(type)
+        case .unknown: return container != nil
+        }
+    }
+
+    /// The receiver of `call` in `file`, as the scan found it.
+    func receiver(of call: FunctionCallExprSyntax, in file: ParsedFile) -> Receiver {
+        scans.first { $0.path == file.path }?.receivers[call.id] ?? .unknown
+    }
+
     /// Whether `self` in `site` can be sent to another Task: a static method, an actor, a
     /// type isolated to a global actor or declared `Sendable` (by its declaration or an extension).
     func selfIsSendable(in site: FunctionSite) -> Bool {
@@ -120,6 +149,7 @@ struct TypeFacts {
         for inheritedType in scope.inheritance?.inheritedTypes ?? [] {
             let name = inheritedType.type.trimmedDescription
             inherited.insert(name)
+            if let generic = name.firstIndex(of: "<") { inherited.insert(String(name[..<generic])) } // `Repository<Post>`
             if ["Sendable", "@unchecked Sendable", "Swift.Sendable", "@unchecked Swift.Sendable"].contains(name) { isSendable = true }
         }
     }

@@ -146,17 +146,8 @@ extension Report {
         guard call.name == function.name, !function.isProperty, CallMatching.labels(call.labels, canCall: function.parameters) else {
             return .other
         }
-        func isOrConforms(_ type: String) -> Bool {
-            type == function.container || function.container.map { project.typeFacts[type]?.inherited.contains($0) == true } == true
-        }
-        switch call.receiver {
-        case .implicit(let type):
-            return function.container == nil || type.map(isOrConforms) == true ? .calls : .other
-        case .type(let type):
-            return isOrConforms(type) ? .calls : .other
-        case .unknown:
-            return function.container == nil ? .other : .unknown
-        }
+        guard project.receiver(call.receiver, reaches: function.container) else { return .other }
+        return call.receiver == .unknown ? .unknown : .calls
     }
 
     /// Promise-returning functions, leaves first over the call graph of the scanned files.

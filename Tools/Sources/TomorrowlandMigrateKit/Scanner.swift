@@ -49,6 +49,17 @@ enum Receiver: Sendable, Equatable {
     case unknown
 }
 
+extension Receiver {
+    /// The receiver's type, when the syntax tells it.
+    var typeName: String? {
+        switch self {
+        case .implicit(let type): return type
+        case .type(let type): return type
+        case .unknown: return nil
+        }
+    }
+}
+
 /// A call `name(label: …)` or `x.name(…)` inside some function body.
 struct CallRecord: Sendable {
     let name: String
@@ -73,6 +84,8 @@ public struct FileScan: Sendable {
     /// `(operator, line)` for every promise-operator call.
     public internal(set) var operatorCalls: [(name: String, line: Int, scope: Int)] = []
     var calls: [CallRecord] = []
+    /// The receiver of every call, by the call's node.
+    var receivers: [SyntaxIdentifier: Receiver] = [:]
     /// Names used as values (`let f = fetch`, `map(fetch)`), not called.
     var references: [(name: String, line: Int)] = []
     /// Names declared as variables or parameters in this file.
@@ -214,8 +227,10 @@ final class Scanner: TypeTrackingVisitor {
             scan.operatorCalls.append((name, line, scopes.last!))
         }
         if let (name, _) = Calls.calledName(node) {
+            let receiver = receiver(of: node)
+            scan.receivers[node.id] = receiver
             scan.calls.append(CallRecord(
-                name: name, labels: Calls.labels(of: node), receiver: receiver(of: node), line: line, scope: scopes.last!,
+                name: name, labels: Calls.labels(of: node), receiver: receiver, line: line, scope: scopes.last!,
                 awaited: Calls.isAwaitedBridge(node), underAwait: Calls.isUnderAwait(Syntax(node))
             ))
         }

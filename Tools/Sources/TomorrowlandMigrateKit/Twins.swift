@@ -126,12 +126,15 @@ enum Twins {
     /// (sentences, wrapped); indented like `site`.
     static func twin(
         of site: FunctionSite, adapt: (String) -> String = { $0 }, note: [String], effectsAndResult: String,
-        selfQualified: Bool = false, extraModifier: String? = nil, body: (_ call: String, _ width: Int) -> String
+        selfQualified: Bool = false, extraModifier: String? = nil, droppingAttributes: Set<String> = [],
+        body: (_ call: String, _ width: Int) -> String
     ) -> String {
         let decl = site.decl
         let arguments = (try? forwardedArguments(of: decl).get()) ?? ""
         let dropped: Set<String> = extraModifier?.contains("nonisolated") == true ? ["nonisolated"] : []
-        let (attributeLines, inlinePrefix) = prefix(of: decl, droppingModifiers: dropped, extraModifier: extraModifier)
+        let (attributeLines, inlinePrefix) = prefix(
+            of: decl, droppingModifiers: dropped, droppingAttributes: droppingAttributes, extraModifier: extraModifier
+        )
         let start = inlinePrefix + "func " + decl.name.text + (decl.genericParameterClause?.trimmedDescription ?? "")
         var end = effectsAndResult.isEmpty ? "" : " " + effectsAndResult
         if let whereClause = decl.genericWhereClause { end += " " + whereClause.trimmedDescription }
@@ -209,9 +212,10 @@ enum Twins {
     /// lines of their own, then the rest as one prefix (`@MainActor public static `), with
     /// `extraModifier` after the access level.
     static func prefix(
-        of decl: FunctionDeclSyntax, droppingModifiers dropped: Set<String> = [], extraModifier: String? = nil
+        of decl: FunctionDeclSyntax, droppingModifiers dropped: Set<String> = [], droppingAttributes: Set<String> = [],
+        extraModifier: String? = nil
     ) -> (lines: [String], inline: String) {
-        let droppedAttributes: Set<String> = ["objc", "nonobjc", "IBAction", "IBSegueAction", "_dynamicReplacement"]
+        let droppedAttributes = droppingAttributes.union(["objc", "nonobjc", "IBAction", "IBSegueAction", "_dynamicReplacement"])
         var lines: [String] = []
         var parts: [String] = []
         for element in decl.attributes {

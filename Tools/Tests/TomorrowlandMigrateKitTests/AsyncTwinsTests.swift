@@ -206,16 +206,41 @@ struct AsyncTwinsTests {
             struct Remote { func count() -> StdPromise<Int> { Promise(fulfilled: 1) } }
             struct Local { func count() -> Int { 2 } }
 
-            func use(_ local: Local) async {
-                let n = local.count()
+            func makeLocal() -> Local { Local() }
+
+            func use() async {
+                let n = makeLocal().count()
                 _ = n
             }
             """)
         let result = AddAsyncTwins.run(.inMemory([source]))
         #expect(result.changes.isEmpty, "\(result.diff)")
         #expect(result.notes.map(\.description) == [
-            "N.swift:3: count(): no async twin: the call at N.swift:7 in async code might pick the twin, and it may also mean another function of that name",
+            "N.swift:3: count(): no async twin: the call at N.swift:9 in async code might pick the twin, and it may also mean another function of that name",
         ])
+    }
+
+    @Test("a receiver whose type the syntax tells: only that type's method counts (Swift 5 and 6)", arguments: [5, 6])
+    func sameNameTypedReceiver(swiftVersion: Int) throws {
+        let source = (path: "N.swift", text: """
+            import TomorrowlandAsync
+
+            struct Remote { func count() -> StdPromise<Int> { Promise(fulfilled: 1) } }
+            struct Local { func count() -> Int { 2 } }
+
+            func use(_ local: Local, remote: Remote) async throws {
+                let n = local.count()
+                let promise = remote.count()
+                let viaTwin: Int = try await remote.count()
+                _ = (n, promise, viaTwin)
+            }
+            """)
+        let result = AddAsyncTwins.run(.inMemory([source]))
+        let text = Support.text(of: "N.swift", in: Support.applying(result, to: [source]))
+        #expect(text.contains("let n = local.count()\n"))
+        #expect(text.contains("let promise = remote.count() as StdPromise<Int>\n"))
+        #expect(text.contains("func count() async throws -> Int {"))
+        try Support.expectCompiles([(path: "N.swift", text: text)], swiftVersion: swiftVersion)
     }
 
     @Test("call labels against declarations: defaults, unlabelled arguments, trailing closures")

@@ -17,6 +17,9 @@ struct ShapeTests {
             @available(macOS 10.15, *)
             func save(_ text: String) -> Promise<Void, SaveError> { Promise(fulfilled: ()) }
 
+            @discardableResult
+            func touch() -> StdPromise<Int> { Promise(fulfilled: 1) }
+
             /// Counts, with a token for the work it starts.
             func count(token: PromiseInvalidationToken) -> TokenPromise<Int, NoError> {
                 Promise<Int, NoError>(fulfilled: 1).withToken(token)
@@ -50,10 +53,11 @@ struct ShapeTests {
                 /// Async twin of `save(_:)` (added by tomorrowland-migrate): awaits the promise it returns.
                 /// Throws the promise's `SaveError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
                 /// requests cancellation of the promise.
-                @discardableResult
                 @available(macOS 10.15, *)
                 nonisolated(nonsending) func save(_ text: String) async throws {
             """), "\(text)")
+        // Kept where the twin returns a value; on a Void twin it would only draw a warning.
+        #expect(text.contains("    @discardableResult\n    nonisolated(nonsending) func touch() async throws -> Int {"))
         #expect(text.contains("/// `token` is still passed on: awaiting registers no callback it could invalidate"))
         #expect(text.contains("""
                 /// Rewritten as async; old callers need a promise.
@@ -82,6 +86,7 @@ struct ShapeTests {
 
             func useTwins(_ saver: Saver, token: PromiseInvalidationToken) async throws {
                 try await saver.save("discarded")
+                try await saver.touch()
                 let count: Int = try await saver.count(token: token)
                 let promise: Promise<Int, NoError> = saver.reload(includingArchivedEntriesFromTheLastSyncWindow: true, maximumNumberOfEntriesToKeep: 2)
                 _ = (count, promise)
