@@ -9,7 +9,10 @@ public enum AddAsyncTwins {
         let project = Project(set)
         var result = MigrationResult(problems: set.problems)
         let sites = set.files.map(FunctionSite.all(in:))
-        let everySite = sites.flatMap { $0 }
+        // Async twins an earlier run wrote elsewhere in the package (and what they forward
+        // to) count when pinning call sites here; nothing is written there.
+        let elsewhere = PackageContext(roots: set.roots)?.otherFiles(of: set) ?? []
+        let everySite = sites.flatMap { $0 } + Twins.existingAsyncTwins(in: elsewhere)
 
         // 1. Candidates: promise-returning functions that can get a twin (protocol requirements
         // get theirs in an extension of the protocol). Functions whose twin exists already

@@ -49,6 +49,25 @@ struct PackageContext {
         return folders
     }
 
+    /// The package's `.swift` files that are not among `scanned`, parsed (read only: for the
+    /// twins an earlier run wrote there). Files that do not parse are left out.
+    func otherFiles(of set: SourceSet) -> [ParsedFile] {
+        let scannedRelative = Set(set.files.map { relative(URL(fileURLWithPath: $0.path).standardizedFileURL.path) })
+        let files = swiftFiles(in: root).filter { !scannedRelative.contains($0) }.compactMap { file -> ParsedFile? in
+            let path = (root as NSString).appendingPathComponent(file)
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+            let parsed = ParsedFile(path: path, folder: root, text: text)
+            return parsed.tree.hasError ? nil : parsed
+        }
+        // Typealiases of promise types from anywhere in the package.
+        let aliases = PromiseType.aliases(in: files.map(\.tree)).merging(set.files.first?.promiseAliases ?? [:]) { $1 }
+        return files.map { file in
+            var file = file
+            file.promiseAliases = aliases
+            return file
+        }
+    }
+
     private func relative(_ path: String) -> String {
         path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
     }

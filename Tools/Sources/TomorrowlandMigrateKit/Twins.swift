@@ -104,6 +104,14 @@ enum Twins {
         return Calls.calledName(call)?.0
     }
 
+    /// The async twins in `files` (by the shape of their body) and the promise-returning
+    /// functions they forward to.
+    static func existingAsyncTwins(in files: [ParsedFile]) -> [FunctionSite] {
+        let sites = files.flatMap(FunctionSite.all(in:))
+        let twins = sites.filter { $0.isAsync && forwardedName(ofAsyncTwin: $0.decl) == $0.name }
+        return twins + sites.filter { site in !site.isAsync && site.promise != nil && twins.contains { $0.overloads(site) } }
+    }
+
     /// For `func f(…) -> StdPromise<T> { StdPromise { try await f(…) } }`: `f`.
     static func forwardedName(ofPromiseTwin decl: FunctionDeclSyntax) -> String? {
         guard let expression = onlyExpression(decl), let call = expression.as(FunctionCallExprSyntax.self),

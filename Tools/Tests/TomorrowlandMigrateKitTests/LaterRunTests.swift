@@ -50,6 +50,36 @@ struct LaterRunTests {
         try Support.expectCompiles(twoRuns().sources, swiftVersion: swiftVersion)
     }
 
+    /// A package on disk: `Sources/` with the service, `Tests/` with its async test.
+    static func package() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("later-run-\(UUID().uuidString)")
+        let files = [
+            "Package.swift": "// swift-tools-version: 6.1\n// \"TomorrowlandAsync\"\n",
+            "Sources/App/UserService.swift": service.text,
+            "Tests/AppTests/UserServiceTests.swift": tests.text,
+        ]
+        for (path, text) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return root
+    }
+
+    @Test("`Tests/` alone after `Sources/`: the twins already in the tree count (Swift 5 and 6)", arguments: [5, 6])
+    func testsAloneAfterSources(swiftVersion: Int) throws {
+        let root = try Self.package()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for folder in ["Sources", "Tests"] {
+            let result = AddAsyncTwins.run(SourceSet.load(paths: [root.appendingPathComponent(folder).path]))
+            for change in result.changes { try change.updated.write(toFile: change.path, atomically: true, encoding: .utf8) }
+        }
+        let tests = try String(contentsOf: root.appendingPathComponent("Tests/AppTests/UserServiceTests.swift"), encoding: .utf8)
+        #expect(tests.contains("let promise = service.fetchUser(id: 99) as StdPromise<User>"), "\(tests)")
+        let service = try String(contentsOf: root.appendingPathComponent("Sources/App/UserService.swift"), encoding: .utf8)
+        try Support.expectCompiles([("UserService.swift", service), ("UserServiceTests.swift", tests)], swiftVersion: swiftVersion)
+    }
+
     @Test("a run on Sources/ names the package folders it did not scan, and the missing product once")
     func unscannedFolders() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("later-run-\(UUID().uuidString)")
