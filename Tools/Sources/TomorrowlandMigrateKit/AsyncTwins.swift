@@ -56,6 +56,11 @@ public enum AddAsyncTwins {
                     CallMatching.labels(labels, canCall: $0.decl) && project.receiver(receiver, reaches: $0.container)
                 }
                 guard !matching.isEmpty else { continue }
+                // A twin already in place: a call under `await` already means it (written for it,
+                // or already reading it), and pinning it would change that; a call without
+                // `await` no longer compiles, and the pin restores the promise it meant.
+                let onlyExisting = matching.allSatisfy { site in alreadyTwinned.contains { $0.decl.id == site.decl.id } }
+                if onlyExisting, Calls.isUnderAwait(Syntax(found.call)) { continue }
                 // Implementations of a twinned requirement are that requirement, dynamically.
                 var possible = (sameName[found.name] ?? []).filter { site in
                     CallMatching.labels(labels, canCall: site.decl) && project.receiver(receiver, reaches: site.container)

@@ -2,7 +2,9 @@
 
 /// The notes a twin command adds once: the product the twins need, the call sites it did not see.
 enum PackageNotes {
-    static func notes(for set: SourceSet, importedInto files: [String], command: String) -> [MigrationNote] {
+    /// `command` is the command to suggest for the folders left out, nil when call sites there
+    /// cannot matter (promise twins change no existing call).
+    static func notes(for set: SourceSet, importedInto files: [String], command: String?) -> [MigrationNote] {
         var notes: [MigrationNote] = []
         let package = PackageContext(roots: set.roots)
         if let first = files.first, package?.listsAsyncProduct != true {
@@ -13,7 +15,7 @@ enum PackageNotes {
                     + "their targets' dependencies (\(manifest) does not list it)"
             ))
         }
-        if let package {
+        if let package, let command {
             let unscanned = package.unscannedFolders(scanned: Set(set.files.map(\.path)))
             if !unscanned.isEmpty {
                 notes.append(MigrationNote(

@@ -32,7 +32,7 @@ public enum AddPromiseTwins {
             guard !edits.isEmpty else { continue }
             result.changes.append(FileChange(path: file.path, original: file.text, updated: TextEdit.apply(edits, to: file.text)))
         }
-        result.notes += PackageNotes.notes(for: set, importedInto: importedInto, command: "add-promise-twins")
+        result.notes += PackageNotes.notes(for: set, importedInto: importedInto, command: nil)
         return result
     }
 

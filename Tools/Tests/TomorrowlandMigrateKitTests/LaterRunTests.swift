@@ -25,6 +25,8 @@ struct LaterRunTests {
                 let promise = service.fetchUser(id: 99)
                 let user = try await promise.value
                 XCTAssertEqual(user.id, 99)
+                let direct = try await service.fetchUser(id: 1) // written for the twin
+                XCTAssertEqual(direct.id, 1)
             }
         }
         """)
@@ -40,6 +42,8 @@ struct LaterRunTests {
     func existingTwinCounts() throws {
         let (second, sources) = twoRuns()
         #expect(Support.text(of: "UserServiceTests.swift", in: sources).contains("let promise = service.fetchUser(id: 99) as StdPromise<User>"))
+        // A call under `await` already means the existing twin: left alone.
+        #expect(Support.text(of: "UserServiceTests.swift", in: sources).contains("let direct = try await service.fetchUser(id: 1) //"))
         #expect(Support.text(of: "UserService.swift", in: sources).components(separatedBy: "Async twin of").count == 2, "no second twin")
         #expect(second.changes.map(\.path) == ["UserServiceTests.swift"])
         #expect(AddAsyncTwins.run(.inMemory(sources)).changes.isEmpty)
