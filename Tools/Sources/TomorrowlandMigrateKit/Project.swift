@@ -48,9 +48,29 @@ struct Project {
         let modifiers = site.decl.modifiers.map(\.name.text)
         if TypeFacts.hasGlobalActor(site.decl.attributes) { return .globalActor }
         if modifiers.contains("nonisolated") { return .nonisolated }
-        guard let container = site.container, let facts = typeFacts[container] else { return .nonisolated }
-        if facts.isActor { return modifiers.contains("static") ? .nonisolated : .actor }
-        return facts.hasGlobalActor ? .globalActor : .nonisolated
+        guard let container = site.container else { return .nonisolated }
+        if typeFacts[container]?.isActor == true { return modifiers.contains("static") ? .nonisolated : .actor }
+        return isOnGlobalActor(container) ? .globalActor : .nonisolated
+    }
+
+    /// Framework types isolated to the main actor, which subclasses and conformers inherit.
+    static let mainActorFrameworkTypes: Set<String> = [
+        "UIViewController", "UIView", "UIResponder", "UIApplication", "UIApplicationDelegate", "UIWindowSceneDelegate",
+        "UITableViewController", "UICollectionViewController", "UINavigationController", "UITabBarController",
+        "NSViewController", "NSView", "NSResponder", "NSWindowController", "NSApplicationDelegate",
+        "View", "App", "Scene", "WKInterfaceController",
+    ]
+
+    /// Whether `type` is isolated to a global actor: written on it, on an extension of it, or
+    /// inherited from a superclass or protocol (scanned, or a known framework type).
+    func isOnGlobalActor(_ type: String) -> Bool {
+        var seen: Set<String> = [type]
+        var pending = [type]
+        while let next = pending.popLast() {
+            if Self.mainActorFrameworkTypes.contains(next) || typeFacts[next]?.hasGlobalActor == true { return true }
+            for parent in typeFacts[next]?.inherited ?? [] where seen.insert(parent).inserted { pending.append(parent) }
+        }
+        return false
     }
 
     /// Whether `site` implements `requirement` (same name and labels, in the protocol's own
@@ -96,8 +116,9 @@ struct Project {
         guard let container = site.container, !site.decl.modifiers.contains(where: { ["static", "class"].contains($0.name.text) }) else {
             return true
         }
+        if isOnGlobalActor(container) { return true }
         guard let facts = typeFacts[container] else { return false }
-        return facts.isActor || facts.hasGlobalActor || facts.isSendable
+        return facts.isActor || facts.isSendable
     }
 
     var functions: [FunctionRecord] { scans.flatMap(\.functions) }

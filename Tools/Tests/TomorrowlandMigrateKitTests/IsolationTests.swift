@@ -116,3 +116,45 @@ struct IsolationTests {
         #expect(outcome.errors.contains { $0.contains("Client.swift") && $0.contains("risks causing data races") }, "\(outcome.errors)")
     }
 }
+
+/// Isolation inherited from a superclass or a protocol (issue 20, item 3).
+@Suite("inherited isolation")
+struct InheritedIsolationTests {
+    static let source = (path: "Screens.swift", text: """
+        import Tomorrowland
+
+        @MainActor
+        class BaseScreen {
+            var title = ""
+        }
+
+        @MainActor
+        protocol Presenting: AnyObject {}
+
+        final class ProfileScreen: BaseScreen {
+            func load() -> StdPromise<String> { Promise(fulfilled: title) }
+
+            // tomorrowland-migrate: promise-twin
+            func refresh() async -> String { title }
+        }
+
+        final class Presenter: Presenting {
+            var count = 0
+            func present() -> Promise<Int, NoError> { Promise(fulfilled: count) }
+        }
+        """)
+
+    @Test("a subclass of a @MainActor class, a conformer of a @MainActor protocol: twins stay on the main actor")
+    func shape() {
+        let text = Support.text(of: "Screens.swift", in: Support.bothCommands([Self.source], all: false).sources)
+        #expect(text.contains("    func load() async throws -> String {"))
+        #expect(text.contains("    func present() async throws(CancellationError) -> Int {"))
+        #expect(!text.contains("nonisolated(nonsending)"))
+        #expect(text.contains("    func refresh() -> Promise<String, NoError> {"), "main-actor isolated: self is Sendable")
+    }
+
+    @Test("they compile (Swift 5 and 6)", arguments: [5, 6])
+    func compiles(swiftVersion: Int) throws {
+        try Support.expectCompiles(Support.bothCommands([Self.source], all: false).sources, swiftVersion: swiftVersion)
+    }
+}
