@@ -103,7 +103,10 @@ struct UnsafeCall {
     }
 
     /// Edits that pin the call to the promise type `type`.
-    func edits(coercingTo type: String) -> [OwnedEdit] {
+    func edits(coercingTo promiseType: String) -> [OwnedEdit] {
+        // `service?.fetch()` is an optional promise; `service?.fetch().value` continues the chain.
+        let optional = Self.isInOptionalChain(call)
+        let type = optional ? promiseType + "?" : promiseType
         var outer = ExprSyntax(call)
         while let parent = outer.parent, let wrapper = parent.as(TryExprSyntax.self).map(ExprSyntax.init) ?? parent.as(AwaitExprSyntax.self).map(ExprSyntax.init) {
             outer = wrapper
@@ -128,10 +131,31 @@ struct UnsafeCall {
         if plain {
             return [OwnedEdit(owner: name, edit: .insert(" as \(type)", at: end))]
         }
+        let chained = optional && call.parent?.is(MemberAccessExprSyntax.self) == true
         return [
             OwnedEdit(owner: name, edit: .insert("(", at: call.positionAfterSkippingLeadingTrivia)),
-            OwnedEdit(owner: name, edit: .insert(" as \(type))", at: end)),
+            OwnedEdit(owner: name, edit: .insert(" as \(type))" + (chained ? "?" : ""), at: end)),
         ]
+    }
+
+    /// Whether the receiver of `call` is reached through `?.` (`a?.f()`, `a?.b.f()`, `a?.b().f()`).
+    static func isInOptionalChain(_ call: FunctionCallExprSyntax) -> Bool {
+        var current = call.calledExpression.as(MemberAccessExprSyntax.self)?.base
+        while let expression = current {
+            if expression.is(OptionalChainingExprSyntax.self) { return true }
+            if let member = expression.as(MemberAccessExprSyntax.self) {
+                current = member.base
+            } else if let inner = expression.as(FunctionCallExprSyntax.self) {
+                current = inner.calledExpression
+            } else if let subscriptCall = expression.as(SubscriptCallExprSyntax.self) {
+                current = subscriptCall.calledExpression
+            } else if let unwrapped = expression.as(ForceUnwrapExprSyntax.self) {
+                current = unwrapped.expression
+            } else {
+                return false
+            }
+        }
+        return false
     }
 }
 

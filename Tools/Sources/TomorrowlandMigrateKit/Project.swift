@@ -49,7 +49,7 @@ struct Project {
         if TypeFacts.hasGlobalActor(site.decl.attributes) { return .globalActor }
         if modifiers.contains("nonisolated") { return .nonisolated }
         guard let container = site.container else { return .nonisolated }
-        if typeFacts[container]?.isActor == true { return modifiers.contains("static") ? .nonisolated : .actor }
+        if facts(of: container)?.isActor == true { return modifiers.contains("static") ? .nonisolated : .actor }
         return isOnGlobalActor(container) ? .globalActor : .nonisolated
     }
 
@@ -67,8 +67,8 @@ struct Project {
         var seen: Set<String> = [type]
         var pending = [type]
         while let next = pending.popLast() {
-            if Self.mainActorFrameworkTypes.contains(next) || typeFacts[next]?.hasGlobalActor == true { return true }
-            for parent in typeFacts[next]?.inherited ?? [] where seen.insert(parent).inserted { pending.append(parent) }
+            if Self.mainActorFrameworkTypes.contains(next) || facts(of: next)?.hasGlobalActor == true { return true }
+            for parent in facts(of: next)?.inherited ?? [] where seen.insert(parent).inserted { pending.append(parent) }
         }
         return false
     }
@@ -78,20 +78,23 @@ struct Project {
     func implements(_ site: FunctionSite, _ requirement: FunctionSite) -> Bool {
         guard site.name == requirement.name, site.labels == requirement.labels,
               let container = site.container, let protocolName = requirement.container else { return false }
-        return container == protocolName || typeFacts[container]?.inherited.contains(protocolName) == true
+        return container == protocolName || facts(of: container)?.inherited.contains(protocolName) == true
     }
 
     /// Whether a call on `receiver` can reach a member of `container` (nil: a top-level
     /// function): the type itself, one it inherits from or conforms to (as declared in the
     /// scanned files), or any type when the receiver is unknown.
     func receiver(_ receiver: Receiver, reaches container: String?) -> Bool {
-        func isOrInherits(_ type: String) -> Bool {
+        // `API.Users` and `Users` (a nested type, or one extended by its qualified name) are one type.
+        let container = container.map(Self.unqualified)
+        func isOrInherits(_ qualified: String) -> Bool {
+            let type = Self.unqualified(qualified)
             guard let container else { return false }
             if type == container { return true }
             var seen: Set<String> = [type]
             var pending = [type]
             while let next = pending.popLast() {
-                for parent in typeFacts[next]?.inherited ?? [] where seen.insert(parent).inserted {
+                for parent in (facts(of: next)?.inherited ?? []).map(Self.unqualified) where seen.insert(parent).inserted {
                     if parent == container { return true }
                     pending.append(parent)
                 }
@@ -103,6 +106,31 @@ struct Project {
         case .type(let type): return isOrInherits(type)
         case .unknown: return container != nil
         }
+    }
+
+    /// The first parameter of `site` that a Task cannot capture in Swift 6 mode, as far as the
+    /// syntax tells: a closure not marked `@Sendable`, or a class of the scanned files that is
+    /// not Sendable (not declared so, not an actor, not on a global actor).
+    func nonSendableParameter(of site: FunctionSite) -> FunctionParameterSyntax? {
+        site.decl.signature.parameterClause.parameters.first { parameter in
+            let type = parameter.type.trimmedDescription
+            if type.contains("->") { return !type.contains("@Sendable") }
+            return identifiers(in: type).contains { name in
+                guard let facts = facts(of: name), facts.isClass, !facts.isSendable, !facts.isActor else { return false }
+                return !isOnGlobalActor(name)
+            }
+        }
+    }
+
+    /// What the scanned files say about `type` (by its unqualified name).
+    func facts(of type: String) -> TypeFacts? {
+        typeFacts[Self.unqualified(type)]
+    }
+
+    /// `Users` for `API.Users` (generic arguments aside).
+    static func unqualified(_ type: String) -> String {
+        let base = type.firstIndex(of: "<").map { String(type[..<$0]) } ?? type
+        return base.split(separator: ".").last.map(String.init) ?? base
     }
 
     /// The receiver of `call` in `file`, as the scan found it.
@@ -117,7 +145,7 @@ struct Project {
             return true
         }
         if isOnGlobalActor(container) { return true }
-        guard let facts = typeFacts[container] else { return false }
+        guard let facts = facts(of: container) else { return false }
         return facts.isActor || facts.isSendable
     }
 
@@ -157,6 +185,7 @@ struct Project {
 /// What the declarations and extensions of one type name say about it.
 struct TypeFacts {
     var isActor = false
+    var isClass = false
     var hasGlobalActor = false
     var isSendable = false
     var isProtocol = false
@@ -165,6 +194,7 @@ struct TypeFacts {
 
     mutating func add(_ scope: TypeScope) {
         isActor = isActor || scope.isActor
+        isClass = isClass || scope.kind == .class
         isProtocol = isProtocol || scope.isProtocol
         hasGlobalActor = hasGlobalActor || scope.attributes.map(Self.hasGlobalActor) == true
         for inheritedType in scope.inheritance?.inheritedTypes ?? [] {
@@ -204,7 +234,7 @@ private final class TypeFactsCollector: TypeTrackingVisitor {
         if !type.isExtension && (!types.isEmpty || bodies > 0) { unspellable.insert(type.name) }
         noteGenerics(type.genericParameters)
         if type.isActor { actors.insert(type.name) }
-        facts[type.name, default: TypeFacts()].add(type)
+        facts[Project.unqualified(type.name), default: TypeFacts()].add(type)
     }
 
     override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {

@@ -55,6 +55,12 @@ public enum AddPromiseTwins {
                     + "in Swift 6 mode the Task the twin starts cannot capture `self`"
             ))
         }
+        if let parameter = project.nonSendableParameter(of: site) {
+            return .skip(SkipReason(
+                "parameter `\(parameter.parameterName ?? "_")` (`\(parameter.type.trimmedDescription)`) is not known to be Sendable: "
+                    + "in Swift 6 mode the Task the twin starts cannot capture it"
+            ))
+        }
         return .add
     }
 
@@ -62,7 +68,7 @@ public enum AddPromiseTwins {
     private static func isTestMethod(_ site: FunctionSite, project: Project) -> Bool {
         if site.decl.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "Test" }) { return true }
         guard site.name.hasPrefix("test"), site.labels.isEmpty, let container = site.container else { return false }
-        return project.typeFacts[container]?.inherited.contains("XCTestCase") == true || container.hasSuffix("Tests")
+        return project.facts(of: container)?.inherited.contains("XCTestCase") == true || container.hasSuffix("Tests")
     }
 
     /// The promise type and the initializer expression of the twin of `decl`.
