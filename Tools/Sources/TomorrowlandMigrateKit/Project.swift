@@ -32,6 +32,7 @@ struct Project {
         self.errorTypes = collector.errorTypes.union([
             "Error", "Swift.Error", "any Error", "any Swift.Error", "NoError", "Tomorrowland.NoError",
             "CancellationError", "URLError", "CocoaError", "POSIXError", "DecodingError", "EncodingError", "NSError",
+            "Never", "Swift.Never",
             // Tomorrowland's own.
             "PromiseTimeoutError", "PromiseCallbackError",
         ])
@@ -116,10 +117,24 @@ struct Project {
             let type = parameter.type.trimmedDescription
             if type.contains("->") { return !type.contains("@Sendable") }
             return identifiers(in: type).contains { name in
-                guard let facts = facts(of: name), facts.isClass, !facts.isSendable, !facts.isActor else { return false }
-                return !isOnGlobalActor(name)
+                guard let facts = facts(of: name), facts.isClass || facts.isProtocol else { return false }
+                return !isKnownSendable(name)
             }
         }
+    }
+
+    /// Whether `type` is an actor, on a global actor, or declared `Sendable` (on itself, an
+    /// extension, a superclass or a protocol it refines, as the scanned files say).
+    func isKnownSendable(_ type: String) -> Bool {
+        if isOnGlobalActor(type) { return true }
+        var seen: Set<String> = [Self.unqualified(type)]
+        var pending = [Self.unqualified(type)]
+        while let next = pending.popLast() {
+            guard let facts = facts(of: next) else { continue }
+            if facts.isSendable || facts.isActor { return true }
+            for parent in facts.inherited.map(Self.unqualified) where seen.insert(parent).inserted { pending.append(parent) }
+        }
+        return false
     }
 
     /// What the scanned files say about `type` (by its unqualified name).
@@ -144,9 +159,7 @@ struct Project {
         guard let container = site.container, !site.decl.modifiers.contains(where: { ["static", "class"].contains($0.name.text) }) else {
             return true
         }
-        if isOnGlobalActor(container) { return true }
-        guard let facts = facts(of: container) else { return false }
-        return facts.isActor || facts.isSendable
+        return isKnownSendable(container)
     }
 
     var functions: [FunctionRecord] { scans.flatMap(\.functions) }

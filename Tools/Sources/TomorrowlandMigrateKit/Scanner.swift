@@ -252,7 +252,7 @@ final class Scanner: TypeTrackingVisitor {
         guard !Calls.isCallee(Syntax(node)) else { return .visitChildren }
         if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id {
             // `x.name` is usually a property; `self.name` / `Type.name` unapplied is a method value.
-            guard let base = member.base?.trimmedDescription,
+            guard let base = member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text,
                   base == "self" || base == "Self" || base.first?.isUppercase == true else { return .visitChildren }
         }
         scan.references.append((node.baseName.text, file.line(of: node)))

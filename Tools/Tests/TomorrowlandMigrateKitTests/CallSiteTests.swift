@@ -3,7 +3,7 @@ import Testing
 @testable import TomorrowlandMigrateKit
 
 /// Call sites in the shapes real code has: optional chains, nested types, tuples, `defer`,
-/// `async let`, `guard let` (issue 20, items 1, 4 and 8).
+/// `async let`, `guard let`, class methods, actors, task groups (issue 20, items 1, 4 and 8).
 @Suite("call sites in real shapes")
 struct CallSiteTests {
     static let source = (path: "Shapes.swift", text: """
@@ -66,8 +66,79 @@ struct CallSiteTests {
         #expect(Support.bothCommands(sources).sources.map(\.text) == sources.map(\.text), "a second run changes nothing")
     }
 
+    /// Class methods, `Never`, an actor, a protocol conformance in an extension, task groups.
+    static let classes = (path: "Classes.swift", text: """
+        import Foundation
+        import TomorrowlandAsync
+
+        struct User: Sendable, Codable { var id: Int }
+
+        class Base {
+            class func describe() -> Promise<String, NoError> { Promise(fulfilled: "Base") }
+            func load() -> Promise<Int, Never> { Promise(fulfilled: 1) }
+        }
+
+        final class Sub: Base {
+            override class func describe() -> Promise<String, NoError> { Promise(fulfilled: "Sub") }
+        }
+
+        protocol Loading: AnyObject {
+            func start() -> StdPromise<Int>
+        }
+
+        final class Live {
+            nonisolated(unsafe) static let shared = Live()
+            func start() -> StdPromise<Int> { Promise(fulfilled: 3) }
+            func decode<T: Decodable & Sendable>(_ type: T.Type) -> StdPromise<T> { Promise(rejected: CancellationError()) }
+        }
+
+        extension Live: Loading {}
+
+        actor Cache {
+            func value(for key: String) -> StdPromise<Int> { Promise(fulfilled: key.count) }
+            nonisolated func version() -> Promise<Int, NoError> { Promise(fulfilled: 1) }
+        }
+
+        @MainActor
+        func mainOnly() -> StdPromise<Int> { Promise(fulfilled: 4) }
+
+        func asyncCallers(cache: Cache, loader: any Loading) async throws {
+            let described = Sub.describe()
+            let base = Base().load()
+            let shared = Live.shared.start()
+            let viaProtocol = loader.start()
+            let cached = await cache.value(for: "k")
+            let version = cache.version()
+            let main = await mainOnly()
+            let detached = Task.detached { Live.shared.start() }
+            let total = await withTaskGroup(of: Int.self) { group in
+                group.addTask { (try? await Live.shared.start().value) ?? 0 }
+                return await group.reduce(0, +)
+            }
+            _ = (described, base, shared, viaProtocol, cached, version, main, detached, total)
+        }
+        """)
+
+    @Test("twins, pins and skips around classes and actors; a `.value` read on a call is not a use of a function `value`")
+    func classesAndActors() throws {
+        let (notes, sources) = Support.bothCommands([Self.classes])
+        let text = Support.text(of: "Classes.swift", in: sources)
+        #expect(text.contains("func load() async throws -> Int {"), "Never is an Error")
+        #expect(text.contains("    func value(for key: String) async throws -> Int {"), "an actor method keeps its isolation")
+        #expect(text.contains("let cached = await cache.value(for: \"k\") as StdPromise<Int>"))
+        #expect(text.contains("let base = Base().load() as Promise<Int, Never>"))
+        #expect(text.contains("let viaProtocol = loader.start() as StdPromise<Int>"))
+        #expect(notes.map(\.message).contains(
+            "asyncCallers(cache:loader:): no promise twin: parameter `loader` (`any Loading`) is not known to be Sendable: "
+                + "in Swift 6 mode the Task the twin starts cannot capture it"
+        ))
+        #expect(Support.bothCommands(sources).sources.map(\.text) == sources.map(\.text), "a second run changes nothing")
+    }
+
     @Test("what both commands write compiles (Swift 5 and 6)", arguments: [5, 6])
     func compiles(swiftVersion: Int) throws {
-        try Support.expectCompiles(Support.bothCommands([Self.source]).sources, swiftVersion: swiftVersion)
+        for fixture in [Self.source, Self.classes] {
+            try Support.expectCompiles(Support.bothCommands([fixture]).sources, swiftVersion: swiftVersion)
+        }
     }
 }
