@@ -94,6 +94,20 @@ final class TwinTests: XCTestCase {
         XCTAssertEqual(client.requested, ["/ping"])
     }
 
+    func testFeedTwins() async throws {
+        let service = FeedService(users: Samples.users, posts: [Post(id: 1, authorID: 2, title: "Compilers")])
+        let entries: [FeedEntry] = try await service.entries()
+        XCTAssertEqual(entries.map(\.author), [Samples.grace])
+        let titles: [String] = try await service.widgetTitles(within: 5)
+        XCTAssertEqual(titles, ["Compilers"])
+        do {
+            let _: User = try await service.author(id: 7)
+            XCTFail("expected an error")
+        } catch {
+            XCTAssertEqual(error as? APIError, .notFound)
+        }
+    }
+
     func testPromiseTwinsForOldCallers() {
         let defaults = SettingsDefaults()
         let promise: Promise<[String: Int], NoError> = defaults.defaults()

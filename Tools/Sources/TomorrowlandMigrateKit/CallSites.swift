@@ -96,6 +96,7 @@ struct UnsafeCall {
     let call: FunctionCallExprSyntax
     let name: String
     let context: CallContext
+    let file: ParsedFile
 
     /// The call on one line, cut at 60 characters, for notes.
     var shortText: String {
@@ -112,10 +113,13 @@ struct UnsafeCall {
             outer = wrapper
         }
         let end = call.endPositionBeforeTrailingTrivia
+        // Where the line would grow past 120 columns, `as` goes on a continuation line.
+        let (lineLength, indent) = Self.line(around: end, in: file)
+        let coercion = lineLength + 6 + type.count > Twins.maximumLineLength ? "\n\(indent)    as \(type)" : " as \(type)"
         if let item = outer.parent?.as(CodeBlockItemSyntax.self), !UnsafeCallFinder.isImplicitReturn(item) {
             return [
                 OwnedEdit(owner: name, edit: .insert("_ = ", at: outer.positionAfterSkippingLeadingTrivia)),
-                OwnedEdit(owner: name, edit: .insert(" as \(type)", at: end)),
+                OwnedEdit(owner: name, edit: .insert(coercion, at: end)),
             ]
         }
         let plain = outer.parent.map { parent in
@@ -129,13 +133,24 @@ struct UnsafeCall {
                 || parent.is(ReturnStmtSyntax.self) || parent.is(ArrayElementSyntax.self)
         } ?? false
         if plain {
-            return [OwnedEdit(owner: name, edit: .insert(" as \(type)", at: end))]
+            return [OwnedEdit(owner: name, edit: .insert(coercion, at: end))]
         }
         let chained = optional && call.parent?.is(MemberAccessExprSyntax.self) == true
         return [
             OwnedEdit(owner: name, edit: .insert("(", at: call.positionAfterSkippingLeadingTrivia)),
-            OwnedEdit(owner: name, edit: .insert(" as \(type))" + (chained ? "?" : ""), at: end)),
+            OwnedEdit(owner: name, edit: .insert(coercion + ")" + (chained ? "?" : ""), at: end)),
         ]
+    }
+
+    /// The length of the line `position` is on, and its indentation.
+    static func line(around position: AbsolutePosition, in file: ParsedFile) -> (length: Int, indent: String) {
+        let bytes = Array(file.text.utf8)
+        var start = min(position.utf8Offset, bytes.count)
+        while start > 0, bytes[start - 1] != UInt8(ascii: "\n") { start -= 1 }
+        var end = min(position.utf8Offset, bytes.count)
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+        let text = String(decoding: bytes[start..<end], as: UTF8.self)
+        return (text.count, String(text.prefix { $0 == " " || $0 == "\t" }))
     }
 
     /// Whether the receiver of `call` is reached through `?.` (`a?.f()`, `a?.b.f()`, `a?.b().f()`).
@@ -179,7 +194,7 @@ final class UnsafeCallFinder: SyntaxVisitor {
         guard let (name, _) = Calls.calledName(node), names.contains(name) else { return .visitChildren }
         let context = CallContext.of(Syntax(node))
         guard context != .sync, includingPinned || Self.readsAmbiguousMember(node) || !Self.isPinned(node) else { return .visitChildren }
-        found.append(UnsafeCall(call: node, name: name, context: context))
+        found.append(UnsafeCall(call: node, name: name, context: context, file: file))
         return .visitChildren
     }
 

@@ -249,7 +249,8 @@ final class Scanner: TypeTrackingVisitor {
     }
 
     override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
-        guard !Calls.isCallee(Syntax(node)) else { return .visitChildren }
+        // A key path (`\.author.name`) names properties, never a function.
+        guard !Calls.isCallee(Syntax(node)), node.parent?.is(KeyPathPropertyComponentSyntax.self) != true else { return .visitChildren }
         if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id {
             // `x.name` is usually a property; `self.name` / `Type.name` unapplied is a method value.
             guard let base = member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text,

@@ -194,8 +194,17 @@ struct AsyncTwinsTests {
             let fetchers = [1, 2].map(fetch)
             """)
         let result = AddAsyncTwins.run(.inMemory([source]))
+        // A key path names a property, never the function.
+        let keyPath = AddAsyncTwins.run(.inMemory([
+            (path: "F.swift", text: "import Tomorrowland\n\nfunc fetch(_ id: Int) -> StdPromise<Int> { Promise(fulfilled: id) }\n"),
+            (path: "E.swift", text: "struct Entry { var fetch: Int }\n"),
+            (path: "K.swift", text: "let counts = [Entry(fetch: 1)].map(\\.fetch)\n"),
+        ]))
+        #expect(keyPath.changes.map(\.path) == ["F.swift"], "\(keyPath.notes)")
         #expect(result.changes.isEmpty)
-        #expect(result.notes.first?.message.contains("`fetch` is used as a value at V.swift:4") == true)
+        #expect(result.notes.map(\.message) == [
+            "fetch(_:): no async twin: `fetch` is used as a value at V.swift:4; a same-named overload would make that ambiguous",
+        ])
     }
 
     @Test("a call that may mean another type's same-named method is not pinned to the promise type")
