@@ -65,13 +65,7 @@ struct Project {
     /// Whether `type` is isolated to a global actor: written on it, on an extension of it, or
     /// inherited from a superclass or protocol (scanned, or a known framework type).
     func isOnGlobalActor(_ type: String) -> Bool {
-        var seen: Set<String> = [type]
-        var pending = [type]
-        while let next = pending.popLast() {
-            if Self.mainActorFrameworkTypes.contains(next) || facts(of: next)?.hasGlobalActor == true { return true }
-            for parent in facts(of: next)?.inherited ?? [] where seen.insert(parent).inserted { pending.append(parent) }
-        }
-        return false
+        ancestors(of: type).contains { Self.mainActorFrameworkTypes.contains($0) || facts(of: $0)?.hasGlobalActor == true }
     }
 
     /// Whether `site` implements `requirement` (same name and labels, in the protocol's own
@@ -88,25 +82,26 @@ struct Project {
     func receiver(_ receiver: Receiver, reaches container: String?) -> Bool {
         // `API.Users` and `Users` (a nested type, or one extended by its qualified name) are one type.
         let container = container.map(Self.unqualified)
-        func isOrInherits(_ qualified: String) -> Bool {
-            let type = Self.unqualified(qualified)
-            guard let container else { return false }
-            if type == container { return true }
-            var seen: Set<String> = [type]
-            var pending = [type]
-            while let next = pending.popLast() {
-                for parent in (facts(of: next)?.inherited ?? []).map(Self.unqualified) where seen.insert(parent).inserted {
-                    if parent == container { return true }
-                    pending.append(parent)
-                }
-            }
-            return false
-        }
+        func isOrInherits(_ type: String) -> Bool { container.map(ancestors(of: type).contains) == true }
         switch receiver {
         case .implicit(let type): return container == nil || type.map(isOrInherits) == true
         case .type(let type): return isOrInherits(type)
         case .unknown: return container != nil
         }
+    }
+
+    /// `type` and every type it inherits from or conforms to, as the scanned files declare
+    /// them (on the type or its extensions), transitively; unqualified names.
+    func ancestors(of type: String) -> [String] {
+        var result = [Self.unqualified(type)]
+        var index = 0
+        while index < result.count {
+            for parent in (facts(of: result[index])?.inherited ?? []).map(Self.unqualified) where !result.contains(parent) {
+                result.append(parent)
+            }
+            index += 1
+        }
+        return result
     }
 
     /// The first parameter of `site` that a Task cannot capture in Swift 6 mode, as far as the
@@ -126,15 +121,7 @@ struct Project {
     /// Whether `type` is an actor, on a global actor, or declared `Sendable` (on itself, an
     /// extension, a superclass or a protocol it refines, as the scanned files say).
     func isKnownSendable(_ type: String) -> Bool {
-        if isOnGlobalActor(type) { return true }
-        var seen: Set<String> = [Self.unqualified(type)]
-        var pending = [Self.unqualified(type)]
-        while let next = pending.popLast() {
-            guard let facts = facts(of: next) else { continue }
-            if facts.isSendable || facts.isActor { return true }
-            for parent in facts.inherited.map(Self.unqualified) where seen.insert(parent).inserted { pending.append(parent) }
-        }
-        return false
+        isOnGlobalActor(type) || ancestors(of: type).contains { facts(of: $0)?.isSendable == true || facts(of: $0)?.isActor == true }
     }
 
     /// What the scanned files say about `type` (by its unqualified name).

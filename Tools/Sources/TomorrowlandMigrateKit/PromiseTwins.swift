@@ -68,7 +68,7 @@ public enum AddPromiseTwins {
     private static func isTestMethod(_ site: FunctionSite, project: Project) -> Bool {
         if site.decl.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "Test" }) { return true }
         guard site.name.hasPrefix("test"), site.labels.isEmpty, let container = site.container else { return false }
-        return project.facts(of: container)?.inherited.contains("XCTestCase") == true || container.hasSuffix("Tests")
+        return project.ancestors(of: container).contains("XCTestCase") || container.hasSuffix("Tests")
     }
 
     /// The promise type and the initializer expression of the twin of `decl`.

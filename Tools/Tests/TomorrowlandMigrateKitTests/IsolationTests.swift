@@ -58,6 +58,15 @@ struct IsolationTests {
         @Test func shared() async {
             #expect(await ProfileStore.shared() == 1)
         }
+
+        class BaseCase: XCTestCase {}
+
+        final class StoreSpec: BaseCase {
+            func testShared() async {
+                let shared = await ProfileStore.shared()
+                XCTAssertEqual(shared, 1)
+            }
+        }
         """)
 
     /// The natural caller of the async twin, written after migration: a `@MainActor` view
@@ -93,6 +102,7 @@ struct IsolationTests {
         #expect(notes.contains { $0.hasSuffix("bump(): no promise twin: mutating: the Task the twin starts cannot hold on to `self`; write a twin by hand") })
         #expect(notes.contains("ServiceTests.swift:5: testNext(): no promise twin: a test method: the test runner calls it, no promise-style caller can"))
         #expect(notes.contains("ServiceTests.swift:11: shared(): no promise twin: a test method: the test runner calls it, no promise-style caller can"))
+        #expect(notes.contains("ServiceTests.swift:18: testShared(): no promise twin: a test method: the test runner calls it, no promise-style caller can"), "a subclass of a subclass of XCTestCase")
     }
 
     @Test("the async twin of a non-Sendable class's method is nonisolated(nonsending)")
