@@ -154,7 +154,7 @@ extension Report {
     private static func plan(functions: [FunctionRecord], scans: [FileScan], project: Project) -> [PlanStep] {
         let twinScopes = Set(functions.filter { $0.isAsyncTwin || $0.isPromiseTwin }.map(\.scope))
         let promiseFunctions = functions.filter {
-            $0.promise != nil && !$0.isPromiseTwin && [.function, .method, .staticMethod].contains($0.kind)
+            $0.promise != nil && !$0.isPromiseTwin && [.function, .method, .staticMethod, .requirement].contains($0.kind) && !$0.isProperty
         }
         let calls = scans.flatMap(\.calls)
         let callsByScope = Dictionary(grouping: calls, by: \.scope)

@@ -62,11 +62,12 @@ struct ReportTests {
     @Test("the plan: leaves first, each with its promise-style callers")
     func plan() {
         let report = Report.make(.inMemory([Self.graph]))
-        #expect(report.plan.map(\.function) == ["Pipeline.leaf()", "wrapped()", "Pipeline.middle()", "Pipeline.top()"])
-        #expect(report.plan.map(\.level) == [0, 0, 1, 2])
+        // A protocol requirement is a step too (its twin goes in an extension of the protocol).
+        #expect(report.plan.map(\.function) == ["Source.next()", "Pipeline.leaf()", "wrapped()", "Pipeline.middle()", "Pipeline.top()"])
+        #expect(report.plan.map(\.level) == [0, 0, 0, 1, 2])
         // leaf: called by middle (promise style) but not by usesLeafAsync (awaited);
         // top: twice from caller(_:).
-        #expect(report.plan.map(\.promiseStyleCallers) == [1, 0, 1, 2])
+        #expect(report.plan.map(\.promiseStyleCallers) == [0, 1, 0, 1, 2])
     }
 
     @Test("twins the report shows as unused can be deleted")
@@ -194,6 +195,11 @@ struct ReportResolutionTests {
         #expect(byID.level == 1, "it calls HTTPClient.get and .decode")
         #expect(steps["UserAPI.cached(id:)"]?.level == 0, "JSONDecoder's decode is not a promise function")
         #expect(report.renderText().contains("1 (+1 unknown)"))
+        // Calls through `any UserServicing` resolve to the requirement, not to a conformer.
+        let protocolReport = Report.make(.inMemory([ProtocolTests.api]))
+        let requirement = try #require(protocolReport.plan.first { $0.function == "UserService.fetchUser(id:)" })
+        #expect(requirement.promiseStyleCallers == 1, "firstUser(_:) calls it through any UserService")
+        #expect(protocolReport.plan.first { $0.function == "LiveUserService.fetchUser(id:)" }?.promiseStyleCallers == 0)
     }
 
     @Test("twins and the pins the tool writes change neither P nor A")
