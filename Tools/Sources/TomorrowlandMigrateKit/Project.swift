@@ -157,7 +157,9 @@ struct Project {
         var name = type
         if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
         if let dot = name.lastIndex(of: "."), !errorTypes.contains(name) { name = String(name[name.index(after: dot)...]) }
-        return errorTypes.contains(type) || errorTypes.contains(name)
+        if errorTypes.contains(type) || errorTypes.contains(name) { return true }
+        // `enum LoadError: AppError` where `protocol AppError: Error`, or a subclass of an error class.
+        return ancestors(of: name).contains { errorTypes.contains($0) }
     }
 
     /// Whether `type` (written inside `function`) can be written at any call site.

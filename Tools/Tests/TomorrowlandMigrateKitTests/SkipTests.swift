@@ -68,6 +68,9 @@ struct TrueSkipReasonTests {
 
         enum LoadError: Error { case missing }
 
+        protocol AppError: Error {}
+        enum SyncError: AppError { case conflict }
+
         protocol Repository {
             associatedtype Failure: Error
             func load(id: Int) -> Promise<Int, Failure>
@@ -77,6 +80,7 @@ struct TrueSkipReasonTests {
             func slow() -> Promise<Int, PromiseTimeoutError<LoadError>> { Promise(fulfilled: 1) }
             func misuse() -> Promise<Int, PromiseCallbackError> { Promise(fulfilled: 2) }
             func legacy() -> Promise<Int, String> { Promise(rejected: "no") }
+            func sync() -> Promise<Int, SyncError> { Promise(fulfilled: 3) }
         }
 
         struct Catalog: Sendable {
@@ -121,6 +125,7 @@ struct TrueSkipReasonTests {
         let text = Support.text(of: "Unhandled.swift", in: sources)
         #expect(text.contains("func slow() async throws -> Int {"))
         #expect(text.contains("func misuse() async throws -> Int {"))
+        #expect(text.contains("func sync() async throws -> Int {"), "an Error through a protocol that refines Error")
         #expect(text.contains("extension Repository {"))
         #expect(text.contains("func load(id: Int) async throws -> Int {"))
         #expect(notes.contains { $0.hasPrefix("legacy(): no async twin: `String` is not known to conform to Error") })
