@@ -16,8 +16,9 @@ func fetchBadge(id: Int) -> StdPromise<Badge> {
 /// Loads a badge.
 ///
 /// Async twin of `fetchBadge(id:)` (added by tomorrowland-migrate): awaits the promise it returns.
-/// Throws the promise's error, or `CancellationError` when it is cancelled; cancelling the awaiting Task requests cancellation of the promise.
-func fetchBadge(id: Int) async throws -> Badge {
+/// Throws the promise's error, or `CancellationError` when it is cancelled; cancelling the awaiting Task requests
+/// cancellation of the promise.
+nonisolated(nonsending) func fetchBadge(id: Int) async throws -> Badge {
     try await (fetchBadge(id: id) as StdPromise<Badge>).value
 }
 

@@ -9,80 +9,177 @@ public enum AddAsyncTwins {
         let project = Project(set)
         var result = MigrationResult(problems: set.problems)
         let sites = set.files.map(FunctionSite.all(in:))
-        let everySite = sites.flatMap { $0 }
+        // Async twins an earlier run wrote elsewhere in the package (and what they forward
+        // to) count when pinning call sites here; nothing is written there.
+        let elsewhere = PackageContext(roots: set.roots)?.otherFiles(of: set) ?? []
+        let everySite = sites.flatMap { $0 } + Twins.existingAsyncTwins(in: elsewhere)
 
-        // 1. Candidates: promise-returning functions that can get a twin.
+        // 1. Candidates: promise-returning functions that can get a twin (protocol requirements
+        // get theirs in an extension of the protocol). Functions whose twin exists already
+        // still have their call sites pinned.
         var candidates: [FunctionSite] = []
+        var alreadyTwinned: [FunctionSite] = []
+        let requirements = everySite.filter { $0.inProtocol && $0.promise != nil && !$0.isAsync }
         for site in everySite {
-            guard let promise = site.promise, !site.isAsync, !site.inProtocol else { continue }
-            switch decide(site, promise, project: project, everySite: everySite) {
+            guard let promise = site.promise, !site.isAsync else { continue }
+            switch decide(site, promise, project: project, everySite: everySite, requirements: requirements) {
             case .add: candidates.append(site)
-            case .alreadyDone: continue
+            case .alreadyDone:
+                // Its async twin exists (not: it is itself the promise twin of an async function).
+                if Twins.forwardedName(ofPromiseTwin: site.decl) != site.name, everySite.contains(where: { $0.isAsync && $0.overloads(site) }) {
+                    alreadyTwinned.append(site)
+                }
             case .skip(let reason):
                 result.notes.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): no async twin: \(reason.text)"))
             }
         }
 
+        for file in set.files { result.notes += Unhandled.notes(in: file, asyncTwins: true) }
+
         // 2. Call sites whose meaning a twin would change.
         var rejected = Set<String>() // "container|signature" of candidates that must not get a twin
         var rewrites: [String: [OwnedEdit]] = [:]
         var rewriteNotes: [(owner: String, note: MigrationNote)] = []
-        let byName = Dictionary(grouping: candidates, by: \.name)
+        let byName = Dictionary(grouping: candidates + alreadyTwinned, by: \.name)
         // Every function of these names: a call may mean one that gets no twin (another type's
         // method with the same name, an async function), and then no single type pins it.
-        let sameName = Dictionary(grouping: everySite.filter { byName[$0.name] != nil }, by: \.name)
+        // The twins themselves are not other functions.
+        let twinSites = Set(everySite.filter { site in site.isAsync && (candidates + alreadyTwinned).contains { $0.overloads(site) } }.map(\.decl.id))
+        let sameName = Dictionary(grouping: everySite.filter { byName[$0.name] != nil && !twinSites.contains($0.decl.id) }, by: \.name)
         for file in set.files {
             let finder = UnsafeCallFinder(file: file, names: Set(byName.keys))
             finder.walk(file.tree)
             for found in finder.found {
                 let labels = Calls.labels(of: found.call)
-                let matching = (byName[found.name] ?? []).filter { CallMatching.labels(labels, canCall: $0.decl) }
+                let receiver = project.receiver(of: found.call, in: file)
+                let matching = (byName[found.name] ?? []).filter {
+                    CallMatching.labels(labels, canCall: $0.decl) && project.receiver(receiver, reaches: $0.container)
+                }
                 guard !matching.isEmpty else { continue }
-                let possible = (sameName[found.name] ?? []).filter { CallMatching.labels(labels, canCall: $0.decl) }
-                let types = Set(possible.map { $0.isAsync ? "(async)" : $0.promise?.spelled ?? "(not a promise)" })
+                // A twin already in place: a call under `await` already means it (written for it,
+                // or already reading it), and pinning it would change that; a call without
+                // `await` no longer compiles, and the pin restores the promise it meant.
+                let onlyExisting = matching.allSatisfy { site in alreadyTwinned.contains { $0.decl.id == site.decl.id } }
+                if onlyExisting, Calls.isUnderAwait(Syntax(found.call)) { continue }
+                // Implementations of a twinned requirement are that requirement, dynamically.
+                var possible = (sameName[found.name] ?? []).filter { site in
+                    CallMatching.labels(labels, canCall: site.decl) && project.receiver(receiver, reaches: site.container)
+                        && !(!site.inProtocol && (candidates + alreadyTwinned).contains { $0.inProtocol && project.implements(site, $0) })
+                }
+                // The receiver's own type's declaration is the one called (an override included);
+                // otherwise overrides are the method they override.
+                if let own = receiver.typeName, possible.contains(where: { $0.container == own }) {
+                    possible = possible.filter { $0.container == own }
+                } else {
+                    possible.removeAll { $0.decl.modifiers.contains { $0.name.text == "override" } }
+                }
+                let types = Set(possible.map { $0.isAsync ? "(async)" : $0.promise?.canonical ?? "(not a promise)" })
+                let pinSite = possible.first { !$0.isAsync && $0.promise != nil } ?? matching[0]
+                let pinType = pinSite.promise!.spelled
                 let line = file.line(of: found.call)
-                let spellable = types.count == 1 && matching.allSatisfy { project.isSpellableAnywhere($0.promise!.spelled) }
+                let spellable = types.count == 1 && project.isSpellableAnywhere(pinType)
+                    && project.identifiers(in: pinType).allSatisfy { !(pinSite.scope?.libraryGenericNames.contains($0) ?? false) }
                 if spellable {
-                    rewrites[file.path, default: []] += found.edits(coercingTo: types.first!)
-                    rewriteNotes.append((found.name, MigrationNote(path: file.path, line: line, message: "`\(found.call.trimmedDescription.prefix(60))` gets `as \(types.first!)` so that it keeps calling the promise-returning \(found.name)")))
+                    rewrites[file.path, default: []] += found.edits(coercingTo: pinType)
+                    rewriteNotes.append((found.name, MigrationNote(path: file.path, line: line, message: "`\(found.shortText)` gets `as \(pinType)` so that it keeps calling the promise-returning \(found.name)")))
                 } else if found.context == .async {
+                    let why = types.count == 1 ? "its promise type cannot be written there" : "it may also mean another function of that name"
                     for site in matching {
+                        if alreadyTwinned.contains(where: { $0.decl.id == site.decl.id }) {
+                            result.notes.append(MigrationNote(path: file.path, line: line, message: "`\(found.shortText)` in async code may call the existing async twin of \(site.signature), and \(why): check it by hand"))
+                            continue
+                        }
                         rejected.insert(key(site))
-                        result.notes.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): no async twin: the call at \(file.path):\(line) in async code might pick the twin, and \(types.count == 1 ? "its promise type cannot be written there" : "it may also mean another function of that name")"))
+                        result.notes.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): no async twin: the call at \(file.path):\(line) in async code might pick the twin, and \(why)"))
                     }
                 }
             }
         }
         candidates.removeAll { rejected.contains(key($0)) }
-        let twinned = Set(candidates.map(\.name))
+        let twinned = Set((candidates + alreadyTwinned).map(\.name))
         // Rewrites for calls of rejected functions are not needed (nothing changes for them).
         result.notes += rewriteNotes.filter { twinned.contains($0.owner) }.map(\.note)
 
+        // An `await f()` of a promise-returning function without a twin awaits nothing and
+        // yields the promise: say so rather than leave it looking like a call of a twin.
+        // (A call of an actor's method or from another isolation needs its `await`.)
+        let untwinned = everySite.filter { site in
+            site.promise != nil && !site.isAsync && !twinned.contains(site.name) && !site.isLocal
+                && !everySite.contains { $0.isAsync && $0.name == site.name } && project.isolation(of: site) == .nonisolated
+        }
+        let untwinnedByName = Dictionary(grouping: untwinned, by: \.name)
+        let everyByName = Dictionary(grouping: everySite.filter { untwinnedByName[$0.name] != nil }, by: \.name)
+        for file in set.files {
+            let finder = UnsafeCallFinder(file: file, names: Set(untwinnedByName.keys), includingPinned: true)
+            finder.walk(file.tree)
+            for found in finder.found where UnsafeCallFinder.isDirectlyAwaited(found.call) {
+                let labels = Calls.labels(of: found.call)
+                let receiver = project.receiver(of: found.call, in: file)
+                let reached = (everyByName[found.name] ?? []).filter { site in
+                    CallMatching.labels(labels, canCall: site.decl) && project.receiver(receiver, reaches: site.container)
+                }
+                guard !reached.isEmpty, reached.allSatisfy({ site in untwinned.contains { $0.decl.id == site.decl.id } }),
+                      let site = reached.first else { continue }
+                result.notes.append(MigrationNote(
+                    path: file.path, line: file.line(of: found.call),
+                    message: "`\(found.shortText)` awaits nothing: \(site.signature) returns a promise "
+                        + "and has no async twin; the result is the promise (await its `.value`)"
+                ))
+            }
+        }
+
         // 3. The twins themselves.
+        var importedInto: [String] = []
         for (index, file) in set.files.enumerated() {
             var edits = rewrites[file.path, default: []].filter { $0.owner.map(twinned.contains) ?? true }
             let mine = sites[index].filter { site in candidates.contains { $0.decl.id == site.decl.id && $0.file.path == file.path } }
+            var protocolTwins: [(protocolDecl: ProtocolDeclSyntax, text: String)] = []
             for site in mine {
-                edits.append(OwnedEdit(owner: nil, edit: .insert("\n\n" + twinText(for: site), at: site.decl.endPositionBeforeTrailingTrivia)))
+                let text = twinText(for: site, nonsending: project.isolation(of: site) == .nonisolated)
+                if site.inProtocol, let protocolDecl = site.decl.enclosingProtocol {
+                    protocolTwins.append((protocolDecl, text))
+                } else {
+                    edits.append(OwnedEdit(owner: nil, edit: .insert("\n\n" + text, at: site.decl.endPositionBeforeTrailingTrivia)))
+                }
+            }
+            // A protocol's twins go in one extension of it, right after it.
+            for group in Dictionary(grouping: protocolTwins, by: { $0.protocolDecl.id }).values {
+                let protocolDecl = group[0].protocolDecl
+                let indent = Twins.indentation(of: protocolDecl, in: file)
+                let text = "\n\n\(indent)extension \(protocolDecl.name.text) {\n" + group.map(\.text).joined(separator: "\n\n") + "\n\(indent)}"
+                edits.append(OwnedEdit(owner: nil, edit: .insert(text, at: protocolDecl.endPositionBeforeTrailingTrivia)))
             }
             if !mine.isEmpty, let importEdit = Imports.addAsyncImport(to: file) {
                 edits.append(importEdit)
-                result.notes.append(MigrationNote(path: file.path, line: 1, message: "added `import TomorrowlandAsync`: the target needs the TomorrowlandAsync product in its dependencies"))
+                importedInto.append(file.path)
             }
             guard !edits.isEmpty else { continue }
             let updated = TextEdit.apply(edits.map(\.edit), to: file.text)
             if updated != file.text { result.changes.append(FileChange(path: file.path, original: file.text, updated: updated)) }
         }
+        result.notes += PackageNotes.notes(for: set, importedInto: importedInto, command: "add-async-twins")
         return result
     }
 
     private static func key(_ site: FunctionSite) -> String { (site.container ?? "") + "|" + site.signature }
 
-    private static func decide(_ site: FunctionSite, _ promise: PromiseType, project: Project, everySite: [FunctionSite]) -> TwinDecision {
+    private static func decide(
+        _ site: FunctionSite, _ promise: PromiseType, project: Project, everySite: [FunctionSite], requirements: [FunctionSite]
+    ) -> TwinDecision {
         if site.decl.signature.effectSpecifiers?.asyncSpecifier != nil { return .alreadyDone }
         if everySite.contains(where: { $0.isAsync && $0.overloads(site) }) { return .alreadyDone } // twin exists: idempotent
         if Twins.forwardedName(ofPromiseTwin: site.decl) == site.name { return .alreadyDone } // itself a promise twin
-        if let reason = Twins.commonSkipReason(site, project: project) { return .skip(reason) }
+        if !site.inProtocol, let requirement = requirements.first(where: { project.implements(site, $0) }) {
+            let name = requirement.container ?? ""
+            return .skip(SkipReason("implements `\(name).\(requirement.signature)`: the twin in `extension \(name)` serves it"))
+        }
+        if let reason = Twins.commonSkipReason(site, project: project, requirementsAllowed: true) { return .skip(reason) }
+        if let scope = site.scope, scope.libraryGenericNames.contains(promise.error), !scope.constrainsErrorToSwiftError {
+            return .skip(SkipReason(
+                "in `extension \(scope.name)`, `\(promise.error)` is the promise's generic parameter, not known to conform to "
+                    + "Swift.Error; move it to `extension \(scope.name) where Error: Swift.Error` to get a twin"
+            ))
+        }
         if !promise.hasUntypedError, !promise.hasNoError, !isError(promise.error, in: site, project: project) {
             return .skip(SkipReason("`\(promise.error)` is not known to conform to Error, so `.value` is not available; await `.resolvedResult` by hand"))
         }
@@ -91,7 +188,7 @@ public enum AddAsyncTwins {
 
     /// Whether `error` is an `Error`: known ones, or a generic parameter constrained to it.
     private static func isError(_ error: String, in site: FunctionSite, project: Project) -> Bool {
-        if project.errorTypes.contains(error) { return true }
+        if project.isKnownError(error) { return true }
         let constraints = (site.decl.genericParameterClause?.parameters.compactMap { parameter in
             parameter.name.text == error ? parameter.inheritedType?.trimmedDescription : nil
         } ?? []) + (site.decl.genericWhereClause?.requirements.compactMap { requirement -> String? in
@@ -100,30 +197,62 @@ public enum AddAsyncTwins {
             return conformance.rightType.trimmedDescription
         } ?? [])
         return constraints.contains { constraint in
-            constraint.split(separator: "&").map { $0.trimmingCharacters(in: .whitespaces) }.contains { project.errorTypes.contains($0) }
+            constraint.split(separator: "&").map { $0.trimmingCharacters(in: .whitespaces) }.contains { project.isKnownError($0) }
         }
     }
 
-    /// The twin's text, indented like `site`.
-    static func twinText(for site: FunctionSite) -> String {
+    /// The twin's text, indented like `site`. A `nonsending` twin is declared
+    /// `nonisolated(nonsending)`: it runs on its caller's actor, so a `@MainActor` caller can
+    /// await it on a non-Sendable receiver or with non-Sendable arguments in Swift 6 mode
+    /// (nothing is sent to another isolation domain).
+    static func twinText(for site: FunctionSite, nonsending: Bool) -> String {
         let promise = site.promise!
         let originalThrows = site.decl.signature.effectSpecifiers?.throwsClause != nil
         let effects = promise.hasNoError && !originalThrows ? "async throws(CancellationError)" : "async throws"
         let awaited = promise.kind == .tokenPromise ? ".inner.value" : ".value"
+        let result = ["Void", "()", "Swift.Void"].contains(promise.value) ? "" : " -> \(promise.value)"
+        // A requirement's twin, in an extension, is as visible as the protocol.
+        let access = site.inProtocol
+            ? site.decl.enclosingProtocol?.modifiers.first { ["public", "package"].contains($0.name.text) }?.name.text
+            : nil
+        let modifiers = [access, nonsending ? "nonisolated(nonsending)" : nil].compactMap { $0 }
         return Twins.twin(
-            of: site, adapt: adaptReturns, note: note(for: site, promise: promise), effectsAndResult: "\(effects) -> \(promise.value)",
-            body: { call in "try await (\(call) as \(promise.spelled))\(awaited)" }
+            of: site, adapt: adaptReturns, note: note(for: site, promise: promise), effectsAndResult: effects + result,
+            extraModifier: modifiers.isEmpty ? nil : modifiers.joined(separator: " "),
+            droppingAttributes: result.isEmpty ? ["discardableResult"] : [],
+            body: { call, width in
+                let line = "try await (\(call) as \(promise.spelled))\(awaited)"
+                guard line.count > width else { return line }
+                let inner = "    \(call) as \(promise.spelled)"
+                let wrapped = inner.count <= width ? inner : "    " + Twins.wrappedCall(call, indent: "    ") + " as \(promise.spelled)"
+                return "try await (\n\(wrapped)\n)\(awaited)"
+            }
         )
     }
 
     private static func note(for site: FunctionSite, promise: PromiseType) -> [String] {
-        let throwing = promise.hasNoError
-            ? "Throws only `CancellationError`, when that promise is cancelled"
-            : "Throws the promise's error, or `CancellationError` when it is cancelled"
-        return [
-            "/// Async twin of `\(site.signature)` (added by tomorrowland-migrate): awaits the promise it returns.",
-            "/// \(throwing); cancelling the awaiting Task requests cancellation of the promise.",
+        let throwing =
+            if promise.hasNoError {
+                "Throws only `CancellationError`, when that promise is cancelled;"
+            } else if promise.hasUntypedError {
+                "Throws the promise's error, or `CancellationError` when it is cancelled;"
+            } else {
+                "Throws the promise's `\(promise.error)`, or `CancellationError` when it is cancelled;"
+            }
+        var note = [
+            "Async twin of `\(site.signature)` (added by tomorrowland-migrate): awaits the promise it returns.",
+            "\(throwing) cancelling the awaiting Task requests cancellation of the promise.",
         ]
+        let tokens = site.decl.signature.parameterClause.parameters.filter {
+            $0.type.trimmedDescription.hasSuffix("PromiseInvalidationToken")
+        }
+        if promise.kind == .tokenPromise, let token = tokens.first?.parameterName {
+            note.append(
+                "`\(token)` is still passed on: awaiting registers no callback it could invalidate, "
+                    + "but the original may use it for its work."
+            )
+        }
+        return note
     }
 
     /// `- Returns: A promise that resolves with the user.` → `- Returns: The user.`
@@ -144,29 +273,47 @@ public enum AddAsyncTwins {
     }
 }
 
+/// A parameter as a call sees it.
+struct ParameterShape: Sendable {
+    /// The argument label, nil for `_`.
+    let label: String?
+    let hasDefault: Bool
+    /// Of function type: a trailing closure can fill it.
+    let isFunction: Bool
+
+    init(_ parameter: FunctionParameterSyntax) {
+        label = parameter.argumentLabel
+        hasDefault = parameter.defaultValue != nil
+        isFunction = parameter.type.isFunctionType
+    }
+}
+
 /// Matching the labels of a call against a declaration with default arguments.
 enum CallMatching {
-    /// Whether a call written with `labels` (from `Calls.labels(of:)`) can call `decl`:
-    /// parameters with defaults may be left out; a trailing closure fills the next parameter
-    /// of function type.
+    /// Whether a call written with `labels` (from `Calls.labels(of:)`) can call `decl`.
     static func labels(_ labels: [String?], canCall decl: FunctionDeclSyntax) -> Bool {
-        let parameters = Array(decl.signature.parameterClause.parameters)
+        self.labels(labels, canCall: decl.signature.parameterClause.parameters.map(ParameterShape.init))
+    }
+
+    /// Whether a call written with `labels` can call a function with `parameters`: parameters
+    /// with defaults may be left out; a trailing closure fills the next parameter of function type.
+    static func labels(_ labels: [String?], canCall parameters: [ParameterShape]) -> Bool {
         var index = 0
         for label in labels {
             if label == Calls.trailingClosure {
-                while index < parameters.count, !parameters[index].type.isFunctionType, parameters[index].defaultValue != nil {
+                while index < parameters.count, !parameters[index].isFunction, parameters[index].hasDefault {
                     index += 1
                 }
-                guard index < parameters.count, parameters[index].type.isFunctionType else { return false }
+                guard index < parameters.count, parameters[index].isFunction else { return false }
             } else {
-                while index < parameters.count, parameters[index].argumentLabel != label, parameters[index].defaultValue != nil {
+                while index < parameters.count, parameters[index].label != label, parameters[index].hasDefault {
                     index += 1
                 }
-                guard index < parameters.count, parameters[index].argumentLabel == label else { return false }
+                guard index < parameters.count, parameters[index].label == label else { return false }
             }
             index += 1
         }
-        return parameters[index...].allSatisfy { $0.defaultValue != nil }
+        return parameters[index...].allSatisfy(\.hasDefault)
     }
 }
 

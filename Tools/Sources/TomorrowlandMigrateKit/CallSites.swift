@@ -23,7 +23,9 @@ enum CallContext: Equatable {
     static func of(_ node: Syntax) -> CallContext {
         var current = node.parent
         while let node = current {
-            if let closure = node.as(ClosureExprSyntax.self) { return isAsync(closure) ? .async : .maybeAsync }
+            if let closure = node.as(ClosureExprSyntax.self) {
+                return isAsync(closure) ? .async : isKnownSynchronous(closure) ? .sync : .maybeAsync
+            }
             if let function = node.as(FunctionDeclSyntax.self) {
                 return function.signature.effectSpecifiers?.asyncSpecifier != nil ? .async : .sync
             }
@@ -44,20 +46,42 @@ enum CallContext: Equatable {
         "withDiscardingTaskGroup", "withThrowingDiscardingTaskGroup", "withTaskCancellationHandler",
     ]
 
-    static func isAsync(_ closure: ClosureExprSyntax) -> Bool {
-        if closure.signature?.effectSpecifiers?.asyncSpecifier != nil || Closures.containsAwait(closure) { return true }
+    /// Functions whose closure parameters are synchronous: the collection algorithms, the
+    /// promise operators' callbacks, Dispatch. (An `AsyncSequence`'s `map` takes an async
+    /// closure, but one without `await` of its own cannot call an async twin anyway.)
+    private static let syncClosureTakers: Set<String> = PromiseOperators.always.union(PromiseOperators.withContextArgument).union([
+        "compactMap", "filter", "forEach", "reduce", "sorted", "sort", "first", "firstIndex", "last", "lastIndex",
+        "contains", "allSatisfy", "min", "max", "drop", "prefix", "removeAll", "partition", "split", "async", "sync",
+        "asyncAfter", "mapValues", "compactMapValues", "when",
+    ])
+
+    /// The name of the function `closure` is passed to (as an argument or trailing closure).
+    private static func takerName(of closure: ClosureExprSyntax) -> String? {
         var call: FunctionCallExprSyntax?
         if let parent = closure.parent?.as(FunctionCallExprSyntax.self), parent.trailingClosure?.id == closure.id {
             call = parent
         } else if let argument = closure.parent?.as(LabeledExprSyntax.self) {
             call = argument.parent?.parent?.as(FunctionCallExprSyntax.self)
         }
-        guard let call else { return false }
+        guard let call else { return nil }
         var called = call.calledExpression
         if let specialized = called.as(GenericSpecializationExprSyntax.self) { called = specialized.expression }
-        let name: String? = called.as(DeclReferenceExprSyntax.self)?.baseName.text
-            ?? called.as(MemberAccessExprSyntax.self)?.declName.baseName.text
-        guard let name else { return false }
+        return called.as(DeclReferenceExprSyntax.self)?.baseName.text ?? called.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+    }
+
+    /// A closure without `await` passed to a function known to take a synchronous closure
+    /// (`[1, 2].map { … }`, `then(on:) { … }`, `Promise { resolver in … }`): no twin can be
+    /// chosen in it.
+    static func isKnownSynchronous(_ closure: ClosureExprSyntax) -> Bool {
+        guard closure.signature?.effectSpecifiers?.asyncSpecifier == nil, !Closures.containsAwait(closure),
+              let name = takerName(of: closure) else { return false }
+        if name == "Promise" || name == "StdPromise" { return Closures.parameterCount(closure) > 0 }
+        return syncClosureTakers.contains(name)
+    }
+
+    static func isAsync(_ closure: ClosureExprSyntax) -> Bool {
+        if closure.signature?.effectSpecifiers?.asyncSpecifier != nil || Closures.containsAwait(closure) { return true }
+        guard let name = takerName(of: closure) else { return false }
         if asyncClosureTakers.contains(name) { return true }
         // `StdPromise { … }` without parameters is the Task initializer (`Promise { $0… }` is not).
         if name == "Promise" || name == "StdPromise" {
@@ -72,18 +96,30 @@ struct UnsafeCall {
     let call: FunctionCallExprSyntax
     let name: String
     let context: CallContext
+    let file: ParsedFile
+
+    /// The call on one line, cut at 60 characters, for notes.
+    var shortText: String {
+        String(call.trimmedDescription.split(whereSeparator: \.isWhitespace).joined(separator: " ").prefix(60))
+    }
 
     /// Edits that pin the call to the promise type `type`.
-    func edits(coercingTo type: String) -> [OwnedEdit] {
+    func edits(coercingTo promiseType: String) -> [OwnedEdit] {
+        // `service?.fetch()` is an optional promise; `service?.fetch().value` continues the chain.
+        let optional = Self.isInOptionalChain(call)
+        let type = optional ? promiseType + "?" : promiseType
         var outer = ExprSyntax(call)
         while let parent = outer.parent, let wrapper = parent.as(TryExprSyntax.self).map(ExprSyntax.init) ?? parent.as(AwaitExprSyntax.self).map(ExprSyntax.init) {
             outer = wrapper
         }
         let end = call.endPositionBeforeTrailingTrivia
+        // Where the line would grow past 120 columns, `as` goes on a continuation line.
+        let (lineLength, indent) = Self.line(around: end, in: file)
+        let coercion = lineLength + 6 + type.count > Twins.maximumLineLength ? "\n\(indent)    as \(type)" : " as \(type)"
         if let item = outer.parent?.as(CodeBlockItemSyntax.self), !UnsafeCallFinder.isImplicitReturn(item) {
             return [
                 OwnedEdit(owner: name, edit: .insert("_ = ", at: outer.positionAfterSkippingLeadingTrivia)),
-                OwnedEdit(owner: name, edit: .insert(" as \(type)", at: end)),
+                OwnedEdit(owner: name, edit: .insert(coercion, at: end)),
             ]
         }
         let plain = outer.parent.map { parent in
@@ -97,12 +133,44 @@ struct UnsafeCall {
                 || parent.is(ReturnStmtSyntax.self) || parent.is(ArrayElementSyntax.self)
         } ?? false
         if plain {
-            return [OwnedEdit(owner: name, edit: .insert(" as \(type)", at: end))]
+            return [OwnedEdit(owner: name, edit: .insert(coercion, at: end))]
         }
+        let chained = optional && call.parent?.is(MemberAccessExprSyntax.self) == true
         return [
             OwnedEdit(owner: name, edit: .insert("(", at: call.positionAfterSkippingLeadingTrivia)),
-            OwnedEdit(owner: name, edit: .insert(" as \(type))", at: end)),
+            OwnedEdit(owner: name, edit: .insert(coercion + ")" + (chained ? "?" : ""), at: end)),
         ]
+    }
+
+    /// The length of the line `position` is on, and its indentation.
+    static func line(around position: AbsolutePosition, in file: ParsedFile) -> (length: Int, indent: String) {
+        let bytes = Array(file.text.utf8)
+        var start = min(position.utf8Offset, bytes.count)
+        while start > 0, bytes[start - 1] != UInt8(ascii: "\n") { start -= 1 }
+        var end = min(position.utf8Offset, bytes.count)
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+        let text = String(decoding: bytes[start..<end], as: UTF8.self)
+        return (text.count, String(text.prefix { $0 == " " || $0 == "\t" }))
+    }
+
+    /// Whether the receiver of `call` is reached through `?.` (`a?.f()`, `a?.b.f()`, `a?.b().f()`).
+    static func isInOptionalChain(_ call: FunctionCallExprSyntax) -> Bool {
+        var current = call.calledExpression.as(MemberAccessExprSyntax.self)?.base
+        while let expression = current {
+            if expression.is(OptionalChainingExprSyntax.self) { return true }
+            if let member = expression.as(MemberAccessExprSyntax.self) {
+                current = member.base
+            } else if let inner = expression.as(FunctionCallExprSyntax.self) {
+                current = inner.calledExpression
+            } else if let subscriptCall = expression.as(SubscriptCallExprSyntax.self) {
+                current = subscriptCall.calledExpression
+            } else if let unwrapped = expression.as(ForceUnwrapExprSyntax.self) {
+                current = unwrapped.expression
+            } else {
+                return false
+            }
+        }
+        return false
     }
 }
 
@@ -112,18 +180,37 @@ final class UnsafeCallFinder: SyntaxVisitor {
     let names: Set<String>
     var found: [UnsafeCall] = []
 
-    init(file: ParsedFile, names: Set<String>) {
+    /// Whether pinned calls are found too.
+    let includingPinned: Bool
+
+    init(file: ParsedFile, names: Set<String>, includingPinned: Bool = false) {
         self.file = file
         self.names = names
+        self.includingPinned = includingPinned
         super.init(viewMode: .sourceAccurate)
     }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        guard let (name, _) = Calls.calledName(node), names.contains(name), !Calls.isAwaitedBridge(node) else { return .visitChildren }
+        guard let (name, _) = Calls.calledName(node), names.contains(name) else { return .visitChildren }
         let context = CallContext.of(Syntax(node))
-        guard context != .sync, !Self.isPinned(node) else { return .visitChildren }
-        found.append(UnsafeCall(call: node, name: name, context: context))
+        guard context != .sync, includingPinned || Self.readsAmbiguousMember(node) || !Self.isPinned(node) else { return .visitChildren }
+        found.append(UnsafeCall(call: node, name: name, context: context, file: file))
         return .visitChildren
+    }
+
+    /// `f(…).value`, `.resolvedResult`, `.result`, `.inner`, or any member read under `await`:
+    /// once an async twin exists, `await f(…).member` can call the twin and read a member of
+    /// its value instead, and still compile. Such a call needs an explicit promise type.
+    static func readsAmbiguousMember(_ call: FunctionCallExprSyntax) -> Bool {
+        guard let member = call.parent?.as(MemberAccessExprSyntax.self), member.base?.id == call.id else { return false }
+        return Calls.promiseResultMembers.contains(member.declName.baseName.text) || Calls.isUnderAwait(Syntax(member))
+    }
+
+    /// `await f(…)` or `try await f(…)` with nothing read from the result in between.
+    static func isDirectlyAwaited(_ call: FunctionCallExprSyntax) -> Bool {
+        var outer = Syntax(call)
+        while let parent = outer.parent, parent.is(TryExprSyntax.self) { outer = parent }
+        return outer.parent?.is(AwaitExprSyntax.self) == true
     }
 
     /// Whether what surrounds `call` fixes its type to the promise.
@@ -131,6 +218,7 @@ final class UnsafeCallFinder: SyntaxVisitor {
         var outer = ExprSyntax(call)
         while let parent = outer.parent {
             if let wrapper = parent.as(TryExprSyntax.self) { outer = ExprSyntax(wrapper); continue }
+            if let wrapper = parent.as(AwaitExprSyntax.self) { outer = ExprSyntax(wrapper); continue }
             if let wrapper = parent.as(TupleExprSyntax.self), wrapper.elements.count == 1, wrapper.elements.first?.label == nil {
                 outer = ExprSyntax(wrapper); continue
             }

@@ -13,6 +13,8 @@ struct Project {
     let unspellableNames: Set<String>
     /// Actors declared in the scanned files.
     let actors: Set<String>
+    /// What the scanned declarations and extensions say about each type, by name.
+    let typeFacts: [String: TypeFacts]
 
     init(_ set: SourceSet) {
         self.set = set
@@ -30,12 +32,135 @@ struct Project {
         self.errorTypes = collector.errorTypes.union([
             "Error", "Swift.Error", "any Error", "any Swift.Error", "NoError", "Tomorrowland.NoError",
             "CancellationError", "URLError", "CocoaError", "POSIXError", "DecodingError", "EncodingError", "NSError",
+            "Never", "Swift.Never",
+            // Tomorrowland's own.
+            "PromiseTimeoutError", "PromiseCallbackError",
         ])
         self.unspellableNames = collector.unspellable.union(["Self"])
         self.actors = collector.actors
+        self.typeFacts = collector.facts
+    }
+
+    /// How the code in a function runs: on an actor, on a global actor, or on no actor.
+    enum Isolation { case actor, globalActor, nonisolated }
+
+    /// The isolation of the method or function `site` (as far as the syntax tells).
+    func isolation(of site: FunctionSite) -> Isolation {
+        let modifiers = site.decl.modifiers.map(\.name.text)
+        if TypeFacts.hasGlobalActor(site.decl.attributes) { return .globalActor }
+        if modifiers.contains("nonisolated") { return .nonisolated }
+        guard let container = site.container else { return .nonisolated }
+        if facts(of: container)?.isActor == true { return modifiers.contains("static") ? .nonisolated : .actor }
+        return isOnGlobalActor(container) ? .globalActor : .nonisolated
+    }
+
+    /// Framework types isolated to the main actor, which subclasses and conformers inherit.
+    static let mainActorFrameworkTypes: Set<String> = [
+        "UIViewController", "UIView", "UIResponder", "UIApplication", "UIApplicationDelegate", "UIWindowSceneDelegate",
+        "UITableViewController", "UICollectionViewController", "UINavigationController", "UITabBarController",
+        "NSViewController", "NSView", "NSResponder", "NSWindowController", "NSApplicationDelegate",
+        "View", "App", "Scene", "WKInterfaceController",
+    ]
+
+    /// Whether `type` is isolated to a global actor: written on it, on an extension of it, or
+    /// inherited from a superclass or protocol (scanned, or a known framework type).
+    func isOnGlobalActor(_ type: String) -> Bool {
+        ancestors(of: type).contains { Self.mainActorFrameworkTypes.contains($0) || facts(of: $0)?.hasGlobalActor == true }
+    }
+
+    /// Whether `site` implements `requirement` (same name and labels, in the protocol's own
+    /// extension or in a type declared or extended to conform to it).
+    func implements(_ site: FunctionSite, _ requirement: FunctionSite) -> Bool {
+        guard site.name == requirement.name, site.labels == requirement.labels,
+              let container = site.container, let protocolName = requirement.container else { return false }
+        return container == protocolName || facts(of: container)?.inherited.contains(protocolName) == true
+    }
+
+    /// Whether a call on `receiver` can reach a member of `container` (nil: a top-level
+    /// function): the type itself, one it inherits from or conforms to (as declared in the
+    /// scanned files), or any type when the receiver is unknown.
+    func receiver(_ receiver: Receiver, reaches container: String?) -> Bool {
+        // `API.Users` and `Users` (a nested type, or one extended by its qualified name) are one type.
+        let container = container.map(Self.unqualified)
+        func isOrInherits(_ type: String) -> Bool { container.map(ancestors(of: type).contains) == true }
+        switch receiver {
+        case .implicit(let type): return container == nil || type.map(isOrInherits) == true
+        case .type(let type): return isOrInherits(type)
+        case .unknown: return container != nil
+        }
+    }
+
+    /// `type` and every type it inherits from or conforms to, as the scanned files declare
+    /// them (on the type or its extensions), transitively; unqualified names.
+    func ancestors(of type: String) -> [String] {
+        var result = [Self.unqualified(type)]
+        var index = 0
+        while index < result.count {
+            for parent in (facts(of: result[index])?.inherited ?? []).map(Self.unqualified) where !result.contains(parent) {
+                result.append(parent)
+            }
+            index += 1
+        }
+        return result
+    }
+
+    /// The first parameter of `site` that a Task cannot capture in Swift 6 mode, as far as the
+    /// syntax tells: a closure not marked `@Sendable`, or a class of the scanned files that is
+    /// not Sendable (not declared so, not an actor, not on a global actor).
+    func nonSendableParameter(of site: FunctionSite) -> FunctionParameterSyntax? {
+        site.decl.signature.parameterClause.parameters.first { parameter in
+            let type = parameter.type.trimmedDescription
+            if type.contains("->") { return !type.contains("@Sendable") }
+            return identifiers(in: type).contains { name in
+                guard let facts = facts(of: name), facts.isClass || facts.isProtocol else { return false }
+                return !isKnownSendable(name)
+            }
+        }
+    }
+
+    /// Whether `type` is an actor, on a global actor, or declared `Sendable` (on itself, an
+    /// extension, a superclass or a protocol it refines, as the scanned files say).
+    func isKnownSendable(_ type: String) -> Bool {
+        isOnGlobalActor(type) || ancestors(of: type).contains { facts(of: $0)?.isSendable == true || facts(of: $0)?.isActor == true }
+    }
+
+    /// What the scanned files say about `type` (by its unqualified name).
+    func facts(of type: String) -> TypeFacts? {
+        typeFacts[Self.unqualified(type)]
+    }
+
+    /// `Users` for `API.Users` (generic arguments aside).
+    static func unqualified(_ type: String) -> String {
+        let base = type.firstIndex(of: "<").map { String(type[..<$0]) } ?? type
+        return base.split(separator: ".").last.map(String.init) ?? base
+    }
+
+    /// The receiver of `call` in `file`, as the scan found it.
+    func receiver(of call: FunctionCallExprSyntax, in file: ParsedFile) -> Receiver {
+        scans.first { $0.path == file.path }?.receivers[call.id] ?? .unknown
+    }
+
+    /// Whether `self` in `site` can be sent to another Task: a static method, an actor, a
+    /// type isolated to a global actor or declared `Sendable` (by its declaration or an extension).
+    func selfIsSendable(in site: FunctionSite) -> Bool {
+        guard let container = site.container, !site.decl.modifiers.contains(where: { ["static", "class"].contains($0.name.text) }) else {
+            return true
+        }
+        return isKnownSendable(container)
     }
 
     var functions: [FunctionRecord] { scans.flatMap(\.functions) }
+
+    /// Whether the scanned declarations or the library say `type` conforms to `Error`
+    /// (`Module.Name` and `Name<Arguments>` by their name).
+    func isKnownError(_ type: String) -> Bool {
+        var name = type
+        if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
+        if let dot = name.lastIndex(of: "."), !errorTypes.contains(name) { name = String(name[name.index(after: dot)...]) }
+        if errorTypes.contains(type) || errorTypes.contains(name) { return true }
+        // `enum LoadError: AppError` where `protocol AppError: Error`, or a subclass of an error class.
+        return ancestors(of: name).contains { errorTypes.contains($0) }
+    }
 
     /// Whether `type` (written inside `function`) can be written at any call site.
     func isSpellableAnywhere(_ type: String) -> Bool {
@@ -59,11 +184,43 @@ struct Project {
     }
 }
 
+/// What the declarations and extensions of one type name say about it.
+struct TypeFacts {
+    var isActor = false
+    var isClass = false
+    var hasGlobalActor = false
+    var isSendable = false
+    var isProtocol = false
+    /// The inherited types and protocols written on the declaration and its extensions.
+    var inherited: Set<String> = []
+
+    mutating func add(_ scope: TypeScope) {
+        isActor = isActor || scope.isActor
+        isClass = isClass || scope.kind == .class
+        isProtocol = isProtocol || scope.isProtocol
+        hasGlobalActor = hasGlobalActor || scope.attributes.map(Self.hasGlobalActor) == true
+        for inheritedType in scope.inheritance?.inheritedTypes ?? [] {
+            let name = inheritedType.type.trimmedDescription
+            inherited.insert(name)
+            if let generic = name.firstIndex(of: "<") { inherited.insert(String(name[..<generic])) } // `Repository<Post>`
+            if ["Sendable", "@unchecked Sendable", "Swift.Sendable", "@unchecked Swift.Sendable"].contains(name) { isSendable = true }
+        }
+    }
+
+    /// `@MainActor` or another global actor (by the naming convention `…Actor`).
+    static func hasGlobalActor(_ attributes: AttributeListSyntax) -> Bool {
+        attributes.contains { element in
+            element.as(AttributeSyntax.self)?.attributeName.trimmedDescription.hasSuffix("Actor") == true
+        }
+    }
+}
+
 /// Collects error types and names that are not visible everywhere.
 private final class TypeFactsCollector: TypeTrackingVisitor {
     var errorTypes = Set<String>()
     var unspellable = Set<String>()
     var actors = Set<String>()
+    var facts: [String: TypeFacts] = [:]
     private var bodies = 0
 
     private static let errorProtocols: Set<String> = ["Error", "Swift.Error", "LocalizedError", "CustomNSError"]
@@ -79,6 +236,7 @@ private final class TypeFactsCollector: TypeTrackingVisitor {
         if !type.isExtension && (!types.isEmpty || bodies > 0) { unspellable.insert(type.name) }
         noteGenerics(type.genericParameters)
         if type.isActor { actors.insert(type.name) }
+        facts[Project.unqualified(type.name), default: TypeFacts()].add(type)
     }
 
     override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
@@ -87,6 +245,9 @@ private final class TypeFactsCollector: TypeTrackingVisitor {
     }
     override func visit(_ node: AssociatedTypeDeclSyntax) -> SyntaxVisitorContinueKind {
         unspellable.insert(node.name.text)
+        if node.inheritanceClause?.inheritedTypes.contains(where: { Self.errorProtocols.contains($0.type.trimmedDescription) }) == true {
+            errorTypes.insert(node.name.text)
+        }
         return .visitChildren
     }
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {

@@ -11,7 +11,9 @@ public enum AddPromiseTwins {
         var result = MigrationResult(problems: set.problems)
         let sites = set.files.map(FunctionSite.all(in:))
         let everySite = sites.flatMap { $0 }
+        var importedInto: [String] = []
         for (index, file) in set.files.enumerated() {
+            result.notes += Unhandled.notes(in: file, asyncTwins: false, all: all)
             var edits: [TextEdit] = []
             for site in sites[index] where site.isAsync && !site.inProtocol && (all || site.decl.leadingTrivia.hasMarker) {
                 switch decide(site, project: project, everySite: everySite) {
@@ -25,11 +27,12 @@ public enum AddPromiseTwins {
             }
             if !edits.isEmpty, let importEdit = Imports.addAsyncImport(to: file) {
                 edits.append(importEdit.edit)
-                result.notes.append(MigrationNote(path: file.path, line: 1, message: "added `import TomorrowlandAsync`: the target needs the TomorrowlandAsync product in its dependencies"))
+                importedInto.append(file.path)
             }
             guard !edits.isEmpty else { continue }
             result.changes.append(FileChange(path: file.path, original: file.text, updated: TextEdit.apply(edits, to: file.text)))
         }
+        result.notes += PackageNotes.notes(for: set, importedInto: importedInto, command: nil)
         return result
     }
 
@@ -40,7 +43,32 @@ public enum AddPromiseTwins {
             return .skip(SkipReason("a program's entry point: a same-named overload would make `@main` ambiguous"))
         }
         if let reason = Twins.commonSkipReason(site, project: project) { return .skip(reason) }
+        if isTestMethod(site, project: project) {
+            return .skip(SkipReason("a test method: the test runner calls it, no promise-style caller can"))
+        }
+        if site.decl.modifiers.contains(where: { $0.name.text == "mutating" }) {
+            return .skip(SkipReason("mutating: the Task the twin starts cannot hold on to `self`; write a twin by hand"))
+        }
+        if !project.selfIsSendable(in: site) {
+            return .skip(SkipReason(
+                "`\(site.container ?? "")` is not known to be Sendable (not declared so, not an actor, not on a global actor): "
+                    + "in Swift 6 mode the Task the twin starts cannot capture `self`"
+            ))
+        }
+        if let parameter = project.nonSendableParameter(of: site) {
+            return .skip(SkipReason(
+                "parameter `\(parameter.parameterName ?? "_")` (`\(parameter.type.trimmedDescription)`) is not known to be Sendable: "
+                    + "in Swift 6 mode the Task the twin starts cannot capture it"
+            ))
+        }
         return .add
+    }
+
+    /// An XCTest `test…()` method of an `XCTestCase` subclass, or a swift-testing `@Test` function.
+    private static func isTestMethod(_ site: FunctionSite, project: Project) -> Bool {
+        if site.decl.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "Test" }) { return true }
+        guard site.name.hasPrefix("test"), site.labels.isEmpty, let container = site.container else { return false }
+        return project.ancestors(of: container).contains("XCTestCase") || container.hasSuffix("Tests")
     }
 
     /// The promise type and the initializer expression of the twin of `decl`.
@@ -64,12 +92,17 @@ public enum AddPromiseTwins {
             && !site.decl.modifiers.contains { $0.name.text == "nonisolated" || $0.name.text == "static" }
         let nonisolated = isolated ? "nonisolated" : nil
         let note = [
-            "/// Promise twin of `\(site.signature)` (added by tomorrowland-migrate): runs it in a new",
-            "/// Task, isolated like `Task { }` written here. Cancelling the promise cancels the Task.",
+            "Promise twin of `\(site.signature)` (added by tomorrowland-migrate): runs it in a new Task, "
+                + "isolated like `Task { }` written here. Cancelling the promise cancels the Task.",
         ]
         return Twins.twin(
             of: site, note: note, effectsAndResult: "-> \(type)", selfQualified: true, extraModifier: nonisolated,
-            body: { call in "\(initializer) { \(awaitCall) \(call) }" }
+            body: { call, width in
+                let line = "\(initializer) { \(awaitCall) \(call) }"
+                guard line.count > width else { return line }
+                let inner = "    \(awaitCall) \(call)"
+                return "\(initializer) {\n" + (inner.count <= width ? inner : "    \(awaitCall) " + Twins.wrappedCall(call, indent: "    ")) + "\n}"
+            }
         )
     }
 }

@@ -44,6 +44,46 @@ public struct PromiseType: Sendable, Equatable {
         self.spelled = type.trimmedDescription
     }
 
+    /// Recognises `type`, also when it names a typealias of a promise type (`UserPromise` for
+    /// `typealias UserPromise = StdPromise<User>`): then `spelled` is the alias.
+    init?(_ type: TypeSyntax, aliases: [String: PromiseType]) {
+        if let identifier = type.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil,
+           let aliased = aliases[identifier.name.text] {
+            self.init(kind: aliased.kind, value: aliased.value, error: aliased.error, spelled: identifier.name.text)
+            return
+        }
+        self.init(type)
+    }
+
+    private init(kind: Kind, value: String, error: String, spelled: String) {
+        self.kind = kind
+        self.value = value
+        self.error = error
+        self.spelled = spelled
+    }
+
+    /// Every non-generic `typealias Name = <promise type>` in `files`, by name.
+    static func aliases(in files: [SourceFileSyntax]) -> [String: PromiseType] {
+        final class Collector: SyntaxVisitor {
+            var found: [String: PromiseType] = [:]
+            override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
+                if node.genericParameterClause == nil, let promise = PromiseType(node.initializer.value) {
+                    found[node.name.text] = promise
+                }
+                return .skipChildren
+            }
+        }
+        let collector = Collector(viewMode: .sourceAccurate)
+        for file in files { collector.walk(file) }
+        return collector.found
+    }
+
+    /// The type without aliases or `StdPromise` (`Promise<User, Swift.Error>`), for comparing.
+    var canonical: String {
+        let base = kind == .tokenPromise ? "TokenPromise" : "Promise"
+        return "\(base)<\(value), \(hasUntypedError ? "Swift.Error" : hasNoError ? "NoError" : error)>"
+    }
+
     /// `Swift.Error`, `Error` and `any Error`: the untyped error.
     public var hasUntypedError: Bool {
         ["Error", "Swift.Error", "any Error", "any Swift.Error"].contains(error)

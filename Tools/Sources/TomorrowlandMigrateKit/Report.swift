@@ -49,6 +49,9 @@ public struct Report: Codable, Sendable {
         public let usesPromiseOperators: Bool
         /// Call sites (outside twins) that use it promise-style: not awaited through `.value`.
         public let promiseStyleCallers: Int
+        /// Call sites with its name and labels on a receiver whose type the syntax does not
+        /// tell: they may or may not call it, and are not counted above.
+        public let unknownCallers: Int
     }
 
     public struct Twin: Codable, Sendable {
@@ -60,6 +63,8 @@ public struct Report: Codable, Sendable {
         /// Call sites that can only mean this twin: awaited calls for an async twin, calls not
         /// awaited for a promise twin. 0: the twin can be deleted.
         public let callers: Int
+        /// Such call sites on a receiver whose type the syntax does not tell (not counted above).
+        public let unknownCallers: Int
     }
 
     public var promiseDeclarations: [Declaration] = []
@@ -77,7 +82,8 @@ public struct Report: Codable, Sendable {
     public static let percentageDefinition = """
         Migration percentage = 100 × A / (A + P), where A (async style) counts async functions \
         (twins excluded) and awaited bridges (`await p.value`, `await p.resolvedResult`, \
-        `StdPromise { try await … }`), and P (promise style) counts declarations returning \
+        `StdPromise { try await … }`; not those in the bodies of twins), and P (promise style) \
+        counts declarations returning \
         Promise, StdPromise or TokenPromise (promise twins excluded) and calls of promise \
         operators (then, map(on:), catch, always, recover, when, …). Files with neither show "-".
         """
@@ -91,6 +97,7 @@ extension Report {
         var report = Report(total: Progress(name: "total", promiseStyle: 0, asyncStyle: 0, migratedPercent: nil))
         report.problems = set.problems.map(\.description)
         let functions = project.functions
+        let twinScopes = Set(functions.filter { $0.isAsyncTwin || $0.isPromiseTwin }.map(\.scope))
         for function in functions {
             let declaration = Declaration(
                 file: function.file, line: function.line, name: function.signature, kind: function.kind.rawValue,
@@ -103,7 +110,9 @@ extension Report {
         var folderTotals: [String: (p: Int, a: Int)] = [:]
         var folderOrder: [String] = []
         for scan in scans {
-            report.bridges += scan.bridges.map { Bridge(file: scan.path, line: $0.line, kind: $0.kind) }
+            // The bodies of twins are the tool's, not migrated code.
+            let bridges = scan.bridges.filter { !twinScopes.contains($0.scope) }
+            report.bridges += bridges.map { Bridge(file: scan.path, line: $0.line, kind: $0.kind) }
             if !scan.operatorCalls.isEmpty {
                 report.operatorCalls.append(OperatorCalls(
                     file: scan.path,
@@ -112,7 +121,7 @@ extension Report {
                 ))
             }
             let promiseStyle = scan.functions.filter { $0.promise != nil && !$0.isPromiseTwin }.count + scan.operatorCalls.count
-            let asyncStyle = scan.functions.filter { $0.isAsync && !$0.isAsyncTwin }.count + scan.bridges.count
+            let asyncStyle = scan.functions.filter { $0.isAsync && !$0.isAsyncTwin }.count + bridges.count
             report.files.append(Progress(name: scan.path, promiseStyle: promiseStyle, asyncStyle: asyncStyle))
             if folderTotals[scan.folder] == nil { folderOrder.append(scan.folder) }
             folderTotals[scan.folder, default: (0, 0)].p += promiseStyle
@@ -124,69 +133,94 @@ extension Report {
             promiseStyle: report.files.reduce(0) { $0 + $1.promiseStyle },
             asyncStyle: report.files.reduce(0) { $0 + $1.asyncStyle }
         )
-        report.plan = plan(functions: functions, scans: scans)
-        report.twins = twins(functions: functions, scans: scans)
+        report.plan = plan(functions: functions, scans: scans, project: project)
+        report.twins = twins(functions: functions, scans: scans, project: project)
         return report
     }
 
+    /// Whether `call` calls `function`: by name, labels and arity, and by receiver type where
+    /// the syntax tells it (`unknown` where it does not).
+    enum Resolution { case calls, unknown, other }
+
+    static func resolve(_ call: CallRecord, _ function: FunctionRecord, project: Project) -> Resolution {
+        guard call.name == function.name, !function.isProperty, CallMatching.labels(call.labels, canCall: function.parameters) else {
+            return .other
+        }
+        guard project.receiver(call.receiver, reaches: function.container) else { return .other }
+        return call.receiver == .unknown ? .unknown : .calls
+    }
+
     /// Promise-returning functions, leaves first over the call graph of the scanned files.
-    private static func plan(functions: [FunctionRecord], scans: [FileScan]) -> [PlanStep] {
+    private static func plan(functions: [FunctionRecord], scans: [FileScan], project: Project) -> [PlanStep] {
         let twinScopes = Set(functions.filter { $0.isAsyncTwin || $0.isPromiseTwin }.map(\.scope))
         let promiseFunctions = functions.filter {
-            $0.promise != nil && !$0.isPromiseTwin && [.function, .method, .staticMethod].contains($0.kind)
+            $0.promise != nil && !$0.isPromiseTwin && [.function, .method, .staticMethod, .requirement].contains($0.kind) && !$0.isProperty
         }
-        let promiseNames = Set(promiseFunctions.map(\.name))
         let calls = scans.flatMap(\.calls)
         let callsByScope = Dictionary(grouping: calls, by: \.scope)
         let operatorScopes = Set(scans.flatMap { $0.operatorCalls.map(\.scope) })
-        // Promise-style calls from one promise function to another (by name).
-        var callees: [Int: Set<String>] = [:]
+        // Promise-style calls from one promise function to another (resolved, not guessed).
+        var callees: [Int: Set<Int>] = [:]
         for function in promiseFunctions {
-            callees[function.scope] = Set((callsByScope[function.scope] ?? []).filter {
-                promiseNames.contains($0.name) && $0.name != function.name && !$0.awaited && !$0.underAwait
-            }.map(\.name))
+            let promiseStyle = (callsByScope[function.scope] ?? []).filter { !$0.awaited && !$0.underAwait }
+            callees[function.scope] = Set(promiseFunctions.filter { callee in
+                callee.scope != function.scope && promiseStyle.contains { resolve($0, callee, project: project) == .calls }
+            }.map(\.scope))
         }
-        var calleesByName: [String: Set<String>] = [:]
-        for function in promiseFunctions { calleesByName[function.name, default: []].formUnion(callees[function.scope]!) }
         // Depth over the call graph; a call back into a function being measured (a cycle) adds nothing.
-        var levelByName: [String: Int] = [:]
-        var visiting = Set<String>()
-        func level(_ name: String) -> Int {
-            if let known = levelByName[name] { return known }
-            if visiting.contains(name) { return 0 }
-            visiting.insert(name)
-            let deps = calleesByName[name] ?? []
+        var levelByScope: [Int: Int] = [:]
+        var visiting = Set<Int>()
+        func level(_ scope: Int) -> Int {
+            if let known = levelByScope[scope] { return known }
+            if visiting.contains(scope) { return 0 }
+            visiting.insert(scope)
+            let deps = callees[scope] ?? []
             let result = deps.isEmpty ? 0 : deps.map(level).max()! + 1
-            visiting.remove(name)
-            levelByName[name] = result
+            visiting.remove(scope)
+            levelByScope[scope] = result
             return result
         }
-        let steps = promiseFunctions.map { function -> (FunctionRecord, Int, Bool, Int) in
-            let callers = calls.filter { call in
-                call.name == function.name && !call.awaited && !call.underAwait && !twinScopes.contains(call.scope)
-                    && call.scope != function.scope
-            }.count
-            return (function, level(function.name), operatorScopes.contains(function.scope), callers)
+        let steps = promiseFunctions.map { function -> (FunctionRecord, Int, Bool, (Int, Int)) in
+            let promiseStyle = calls.filter { call in
+                !call.awaited && !call.underAwait && !twinScopes.contains(call.scope) && call.scope != function.scope
+            }
+            return (function, level(function.scope), operatorScopes.contains(function.scope), count(promiseStyle, of: function, project: project))
         }
         .sorted { ($0.1, $0.2 ? 1 : 0, $0.0.file, $0.0.line) < ($1.1, $1.2 ? 1 : 0, $1.0.file, $1.0.line) }
         return steps.enumerated().map { index, step in
             PlanStep(
                 order: index + 1, function: (step.0.container.map { $0 + "." } ?? "") + step.0.signature,
-                file: step.0.file, line: step.0.line, level: step.1, usesPromiseOperators: step.2, promiseStyleCallers: step.3
+                file: step.0.file, line: step.0.line, level: step.1, usesPromiseOperators: step.2,
+                promiseStyleCallers: step.3.0, unknownCallers: step.3.1
             )
         }
     }
 
-    private static func twins(functions: [FunctionRecord], scans: [FileScan]) -> [Twin] {
+    /// The calls among `calls` that call `function`, and those that may.
+    private static func count(_ calls: [CallRecord], of function: FunctionRecord, project: Project) -> (Int, Int) {
+        var definite = 0
+        var unknown = 0
+        for call in calls {
+            switch resolve(call, function, project: project) {
+            case .calls: definite += 1
+            case .unknown: unknown += 1
+            case .other: break
+            }
+        }
+        return (definite, unknown)
+    }
+
+    private static func twins(functions: [FunctionRecord], scans: [FileScan], project: Project) -> [Twin] {
         let twinScopes = Set(functions.filter { $0.isAsyncTwin || $0.isPromiseTwin }.map(\.scope))
         let calls = scans.flatMap(\.calls).filter { !twinScopes.contains($0.scope) }
         return functions.filter { $0.isAsyncTwin || $0.isPromiseTwin }.map { twin in
-            let callers = calls.filter { call in
-                call.name == twin.name && (twin.isAsyncTwin ? (call.underAwait && !call.awaited) : !(call.underAwait || call.awaited))
-            }.count
+            let candidates = calls.filter { call in
+                twin.isAsyncTwin ? (call.underAwait && !call.awaited) : !(call.underAwait || call.awaited)
+            }
+            let (callers, unknown) = count(candidates, of: twin, project: project)
             return Twin(
                 function: (twin.container.map { $0 + "." } ?? "") + twin.signature, file: twin.file, line: twin.line,
-                kind: twin.isAsyncTwin ? "async twin" : "promise twin", callers: callers
+                kind: twin.isAsyncTwin ? "async twin" : "promise twin", callers: callers, unknownCallers: unknown
             )
         }
     }

@@ -29,12 +29,15 @@ extension Report {
         out += table(["folder", "P", "A", "migrated"], (folders + [total]).map { [$0.name, String($0.promiseStyle), String($0.asyncStyle), percent($0.migratedPercent)] })
         section("Plan: migrate in this order (leaves first)")
         out += table(["#", "function", "location", "level", "operators", "promise-style callers"], plan.map {
-            [String($0.order), $0.function, "\($0.file):\($0.line)", String($0.level), $0.usesPromiseOperators ? "yes" : "no", String($0.promiseStyleCallers)]
+            [
+                String($0.order), $0.function, "\($0.file):\($0.line)", String($0.level), $0.usesPromiseOperators ? "yes" : "no",
+                Self.callers($0.promiseStyleCallers, unknown: $0.unknownCallers),
+            ]
         })
         if !twins.isEmpty {
             section("Twins (callers 0: delete it)")
             out += table(["twin", "location", "kind", "callers"], twins.map {
-                [$0.function, "\($0.file):\($0.line)", $0.kind, $0.callers == 0 ? "0 (unused)" : String($0.callers)]
+                [$0.function, "\($0.file):\($0.line)", $0.kind, $0.callers + $0.unknownCallers == 0 ? "0 (unused)" : Self.callers($0.callers, unknown: $0.unknownCallers)]
             })
         }
         if !problems.isEmpty {
@@ -42,6 +45,11 @@ extension Report {
             out += problems.map { $0 + "\n" }.joined()
         }
         return out
+    }
+
+    /// `4`, or `4 (+2 unknown)` when some call sites may or may not call the function.
+    private static func callers(_ count: Int, unknown: Int) -> String {
+        unknown == 0 ? String(count) : "\(count) (+\(unknown) unknown)"
     }
 
     /// Left-aligned columns; "(none)" for an empty table.

@@ -14,6 +14,8 @@ public struct FunctionRecord: Sendable {
     public let name: String
     /// Argument labels, `nil` for `_`.
     public let labels: [String?]
+    /// The parameters, for matching calls.
+    let parameters: [ParameterShape]
     public let kind: Kind
     /// The enclosing type or extension, if any.
     public let container: String?
@@ -37,10 +39,32 @@ public struct FunctionRecord: Sendable {
     }
 }
 
+/// What the syntax tells about the receiver of a call.
+enum Receiver: Sendable, Equatable {
+    /// `f()` or `self.f()` written in `type` (nil: at top level): a method of it or a function.
+    case implicit(String?)
+    /// `Type.f()`, `Type(…).f()`, or `x.f()` where `x` is declared with that type or initialized by `Type(…)`.
+    case type(String)
+    /// Anything else: the call may mean any function of that name and labels.
+    case unknown
+}
+
+extension Receiver {
+    /// The receiver's type, when the syntax tells it.
+    var typeName: String? {
+        switch self {
+        case .implicit(let type): return type
+        case .type(let type): return type
+        case .unknown: return nil
+        }
+    }
+}
+
 /// A call `name(label: …)` or `x.name(…)` inside some function body.
 struct CallRecord: Sendable {
     let name: String
     let labels: [String?]
+    let receiver: Receiver
     let line: Int
     /// The function the call is written in (0: outside any function).
     let scope: Int
@@ -55,11 +79,13 @@ public struct FileScan: Sendable {
     public let path: String
     public let folder: String
     public internal(set) var functions: [FunctionRecord] = []
-    /// `(kind, line)`: `.value` / `.resolvedResult` awaited, `StdPromise { … await … }`.
-    public internal(set) var bridges: [(kind: String, line: Int)] = []
+    /// `(kind, line, scope)`: `.value` / `.resolvedResult` awaited, `StdPromise { … await … }`.
+    public internal(set) var bridges: [(kind: String, line: Int, scope: Int)] = []
     /// `(operator, line)` for every promise-operator call.
     public internal(set) var operatorCalls: [(name: String, line: Int, scope: Int)] = []
     var calls: [CallRecord] = []
+    /// The receiver of every call, by the call's node.
+    var receivers: [SyntaxIdentifier: Receiver] = [:]
     /// Names used as values (`let f = fetch`, `map(fetch)`), not called.
     var references: [(name: String, line: Int)] = []
     /// Names declared as variables or parameters in this file.
@@ -94,6 +120,55 @@ final class Scanner: TypeTrackingVisitor {
     /// The scope ids this scanner used end before this value.
     var scopeEnd: Int { nextScope }
 
+    /// Declared or initialized types of variables, parameters and stored properties: by
+    /// function scope (locals and parameters) and by type name (properties).
+    private var localTypes: [Int: [String: String]] = [:]
+    private var propertyTypes: [String: [String: String]] = [:]
+
+    /// `Type` for `x: Type`, `x: Type?`, `x: any Type`, or an initializer `Type(…)` / `Type<A>(…)`.
+    private static func typeName(annotation: TypeSyntax?, initializer: ExprSyntax?) -> String? {
+        if let annotation {
+            var text = annotation.trimmedDescription
+            for prefix in ["any ", "some "] where text.hasPrefix(prefix) { text = String(text.dropFirst(prefix.count)) }
+            while text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
+            if let generic = text.firstIndex(of: "<") { text = String(text[..<generic]) }
+            return text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." } ? text : nil
+        }
+        guard let call = initializer?.as(FunctionCallExprSyntax.self) else { return nil }
+        var called = call.calledExpression
+        if let specialized = called.as(GenericSpecializationExprSyntax.self) { called = specialized.expression }
+        guard let name = called.as(DeclReferenceExprSyntax.self)?.baseName.text, name.first?.isUppercase == true else { return nil }
+        return name
+    }
+
+    private func noteVariable(_ name: String, type: String?) {
+        guard let type else { return }
+        if functionDepth > 0 {
+            localTypes[scopes.last!, default: [:]][name] = type
+        } else if let container = types.last?.name {
+            propertyTypes[container, default: [:]][name] = type
+        }
+    }
+
+    /// The receiver of `call`, as far as the syntax of this file tells.
+    private func receiver(of call: FunctionCallExprSyntax) -> Receiver {
+        guard let member = call.calledExpression.as(MemberAccessExprSyntax.self) else { return .implicit(types.last?.name) }
+        guard let base = member.base else { return .unknown } // `.f()`: an implicit member
+        if let reference = base.as(DeclReferenceExprSyntax.self) {
+            let name = reference.baseName.text
+            if name == "self" || name == "Self" { return .implicit(types.last?.name) }
+            if let type = localTypes[scopes.last!]?[name] ?? types.last.flatMap({ propertyTypes[$0.name]?[name] }) { return .type(type) }
+            if name.first?.isUppercase == true, !scan.variableNames.contains(name) { return .type(name) }
+            return .unknown
+        }
+        if let inner = base.as(MemberAccessExprSyntax.self), inner.base?.trimmedDescription == "self",
+           let type = types.last.flatMap({ propertyTypes[$0.name]?[inner.declName.baseName.text] }) {
+            return .type(type)
+        }
+        if let type = Self.typeName(annotation: nil, initializer: base) { return .type(type) }
+        return .unknown
+    }
+
     // MARK: Declarations
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
@@ -106,11 +181,12 @@ final class Scanner: TypeTrackingVisitor {
             : inProtocol ? .requirement
             : types.isEmpty ? .function
             : isStatic ? .staticMethod : .method
-        let promise = node.signature.returnClause.flatMap { PromiseType($0.type) }
+        let promise = node.signature.returnClause.flatMap { PromiseType($0.type, aliases: file.promiseAliases) }
         let isAsync = node.signature.effectSpecifiers?.asyncSpecifier != nil
         scan.functions.append(FunctionRecord(
             file: file.path, line: file.line(of: node.name), name: node.name.text,
             labels: node.signature.parameterClause.parameters.map(\.argumentLabel),
+            parameters: node.signature.parameterClause.parameters.map(ParameterShape.init),
             kind: kind, container: functionDepth > 0 ? nil : types.last?.name, isAsync: isAsync, promise: promise,
             isAsyncTwin: isAsync && Twins.forwardedName(ofAsyncTwin: node) == node.name.text,
             isPromiseTwin: promise != nil && Twins.forwardedName(ofPromiseTwin: node) == node.name.text,
@@ -128,14 +204,14 @@ final class Scanner: TypeTrackingVisitor {
 
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
         for binding in node.bindings {
-            guard let type = binding.typeAnnotation?.type, let promise = PromiseType(type) else { continue }
+            guard let type = binding.typeAnnotation?.type, let promise = PromiseType(type, aliases: file.promiseAliases) else { continue }
             // Stored properties (`let p: Promise<…>`, `var p = …`) are not declarations that
             // produce promises; computed ones (with an accessor block) and requirements are.
             let inProtocol = types.last?.isProtocol == true
             guard binding.accessorBlock != nil, functionDepth == 0 else { continue }
             scan.functions.append(FunctionRecord(
                 file: file.path, line: file.line(of: binding.pattern), name: binding.pattern.trimmedDescription,
-                labels: [], kind: inProtocol ? .requirement : .property, container: types.last?.name,
+                labels: [], parameters: [], kind: inProtocol ? .requirement : .property, container: types.last?.name,
                 isAsync: false, promise: promise, isAsyncTwin: false, isPromiseTwin: false, wantsPromiseTwin: false,
                 scope: -1
             ))
@@ -151,13 +227,15 @@ final class Scanner: TypeTrackingVisitor {
             scan.operatorCalls.append((name, line, scopes.last!))
         }
         if let (name, _) = Calls.calledName(node) {
+            let receiver = receiver(of: node)
+            scan.receivers[node.id] = receiver
             scan.calls.append(CallRecord(
-                name: name, labels: Calls.labels(of: node), line: line, scope: scopes.last!,
+                name: name, labels: Calls.labels(of: node), receiver: receiver, line: line, scope: scopes.last!,
                 awaited: Calls.isAwaitedBridge(node), underAwait: Calls.isUnderAwait(Syntax(node))
             ))
         }
         if Calls.isTaskPromiseBridge(node) {
-            scan.bridges.append(("StdPromise { await … }", line))
+            scan.bridges.append(("StdPromise { await … }", line, scopes.last!))
         }
         return .visitChildren
     }
@@ -165,16 +243,17 @@ final class Scanner: TypeTrackingVisitor {
     override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
         let name = node.declName.baseName.text
         if (name == "value" || name == "resolvedResult"), node.base != nil, Calls.isUnderAwait(Syntax(node)) {
-            scan.bridges.append(("." + name, file.line(of: node.declName)))
+            scan.bridges.append(("." + name, file.line(of: node.declName), scopes.last!))
         }
         return .visitChildren
     }
 
     override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
-        guard !Calls.isCallee(Syntax(node)) else { return .visitChildren }
+        // A key path (`\.author.name`) names properties, never a function.
+        guard !Calls.isCallee(Syntax(node)), node.parent?.is(KeyPathPropertyComponentSyntax.self) != true else { return .visitChildren }
         if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id {
             // `x.name` is usually a property; `self.name` / `Type.name` unapplied is a method value.
-            guard let base = member.base?.trimmedDescription,
+            guard let base = member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text,
                   base == "self" || base == "Self" || base.first?.isUppercase == true else { return .visitChildren }
         }
         scan.references.append((node.baseName.text, file.line(of: node)))
@@ -185,11 +264,17 @@ final class Scanner: TypeTrackingVisitor {
 
     override func visit(_ node: IdentifierPatternSyntax) -> SyntaxVisitorContinueKind {
         scan.variableNames.insert(node.identifier.text)
+        if let binding = node.parent?.as(PatternBindingSyntax.self) {
+            noteVariable(node.identifier.text, type: Self.typeName(annotation: binding.typeAnnotation?.type, initializer: binding.initializer?.value))
+        }
         return .visitChildren
     }
 
     override func visit(_ node: FunctionParameterSyntax) -> SyntaxVisitorContinueKind {
-        if let name = node.parameterName { scan.variableNames.insert(name) }
+        if let name = node.parameterName {
+            scan.variableNames.insert(name)
+            noteVariable(name, type: Self.typeName(annotation: node.type, initializer: nil))
+        }
         return .visitChildren
     }
 
@@ -217,12 +302,18 @@ extension FunctionParameterSyntax {
     }
 }
 
+/// The marker that keeps both commands away from the function after it.
+public let skipMarker = "tomorrowland-migrate: skip"
+
 extension Trivia {
     /// Holds a `// tomorrowland-migrate: promise-twin` comment.
-    var hasMarker: Bool {
+    var hasMarker: Bool { hasComment(containing: promiseTwinMarker) }
+
+    /// Holds a `//` or `/* */` comment that contains `text`.
+    func hasComment(containing text: String) -> Bool {
         contains { piece in
             switch piece {
-            case .lineComment(let text), .blockComment(let text): return text.contains(promiseTwinMarker)
+            case .lineComment(let comment), .blockComment(let comment): return comment.contains(text)
             default: return false
             }
         }
@@ -254,12 +345,27 @@ enum Calls {
         return labels
     }
 
-    /// `await f(…).value` (with any `try`, possibly a `.value(onTaskCancel:)` call).
+    /// `await f(…).value` or `await (f(…) as P).value` (with any `try`, possibly a
+    /// `.value(onTaskCancel:)` call).
     static func isAwaitedBridge(_ call: FunctionCallExprSyntax) -> Bool {
-        guard let member = call.parent?.as(MemberAccessExprSyntax.self), member.base?.id == call.id,
+        let base = coercedParentheses(around: call) ?? ExprSyntax(call)
+        guard let member = base.parent?.as(MemberAccessExprSyntax.self), member.base?.id == base.id,
               ["value", "resolvedResult", "inner"].contains(member.declName.baseName.text) else { return false }
         return isUnderAwait(Syntax(member))
     }
+
+    /// `(call as P)` around `call`, if it is written so.
+    static func coercedParentheses(around call: FunctionCallExprSyntax) -> ExprSyntax? {
+        guard let sequence = call.parent?.parent?.as(SequenceExprSyntax.self), sequence.elements.count == 3,
+              sequence.elements.first?.id == call.id,
+              sequence.elements.dropFirst().first?.is(UnresolvedAsExprSyntax.self) == true,
+              let tuple = sequence.parent?.parent?.parent?.as(TupleExprSyntax.self), tuple.elements.count == 1 else { return nil }
+        return ExprSyntax(tuple)
+    }
+
+    /// The members of a promise a twin's value type may also have: `f(…).value` would read
+    /// the value's member once an async twin exists.
+    static let promiseResultMembers: Set<String> = ["value", "resolvedResult", "result", "inner"]
 
     /// Whether `node` sits in an `await` expression of its own function or closure.
     static func isUnderAwait(_ node: Syntax) -> Bool {

@@ -13,6 +13,8 @@ public struct ParsedFile: Sendable {
     public let text: String
     public let tree: SourceFileSyntax
     let converter: SourceLocationConverter
+    /// The typealiases of promise types declared in the set this file belongs to.
+    var promiseAliases: [String: PromiseType] = [:]
 
     init(path: String, folder: String, text: String) {
         self.path = path
@@ -41,6 +43,8 @@ public struct SourceSet: Sendable {
     public let files: [ParsedFile]
     /// Paths that could not be read and files that do not parse: those files are left out.
     public let problems: [InputProblem]
+    /// The paths the set was loaded from (empty for a set built in memory).
+    public private(set) var roots: [String] = []
 
     /// Reads every `.swift` file under `paths` (files are taken as they are; folders are
     /// walked recursively, skipping hidden entries such as `.build`). A file's folder, for
@@ -69,12 +73,24 @@ public struct SourceSet: Sendable {
                 files.append(file)
             }
         }
-        return SourceSet(files: files, problems: problems)
+        var set = SourceSet(files: withAliases(files), problems: problems)
+        set.roots = paths
+        return set
     }
 
     /// Builds a set from sources in memory (tests).
     public static func inMemory(_ sources: [(path: String, text: String)]) -> SourceSet {
-        SourceSet(files: sources.map { ParsedFile(path: $0.path, folder: ".", text: $0.text) }, problems: [])
+        SourceSet(files: withAliases(sources.map { ParsedFile(path: $0.path, folder: ".", text: $0.text) }), problems: [])
+    }
+
+    /// `files`, each knowing the promise typealiases declared in any of them.
+    private static func withAliases(_ files: [ParsedFile]) -> [ParsedFile] {
+        let aliases = PromiseType.aliases(in: files.map(\.tree))
+        return files.map { file in
+            var file = file
+            file.promiseAliases = aliases
+            return file
+        }
     }
 
     private static func swiftFiles(under argument: String, problems: inout [InputProblem]) -> [(path: String, folder: String)] {

@@ -9,6 +9,8 @@ struct FunctionSite {
     let decl: FunctionDeclSyntax
     /// The enclosing type or extension name, nil at top level.
     let container: String?
+    /// The enclosing type or extension, nil at top level.
+    let scope: TypeScope?
     let inProtocol: Bool
     let isLocal: Bool
 
@@ -17,7 +19,7 @@ struct FunctionSite {
     var line: Int { file.line(of: decl.name) }
     var signature: String { name + "(" + labels.map { ($0 ?? "_") + ":" }.joined() + ")" }
     var isAsync: Bool { decl.signature.effectSpecifiers?.asyncSpecifier != nil }
-    var promise: PromiseType? { decl.signature.returnClause.flatMap { PromiseType($0.type) } }
+    var promise: PromiseType? { decl.signature.returnClause.flatMap { PromiseType($0.type, aliases: file.promiseAliases) } }
 
     /// The same name and labels, in the same type (or both at top level).
     func overloads(_ other: FunctionSite) -> Bool {
@@ -47,10 +49,23 @@ private final class FunctionSiteCollector: TypeTrackingVisitor {
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
         sites.append(FunctionSite(
-            file: file, decl: node, container: types.last?.name,
+            file: file, decl: node, container: types.last?.name, scope: types.last,
             inProtocol: types.last?.isProtocol == true, isLocal: bodies > 0
         ))
         return .visitChildren
+    }
+}
+
+extension FunctionDeclSyntax {
+    /// The protocol this function is a requirement of.
+    var enclosingProtocol: ProtocolDeclSyntax? {
+        var current = parent
+        while let node = current {
+            if let protocolDecl = node.as(ProtocolDeclSyntax.self) { return protocolDecl }
+            if node.is(CodeBlockSyntax.self) { return nil }
+            current = node.parent
+        }
+        return nil
     }
 }
 
@@ -89,6 +104,14 @@ enum Twins {
         return Calls.calledName(call)?.0
     }
 
+    /// The async twins in `files` (by the shape of their body) and the promise-returning
+    /// functions they forward to.
+    static func existingAsyncTwins(in files: [ParsedFile]) -> [FunctionSite] {
+        let sites = files.flatMap(FunctionSite.all(in:))
+        let twins = sites.filter { $0.isAsync && forwardedName(ofAsyncTwin: $0.decl) == $0.name }
+        return twins + sites.filter { site in !site.isAsync && site.promise != nil && twins.contains { $0.overloads(site) } }
+    }
+
     /// For `func f(…) -> StdPromise<T> { StdPromise { try await f(…) } }`: `f`.
     static func forwardedName(ofPromiseTwin decl: FunctionDeclSyntax) -> String? {
         guard let expression = onlyExpression(decl), let call = expression.as(FunctionCallExprSyntax.self),
@@ -99,27 +122,71 @@ enum Twins {
         return Calls.calledName(forwarded)?.0
     }
 
-    /// A twin of `site`: its attributes, modifiers, generics, parameters and `where` clause,
-    /// `effectsAndResult` after the parameters and a one-line body made from the forwarding
-    /// call (`self.f(…)` with `selfQualified` in a type); documented by the original's doc comment (each line through `adapt`), a blank
-    /// `///` line and `note`; indented like `site`.
+    /// The longest line a twin gets, indentation included (doc lines are wrapped to it).
+    static let maximumLineLength = 120
+
+    /// A twin of `site`: its attributes (each on its own line where the original has it so),
+    /// modifiers (`extraModifier` after the access level), generics, parameters and `where`
+    /// clause, `effectsAndResult` after the parameters and a one-line body made from the
+    /// forwarding call (`self.f(…)` with `selfQualified` in a type; `body` gets the columns it
+    /// may use and may break its text into lines); documented by the
+    /// original's doc comment (each line through `adapt`), a blank `///` line and `note`
+    /// (sentences, wrapped); indented like `site`.
     static func twin(
         of site: FunctionSite, adapt: (String) -> String = { $0 }, note: [String], effectsAndResult: String,
-        selfQualified: Bool = false, extraModifier: String? = nil, body: (String) -> String
+        selfQualified: Bool = false, extraModifier: String? = nil, droppingAttributes: Set<String> = [],
+        body: (_ call: String, _ width: Int) -> String
     ) -> String {
         let decl = site.decl
         let arguments = (try? forwardedArguments(of: decl).get()) ?? ""
-        var header = prefix(of: decl) + (extraModifier.map { $0 + " " } ?? "") + "func " + decl.name.text
-        header += decl.genericParameterClause?.trimmedDescription ?? ""
-        header += decl.signature.parameterClause.trimmedDescription + " " + effectsAndResult
-        if let whereClause = decl.genericWhereClause { header += " " + whereClause.trimmedDescription }
+        let dropped: Set<String> = extraModifier?.contains("nonisolated") == true ? ["nonisolated"] : []
+        let (attributeLines, inlinePrefix) = prefix(
+            of: decl, droppingModifiers: dropped, droppingAttributes: droppingAttributes, extraModifier: extraModifier
+        )
+        let start = inlinePrefix + "func " + decl.name.text + (decl.genericParameterClause?.trimmedDescription ?? "")
+        var end = effectsAndResult.isEmpty ? "" : " " + effectsAndResult
+        if let whereClause = decl.genericWhereClause { end += " " + whereClause.trimmedDescription }
+        end += " {"
+        let indent = indentation(of: decl, in: site.file)
+        let width = maximumLineLength - indent.count
+        var header = [start + decl.signature.parameterClause.trimmedDescription + end]
+        let parameters = decl.signature.parameterClause.parameters.map { $0.with(\.trailingComma, nil).trimmedDescription }
+        if header[0].count > width, !parameters.isEmpty {
+            // One parameter per line, as a formatter would.
+            header = [start + "("] + parameters.enumerated().map { "    " + $0.element + ($0.offset < parameters.count - 1 ? "," : "") }
+                + [")" + end]
+        }
         let original = docLines(of: decl).map(adapt)
+        let wrappedNote = note.flatMap { wrapDoc($0, width: width) }
         // An escaping closure in a class or actor must capture `self` explicitly.
         let receiver = selfQualified && site.container != nil ? "self." : ""
-        let lines = (original.isEmpty ? note : original + ["///"] + note)
-            + [header + " {", "    " + body("\(receiver)\(decl.name.text)(\(arguments))"), "}"]
-        let indent = indentation(of: decl, in: site.file)
+        let lines = (original.isEmpty ? wrappedNote : original + ["///"] + wrappedNote) + attributeLines + header
+            + body("\(receiver)\(decl.name.text)(\(arguments))", width - 4).split(separator: "\n").map { "    " + $0 } + ["}"]
         return lines.map { $0.isEmpty ? "" : indent + $0 }.joined(separator: "\n")
+    }
+
+    /// `f(a: a, b: b)` as `f(` / one argument per line / `)`, the continuation lines indented
+    /// by `indent` more (for a call that does not fit on one line).
+    static func wrappedCall(_ call: String, indent: String) -> String {
+        guard let open = call.firstIndex(of: "("), call.hasSuffix(")") else { return call }
+        let arguments = call[call.index(after: open)..<call.index(before: call.endIndex)]
+        guard !arguments.isEmpty else { return call }
+        let lines = arguments.components(separatedBy: ", ").map { indent + "    " + $0 }.joined(separator: ",\n")
+        return call[...open] + "\n" + lines + "\n" + indent + ")"
+    }
+
+    /// `text` as `///` lines of at most `width` columns (a word longer than that stays whole).
+    static func wrapDoc(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = "///"
+        for word in text.split(separator: " ") {
+            if line.count + 1 + word.count > width, line != "///" {
+                lines.append(line)
+                line = "///"
+            }
+            line += " " + word
+        }
+        return lines + [line]
     }
 
     /// The leading whitespace of the line `decl` starts on.
@@ -140,42 +207,63 @@ enum Twins {
             case .docLineComment(let text): lines.append(text)
             case .docBlockComment(let text):
                 lines += text.split(separator: "\n").map { "/// " + $0.trimmingCharacters(in: CharacterSet(charactersIn: " */")) }
-            case .lineComment, .blockComment: lines.removeAll() // only the comment right above counts
+            case .lineComment(let text), .blockComment(let text):
+                // Only the comment right above counts; the tool's own markers may sit in between.
+                if !text.contains(promiseTwinMarker), !text.contains(skipMarker) { lines.removeAll() }
             default: break
             }
         }
         return lines
     }
 
-    /// Attributes and modifiers to copy onto a twin, as one prefix (`@MainActor public static `).
-    static func prefix(of decl: FunctionDeclSyntax) -> String {
-        let droppedAttributes: Set<String> = ["objc", "nonobjc", "IBAction", "IBSegueAction", "_dynamicReplacement", "discardableResult"]
+    /// Attributes and modifiers to copy onto a twin: the attributes the original writes on
+    /// lines of their own, then the rest as one prefix (`@MainActor public static `), with
+    /// `extraModifier` after the access level.
+    static func prefix(
+        of decl: FunctionDeclSyntax, droppingModifiers dropped: Set<String> = [], droppingAttributes: Set<String> = [],
+        extraModifier: String? = nil
+    ) -> (lines: [String], inline: String) {
+        let droppedAttributes = droppingAttributes.union(["objc", "nonobjc", "IBAction", "IBSegueAction", "_dynamicReplacement"])
+        var lines: [String] = []
         var parts: [String] = []
         for element in decl.attributes {
-            guard let attribute = element.as(AttributeSyntax.self) else {
-                parts.append(element.trimmedDescription) // `#if` inside attributes: keep as written
+            if let attribute = element.as(AttributeSyntax.self), droppedAttributes.contains(attribute.attributeName.trimmedDescription) {
                 continue
             }
-            if droppedAttributes.contains(attribute.attributeName.trimmedDescription) { continue }
-            parts.append(attribute.trimmedDescription)
+            parts.append(element.trimmedDescription) // `#if` inside attributes: kept as written
+            let next = element.nextToken(viewMode: .sourceAccurate)
+            if element.trailingTrivia.contains(where: \.isNewline) || next?.leadingTrivia.contains(where: \.isNewline) == true {
+                lines.append(parts.joined(separator: " "))
+                parts.removeAll()
+            }
         }
+        let accessLevels: Set<String> = ["public", "open", "package", "internal", "fileprivate", "private"]
+        var extraPlaced = extraModifier == nil
         for modifier in decl.modifiers {
-            switch modifier.name.text {
+            let name = modifier.name.text
+            if !extraPlaced, !accessLevels.contains(name) {
+                parts.append(extraModifier!)
+                extraPlaced = true
+            }
+            switch name {
             case "override", "dynamic", "optional", "required", "convenience": continue
+            case let name where dropped.contains(name): continue
             case "open": parts.append("public")
             default: parts.append(modifier.trimmedDescription)
             }
         }
-        return parts.map { $0 + " " }.joined()
+        if !extraPlaced { parts.append(extraModifier!) }
+        return (lines, parts.map { $0 + " " }.joined())
     }
 
     /// Why `site` can get no twin in either direction, or nil.
-    static func commonSkipReason(_ site: FunctionSite, project: Project) -> SkipReason? {
+    static func commonSkipReason(_ site: FunctionSite, project: Project, requirementsAllowed: Bool = false) -> SkipReason? {
+        if site.decl.leadingTrivia.hasComment(containing: skipMarker) { return SkipReason("marked `// \(skipMarker)`") }
         if site.isLocal { return SkipReason("declared inside a function body") }
         if site.decl.modifiers.contains(where: { $0.name.text == "override" }) {
             return SkipReason("an override: the twin of the overridden method already reaches it dynamically")
         }
-        if site.decl.body == nil { return SkipReason("has no body") }
+        if site.decl.body == nil, !(requirementsAllowed && site.inProtocol) { return SkipReason("has no body") }
         if site.decl.signature.effectSpecifiers?.throwsClause?.throwsSpecifier.text == "rethrows" {
             return SkipReason("rethrows; write its twin by hand")
         }

@@ -4,28 +4,42 @@ import SwiftSyntax
 
 /// A type declaration or extension as the visitors need it.
 struct TypeScope {
-    // `isActor` is set after the shared initializer.
+    /// The kind of declaration.
+    enum Kind { case `class`, `struct`, `enum`, actor, `protocol`, `extension` }
+
+    // `isActor`, `kind`, `whereClause` and `attributes` are set after the shared initializer.
     let name: String
     let isProtocol: Bool
     let isExtension: Bool
     private(set) var isActor: Bool
+    private(set) var kind: Kind
     let inheritance: InheritanceClauseSyntax?
     let genericParameters: GenericParameterClauseSyntax?
+    /// The `where` clause of a constrained extension (or generic type).
+    private(set) var whereClause: GenericWhereClauseSyntax?
+    /// The attributes written on the declaration (`@MainActor`, …); none for extensions.
+    private(set) var attributes: AttributeListSyntax?
 
     init?(_ node: Syntax) {
         if let decl = node.as(ClassDeclSyntax.self) {
             self.init(decl.name.text, false, false, decl.inheritanceClause, decl.genericParameterClause)
+            (kind, whereClause, attributes) = (.class, decl.genericWhereClause, decl.attributes)
         } else if let decl = node.as(StructDeclSyntax.self) {
             self.init(decl.name.text, false, false, decl.inheritanceClause, decl.genericParameterClause)
+            (kind, whereClause, attributes) = (.struct, decl.genericWhereClause, decl.attributes)
         } else if let decl = node.as(EnumDeclSyntax.self) {
             self.init(decl.name.text, false, false, decl.inheritanceClause, decl.genericParameterClause)
+            (kind, whereClause, attributes) = (.enum, decl.genericWhereClause, decl.attributes)
         } else if let decl = node.as(ActorDeclSyntax.self) {
             self.init(decl.name.text, false, false, decl.inheritanceClause, decl.genericParameterClause)
             self.isActor = true
+            (kind, whereClause, attributes) = (.actor, decl.genericWhereClause, decl.attributes)
         } else if let decl = node.as(ProtocolDeclSyntax.self) {
             self.init(decl.name.text, true, false, decl.inheritanceClause, nil)
+            (kind, whereClause, attributes) = (.protocol, decl.genericWhereClause, decl.attributes)
         } else if let decl = node.as(ExtensionDeclSyntax.self) {
             self.init(decl.extendedType.trimmedDescription, false, true, decl.inheritanceClause, nil)
+            (kind, whereClause) = (.extension, decl.genericWhereClause)
         } else {
             return nil
         }
@@ -36,8 +50,28 @@ struct TypeScope {
         self.isProtocol = isProtocol
         self.isExtension = isExtension
         self.isActor = false
+        self.kind = .extension
         self.inheritance = inheritance
         self.genericParameters = generics
+    }
+}
+
+extension TypeScope {
+    /// The generic parameters of the Tomorrowland type an extension extends (`Value`, `Error`
+    /// in `extension Promise`): there `Error` is not `Swift.Error`, and neither name can be
+    /// written at a call site.
+    var libraryGenericNames: Set<String> {
+        guard isExtension else { return [] }
+        let base = name.hasPrefix("Tomorrowland.") ? String(name.dropFirst("Tomorrowland.".count)) : name
+        return ["Promise", "TokenPromise", "PromiseResult", "DelayedPromise"].contains(base) ? ["Value", "Error"] : []
+    }
+
+    /// Whether the extension's `where` clause makes the generic `Error` a `Swift.Error`.
+    var constrainsErrorToSwiftError: Bool {
+        whereClause?.requirements.contains { requirement in
+            let text = requirement.requirement.trimmedDescription.replacingOccurrences(of: " ", with: "")
+            return ["Error:Swift.Error", "Error==Swift.Error", "Error==NoError", "Error==Tomorrowland.NoError"].contains(text)
+        } == true
     }
 }
 

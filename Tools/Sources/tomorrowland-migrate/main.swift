@@ -11,7 +11,8 @@ struct TomorrowlandMigrate: ParsableCommand {
         abstract: "Move a codebase from Tomorrowland promises to async/await, one function at a time.",
         discussion: """
             Workflow: report → add-async-twins → convert callers → rewrite a body as async → \
-            add-promise-twins for the remaining callers → delete the twins the report shows unused.
+            add-promise-twins for the remaining callers → delete the twins the report shows unused. \
+            A function marked with a `// \(skipMarker)` comment gets no twin from either command.
             """,
         subcommands: [Report.self, AddAsyncTwins.self, AddPromiseTwins.self]
     )
@@ -44,7 +45,11 @@ extension TomorrowlandMigrate {
                 promise-style; level n: its deepest such callee is at level n - 1. Within a level, \
                 functions whose bodies use no promise operators come first. "promise-style \
                 callers" counts the call sites (outside twins) that neither await the function nor \
-                go through `.value`. Calls are matched by name.
+                go through `.value`. A call is matched by name, argument labels and arity, and by \
+                the receiver's type where the syntax tells it (`Type.f()`, `Type(…).f()`, a \
+                variable, parameter or stored property declared with a type or initialized by \
+                `Type(…)`, `self`); calls on other receivers that may call a method are counted \
+                as "unknown", not as callers.
                 """
         )
 
@@ -68,9 +73,14 @@ extension TomorrowlandMigrate {
                 Promise<T, E> → async throws -> T (cancellation throws CancellationError); \
                 Promise<T, NoError> → async throws(CancellationError) -> T. The twin forwards with \
                 `try await (f(args) as Promise<T, E>).value` and keeps generics, access level, \
-                static/class, labels, default arguments, attributes and the doc comment. Call sites \
+                static/class, labels, default arguments, attributes and the doc comment; a twin that \
+                would be nonisolated is nonisolated(nonsending) (it runs on its caller's actor); a \
+                protocol requirement's twin goes in an extension of the protocol. Call sites \
                 in async code that the twin would capture get an explicit `as Promise<…>`; when that \
                 type cannot be written there, the function gets no twin and the call site is listed. \
+                `f(…).value`, `.result` and `.resolvedResult` are pinned too (the value could have \
+                such a member). Twins an earlier run wrote elsewhere in the package count; folders \
+                of the package that were not scanned are named. \
                 Without --write, prints a unified diff. Running it twice changes nothing.
                 """
         )
@@ -94,7 +104,9 @@ extension TomorrowlandMigrate {
                 For async functions marked with a `// \(promiseTwinMarker)` comment (every async \
                 function with --all): `func f(…) -> StdPromise<T> { StdPromise { try await f(…) } }` \
                 (Promise<T, NoError> for non-throwing functions, Promise<T, E> for throws(E)), so \
-                old callers keep compiling after a body was rewritten as async. Without --write, \
+                old callers keep compiling after a body was rewritten as async. Methods of types not \
+                known to be Sendable, mutating methods, test methods, computed properties and \
+                subscripts get none; each is listed with the reason. Without --write, \
                 prints a unified diff. Running it twice changes nothing.
                 """
         )

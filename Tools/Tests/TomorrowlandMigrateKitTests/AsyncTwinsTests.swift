@@ -62,16 +62,19 @@ struct AsyncTwinsTests {
         // Pinned or synchronous call sites are left alone.
         #expect(rewritten.contains("let user = api.fetchUser(id: 1)\n"))
         #expect(rewritten.contains("let pinned: StdPromise<Int> = api.load(2) "))
-        #expect(rewritten.contains("return try await api.load(5).value "))
+        // `.value` / `.result` on the call: the twin's value type could have such a member.
+        #expect(rewritten.contains("return try await (api.load(5) as StdPromise<Int>).value "))
+        #expect(rewritten.contains("let token = try (UserAPI.token(named: \"a\") as StdPromise<String>).result "))
         #expect(rewritten.contains("existing = api.load(8) "))
         #expect(rewritten.contains("let coerced = api.load(9) as StdPromise<Int> "))
-        #expect(rewritten.contains("let promises = [1, 2].map { api.load($0) as StdPromise<Int> } "))
+        // No pin in a synchronous closure (no twin can be chosen there).
+        #expect(rewritten.contains("let promises = [1, 2].map { api.load($0) } "))
         #expect(rewritten.contains("let task = Task { api.load(11) as StdPromise<Int> } "))
         #expect(rewritten.contains("-> StdPromise<Int> { api.load(10) } "))
         // Array elements are pinned too: harmless, since the tool cannot tell whether `when`
         // would accept the twin's value.
         #expect(rewritten.contains("when(fulfilled: [api.load(3) as StdPromise<Int>, api.load(4) as StdPromise<Int>])"))
-        #expect(result.notes.filter { $0.path == "Callers.swift" }.count == 10)
+        #expect(result.notes.filter { $0.path == "Callers.swift" }.count == 11)
     }
 
     @Test("what gets a twin, what does not, and why")
@@ -80,30 +83,48 @@ struct AsyncTwinsTests {
         let text = try #require(sources.first { $0.path == "API.swift" }?.text)
         let twins = text.components(separatedBy: "(added by tomorrowland-migrate)").count - 1
         // fetchUser, userCount, token, firstElement, load ×2, validated, progressReporting,
-        // tokenized, Feed.items, refresh, shared, image, loadConfiguration.
-        #expect(twins == 14)
+        // tokenized, Feed.items, refresh, shared, image, loadConfiguration, UserStore.user.
+        #expect(twins == 15)
         let notes = result.notes.map(\.message)
         #expect(notes.contains { $0.hasPrefix("legacyLookup(_:): no async twin: `String` is not known to conform to Error") })
         #expect(notes.contains { $0.hasPrefix("bump(_:): no async twin: has an inout parameter") })
         #expect(notes.contains { $0.hasPrefix("items(): no async twin: an override") })
-        #expect(!text.contains("func user(id: Int) async"), "protocol requirements get no twin")
+        // A protocol requirement's twin is in an extension of the protocol.
+        #expect(text.contains("""
+            extension UserStore {
+                /// Async twin of `user(id:)` (added by tomorrowland-migrate): awaits the promise it returns.
+            """))
         // Shape of one twin: generics, where clause, typed NoError, doc comment adapted.
         #expect(text.contains("""
                 /// - Returns: The user.
                 ///
                 /// Async twin of `fetchUser(id:retries:)` (added by tomorrowland-migrate): awaits the promise it returns.
-                /// Throws the promise's error, or `CancellationError` when it is cancelled; cancelling the awaiting Task requests cancellation of the promise.
-                func fetchUser(id: Int, retries: Int = 0) async throws -> User {
+                /// Throws the promise's `FetchError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+                /// requests cancellation of the promise.
+                nonisolated(nonsending) func fetchUser(id: Int, retries: Int = 0) async throws -> User {
                     try await (fetchUser(id: id, retries: retries) as Promise<User, FetchError>).value
                 }
             """))
         #expect(text.contains("func userCount() async throws(CancellationError) -> Int {"))
         #expect(text.contains("static func token(named name: String) async throws -> String {"))
-        #expect(text.contains("func firstElement<C: Collection & Sendable, E: Error>(of items: C, or error: E) async throws -> C.Element where C.Element: Sendable {"))
+        // Too long for one line: one parameter per line.
+        #expect(text.contains("""
+                nonisolated(nonsending) func firstElement<C: Collection & Sendable, E: Error>(
+                    of items: C,
+                    or error: E
+                ) async throws -> C.Element where C.Element: Sendable {
+            """))
         #expect(text.contains("func validated(_ id: Int) async throws -> Int {"))
         #expect(text.contains("try await (tokenized(token) as TokenPromise<Int, NoError>).inner.value"))
         #expect(text.contains("public static func shared() async throws -> Int {"))
-        #expect(text.contains("@available(macOS 10.15, iOS 13, *) func loadConfiguration(named name: String = \"default\") async throws -> [String: String] {"))
+        // Attributes stay on their own line.
+        #expect(text.contains("@available(macOS 10.15, iOS 13, *)\nnonisolated(nonsending) func loadConfiguration(named name: String = \"default\") async throws -> [String: String] {"))
+        // On the main actor or an actor, the twin keeps the isolation.
+        #expect(text.contains("    func refresh() async throws(CancellationError) -> String {"))
+        #expect(text.contains("    func image(for key: String) async throws -> Int {"))
+        // No line over 120 columns that the tool wrote (the fixture has some of its own).
+        let long = text.split(separator: "\n").filter { $0.count > 120 && !api.text.contains($0) }
+        #expect(long.isEmpty, "\(long)")
         #expect(text.contains("import TomorrowlandAsync"))
     }
 
@@ -125,15 +146,16 @@ struct AsyncTwinsTests {
         #expect(result.diff == """
             --- a/A.swift
             +++ b/A.swift
-            @@ -1,4 +1,11 @@
+            @@ -1,4 +1,12 @@
              import Tomorrowland
             +import TomorrowlandAsync
              
              func load() -> StdPromise<Int> { Promise(fulfilled: 1) }
             +
             +/// Async twin of `load()` (added by tomorrowland-migrate): awaits the promise it returns.
-            +/// Throws the promise's error, or `CancellationError` when it is cancelled; cancelling the awaiting Task requests cancellation of the promise.
-            +func load() async throws -> Int {
+            +/// Throws the promise's error, or `CancellationError` when it is cancelled; cancelling the awaiting Task requests
+            +/// cancellation of the promise.
+            +nonisolated(nonsending) func load() async throws -> Int {
             +    try await (load() as StdPromise<Int>).value
             +}
              
@@ -172,8 +194,17 @@ struct AsyncTwinsTests {
             let fetchers = [1, 2].map(fetch)
             """)
         let result = AddAsyncTwins.run(.inMemory([source]))
+        // A key path names a property, never the function.
+        let keyPath = AddAsyncTwins.run(.inMemory([
+            (path: "F.swift", text: "import Tomorrowland\n\nfunc fetch(_ id: Int) -> StdPromise<Int> { Promise(fulfilled: id) }\n"),
+            (path: "E.swift", text: "struct Entry { var fetch: Int }\n"),
+            (path: "K.swift", text: "let counts = [Entry(fetch: 1)].map(\\.fetch)\n"),
+        ]))
+        #expect(keyPath.changes.map(\.path) == ["F.swift"], "\(keyPath.notes)")
         #expect(result.changes.isEmpty)
-        #expect(result.notes.first?.message.contains("`fetch` is used as a value at V.swift:4") == true)
+        #expect(result.notes.map(\.message) == [
+            "fetch(_:): no async twin: `fetch` is used as a value at V.swift:4; a same-named overload would make that ambiguous",
+        ])
     }
 
     @Test("a call that may mean another type's same-named method is not pinned to the promise type")
@@ -184,16 +215,41 @@ struct AsyncTwinsTests {
             struct Remote { func count() -> StdPromise<Int> { Promise(fulfilled: 1) } }
             struct Local { func count() -> Int { 2 } }
 
-            func use(_ local: Local) async {
-                let n = local.count()
+            func makeLocal() -> Local { Local() }
+
+            func use() async {
+                let n = makeLocal().count()
                 _ = n
             }
             """)
         let result = AddAsyncTwins.run(.inMemory([source]))
         #expect(result.changes.isEmpty, "\(result.diff)")
         #expect(result.notes.map(\.description) == [
-            "N.swift:3: count(): no async twin: the call at N.swift:7 in async code might pick the twin, and it may also mean another function of that name",
+            "N.swift:3: count(): no async twin: the call at N.swift:9 in async code might pick the twin, and it may also mean another function of that name",
         ])
+    }
+
+    @Test("a receiver whose type the syntax tells: only that type's method counts (Swift 5 and 6)", arguments: [5, 6])
+    func sameNameTypedReceiver(swiftVersion: Int) throws {
+        let source = (path: "N.swift", text: """
+            import TomorrowlandAsync
+
+            struct Remote { func count() -> StdPromise<Int> { Promise(fulfilled: 1) } }
+            struct Local { func count() -> Int { 2 } }
+
+            func use(_ local: Local, remote: Remote) async throws {
+                let n = local.count()
+                let promise = remote.count()
+                let viaTwin: Int = try await remote.count()
+                _ = (n, promise, viaTwin)
+            }
+            """)
+        let result = AddAsyncTwins.run(.inMemory([source]))
+        let text = Support.text(of: "N.swift", in: Support.applying(result, to: [source]))
+        #expect(text.contains("let n = local.count()\n"))
+        #expect(text.contains("let promise = remote.count() as StdPromise<Int>\n"))
+        #expect(text.contains("func count() async throws -> Int {"))
+        try Support.expectCompiles([(path: "N.swift", text: text)], swiftVersion: swiftVersion)
     }
 
     @Test("call labels against declarations: defaults, unlabelled arguments, trailing closures")

@@ -33,8 +33,8 @@ struct PromiseTwinsTests {
         #expect(text.contains("""
                 /// Loads a value; throws.
                 ///
-                /// Promise twin of `value(for:default:)` (added by tomorrowland-migrate): runs it in a new
-                /// Task, isolated like `Task { }` written here. Cancelling the promise cancels the Task.
+                /// Promise twin of `value(for:default:)` (added by tomorrowland-migrate): runs it in a new Task, isolated like
+                /// `Task { }` written here. Cancelling the promise cancels the Task.
                 func value(for key: String, default fallback: Int = 0) -> StdPromise<Int> {
                     StdPromise { try await self.value(for: key, default: fallback) }
                 }

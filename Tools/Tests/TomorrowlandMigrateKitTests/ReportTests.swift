@@ -62,11 +62,12 @@ struct ReportTests {
     @Test("the plan: leaves first, each with its promise-style callers")
     func plan() {
         let report = Report.make(.inMemory([Self.graph]))
-        #expect(report.plan.map(\.function) == ["Pipeline.leaf()", "wrapped()", "Pipeline.middle()", "Pipeline.top()"])
-        #expect(report.plan.map(\.level) == [0, 0, 1, 2])
+        // A protocol requirement is a step too (its twin goes in an extension of the protocol).
+        #expect(report.plan.map(\.function) == ["Source.next()", "Pipeline.leaf()", "wrapped()", "Pipeline.middle()", "Pipeline.top()"])
+        #expect(report.plan.map(\.level) == [0, 0, 0, 1, 2])
         // leaf: called by middle (promise style) but not by usesLeafAsync (awaited);
         // top: twice from caller(_:).
-        #expect(report.plan.map(\.promiseStyleCallers) == [1, 0, 1, 2])
+        #expect(report.plan.map(\.promiseStyleCallers) == [0, 1, 0, 1, 2])
     }
 
     @Test("twins the report shows as unused can be deleted")
@@ -122,12 +123,99 @@ struct ReportTests {
 
         let diff = try Support.run(tool, ["add-async-twins", directory.path])
         #expect(diff.status == 0)
-        #expect(diff.stdout.contains("+func load() async throws -> Int {"))
+        #expect(diff.stdout.contains("+nonisolated(nonsending) func load() async throws -> Int {"))
         #expect(try String(contentsOf: file, encoding: .utf8).contains("async") == false, "no --write: file unchanged")
         let write = try Support.run(tool, ["add-async-twins", "--write", directory.path])
         #expect(write.status == 0)
         #expect(try String(contentsOf: file, encoding: .utf8).contains("func load() async throws -> Int {"))
         let again = try Support.run(tool, ["add-async-twins", directory.path])
         #expect(again.stdout.isEmpty)
+    }
+}
+
+/// The report measures the code, not the tool (issue 20, item 6).
+@Suite("report: calls resolved, twins not counted")
+struct ReportResolutionTests {
+    static let source = (path: "Network.swift", text: """
+        import Foundation
+        import Tomorrowland
+
+        struct User: Codable, Sendable { var id: Int }
+
+        final class HTTPClient: Sendable {
+            func get(_ path: String) -> StdPromise<Data> { Promise(fulfilled: Data()) }
+            func decode<T: Decodable & Sendable>(_ type: T.Type, from data: Data) -> StdPromise<T> {
+                Promise(on: .immediate) { resolver in
+                    do { resolver.fulfill(with: try JSONDecoder().decode(T.self, from: data)) } catch { resolver.reject(with: error) }
+                }
+            }
+        }
+
+        final class UserAPI: Sendable {
+            let client: HTTPClient = HTTPClient()
+
+            func fetchUser(id: Int) -> StdPromise<User> {
+                client.get("/users/\\(id)").flatMap(on: .immediate) { self.client.decode(User.self, from: $0) }
+            }
+
+            func fetchUser(email: String) -> StdPromise<User> { Promise(fulfilled: User(id: email.count)) }
+
+            func cached(id: Int) -> StdPromise<User> {
+                let decoder = JSONDecoder()
+                let user = try? decoder.decode(User.self, from: Data())
+                return Promise(fulfilled: user ?? User(id: id))
+            }
+
+            func refreshed() async throws -> User {
+                try await fetchUser(id: 1).value
+            }
+        }
+
+        func mystery() -> UserAPI { UserAPI() }
+
+        func screens(api: UserAPI) {
+            _ = api.fetchUser(email: "a")
+            _ = api.fetchUser(id: 1)
+            _ = try? JSONDecoder().decode(User.self, from: Data())
+            _ = mystery().fetchUser(email: "b")
+        }
+        """)
+
+    @Test("calls are resolved by labels, arity and receiver type; unknown receivers are said to be unknown")
+    func resolution() throws {
+        let report = Report.make(.inMemory([Self.source]))
+        let steps = Dictionary(uniqueKeysWithValues: report.plan.map { ($0.function, $0) })
+        let decode = try #require(steps["HTTPClient.decode(_:from:)"])
+        #expect(decode.promiseStyleCallers == 1, "self.client.decode only, not JSONDecoder's")
+        #expect(decode.unknownCallers == 0)
+        let byEmail = try #require(steps["UserAPI.fetchUser(email:)"])
+        #expect(byEmail.promiseStyleCallers == 1 && byEmail.unknownCallers == 1)
+        let byID = try #require(steps["UserAPI.fetchUser(id:)"])
+        #expect(byID.promiseStyleCallers == 1, "refreshed() awaits it")
+        #expect(byID.level == 1, "it calls HTTPClient.get and .decode")
+        #expect(steps["UserAPI.cached(id:)"]?.level == 0, "JSONDecoder's decode is not a promise function")
+        #expect(report.renderText().contains("1 (+1 unknown)"))
+        // Calls through `any UserServicing` resolve to the requirement, not to a conformer.
+        let protocolReport = Report.make(.inMemory([ProtocolTests.api]))
+        let requirement = try #require(protocolReport.plan.first { $0.function == "UserService.fetchUser(id:)" })
+        #expect(requirement.promiseStyleCallers == 1, "firstUser(_:) calls it through any UserService")
+        #expect(protocolReport.plan.first { $0.function == "LiveUserService.fetchUser(id:)" }?.promiseStyleCallers == 0)
+    }
+
+    @Test("twins and the pins the tool writes change neither P nor A")
+    func twinsAreNotProgress() throws {
+        let before = Report.make(.inMemory([Self.source]))
+        let (_, migrated) = Support.bothCommands([Self.source])
+        let after = Report.make(.inMemory(migrated))
+        #expect(Support.text(of: "Network.swift", in: migrated).contains("Async twin of"))
+        #expect(Support.text(of: "Network.swift", in: migrated).contains("Promise twin of"))
+        #expect(after.total.promiseStyle == before.total.promiseStyle)
+        #expect(after.total.asyncStyle == before.total.asyncStyle)
+        #expect(after.total.migratedPercent == before.total.migratedPercent)
+    }
+
+    @Test("the migrated fixture compiles (Swift 5 and 6)", arguments: [5, 6])
+    func compiles(swiftVersion: Int) throws {
+        try Support.expectCompiles(Support.bothCommands([Self.source]).sources, swiftVersion: swiftVersion)
     }
 }

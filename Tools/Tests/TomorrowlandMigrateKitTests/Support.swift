@@ -2,6 +2,7 @@
 // running the tool's executable.
 
 import Foundation
+import Testing
 import TomorrowlandMigrateKit
 
 enum Support {
@@ -103,5 +104,33 @@ enum Support {
         sources.map { source in
             (source.path, result.changes.first { $0.path == source.path }?.updated ?? source.text)
         }
+    }
+}
+
+extension Support {
+    /// Type-checks `sources` in `swiftVersion` mode and records every error as an issue.
+    static func expectCompiles(
+        _ sources: [(path: String, text: String)], swiftVersion: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let outcome = try compile(sources, swiftVersion: swiftVersion)
+        #expect(outcome.status == 0, "Swift \(swiftVersion):\n\(outcome.stdout)\(outcome.stderr)", sourceLocation: sourceLocation)
+    }
+
+    /// The file named `path` in `sources`.
+    static func text(of path: String, in sources: [(path: String, text: String)]) -> String {
+        sources.first { $0.path == path }?.text ?? ""
+    }
+}
+
+extension Support {
+    /// `add-async-twins`, then `add-promise-twins` (`--all` when `all`), on `sources` in
+    /// memory: the notes of both and the sources after both.
+    static func bothCommands(
+        _ sources: [(path: String, text: String)], all: Bool = true
+    ) -> (notes: [MigrationNote], sources: [(path: String, text: String)]) {
+        let asyncTwins = AddAsyncTwins.run(.inMemory(sources))
+        let first = applying(asyncTwins, to: sources)
+        let promiseTwins = AddPromiseTwins.run(.inMemory(first), all: all)
+        return (asyncTwins.notes + promiseTwins.notes, applying(promiseTwins, to: first))
     }
 }

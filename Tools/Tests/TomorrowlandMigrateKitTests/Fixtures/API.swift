@@ -71,7 +71,7 @@ final class UserAPI: Sendable {
     }
 }
 
-/// Protocol requirements get no twin (conformances would have to implement it).
+/// A protocol requirement: its twin goes in an extension of the protocol.
 protocol UserStore {
     func user(id: Int) -> StdPromise<User>
 }

@@ -16,12 +16,12 @@ func asyncCallers(api: UserAPI) async throws -> Int {
     let user = api.fetchUser(id: 1)                       // would pick the twin
     let count = api.userCount()                           // would pick the twin
     _ = api.load("abc")                                   // would pick the twin
-    let token = try UserAPI.token(named: "a").result      // member access: pinned
+    let token = try UserAPI.token(named: "a").result      // `.result` could be the value's
     let pinned: StdPromise<Int> = api.load(2)             // explicit type: pinned
     let both = when(fulfilled: [api.load(3), api.load(4)])
     let config = loadConfiguration()                      // would pick the twin
     _ = (user, count, token, pinned, both, config)
-    return try await api.load(5).value                    // awaited through .value: unchanged
+    return try await api.load(5).value                    // `.value` could be the value's
 }
 
 func taskCallers(api: UserAPI) {

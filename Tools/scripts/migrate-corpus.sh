@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The tool on a realistic codebase, with no hand edits: Tools/Corpus is an ~840-line app core
+# written the way teams used Tomorrowland 1.x (a protocol with promise requirements and its
+# conformers and test fakes, open classes with overrides, typed errors, `extension Promise`
+# helpers, a @MainActor view model, an actor, non-Sendable services, typealiases, #if blocks,
+# doc comments, XCTest tests). This script copies it, runs
+#   report · add-async-twins Sources/ Tests/ --write · add-promise-twins Sources/ Tests/ --write
+# checks that the progress figures did not move, that second runs change nothing and that no
+# line the tool wrote is over 120 columns, adds Corpus/TwinTests (tests written against the
+# twins), then builds with zero warnings and runs the tests in Swift 6 and in Swift 5 mode.
+# What CI runs (.ci/run).
+#
+#   Tools/scripts/migrate-corpus.sh            # from the repository root or anywhere
+set -euo pipefail
+tools="$(cd "$(dirname "$0")/.." && pwd)"
+# At the depth of Tools/Corpus, so that its `path: "../.."` dependency is this repository.
+work="$tools/.corpus"
+rm -rf "$work"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work"
+cp -R "$tools/Corpus/Package.swift" "$tools/Corpus/Sources" "$tools/Corpus/Tests" "$work/"
+
+swift build --package-path "$tools" --product tomorrowland-migrate
+tool="$(swift build --package-path "$tools" --show-bin-path)/tomorrowland-migrate"
+cd "$work"
+fail() { echo "migrate-corpus: $*" >&2; exit 1; }
+
+echo "== tomorrowland-migrate report Sources/ Tests/"
+"$tool" report Sources/ Tests/ > report-before.txt
+sed -n '/^folder /,/^total /p' report-before.txt
+
+echo "== add-async-twins Sources/ Tests/ --write; add-promise-twins Sources/ Tests/ --write"
+"$tool" add-async-twins Sources/ Tests/ --write 2> notes.txt
+"$tool" add-promise-twins Sources/ Tests/ --write 2>> notes.txt
+grep -v "gets \`as" notes.txt || true
+twins=$(grep -rc "Async twin of" Sources Tests | awk -F: '{ sum += $2 } END { print sum }')
+promise_twins=$(grep -rc "Promise twin of" Sources Tests | awk -F: '{ sum += $2 } END { print sum }')
+pinned=$(grep -c "gets \`as" notes.txt || true)
+skipped=$(grep -c ": no async twin: \|: no promise twin: " notes.txt || true)
+echo "$twins async twins, $promise_twins promise twins, $pinned call sites pinned, $skipped functions skipped (each with its reason)"
+[ "$twins" -ge 20 ] || fail "expected at least 20 async twins, got $twins"
+[ "$promise_twins" -ge 3 ] || fail "expected at least 3 promise twins, got $promise_twins"
+
+"$tool" report Sources/ Tests/ > report-after.txt
+[ "$(grep '^total ' report-before.txt)" = "$(grep '^total ' report-after.txt)" ] \
+    || fail "the twins moved the progress figures: $(grep '^total ' report-before.txt) -> $(grep '^total ' report-after.txt)"
+
+[ -z "$("$tool" add-async-twins Sources/ Tests/ 2>/dev/null)" ] || fail "a second add-async-twins run wanted changes"
+[ -z "$("$tool" add-promise-twins Sources/ Tests/ 2>/dev/null)" ] || fail "a second add-promise-twins run wanted changes"
+
+long=$(for file in $(find Sources Tests -name '*.swift'); do
+    awk 'length > 120' "$file" | while IFS= read -r line; do
+        grep -qxF -- "$line" "$tools/Corpus/$file" || echo "$file: $line"
+    done
+done)
+[ -z "$long" ] || fail "lines over 120 columns written by the tool:"$'\n'"$long"
+
+cp "$tools/Corpus/TwinTests/TwinTests.swift" Tests/AppCoreTests/
+for mode in 6 5; do
+    echo "== Swift $mode mode: build (no warnings) and test"
+    sed -i.bak -E "s/swiftLanguageModes: \[\.v[0-9]+\]/swiftLanguageModes: [.v$mode]/" Package.swift
+    swift build --build-tests 2>&1 | tee build.log | grep -E "error:|Build complete" || true
+    grep -q "Build complete" build.log || fail "Swift $mode mode: the migrated copy does not build"
+    if grep -E "^$work/(Sources|Tests)/.*(warning|error):" build.log; then fail "Swift $mode mode: warnings in the migrated copy"; fi
+    swift test --skip-build 2>&1 | tee test.log | grep -E "Executed [0-9]+ tests" | tail -1
+    grep -qE "Executed [0-9]+ tests, with 0 failures" test.log || fail "Swift $mode mode: tests failed"
+done
+echo "migrate-corpus: OK"
