@@ -3,7 +3,7 @@
 // below stand in for `UIImageView`, `UIImage` and the README's `dataTaskAsPromise`, and the
 // example's code is the README's, but for `requestCancel()` (1.x's name) and the generic
 // argument the README's markdown lost. Its decode closure (`tryMap(on: .utility, …)`) must run
-// off the main queue, its `then(token:)` closure on the main actor (issue 19).
+// off the main queue, its `then(token:)` closure on the main actor.
 
 import Foundation
 import Testing

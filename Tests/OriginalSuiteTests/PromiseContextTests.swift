@@ -301,7 +301,7 @@ final class PromiseContextTests: XCTestCase {
     }
 }
 
-// MARK: - 1.4's testChainedMainContextCallbacks, in a main-queue block and in @MainActor code
+// MARK: - 1.4's testChainedMainContextCallbacks (rule 10), in a main-queue block and in @MainActor code
 
 /// The steps of a chain and of the main-queue blocks they enqueue, in the order they ran.
 private final class TurnOrder: @unchecked Sendable { // safe: `recorded` only under `lock`

@@ -1,4 +1,4 @@
-// A named context is where the code runs (issue 19), for every API that takes a context and a
+// A named context is where the code runs, for every API that takes a context and a
 // closure: a closure written in a `@MainActor` class or in an actor, given `.utility`,
 // `.queue(q)`, `.operationQueue(q)`, … runs on that context, not on the main queue or the
 // actor; the same closure with no context, `.main` or a `PromiseContext` value runs on the
