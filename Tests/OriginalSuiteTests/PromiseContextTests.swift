@@ -300,3 +300,79 @@ final class PromiseContextTests: XCTestCase {
         XCTAssertEqual(op.promise.result, .cancelled)
     }
 }
+
+// MARK: - 1.4's testChainedMainContextCallbacks (rule 10), in a main-queue block and in @MainActor code
+
+/// The steps of a chain and of the main-queue blocks they enqueue, in the order they ran.
+private final class TurnOrder: @unchecked Sendable { // safe: `recorded` only under `lock`
+    private let lock = NSLock()
+    private var recorded: [String] = []
+
+    /// Records `step`; with `enqueue`, also enqueues a plain main-queue block that records it.
+    func step(_ step: String, enqueue: String? = nil) {
+        append(step)
+        if let enqueue = enqueue {
+            DispatchQueue.main.async { self.append(enqueue) }
+        }
+    }
+
+    private func append(_ step: String) {
+        lock.lock()
+        recorded.append(step)
+        lock.unlock()
+    }
+
+    var steps: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return recorded
+    }
+}
+
+/// Chained `.main` callbacks run in one main-queue turn: a block the first enqueues runs after
+/// the second. Each `.queue(.main)` callback is a plain `DispatchQueue.main.async`: a block the
+/// previous callback enqueued runs before it.
+private let chainedMainContextOrder = [
+    "main 1", "main 2", "enqueued by main 1", "queue(.main) 1", "enqueued by queue(.main) 1", "queue(.main) 2",
+]
+
+/// The chain written in main-actor code: its `.main` callbacks are main-actor isolated,
+/// its `.queue(.main)` ones are not (a named context).
+@MainActor private enum MainActorChain {
+    static var mainCallbacks = 0
+
+    static func register(_ order: TurnOrder, _ done: XCTestExpectation) {
+        _ = Promise<Int, String>(on: .utility, { $0.fulfill(with: 42) })
+            .then(on: .main, { _ in mainCallbacks += 1; order.step("main 1", enqueue: "enqueued by main 1") })
+            .then(on: .main, { _ in mainCallbacks += 1; order.step("main 2") })
+            .then(on: .queue(.main), { _ in order.step("queue(.main) 1", enqueue: "enqueued by queue(.main) 1") })
+            .then(on: .queue(.main), { _ in order.step("queue(.main) 2"); done.fulfill() })
+    }
+}
+
+extension PromiseContextTests {
+    /// 1.4's shape: the chain written inside `DispatchQueue.main.async { }`.
+    func testChainedMainContextCallbacks() {
+        let order = TurnOrder()
+        let done = XCTestExpectation(description: "chain done")
+        DispatchQueue.main.async {
+            _ = Promise<Int, String>(on: .utility, { $0.fulfill(with: 42) })
+                .then(on: .main, { _ in order.step("main 1", enqueue: "enqueued by main 1") })
+                .then(on: .main, { _ in order.step("main 2") })
+                .then(on: .queue(.main), { _ in order.step("queue(.main) 1", enqueue: "enqueued by queue(.main) 1") })
+                .then(on: .queue(.main), { _ in order.step("queue(.main) 2"); done.fulfill() })
+        }
+        wait(for: [done], timeout: 30)
+        XCTAssertEqual(order.steps, chainedMainContextOrder)
+    }
+
+    /// The same chain written in `@MainActor` code.
+    func testChainedMainContextCallbacksWrittenInMainActorCode() {
+        let order = TurnOrder()
+        let done = XCTestExpectation(description: "chain done")
+        MainActor.assumeIsolated { MainActorChain.register(order, done) }
+        wait(for: [done], timeout: 30)
+        XCTAssertEqual(order.steps, chainedMainContextOrder)
+        MainActor.assumeIsolated { XCTAssertEqual(MainActorChain.mainCallbacks, 2) }
+    }
+}

@@ -1,0 +1,654 @@
+// A named context is where the code runs, for every API that takes a context and a
+// closure: a closure written in a `@MainActor` class or in an actor, given `.utility`,
+// `.queue(q)`, `.operationQueue(q)`, … runs on that context, not on the main queue or the
+// actor; the same closure with no context, `.main` or a `PromiseContext` value runs on the
+// caller's actor.
+//
+// One file, compiled in both language modes: this is the Swift 5 client target's file, and
+// Tests/Swift6ClientTests/NamedContextPlacementTests.swift is a symbolic link to it. Where a
+// closure ran is read with `DispatchQueue.getSpecific(key:)` (the main queue and the test's
+// own queue carry a key; `Thread.isMainThread` lies after `dispatchMain()`) or, on an
+// operation queue, with `OperationQueue.current`.
+
+import Foundation
+import Tomorrowland
+import TomorrowlandAsync
+import XCTest
+
+// MARK: - Where a closure runs
+
+/// Names the queues the tests recognise: `"main"` on the main queue, the label of the
+/// test's own dispatch queue there.
+let placementKey = DispatchSpecificKey<String>()
+
+/// The main queue, the tests' dispatch queue and their operation queue's name.
+enum PlacementQueues {
+    static let main = "main"
+    static let queue = "placement.queue"
+    static let operations = "placement.operations"
+
+    /// Marks the main queue (idempotent; `setUp` calls it).
+    static func markMainQueue() { DispatchQueue.main.setSpecific(key: placementKey, value: main) }
+
+    /// A serial queue that answers `queue` to `currentPlace()`.
+    static func makeQueue() -> DispatchQueue {
+        let queue = DispatchQueue(label: Self.queue)
+        queue.setSpecific(key: placementKey, value: Self.queue)
+        return queue
+    }
+
+    /// An operation queue whose operations answer `operations` to `currentPlace()`.
+    static func makeOperationQueue() -> OperationQueue {
+        let queue = OperationQueue()
+        queue.name = operations
+        return queue
+    }
+}
+
+/// Where the calling code runs: `"main"`, a test queue's name, or `"elsewhere"` (a global
+/// queue, the cooperative pool).
+func currentPlace() -> String {
+    if let name = DispatchQueue.getSpecific(key: placementKey) { return name }
+    if let name = OperationQueue.current?.name, name == PlacementQueues.operations { return name }
+    return "elsewhere"
+}
+
+/// Where a case's closures must run.
+enum PlacementExpectation: Equatable, Sendable, CustomStringConvertible {
+    /// On the main queue (and, written in main-actor code, on the main actor).
+    case main
+    /// On a global queue or the pool: anywhere but the main queue and the test queues.
+    case offMain
+    /// On the named test queue.
+    case queue(String)
+
+    func accepts(_ place: String) -> Bool {
+        switch self {
+        case .main: return place == PlacementQueues.main
+        case .offMain: return place == "elsewhere"
+        case .queue(let name): return place == name
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .main: return "main"
+        case .offMain: return "off the main queue"
+        case .queue(let name): return name
+        }
+    }
+}
+
+/// Records where each closure ran; `done` is fulfilled once, when as many records as
+/// `expect(_:)` announced are in (whichever comes first).
+final class PlacementLog: @unchecked Sendable { // safe: `records` and `target` only under `lock`
+    private let lock = NSLock()
+    private var records: [(label: String, place: String)] = []
+    private var target: Int?
+    let done = XCTestExpectation(description: "every closure ran")
+
+    /// Records where the caller runs under `label`; returns how many times `label` was recorded.
+    @discardableResult
+    func record(_ label: String) -> Int {
+        let place = currentPlace()
+        lock.lock()
+        records.append((label, place))
+        let seen = records.filter { $0.label == label }.count
+        let complete = records.count == target
+        lock.unlock()
+        if complete { done.fulfill() }
+        return seen
+    }
+
+    /// Announces how many records make the run complete.
+    func expect(_ count: Int) {
+        lock.lock()
+        target = count
+        let complete = records.count == count
+        lock.unlock()
+        if complete { done.fulfill() }
+    }
+
+    /// How many times `label` was recorded.
+    func count(of label: String) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return records.filter { $0.label == label }.count
+    }
+
+    var snapshot: [(label: String, place: String)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return records
+    }
+}
+
+/// One registration of a closure, run by `runAll()`: `label` is recorded `records` times by
+/// closures that must run as `expected` says.
+struct PlacementCase {
+    let label: String
+    let records: Int
+    let expected: PlacementExpectation
+    let register: () -> Void
+
+    init(_ label: String, records: Int = 1, _ expected: PlacementExpectation, _ register: @escaping () -> Void) {
+        self.label = label
+        self.records = records
+        self.expected = expected
+        self.register = register
+    }
+}
+
+/// What a run of cases expects: a label (once per record) and where it must run.
+struct PlacementRecordExpectation: Sendable {
+    let label: String
+    let expected: PlacementExpectation
+}
+
+extension Array where Element == PlacementCase {
+    /// Registers every case and returns what the log must then hold.
+    func runAll() -> [PlacementRecordExpectation] {
+        flatMap { item -> [PlacementRecordExpectation] in
+            item.register()
+            return Array<PlacementRecordExpectation>(
+                repeating: PlacementRecordExpectation(label: item.label, expected: item.expected), count: item.records)
+        }
+    }
+}
+
+enum PlacementError: Error, Sendable {
+    case failed
+}
+
+/// A `with:` owner.
+final class PlacementOwner: Sendable {}
+
+/// A throwing call, so that a closure picks the throwing overload.
+func placementMayThrow() throws {}
+
+/// A promise already fulfilled with 1, one rejected, one cancelled.
+func placementPromises() -> (value: StdPromise<Int>, error: StdPromise<Int>, cancelled: StdPromise<Int>) {
+    let (cancelled, resolver) = StdPromise<Int>.makeWithResolver()
+    resolver.cancel()
+    return (StdPromise(fulfilled: 1), StdPromise(rejected: PlacementError.failed), cancelled)
+}
+
+// MARK: - Closures written in a @MainActor class
+
+@MainActor final class MainActorPlacementClient {
+    var mainState = 0
+    let owner = PlacementOwner()
+    let token = PromiseInvalidationToken()
+    let operations = OperationQueue()
+
+    /// Every API that takes a context and a closure, given the named context `ctx` (with
+    /// `token` on the operators that take one).
+    func namedCases(_ ctx: PromiseContext.Named, token: PromiseInvalidationToken?, expected: PlacementExpectation,
+                    _ log: PlacementLog) -> [PlacementCase] {
+        let (value, error, cancelled) = placementPromises()
+        let owner = self.owner
+        let tokenValue = value.withToken(self.token), tokenError = error.withToken(self.token)
+        let operations = self.operations
+        return [
+            // Promise operators.
+            PlacementCase("then", expected) { _ = value.then(on: ctx, token: token) { _ in log.record("then") } },
+            PlacementCase("map", expected) { _ = value.map(on: ctx, token: token) { x in log.record("map"); return x } },
+            PlacementCase("flatMap", expected) {
+                _ = value.flatMap(on: ctx, token: token) { x in log.record("flatMap"); return StdPromise(fulfilled: x) }
+            },
+            PlacementCase("tryThen", expected) { _ = value.tryThen(on: ctx, token: token) { _ in log.record("tryThen") } },
+            PlacementCase("tryMap", expected) { _ = value.tryMap(on: ctx, token: token) { x in log.record("tryMap"); return x } },
+            PlacementCase("tryFlatMap", expected) {
+                _ = value.tryFlatMap(on: ctx, token: token) { x in log.record("tryFlatMap"); return StdPromise(fulfilled: x) }
+            },
+            PlacementCase("catch", expected) { _ = error.catch(on: ctx, token: token) { _ in log.record("catch") } },
+            PlacementCase("recover", expected) { _ = error.recover(on: ctx, token: token) { _ in log.record("recover"); return 0 } },
+            PlacementCase("mapError", expected) {
+                _ = error.mapError(on: ctx, token: token) { _ -> PlacementError in log.record("mapError"); return .failed }
+            },
+            PlacementCase("flatMapError", expected) {
+                _ = error.flatMapError(on: ctx, token: token) { _ -> Promise<Int, PlacementError> in
+                    log.record("flatMapError"); return Promise(rejected: .failed)
+                }
+            },
+            PlacementCase("tryMapError", expected) {
+                _ = error.tryMapError(on: ctx, token: token) { _ -> PlacementError in log.record("tryMapError"); return .failed }
+            },
+            PlacementCase("tryFlatMapError", expected) {
+                _ = error.tryFlatMapError(on: ctx, token: token) { _ -> Promise<Int, PlacementError> in
+                    log.record("tryFlatMapError"); return Promise(rejected: .failed)
+                }
+            },
+            PlacementCase("tryRecover", expected) { _ = error.tryRecover(on: ctx, token: token) { _ in log.record("tryRecover"); return 0 } },
+            PlacementCase("always", expected) { _ = value.always(on: ctx, token: token) { _ in log.record("always") } },
+            PlacementCase("mapResult", expected) {
+                _ = value.mapResult(on: ctx, token: token) { r -> PromiseResult<Int, Error> in log.record("mapResult"); return r }
+            },
+            PlacementCase("flatMapResult", expected) {
+                _ = value.flatMapResult(on: ctx, token: token) { r -> StdPromise<Int> in log.record("flatMapResult"); return Promise(with: r) }
+            },
+            PlacementCase("tryMapResult", expected) {
+                _ = value.tryMapResult(on: ctx, token: token) { r -> PromiseResult<Int, Error> in log.record("tryMapResult"); return r }
+            },
+            PlacementCase("tryFlatMapResult", expected) {
+                _ = value.tryFlatMapResult(on: ctx, token: token) { r -> StdPromise<Int> in
+                    log.record("tryFlatMapResult"); return Promise(with: r)
+                }
+            },
+            PlacementCase("tap", expected) { _ = value.tap(on: ctx, token: token) { _ in log.record("tap") } },
+            PlacementCase("onCancel", expected) { _ = cancelled.onCancel(on: ctx, token: token) { log.record("onCancel") } },
+            // `with:` owners.
+            PlacementCase("then(with:)", expected) {
+                _ = value.then(on: ctx, with: owner, token: token) { _, _ in log.record("then(with:)") }
+            },
+            PlacementCase("map(with:)", expected) {
+                _ = value.map(on: ctx, with: owner, token: token) { _, x in log.record("map(with:)"); return x }
+            },
+            PlacementCase("flatMap(with:)", expected) {
+                _ = value.flatMap(on: ctx, with: owner, token: token) { _, x in log.record("flatMap(with:)"); return StdPromise(fulfilled: x) }
+            },
+            PlacementCase("catch(with:)", expected) {
+                _ = error.catch(on: ctx, with: owner, token: token) { _, _ in log.record("catch(with:)") }
+            },
+            PlacementCase("recover(with:)", expected) {
+                _ = error.recover(on: ctx, with: owner, token: token) { _, _ in log.record("recover(with:)"); return 0 }
+            },
+            PlacementCase("always(with:)", expected) {
+                _ = value.always(on: ctx, with: owner, token: token) { _, _ in log.record("always(with:)") }
+            },
+            PlacementCase("mapResult(with:)", expected) {
+                _ = value.mapResult(on: ctx, with: owner, token: token) { _, r -> PromiseResult<Int, Error> in
+                    log.record("mapResult(with:)"); return r
+                }
+            },
+            PlacementCase("flatMapResult(with:)", expected) {
+                _ = value.flatMapResult(on: ctx, with: owner, token: token) { _, r -> StdPromise<Int> in
+                    log.record("flatMapResult(with:)"); return Promise(with: r)
+                }
+            },
+            // TokenPromise operators.
+            PlacementCase("token.then", expected) { _ = tokenValue.then(on: ctx) { _ in log.record("token.then") } },
+            PlacementCase("token.map", expected) { _ = tokenValue.map(on: ctx) { x in log.record("token.map"); return x } },
+            PlacementCase("token.flatMap", expected) {
+                _ = tokenValue.flatMap(on: ctx) { x in log.record("token.flatMap"); return StdPromise(fulfilled: x) }
+            },
+            PlacementCase("token.tryThen", expected) { _ = tokenValue.tryThen(on: ctx) { _ in log.record("token.tryThen") } },
+            PlacementCase("token.tryMap", expected) { _ = tokenValue.tryMap(on: ctx) { x in log.record("token.tryMap"); return x } },
+            PlacementCase("token.tryFlatMap", expected) {
+                _ = tokenValue.tryFlatMap(on: ctx) { x in log.record("token.tryFlatMap"); return StdPromise(fulfilled: x) }
+            },
+            PlacementCase("token.catch", expected) { _ = tokenError.catch(on: ctx) { _ in log.record("token.catch") } },
+            PlacementCase("token.recover", expected) { _ = tokenError.recover(on: ctx) { _ in log.record("token.recover"); return 0 } },
+            PlacementCase("token.mapError", expected) {
+                _ = tokenError.mapError(on: ctx) { _ -> PlacementError in log.record("token.mapError"); return .failed }
+            },
+            PlacementCase("token.flatMapError", expected) {
+                _ = tokenError.flatMapError(on: ctx) { _ -> Promise<Int, PlacementError> in
+                    log.record("token.flatMapError"); return Promise(rejected: .failed)
+                }
+            },
+            PlacementCase("token.tryMapError", expected) {
+                _ = tokenError.tryMapError(on: ctx) { _ -> PlacementError in log.record("token.tryMapError"); return .failed }
+            },
+            PlacementCase("token.tryFlatMapError", expected) {
+                _ = tokenError.tryFlatMapError(on: ctx) { _ -> Promise<Int, PlacementError> in
+                    log.record("token.tryFlatMapError"); return Promise(rejected: .failed)
+                }
+            },
+            PlacementCase("token.tryRecover", expected) { _ = tokenError.tryRecover(on: ctx) { _ in log.record("token.tryRecover"); return 0 } },
+            PlacementCase("token.always", expected) { _ = tokenValue.always(on: ctx) { _ in log.record("token.always") } },
+            PlacementCase("token.mapResult", expected) {
+                _ = tokenValue.mapResult(on: ctx) { r -> PromiseResult<Int, Error> in log.record("token.mapResult"); return r }
+            },
+            PlacementCase("token.flatMapResult", expected) {
+                _ = tokenValue.flatMapResult(on: ctx) { r -> StdPromise<Int> in log.record("token.flatMapResult"); return Promise(with: r) }
+            },
+            PlacementCase("token.tryMapResult", expected) {
+                _ = tokenValue.tryMapResult(on: ctx) { r -> PromiseResult<Int, Error> in log.record("token.tryMapResult"); return r }
+            },
+            PlacementCase("token.tryFlatMapResult", expected) {
+                _ = tokenValue.tryFlatMapResult(on: ctx) { r -> StdPromise<Int> in
+                    log.record("token.tryFlatMapResult"); return Promise(with: r)
+                }
+            },
+            PlacementCase("token.tap", expected) { _ = tokenValue.tap(on: ctx) { _ in log.record("token.tap") } },
+            PlacementCase("token.onCancel", expected) {
+                _ = cancelled.withToken(self.token).onCancel(on: ctx) { log.record("token.onCancel") }
+            },
+            // Promise bodies, cancel handlers, retry and async operations.
+            PlacementCase("Promise(on:)", expected) {
+                _ = Promise<Int, PlacementError>(on: ctx) { resolver in log.record("Promise(on:)"); resolver.fulfill(with: 1) }
+            },
+            PlacementCase("Promise(on:) throwing", expected) {
+                _ = StdPromise<Int>(on: ctx) { resolver in
+                    log.record("Promise(on:) throwing")
+                    try placementMayThrow()
+                    resolver.fulfill(with: 1)
+                }
+            },
+            PlacementCase("DelayedPromise(on:)", expected) {
+                _ = DelayedPromise<Int, PlacementError>(on: ctx) { resolver in
+                    log.record("DelayedPromise(on:)"); resolver.fulfill(with: 1)
+                }.promise
+            },
+            PlacementCase("PromiseOperation(on:)", expected) {
+                operations.addOperation(PromiseOperation<Int, PlacementError>(on: ctx) { resolver in
+                    log.record("PromiseOperation(on:)"); resolver.fulfill(with: 1)
+                })
+            },
+            PlacementCase("onRequestCancel(on:)", expected) {
+                let (promise, resolver) = Promise<Int, PlacementError>.makeWithResolver()
+                resolver.onRequestCancel(on: ctx) { resolver in log.record("onRequestCancel(on:)"); resolver.cancel() }
+                promise.requestCancel()
+            },
+            PlacementCase("propagatingCancellation(on:)", expected) {
+                let (promise, resolver) = Promise<Int, PlacementError>.makeWithResolver()
+                promise.propagatingCancellation(on: ctx) { _ in
+                    log.record("propagatingCancellation(on:)"); resolver.cancel()
+                }.requestCancel()
+            },
+            PlacementCase("retry(on:)", records: 2, expected) {
+                _ = retry(on: ctx, attempts: 2) { () -> StdPromise<Int> in
+                    log.record("retry(on:)") == 1 ? StdPromise(rejected: PlacementError.failed) : StdPromise(fulfilled: 1)
+                }
+            },
+            PlacementCase("retry(on:while:)", expected) {
+                _ = retry(on: ctx, attempts: 2, while: { _ in log.record("retry(on:while:)"); return true }) { () -> StdPromise<Int> in
+                    log.count(of: "retry(on:while:)") == 0 ? StdPromise(rejected: PlacementError.failed) : StdPromise(fulfilled: 1)
+                }
+            },
+            PlacementCase("Promise(on:priority:operation:)", expected) {
+                _ = StdPromise<Int>(on: ctx.context, priority: .utility) { () async throws -> Int in
+                    log.record("Promise(on:priority:operation:)"); return 1
+                }
+            },
+            PlacementCase("Promise(on:operation:) non-throwing", expected) {
+                _ = Promise<Int, NoError>(on: ctx.context) { () async -> Int in
+                    log.record("Promise(on:operation:) non-throwing"); return 1
+                }
+            },
+        ]
+    }
+
+    /// Every named context, spelled as users write it.
+    func namedContextsSpelledOut(queue q: DispatchQueue, operationQueue oq: OperationQueue, _ log: PlacementLog) -> [PlacementCase] {
+        let value = StdPromise<Int>(fulfilled: 1)
+        let (pending, resolver) = StdPromise<Int>.makeWithResolver()
+        return [
+            PlacementCase("map(on: .utility)", .offMain) { _ = value.map(on: .utility) { x in log.record("map(on: .utility)"); return x } },
+            PlacementCase("map(on: .background)", .offMain) {
+                _ = value.map(on: .background) { x in log.record("map(on: .background)"); return x }
+            },
+            PlacementCase("map(on: .default)", .offMain) { _ = value.map(on: .default) { x in log.record("map(on: .default)"); return x } },
+            PlacementCase("map(on: .userInitiated)", .offMain) {
+                _ = value.map(on: .userInitiated) { x in log.record("map(on: .userInitiated)"); return x }
+            },
+            PlacementCase("map(on: .userInteractive)", .offMain) {
+                _ = value.map(on: .userInteractive) { x in log.record("map(on: .userInteractive)"); return x }
+            },
+            PlacementCase("then(on: .queue(q))", .queue(PlacementQueues.queue)) {
+                _ = value.then(on: .queue(q)) { _ in log.record("then(on: .queue(q))") }
+            },
+            PlacementCase("then(on: .operationQueue(q))", .queue(PlacementQueues.operations)) {
+                _ = value.then(on: .operationQueue(oq)) { _ in log.record("then(on: .operationQueue(q))") }
+            },
+            // Pending when registered, resolved from a global queue: runs on `q`.
+            PlacementCase("then(on: .nowOr(.queue(q)))", .queue(PlacementQueues.queue)) {
+                _ = pending.then(on: .nowOr(.queue(q))) { _ in log.record("then(on: .nowOr(.queue(q)))") }
+                DispatchQueue.global().async { resolver.fulfill(with: 1) }
+            },
+            PlacementCase("tryMap(on: .utility, {…})", .offMain) {
+                _ = value.tryMap(on: .utility, { (x) -> Int in log.record("tryMap(on: .utility, {…})"); return x })
+            },
+            PlacementCase("Promise(on: .utility)", .offMain) {
+                _ = StdPromise<Int>(on: .utility) { resolver in log.record("Promise(on: .utility)"); resolver.fulfill(with: 1) }
+            },
+            PlacementCase("StdPromise(on: .queue(q)) { async }", .queue(PlacementQueues.queue)) {
+                _ = StdPromise<Int>(on: .queue(q)) { () async throws -> Int in log.record("StdPromise(on: .queue(q)) { async }"); return 1 }
+            },
+            PlacementCase("withToken.then(on: .utility)", .offMain) {
+                _ = value.withToken(self.token).then(on: .utility) { _ in log.record("withToken.then(on: .utility)") }
+            },
+        ]
+    }
+
+    /// The contrast: a representative API of each family, given a context held in a value
+    /// (`PromiseContext.utility` spelled out, a stored `PromiseContext`): the closure touches
+    /// main-actor state, so it is isolated to the main actor, and runs there.
+    func contextValueCases(_ ctx: any PromiseContextConvertible, _ log: PlacementLog) -> [PlacementCase] {
+        let (value, error, cancelled) = placementPromises()
+        let owner = self.owner, operations = self.operations
+        return [
+            PlacementCase("then", .main) { _ = value.then(on: ctx) { _ in self.mainState += 1; log.record("then") } },
+            PlacementCase("map", .main) { _ = value.map(on: ctx) { x in self.mainState += 1; log.record("map"); return x } },
+            PlacementCase("catch", .main) { _ = error.catch(on: ctx) { _ in self.mainState += 1; log.record("catch") } },
+            PlacementCase("always", .main) { _ = value.always(on: ctx) { _ in self.mainState += 1; log.record("always") } },
+            PlacementCase("onCancel", .main) { _ = cancelled.onCancel(on: ctx) { self.mainState += 1; log.record("onCancel") } },
+            PlacementCase("then(token:)", .main) {
+                _ = value.then(on: ctx, token: self.token) { _ in self.mainState += 1; log.record("then(token:)") }
+            },
+            PlacementCase("then(with:)", .main) {
+                _ = value.then(on: ctx, with: owner) { _, _ in self.mainState += 1; log.record("then(with:)") }
+            },
+            PlacementCase("token.then", .main) {
+                _ = value.withToken(self.token).then(on: ctx) { _ in self.mainState += 1; log.record("token.then") }
+            },
+            PlacementCase("Promise(on:)", .main) {
+                _ = StdPromise<Int>(on: ctx) { resolver in self.mainState += 1; log.record("Promise(on:)"); resolver.fulfill(with: 1) }
+            },
+            PlacementCase("DelayedPromise(on:)", .main) {
+                _ = StdDelayedPromise<Int>(on: ctx) { resolver in
+                    self.mainState += 1; log.record("DelayedPromise(on:)"); resolver.fulfill(with: 1)
+                }.promise
+            },
+            PlacementCase("PromiseOperation(on:)", .main) {
+                operations.addOperation(StdPromiseOperation<Int>(on: ctx) { resolver in
+                    self.mainState += 1; log.record("PromiseOperation(on:)"); resolver.fulfill(with: 1)
+                })
+            },
+            PlacementCase("onRequestCancel(on:)", .main) {
+                let (promise, resolver) = StdPromise<Int>.makeWithResolver()
+                resolver.onRequestCancel(on: ctx) { resolver in self.mainState += 1; log.record("onRequestCancel(on:)"); resolver.cancel() }
+                promise.requestCancel()
+            },
+            PlacementCase("propagatingCancellation(on:)", .main) {
+                let (promise, resolver) = StdPromise<Int>.makeWithResolver()
+                promise.propagatingCancellation(on: ctx) { _ in
+                    self.mainState += 1; log.record("propagatingCancellation(on:)"); resolver.cancel()
+                }.requestCancel()
+            },
+            PlacementCase("retry(on:)", .main) {
+                _ = retry(on: ctx, attempts: 1) { () -> StdPromise<Int> in
+                    self.mainState += 1; log.record("retry(on:)"); return StdPromise(fulfilled: 1)
+                }
+            },
+        ]
+    }
+
+    /// The contrast with no context, `.main` and the other contexts that name no executor:
+    /// the closure touches main-actor state and runs on the main actor.
+    func callerIsolatedCases(_ log: PlacementLog) -> [PlacementCase] {
+        let value = StdPromise<Int>(fulfilled: 1)
+        return [
+            PlacementCase("then", .main) { _ = value.then { _ in self.mainState += 1; log.record("then") } },
+            PlacementCase("map(on: .main)", .main) { _ = value.map(on: .main) { x in self.mainState += 1; log.record("map(on: .main)"); return x } },
+            PlacementCase("then(on: .auto)", .main) { _ = value.then(on: .auto) { _ in self.mainState += 1; log.record("then(on: .auto)") } },
+            PlacementCase("then(on: .immediate)", .main) {
+                _ = value.then(on: .immediate) { _ in self.mainState += 1; log.record("then(on: .immediate)") }
+            },
+            PlacementCase("then(on: .nowOr(.main))", .main) {
+                _ = value.then(on: .nowOr(.main)) { _ in self.mainState += 1; log.record("then(on: .nowOr(.main))") }
+            },
+            PlacementCase("withToken.then", .main) {
+                _ = value.withToken(self.token).then { _ in self.mainState += 1; log.record("withToken.then") }
+            },
+            PlacementCase("Promise(on: .main)", .main) {
+                _ = StdPromise<Int>(on: .main) { resolver in self.mainState += 1; log.record("Promise(on: .main)"); resolver.fulfill(with: 1) }
+            },
+            PlacementCase("StdPromise { async }", .main) {
+                _ = StdPromise<Int> { () async throws -> Int in self.mainState += 1; log.record("StdPromise { async }"); return 1 }
+            },
+        ]
+    }
+}
+
+// MARK: - Closures written in an actor
+
+actor PlacementActor {
+    var state = 0
+
+    /// Registers, from this actor, closures given the named context `ctx` that touch no actor
+    /// state; returns what the log must then hold.
+    func registerNamed(_ ctx: PromiseContext.Named, expected: PlacementExpectation, _ log: PlacementLog) -> [PlacementRecordExpectation] {
+        let (value, error, _) = placementPromises()
+        let token = PromiseInvalidationToken(invalidateOnDeinit: false)
+        return [
+            PlacementCase("then", expected) { _ = value.then(on: ctx) { _ in log.record("then") } },
+            PlacementCase("map", expected) { _ = value.map(on: ctx) { x in log.record("map"); return x } },
+            PlacementCase("catch", expected) { _ = error.catch(on: ctx) { _ in log.record("catch") } },
+            PlacementCase("always(token:)", expected) { _ = value.always(on: ctx, token: token) { _ in log.record("always(token:)") } },
+            PlacementCase("token.map", expected) { _ = value.withToken(token).map(on: ctx) { x in log.record("token.map"); return x } },
+            PlacementCase("Promise(on:)", expected) {
+                _ = StdPromise<Int>(on: ctx) { resolver in log.record("Promise(on:)"); resolver.fulfill(with: 1) }
+            },
+            PlacementCase("DelayedPromise(on:)", expected) {
+                _ = StdDelayedPromise<Int>(on: ctx) { resolver in log.record("DelayedPromise(on:)"); resolver.fulfill(with: 1) }.promise
+            },
+            PlacementCase("onRequestCancel(on:)", expected) {
+                let (promise, resolver) = StdPromise<Int>.makeWithResolver()
+                resolver.onRequestCancel(on: ctx) { resolver in log.record("onRequestCancel(on:)"); resolver.cancel() }
+                promise.requestCancel()
+            },
+            PlacementCase("retry(on:)", expected) {
+                _ = retry(on: ctx, attempts: 1) { () -> StdPromise<Int> in log.record("retry(on:)"); return StdPromise(fulfilled: 1) }
+            },
+            PlacementCase("Promise(on:operation:)", expected) {
+                _ = StdPromise<Int>(on: ctx.context) { () async throws -> Int in log.record("Promise(on:operation:)"); return 1 }
+            },
+        ].runAll()
+    }
+
+    /// The contrast: the same kinds of closures with no context (or `.main`), using `self`:
+    /// isolated to this actor, and run on it.
+    func registerUsingSelf(_ log: PlacementLog) -> [PlacementRecordExpectation] {
+        let (value, error, _) = placementPromises()
+        return [
+            PlacementCase("then", .offMain) { _ = value.then { _ in self.preconditionIsolated(); self.state += 1; log.record("then") } },
+            PlacementCase("map(on: .main)", .offMain) {
+                _ = value.map(on: .main) { x in self.preconditionIsolated(); self.state += 1; log.record("map(on: .main)"); return x }
+            },
+            PlacementCase("catch", .offMain) { _ = error.catch { _ in self.preconditionIsolated(); self.state += 1; log.record("catch") } },
+            PlacementCase("Promise(on: .immediate)", .offMain) {
+                _ = StdPromise<Int>(on: .immediate) { resolver in
+                    self.preconditionIsolated(); self.state += 1; log.record("Promise(on: .immediate)"); resolver.fulfill(with: 1)
+                }
+            },
+            PlacementCase("Promise(on: PromiseContext.utility)", .offMain) {
+                _ = StdPromise<Int>(on: PromiseContext.utility) { resolver in
+                    self.preconditionIsolated(); self.state += 1; log.record("Promise(on: PromiseContext.utility)"); resolver.fulfill(with: 1)
+                }
+            },
+        ].runAll()
+    }
+}
+
+// MARK: - Tests
+
+final class NamedContextPlacementTests: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        PlacementQueues.markMainQueue()
+    }
+
+    /// Registers cases (on the main actor or an actor), waits until every closure ran, and
+    /// checks where each one ran.
+    private func check(_ name: String, file: StaticString = #filePath, line: UInt = #line,
+                       _ register: @escaping @Sendable @MainActor (PlacementLog) async -> [PlacementRecordExpectation]) {
+        let log = PlacementLog()
+        let expectations = PlacementBox<[PlacementRecordExpectation]>([])
+        Task { @MainActor in
+            let expected = await register(log)
+            expectations.withLock { $0 = expected }
+            log.expect(expected.count)
+        }
+        wait(for: [log.done], timeout: 30)
+        let expected = expectations.withLock { $0 }
+        let records = log.snapshot
+        XCTAssertEqual(records.map { $0.label }.sorted(), expected.map { $0.label }.sorted(), "\(name): every closure ran once",
+                       file: file, line: line)
+        for record in records {
+            guard let expectation = expected.first(where: { $0.label == record.label })?.expected else { continue }
+            XCTAssertTrue(expectation.accepts(record.place), "\(name): \(record.label) ran on \(record.place), not \(expectation)",
+                          file: file, line: line)
+        }
+    }
+
+    /// The named contexts a table runs with, and where its closures must then run.
+    private func namedContexts() -> [(String, PromiseContext.Named, PlacementExpectation)] {
+        [
+            ("utility", .utility, .offMain), ("background", .background, .offMain), ("default", .default, .offMain),
+            ("userInitiated", .userInitiated, .offMain), ("userInteractive", .userInteractive, .offMain),
+            ("queue(q)", .queue(PlacementQueues.makeQueue()), .queue(PlacementQueues.queue)),
+            ("operationQueue(q)", .operationQueue(PlacementQueues.makeOperationQueue()), .queue(PlacementQueues.operations)),
+        ]
+    }
+
+    /// Every API, written in a `@MainActor` class, with every named context (and with a
+    /// token on the operators that take one): the closure runs on that context, never on the
+    /// main queue.
+    func testMainActorClosuresWithANamedContextRunOnIt() {
+        let client = MainActor.assumeIsolated { MainActorPlacementClient() }
+        for (name, ctx, expected) in namedContexts() {
+            check(name) { log in client.namedCases(ctx, token: nil, expected: expected, log).runAll() }
+        }
+        let q = PlacementQueues.makeQueue()
+        check("queue(q) with a token") { log in
+            client.namedCases(.queue(q), token: client.token, expected: .queue(PlacementQueues.queue), log).runAll()
+        }
+    }
+
+    /// Each named context spelled as users write it (`.utility`, `.queue(q)`, `.nowOr(…)`,
+    /// `tryMap(on: .utility, { … })`, `StdPromise(on: .queue(q)) { async }`).
+    func testMainActorClosuresWithNamedContextsSpelledOut() {
+        let client = MainActor.assumeIsolated { MainActorPlacementClient() }
+        let q = PlacementQueues.makeQueue(), oq = PlacementQueues.makeOperationQueue()
+        check("spelled out") { log in client.namedContextsSpelledOut(queue: q, operationQueue: oq, log).runAll() }
+    }
+
+    /// The contrast: a context held in a value (even `.utility` or `.queue(q)`) keeps the
+    /// main actor, as do no context, `.main`, `.auto`, `.immediate` and `.nowOr(.main)`.
+    func testMainActorClosuresWithoutANamedContextRunOnTheMainActor() {
+        let client = MainActor.assumeIsolated { MainActorPlacementClient() }
+        let values: [(String, PromiseContext)] = [
+            ("PromiseContext.utility", PromiseContext.utility), ("PromiseContext.queue(q)", PromiseContext.queue(PlacementQueues.makeQueue())),
+            ("PromiseContext.main", PromiseContext.main),
+        ]
+        for (name, ctx) in values {
+            check(name) { log in client.contextValueCases(ctx, log).runAll() }
+        }
+        check("no context, .main, .auto, .immediate, .nowOr(.main)") { log in client.callerIsolatedCases(log).runAll() }
+        MainActor.assumeIsolated { XCTAssertGreaterThan(client.mainState, 0) }
+    }
+
+    /// Written in an actor: with a named context the closure runs on it (never on the main
+    /// queue; on `q` for `.queue(q)`); with no context and using `self`, on the actor.
+    func testActorClosuresWithANamedContextRunOnItAndOthersOnTheActor() {
+        let actor = PlacementActor()
+        for (name, ctx, expected) in namedContexts() {
+            check("actor, \(name)") { log in await actor.registerNamed(ctx, expected: expected, log) }
+        }
+        check("actor, using self") { log in await actor.registerUsingSelf(log) }
+    }
+}
+
+/// A value shared with a Task, under a lock.
+private final class PlacementBox<State>: @unchecked Sendable { // safe: `state` only under `lock`
+    private let lock = NSLock()
+    private var state: State
+    init(_ state: State) { self.state = state }
+    func withLock<R>(_ body: (inout State) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
+    }
+}
