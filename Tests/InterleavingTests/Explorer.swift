@@ -384,6 +384,15 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         if freeRun { monitor.broadcast() }
     }
 
+    override func failed(_ message: StaticString) -> Bool {
+        guard let me = Self.currentWorker else { return false }
+        monitor.lock()
+        defer { monitor.unlock() }
+        trace.append((me, "failed: \(message)"))
+        abandon(message.description)
+        return true
+    }
+
     // MARK: For scenarios
 
     /// On a scenario thread: blocks until `condition` holds (a schedule point; `condition` is

@@ -76,11 +76,17 @@ final class InterleavingTests: XCTestCase {
     }
 
     func testFindsTheAwaitPhaseLeftArmed() {
-        // Found by this explorer in the slot scenario (the callback saw the resumed Task's
-        // phase still `armed`); with .stopWaiting the second resume traps, so the scenario
-        // without it is the one that reports.
+        // Found by this explorer in the slot scenario: the callback saw the resumed Task's
+        // phase still `armed`.
         let message = findsBug(.resolvedLeavesArmed) { Scenarios.awaitInSlot(stopWaiting: false) }
         XCTAssertTrue(message?.contains("lost wakeup") == true, message ?? "")
+    }
+
+    func testFindsTheAwaitPhaseLeftArmedResumedTwice() {
+        // With .stopWaiting the stop request takes the continuation a second time: reported
+        // by the schedule-point build as the run's failure, not a trap.
+        let message = findsBug(.resolvedLeavesArmed) { Scenarios.awaitInSlot(stopWaiting: true) }
+        XCTAssertTrue(message?.contains("continuation resumed twice") == true, message ?? "")
     }
 
     // MARK: The explorer itself

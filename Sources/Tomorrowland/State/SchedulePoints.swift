@@ -25,6 +25,10 @@ package class SchedulePointHandler: @unchecked Sendable {
 
     /// The calling thread released the lock `lock`.
     package func released(_ lock: ObjectIdentifier) {}
+
+    /// The calling thread found `message` broken, where the library would trap: `true` if the
+    /// handler records it as the run's failure (the caller then returns without the step).
+    package func failed(_ message: StaticString) -> Bool { false }
 }
 
 /// The installed handler, and the test-only switches that put past bugs back.
@@ -94,5 +98,13 @@ func schedulePointAcquiring(_ lock: AnyObject) {
 func schedulePointReleased(_ lock: AnyObject) {
     guard let handler = SchedulePoints.handler.load(ordering: .acquiring) else { return }
     handler._withUnsafeGuaranteedRef { $0.released(ObjectIdentifier(lock)) }
+}
+/// An invariant broke where the library would trap: `true` if the installed handler records
+/// it as the run's failure and the caller should go on without the step; `false` (no handler,
+/// or not a scenario thread): the caller traps.
+@usableFromInline @inline(never)
+func schedulePointFailure(_ message: StaticString) -> Bool {
+    guard let handler = SchedulePoints.handler.load(ordering: .acquiring) else { return false }
+    return handler._withUnsafeGuaranteedRef { $0.failed(message) }
 }
 #endif
