@@ -115,6 +115,41 @@ final class InterleavingTests: XCTestCase {
         XCTAssertEqual(Explorer.shared.explore(bound: 1, make).schedules, 2 * 3)
     }
 
+    /// What a thread's closure captured is released by that thread when it ends, within the
+    /// schedule: its deinit runs on the worker, and other threads' steps interleave with it.
+    func testCapturedObjectsAreReleasedOnTheirThreadWithinTheSchedule() {
+        let seen = Locked(Set<String>())
+        func make() -> ScenarioRun {
+            let log = EventLog()
+            let captured = Released(log)
+            return ScenarioRun(threads: [
+                { captured.use(); log.record("A") },
+                { log.record("B1"); schedulePoint("b"); log.record("B2") },
+            ], check: {
+                _ = seen.withLock { $0.insert(log.all.joined(separator: " ")) }
+                return expect(log.all.contains("deinit on t0"), "released elsewhere: \(log.all)")
+            })
+        }
+        let exploration = Explorer.shared.explore(bound: 100, make)
+        XCTAssertNil(exploration.failure?.message, "\(exploration)")
+        // B runs between A's end and the release: the release is a step of the schedule.
+        XCTAssertTrue(seen.withLock { $0.contains("A B1 deinit on t0 B2") }, "\(seen.withLock { $0 })")
+    }
+
+    /// A replay must use its choice string exactly: a string that runs out, or has choices
+    /// left over, is a failure of the replay.
+    func testReplayUsesTheWholeChoiceString() {
+        func make() -> ScenarioRun {
+            ScenarioRun(threads: [{ schedulePoint("a") }, { schedulePoint("b") }], check: { nil })
+        }
+        // With bound 2: who starts, then whether t0 is preempted at its point.
+        XCTAssertNil(Explorer.shared.explore(replay: "b2:0,0", make).failure?.message)
+        XCTAssertEqual(Explorer.shared.explore(replay: "b2:0", make).failure?.message.hasPrefix("replay: the choices ran out"), true)
+        XCTAssertEqual(Explorer.shared.explore(replay: "b2:0,0,1", make).failure?.message.hasPrefix("replay: the schedule ended"), true)
+        // The bound is part of the string: with 0 no preemption is offered, one choice is all.
+        XCTAssertNil(Explorer.shared.explore(replay: "b0:0", make).failure?.message)
+    }
+
     /// Two threads taking two locks in opposite orders: a deadlock, found and replayed.
     func testFindsADeadlock() {
         func make() -> ScenarioRun {
@@ -150,6 +185,17 @@ final class InterleavingTests: XCTestCase {
         }
         let found = Explorer.shared.explore(make)
         XCTAssertTrue(found.failure?.message.contains("lost wakeup") == true, "\(found)")
+    }
+}
+
+/// Records, when released, on which thread that happened (after a schedule point).
+private final class Released: Sendable {
+    private let log: EventLog
+    init(_ log: EventLog) { self.log = log }
+    func use() {}
+    deinit {
+        schedulePoint("deinit")
+        log.record("deinit on " + (Explorer.currentWorker.map { "t\($0)" } ?? "a thread outside the explorer"))
     }
 }
 
