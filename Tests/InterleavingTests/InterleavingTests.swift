@@ -37,6 +37,8 @@ final class InterleavingTests: XCTestCase {
     func testScenario10_tokenInvalidationVsRegistration() { exploreAll(10) }
     func testScenario11_retryStopVsRejection() { exploreAll(11) }
     func testScenario12_timeoutVsResolution() { exploreAll(12) }
+    func testScenario13_handlerRegistrationVsCancelVsFulfil() { exploreAll(13) }
+    func testScenario14_childrenCancelVsLastHandleDropped() { exploreAll(14) }
 
     // MARK: Past bugs, put back
 
