@@ -1,7 +1,7 @@
 // Every scenario under every schedule within the preemption bound; the explorer's own
 // checks (schedule counts, deadlock, lost wakeup, replay); and three past bugs put back,
 // each found by the explorer. Debug builds only (the schedule points are compiled out of
-// release builds). All of it also runs under the thread sanitizer (about 50 s there).
+// release builds). All of it also runs under the thread sanitizer (about 80 s there).
 
 #if TOMORROWLAND_SCHEDULE_POINTS
 import Foundation

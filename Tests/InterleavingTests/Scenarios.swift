@@ -129,8 +129,8 @@ enum Scenarios {
         Scenario(name: "the last resolver dropped vs requestCancel with a cancel handler", make: lastResolverDroppedVsCancel),
         Scenario(name: "await on a node: arm / resolve / Task-cancel", make: { awaitOnNode(stopWaiting: false) }),
         Scenario(name: "await on a node: arm / resolve / Task-cancel, .stopWaiting", make: { awaitOnNode(stopWaiting: true) }),
-        Scenario(name: "await in a Task promise's slot: arm / finish / Task-cancel", make: { awaitInSlot(stopWaiting: false) }),
-        Scenario(name: "await in a Task promise's slot: arm / finish / Task-cancel, .stopWaiting", make: { awaitInSlot(stopWaiting: true) }),
+        Scenario(name: "await in a Task promise's slot: claim, arm / finish / Task-cancel", make: { awaitInSlot(stopWaiting: false) }),
+        Scenario(name: "await in a Task promise's slot: claim, arm / finish / Task-cancel, .stopWaiting", make: { awaitInSlot(stopWaiting: true) }),
         Scenario(name: "StdPromise { } starting vs requestCancel", make: taskPromiseStartVsCancel),
         Scenario(name: "flatMap adoption vs cancel vs the inner promise's fulfilment", make: flatMapAdoptionVsCancel),
         Scenario(name: "resolve(with:) linking vs the target's fulfilment", make: pipeLinkVsResolution),
@@ -308,9 +308,10 @@ enum Scenarios {
         })
     }
 
-    /// The same wait in a Task-backed promise's own await slot, resolved by the Task running
-    /// the operation (`finish`), with an `.immediate` callback that waits for the awaiting
-    /// Task to be resumed: `finish` must resume it before delivering callbacks (c26eb39).
+    /// The same wait in a Task-backed promise's own await slot, claimed on the awaiting
+    /// thread (racing `finish`, which closes a free slot), resolved by the Task running the
+    /// operation (`finish`), with an `.immediate` callback that waits for the awaiting Task
+    /// to be resumed: `finish` must resume it before delivering callbacks (c26eb39).
     @Sendable static func awaitInSlot(stopWaiting: Bool) -> ScenarioRun {
         let log = EventLog()
         let taskBox = NonThrowingTaskPromiseBox<Int, Never>(operation: { 1 })
@@ -330,8 +331,9 @@ enum Scenarios {
         return ScenarioRun(threads: keeping(promise, [
             {
                 // As `_awaitPending`: claim the slot, then suspend in it. A slot already
-                // closed (`finish` came first, `resolved()`'s `free` path) means the result is
-                // there: the awaiting code reads it instead (the Task is resumed here).
+                // closed (`finish` came first, `resolved()`'s `free` path) must show the
+                // result: `_awaitPending` then waits on a node, which finds the promise
+                // resolved; here the result is read and the Task resumed at once.
                 log.record("claim")
                 let claimed = taskBox.claimAwaitSlot(stopWaitingOnCancel: stopWaiting)
                 claim.set(claimed)
