@@ -9,7 +9,8 @@ import Foundation
 
 /// One run of a scenario: its threads, and the invariants checked once they all finished.
 struct ScenarioRun {
-    /// The bodies of the scenario's threads (thread `i` runs `threads[i]`).
+    /// The bodies of the scenario's threads (thread `i` runs `threads[i]`). The explorer
+    /// takes them out before the run: each is released by its own thread, in the schedule.
     var threads: [@Sendable () -> Void]
     /// Checked after every thread finished (and after a deadlock or a hang): `nil` if the
     /// invariants hold, otherwise what is wrong. May drop what the run kept alive and check
@@ -111,7 +112,7 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
     }()
 
     /// The calling thread's worker number, `nil` on any other thread.
-    private static var currentWorker: Int? {
+    static var currentWorker: Int? {
         guard let pointer = pthread_getspecific(workerKey) else { return nil }
         return Int(bitPattern: pointer) - 1
     }
@@ -121,17 +122,24 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
     // MARK: Exploring
 
     /// Runs `make()`'s scenario under every schedule within `bound` preemptions (or, with
-    /// `replay`, the one schedule that choice string names), until the first failure or
-    /// `maxSchedules`.
+    /// `replay`, the one schedule that choice string names, with its bound: a string that
+    /// runs out or has choices left over fails), until the first failure or `maxSchedules`.
     func explore(bound: Int = Explorer.defaultBound, maxSchedules: Int = 1_000_000, replay: String? = nil,
                  _ make: () -> ScenarioRun) -> Exploration {
         let start = Date()
         SchedulePoints.install(self)
         defer { SchedulePoints.install(nil) }
+        // A choice string is "b<bound>:<choices>" (as printed), or just the choices (with `bound`).
+        var bound = bound, replayChoices = replay.map { Substring($0) }
+        if let string = replayChoices, string.hasPrefix("b"), let colon = string.firstIndex(of: ":"),
+           let replayBound = Int(string[string.index(after: string.startIndex)..<colon]) {
+            bound = replayBound
+            replayChoices = string[string.index(after: colon)...]
+        }
         monitor.lock()
         self.bound = bound
         path = []
-        self.replay = replay.map { $0.split(separator: ",").compactMap { Int($0) } }
+        self.replay = replayChoices.map { $0.split(separator: ",").map { Int($0) ?? -1 } }
         monitor.unlock()
         var schedules = 0
         while true {
@@ -139,16 +147,17 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
             var message: String?
             let check: () -> String?
             do {
-                // The threads' closures must be gone before `check` looks for leaks.
-                let run = make()
+                var run = make()
                 check = run.check
-                message = runOnce(run.threads)
+                // `runOnce` takes the threads' closures out of `run`: the jobs then hold the
+                // only reference, and each worker releases its own as part of the schedule.
+                message = runOnce(&run.threads)
             }
             let checked = check()
             message = message.map { $0 + (checked.map { "; then: " + $0 } ?? "") } ?? checked
             monitor.lock()
             let more = self.replay == nil && advance()
-            let choiceString = choices.map(String.init).joined(separator: ",")
+            let choiceString = "b\(bound):" + choices.map(String.init).joined(separator: ",")
             let traceString = trace.map { "t\($0.thread) \($0.label)" }.joined(separator: ", ")
             monitor.unlock()
             if let message {
@@ -173,15 +182,19 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
 
     /// Runs one schedule of `threads`; a failure found by the scheduler itself (deadlock,
     /// lost wakeup, livelock, hang, a scenario that is not deterministic), or `nil`.
-    private func runOnce(_ threads: [@Sendable () -> Void]) -> String? {
+    private func runOnce(_ threads: inout [@Sendable () -> Void]) -> String? {
+        let count = threads.count
         monitor.lock()
-        for index in 0..<max(workers, threads.count) where index >= workers || lost.contains(index) {
+        for index in 0..<max(workers, count) where index >= workers || lost.contains(index) {
             startWorker(index)
         }
-        workers = max(workers, threads.count)
+        workers = max(workers, count)
         lost = []
-        status = Array(repeating: .runnable, count: threads.count)
-        jobs = threads + Array(repeating: nil, count: workers - threads.count)
+        status = Array(repeating: .runnable, count: count)
+        jobs = threads + Array(repeating: nil, count: workers - count)
+        // The jobs hold the only references now: what a thread's closure captured is
+        // released by that thread when its closure is, within the schedule.
+        threads = []
         freeRun = false
         lockOwners = [:]
         finished = 0
@@ -194,8 +207,8 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         running = decide(current: nil)
         monitor.broadcast()
         var deadline = Date().addingTimeInterval(20)
-        while finished < threads.count {
-            if !monitor.wait(until: deadline) && finished < threads.count {
+        while finished < count {
+            if !monitor.wait(until: deadline) && finished < count {
                 if freeRun {
                     // The threads are stuck outside the explorer's control: nothing can continue.
                     fatalError("Explorer: threads still stuck 20 s after a free run began; trace: \(trace.suffix(50))")
@@ -205,6 +218,9 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
             }
         }
         jobs = []
+        if let replay, failure == nil, nextDecision < replay.count {
+            failure = "replay: the schedule ended after \(nextDecision) of the \(replay.count) choices"
+        }
         let result = failure
         monitor.unlock()
         return result
@@ -254,14 +270,15 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         var choice = options[0]
         if options.count > 1 {
             if let replay {
-                if nextDecision < replay.count {
-                    if options.contains(replay[nextDecision]) {
-                        choice = replay[nextDecision]
-                    } else {
-                        abandon("replay: decision \(nextDecision) offers \(options), not \(replay[nextDecision])")
-                        return nil
-                    }
+                guard nextDecision < replay.count else {
+                    abandon("replay: the choices ran out at decision \(nextDecision), which offers \(options)")
+                    return nil
                 }
+                guard options.contains(replay[nextDecision]) else {
+                    abandon("replay: decision \(nextDecision) offers \(options), not \(replay[nextDecision])")
+                    return nil
+                }
+                choice = replay[nextDecision]
             } else if nextDecision < path.count {
                 guard path[nextDecision].options == options else {
                     abandon("the scenario is not deterministic: decision \(nextDecision) offered \(path[nextDecision].options), now \(options)")
@@ -382,6 +399,15 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         defer { monitor.unlock() }
         lockOwners[lock] = nil
         if freeRun { monitor.broadcast() }
+    }
+
+    override func failed(_ message: StaticString) -> Bool {
+        guard let me = Self.currentWorker else { return false }
+        monitor.lock()
+        defer { monitor.unlock() }
+        trace.append((me, "failed: \(message)"))
+        abandon(message.description)
+        return true
     }
 
     // MARK: For scenarios

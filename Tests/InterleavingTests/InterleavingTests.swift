@@ -1,7 +1,7 @@
 // Every scenario under every schedule within the preemption bound; the explorer's own
 // checks (schedule counts, deadlock, lost wakeup, replay); and three past bugs put back,
 // each found by the explorer. Debug builds only (the schedule points are compiled out of
-// release builds). All of it also runs under the thread sanitizer (about 50 s there).
+// release builds). All of it also runs under the thread sanitizer (about 80 s there).
 
 #if TOMORROWLAND_SCHEDULE_POINTS
 import Foundation
@@ -37,6 +37,8 @@ final class InterleavingTests: XCTestCase {
     func testScenario10_tokenInvalidationVsRegistration() { exploreAll(10) }
     func testScenario11_retryStopVsRejection() { exploreAll(11) }
     func testScenario12_timeoutVsResolution() { exploreAll(12) }
+    func testScenario13_handlerRegistrationVsCancelVsFulfil() { exploreAll(13) }
+    func testScenario14_childrenCancelVsLastHandleDropped() { exploreAll(14) }
 
     // MARK: Past bugs, put back
 
@@ -76,11 +78,17 @@ final class InterleavingTests: XCTestCase {
     }
 
     func testFindsTheAwaitPhaseLeftArmed() {
-        // Found by this explorer in the slot scenario (the callback saw the resumed Task's
-        // phase still `armed`); with .stopWaiting the second resume traps, so the scenario
-        // without it is the one that reports.
+        // Found by this explorer in the slot scenario: the callback saw the resumed Task's
+        // phase still `armed`.
         let message = findsBug(.resolvedLeavesArmed) { Scenarios.awaitInSlot(stopWaiting: false) }
         XCTAssertTrue(message?.contains("lost wakeup") == true, message ?? "")
+    }
+
+    func testFindsTheAwaitPhaseLeftArmedResumedTwice() {
+        // With .stopWaiting the stop request takes the continuation a second time: reported
+        // by the schedule-point build as the run's failure, not a trap.
+        let message = findsBug(.resolvedLeavesArmed) { Scenarios.awaitInSlot(stopWaiting: true) }
+        XCTAssertTrue(message?.contains("continuation resumed twice") == true, message ?? "")
     }
 
     // MARK: The explorer itself
@@ -107,6 +115,41 @@ final class InterleavingTests: XCTestCase {
         // One preemption: whichever starts is preempted at its first point, its second, or
         // never (then the other runs to its end, and switching back when it ends is free).
         XCTAssertEqual(Explorer.shared.explore(bound: 1, make).schedules, 2 * 3)
+    }
+
+    /// What a thread's closure captured is released by that thread when it ends, within the
+    /// schedule: its deinit runs on the worker, and other threads' steps interleave with it.
+    func testCapturedObjectsAreReleasedOnTheirThreadWithinTheSchedule() {
+        let seen = Locked(Set<String>())
+        func make() -> ScenarioRun {
+            let log = EventLog()
+            let captured = Released(log)
+            return ScenarioRun(threads: [
+                { captured.use(); log.record("A") },
+                { log.record("B1"); schedulePoint("b"); log.record("B2") },
+            ], check: {
+                _ = seen.withLock { $0.insert(log.all.joined(separator: " ")) }
+                return expect(log.all.contains("deinit on t0"), "released elsewhere: \(log.all)")
+            })
+        }
+        let exploration = Explorer.shared.explore(bound: 100, make)
+        XCTAssertNil(exploration.failure?.message, "\(exploration)")
+        // B runs between A's end and the release: the release is a step of the schedule.
+        XCTAssertTrue(seen.withLock { $0.contains("A B1 deinit on t0 B2") }, "\(seen.withLock { $0 })")
+    }
+
+    /// A replay must use its choice string exactly: a string that runs out, or has choices
+    /// left over, is a failure of the replay.
+    func testReplayUsesTheWholeChoiceString() {
+        func make() -> ScenarioRun {
+            ScenarioRun(threads: [{ schedulePoint("a") }, { schedulePoint("b") }], check: { nil })
+        }
+        // With bound 2: who starts, then whether t0 is preempted at its point.
+        XCTAssertNil(Explorer.shared.explore(replay: "b2:0,0", make).failure?.message)
+        XCTAssertEqual(Explorer.shared.explore(replay: "b2:0", make).failure?.message.hasPrefix("replay: the choices ran out"), true)
+        XCTAssertEqual(Explorer.shared.explore(replay: "b2:0,0,1", make).failure?.message.hasPrefix("replay: the schedule ended"), true)
+        // The bound is part of the string: with 0 no preemption is offered, one choice is all.
+        XCTAssertNil(Explorer.shared.explore(replay: "b0:0", make).failure?.message)
     }
 
     /// Two threads taking two locks in opposite orders: a deadlock, found and replayed.
@@ -144,6 +187,17 @@ final class InterleavingTests: XCTestCase {
         }
         let found = Explorer.shared.explore(make)
         XCTAssertTrue(found.failure?.message.contains("lost wakeup") == true, "\(found)")
+    }
+}
+
+/// Records, when released, on which thread that happened (after a schedule point).
+private final class Released: Sendable {
+    private let log: EventLog
+    init(_ log: EventLog) { self.log = log }
+    func use() {}
+    deinit {
+        schedulePoint("deinit")
+        log.record("deinit on " + (Explorer.currentWorker.map { "t\($0)" } ?? "a thread outside the explorer"))
     }
 }
 

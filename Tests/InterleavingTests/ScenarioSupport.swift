@@ -64,6 +64,16 @@ final class ReleaseCounter: Sendable {
     }
 }
 
+/// Whether a scenario thread's claim succeeded, for another thread to wait on (an atomic: a
+/// wait's condition must not reach a schedule point, as `Locked` would).
+final class ClaimOutcome: Sendable {
+    private let state = Atomic(0)  // 0: not yet, 1: claimed, 2: not claimed
+
+    func set(_ claimed: Bool) { state.store(claimed ? 1 : 2, ordering: .sequentiallyConsistent) }
+    var decided: Bool { state.load(ordering: .sequentiallyConsistent) != 0 }
+    var claimed: Bool { state.load(ordering: .sequentiallyConsistent) == 1 }
+}
+
 /// Checks the properties every promise of a run must have once the run is over.
 func checkResolvedCore(_ name: String, _ core: PromiseCore) -> String? {
     let state = PromiseState(raw: core.state.load(ordering: .acquiring))

@@ -70,6 +70,45 @@ func cancelHandlerRules(_ log: EventLog, request: (started: String, ended: Strin
                "the request came after the fulfilment, the handler ran (rules 3, 4)"))
 }
 
+/// A parent whose cancel handler records "handler" and cancels it, and two `.immediate` `map`
+/// children (the rule 5 scenarios): their boxes, for the check.
+struct Family {
+    let parentBox: Kept<PromiseBox<Int, Never>>, box1: Kept<PromiseBox<Int, Never>>, box2: Kept<PromiseBox<Int, Never>>
+
+    /// The family of `parent`, and two scenario threads: child 1, then child 2, requests
+    /// cancel ("cancel N", "cancelled N"). Only the threads hold the children's handles.
+    static func make(_ parent: Promise<Int, Never>, _ resolver: Promise<Int, Never>.Resolver,
+                     _ log: EventLog) -> (Family, [@Sendable () -> Void]) {
+        resolver.onRequestCancel(on: .immediate) { resolver in log.record("handler"); resolver.cancel() }
+        let child1 = parent.map(on: .immediate) { $0 + 1 }
+        let child2 = parent.map(on: .immediate) { $0 + 1 }
+        let family = Family(parentBox: Kept(parent._box), box1: Kept(child1._box), box2: Kept(child2._box))
+        return (family, [
+            { log.record("cancel 1"); child1.requestCancel(); log.record("cancelled 1") },
+            { log.record("cancel 2"); child2.requestCancel(); log.record("cancelled 2") },
+        ])
+    }
+
+    /// `checkResolvedCore` for the three promises.
+    var resolvedCores: String? {
+        firstProblem(checkResolvedCore("parent", parentBox.value!), checkResolvedCore("child 1", box1.value!),
+                     checkResolvedCore("child 2", box2.value!))
+    }
+
+    /// `releasedOnce` for the three promises.
+    var released: String? {
+        firstProblem(releasedOnce(parentBox, nil, "the parent"), releasedOnce(box1, nil, "child 1"), releasedOnce(box2, nil, "child 2"))
+    }
+}
+
+/// Rule 5: `nil` if the parent's handler (event "handler") did not run, or ran after every
+/// one of `events` (the children's requests, the drop of the last handle) began.
+func handlerAfter(_ events: [String], _ log: EventLog) -> String? {
+    guard let handler = log.index("handler") else { return nil }
+    let missing = events.filter { (log.index($0) ?? .max) > handler }
+    return expect(missing.isEmpty, "the parent was asked to cancel before \(missing) (rule 5)")
+}
+
 /// Drops the promise `kept` holds, then checks that it was freed and that every object in
 /// `counter` was released exactly once.
 func releasedOnce<T: AnyObject>(_ kept: Kept<T>, _ counter: ReleaseCounter? = nil, _ what: String = "the promise") -> String? {
@@ -90,14 +129,16 @@ enum Scenarios {
         Scenario(name: "the last resolver dropped vs requestCancel with a cancel handler", make: lastResolverDroppedVsCancel),
         Scenario(name: "await on a node: arm / resolve / Task-cancel", make: { awaitOnNode(stopWaiting: false) }),
         Scenario(name: "await on a node: arm / resolve / Task-cancel, .stopWaiting", make: { awaitOnNode(stopWaiting: true) }),
-        Scenario(name: "await in a Task promise's slot: arm / finish / Task-cancel", make: { awaitInSlot(stopWaiting: false) }),
-        Scenario(name: "await in a Task promise's slot: arm / finish / Task-cancel, .stopWaiting", make: { awaitInSlot(stopWaiting: true) }),
+        Scenario(name: "await in a Task promise's slot: claim, arm / finish / Task-cancel", make: { awaitInSlot(stopWaiting: false) }),
+        Scenario(name: "await in a Task promise's slot: claim, arm / finish / Task-cancel, .stopWaiting", make: { awaitInSlot(stopWaiting: true) }),
         Scenario(name: "StdPromise { } starting vs requestCancel", make: taskPromiseStartVsCancel),
         Scenario(name: "flatMap adoption vs cancel vs the inner promise's fulfilment", make: flatMapAdoptionVsCancel),
         Scenario(name: "resolve(with:) linking vs the target's fulfilment", make: pipeLinkVsResolution),
         Scenario(name: "token invalidation vs callback registration vs fulfilment", make: tokenInvalidationVsRegistration),
         Scenario(name: "retry's stop vs an attempt's rejection", make: retryStopVsRejection),
         Scenario(name: "a timeout firing vs resolution", make: timeoutVsResolution),
+        Scenario(name: "registering a cancel handler vs requestCancel vs fulfil", make: handlerRegistrationVsCancelVsFulfil),
+        Scenario(name: "two children requesting cancel vs dropping the parent's last handle", make: childrenCancelVsLastHandleDropped),
     ]
 
     // MARK: Resolution, cancel requests, observers
@@ -125,19 +166,52 @@ enum Scenarios {
         })
     }
 
+    /// Rule 4 with the registration itself racing: `onRequestCancel` on one thread while
+    /// another requests cancel and a third fulfils (a late registration runs the handler at
+    /// once; `publish` closing the handler list means a registration after the fulfilment
+    /// never runs it). The handler runs at most once, after the request; it runs if both the
+    /// registration and the request ended before the fulfilment began; never if either began
+    /// after the fulfilment ended; its closure is released exactly once.
+    @Sendable static func handlerRegistrationVsCancelVsFulfil() -> ScenarioRun {
+        let log = EventLog(), counter = ReleaseCounter()
+        let (promise, resolver) = Promise<Int, Never>.makeWithResolver()
+        let box = Kept(promise._box)
+        return ScenarioRun(threads: [
+            {
+                log.record("register")
+                let inHandler = Tracked(counter)
+                resolver.onRequestCancel(on: .immediate) { _ in inHandler.use(); log.record("handler") }
+                log.record("registered")
+            },
+            requestingCancel(promise, log),
+            { log.record("fulfil"); resolver.fulfill(with: 1); log.record("fulfilled") },
+        ], check: {
+            let result = describe(box.value?.result)
+            let runs = log.count("handler")
+            let problem = firstProblem(
+                expect(result == "value(1)", "result \(result)"),
+                expect(runs <= 1, "handler ran \(runs) times"),
+                expect(runs == 0 || log.happened("request", before: "handler"), "the handler ran before the request (rule 3)"),
+                expect(!(log.happened("registered", before: "fulfil") && log.happened("requested", before: "fulfil")) || runs == 1,
+                       "registered and requested before the fulfilment, the handler did not run (rule 4)"),
+                expect(!log.happened("fulfilled", before: "register") || runs == 0,
+                       "registered after the fulfilment, the handler ran (rule 4)"),
+                expect(!log.happened("fulfilled", before: "request") || runs == 0,
+                       "the request came after the fulfilment, the handler ran (rule 3)"),
+                checkResolvedCore("promise", box.value!))
+            return firstProblem(problem, releasedOnce(box, counter))
+        })
+    }
+
     /// Rule 5: the parent is asked to cancel only once both children asked (its handle is
     /// gone); its handler cancels it, so it ends cancelled iff that happened before the
     /// fulfilment; the children follow the parent.
     @Sendable static func childrenCancelParentFulfils() -> ScenarioRun {
         let log = EventLog()
         let (parent, resolver) = Promise<Int, Never>.makeWithResolver()
-        resolver.onRequestCancel(on: .immediate) { resolver in log.record("handler"); resolver.cancel() }
-        let child1 = parent.map(on: .immediate) { $0 + 1 }
-        let child2 = parent.map(on: .immediate) { $0 + 1 }
-        let parentBox = Kept(parent._box), box1 = Kept(child1._box), box2 = Kept(child2._box)
-        return ScenarioRun(threads: [
-            { log.record("cancel 1"); child1.requestCancel(); log.record("cancelled 1") },
-            { log.record("cancel 2"); child2.requestCancel(); log.record("cancelled 2") },
+        let (family, childrenCancelling) = Family.make(parent, resolver, log)
+        let (parentBox, box1, box2) = (family.parentBox, family.box1, family.box2)
+        return ScenarioRun(threads: childrenCancelling + [
             { log.record("fulfil"); resolver.fulfill(with: 1); log.record("fulfilled") },
         ], check: {
             let result = describe(parentBox.value?.result)
@@ -148,14 +222,33 @@ enum Scenarios {
                 expect(log.count("handler") <= 1, "handler ran \(log.count("handler")) times"),
                 expect(result != "cancelled" || log.count("handler") == 1, "parent cancelled without its handler"),
                 expect(!bothBefore || result == "cancelled", "both children asked before the fulfilment, parent \(result) (rule 5)"),
-                expect(log.happened("cancel 1", before: "fulfilled") && log.happened("cancel 2", before: "fulfilled")
-                       || log.count("handler") == 0, "the parent was asked to cancel before both children asked (rule 5)"),
+                handlerAfter(["cancel 1", "cancel 2"], log),
                 expect(describe(box1.value?.result) == expectedChild && describe(box2.value?.result) == expectedChild,
                        "children \(describe(box1.value?.result)), \(describe(box2.value?.result)) for a parent \(result)"),
-                checkResolvedCore("parent", parentBox.value!), checkResolvedCore("child 1", box1.value!),
-                checkResolvedCore("child 2", box2.value!))
-            return firstProblem(problem, releasedOnce(parentBox, nil, "the parent"), releasedOnce(box1, nil, "child 1"),
-                                releasedOnce(box2, nil, "child 2"))
+                family.resolvedCores)
+            return firstProblem(problem, family.released)
+        })
+    }
+
+    /// Rule 5's "no handle is left": the parent's last handle dropped on one thread while both
+    /// children request cancel on two others. Whichever of the three comes last asks the
+    /// parent to cancel, once: its handler runs exactly once, after all three began, and the
+    /// parent and both children end cancelled.
+    @Sendable static func childrenCancelVsLastHandleDropped() -> ScenarioRun {
+        let log = EventLog()
+        let (parent, resolver) = Promise<Int, Never>.makeWithResolver()
+        let (family, childrenCancelling) = Family.make(parent, resolver, log)
+        let handle = Kept(parent)
+        return ScenarioRun(threads: childrenCancelling + [
+            { log.record("drop"); handle.value = nil; log.record("dropped") },
+        ], check: {
+            let results = [family.parentBox, family.box1, family.box2].map { describe($0.value?.result) }
+            let problem = firstProblem(
+                expect(log.count("handler") == 1, "handler ran \(log.count("handler")) times (rule 5)"),
+                handlerAfter(["cancel 1", "cancel 2", "drop"], log),
+                expect(results == ["cancelled", "cancelled", "cancelled"], "parent, children: \(results)"),
+                family.resolvedCores)
+            return firstProblem(problem, family.released)
         })
     }
 
@@ -197,7 +290,7 @@ enum Scenarios {
         let task = AwaitingTask()
         let continuation = task.take()
         let node = PromiseAwaiter(core: promise._box, stopWaitingOnCancel: stopWaiting)
-        let box = Kept(promise._box)
+        let box = Kept(promise._box), nodeBox = Kept(node)
         return ScenarioRun(threads: keeping(promise, [
             { node.armAwait(continuation); log.record("armed") },
             { log.record("fulfil"); resolver.fulfill(with: 1); log.record("fulfilled") },
@@ -206,17 +299,19 @@ enum Scenarios {
         ]), check: {
             let result = describe(box.value?.result)
             guard let stopped = task.outcome() else { return "the awaiting Task was never resumed (lost wakeup)" }
-            return firstProblem(
+            let problem = firstProblem(
                 expect(result == "value(1)" || result == "cancelled", "result \(result)"),
                 expect(!stopped || (stopWaiting && log.index("cancel") != nil), "stopped waiting without a stop request"),
                 expect(result == "value(1)" || log.count("handler") == 1, "cancelled without the handler"),
                 checkResolvedCore("promise", box.value!))
+            return firstProblem(problem, releasedOnce(nodeBox, nil, "the await node"), releasedOnce(box))
         })
     }
 
-    /// The same wait in a Task-backed promise's own await slot, resolved by the Task running
-    /// the operation (`finish`), with an `.immediate` callback that waits for the awaiting
-    /// Task to be resumed: `finish` must resume it before delivering callbacks (c26eb39).
+    /// The same wait in a Task-backed promise's own await slot, claimed on the awaiting
+    /// thread (racing `finish`, which closes a free slot), resolved by the Task running the
+    /// operation (`finish`), with an `.immediate` callback that waits for the awaiting Task
+    /// to be resumed: `finish` must resume it before delivering callbacks (c26eb39).
     @Sendable static func awaitInSlot(stopWaiting: Bool) -> ScenarioRun {
         let log = EventLog()
         let taskBox = NonThrowingTaskPromiseBox<Int, Never>(operation: { 1 })
@@ -229,19 +324,41 @@ enum Scenarios {
             }
             log.record("callback")
         }
-        let claimed = taskBox.claimAwaitSlot(stopWaitingOnCancel: stopWaiting)
         let task = AwaitingTask()
         let continuation = task.take()
+        let claim = ClaimOutcome()
         let box = Kept(taskBox)
         return ScenarioRun(threads: keeping(promise, [
-            { taskBox.armAwait(continuation); log.record("armed") },
+            {
+                // As `_awaitPending`: claim the slot, then suspend in it. A slot already
+                // closed (`finish` came first, `resolved()`'s `free` path) must show the
+                // result: `_awaitPending` then waits on a node, which finds the promise
+                // resolved; here the result is read and the Task resumed at once.
+                log.record("claim")
+                let claimed = taskBox.claimAwaitSlot(stopWaitingOnCancel: stopWaiting)
+                claim.set(claimed)
+                if claimed {
+                    taskBox.armAwait(continuation)
+                    log.record("armed")
+                } else {
+                    log.record("slot closed, result \(describe(taskBox.result))")
+                    continuation.resume(returning: false)
+                }
+            },
             { log.record("finish"); taskBox.finish(.value(1)); log.record("finished") },
-            { log.record("cancel"); taskBox.awaitingTaskCancelled(); log.record("cancelled") },
+            {
+                // The Task's cancellation handler is installed once it holds the slot.
+                Explorer.wait(for: "the claim") { claim.decided }
+                guard claim.claimed else { return }
+                log.record("cancel"); taskBox.awaitingTaskCancelled(); log.record("cancelled")
+            },
         ]), check: {
             let result = describe(box.value?.result)
             guard let stopped = task.outcome() else { return "the awaiting Task was never resumed (lost wakeup)" }
+            let closed = log.all.filter { $0.hasPrefix("slot closed") }
             let problem = firstProblem(
-                expect(claimed, "the slot was not free"),
+                expect(closed.allSatisfy { $0 == "slot closed, result value(1)" }, "\(closed): closed before the result was there"),
+                expect(!closed.isEmpty || !log.happened("finished", before: "claim"), "the slot was claimed after the Task promise finished"),
                 expect(result == "value(1)", "result \(result)"),
                 expect(!stopped || (stopWaiting && log.index("cancel") != nil), "stopped waiting without a stop request"),
                 expect(log.count("callback") == 1, "callback ran \(log.count("callback")) times"),
@@ -324,7 +441,7 @@ enum Scenarios {
             let problem = firstProblem(
                 expect(result == "value(5)" || result == "value(7)", "target \(result)"),
                 checkResolvedCore("target", targetBox.value!), checkResolvedCore("inner", innerBox.value!))
-            return firstProblem(problem, releasedOnce(innerBox, nil, "the inner promise"))
+            return firstProblem(problem, releasedOnce(targetBox, nil, "the target"), releasedOnce(innerBox, nil, "the inner promise"))
         })
     }
 
@@ -358,6 +475,8 @@ enum Scenarios {
                        || log.count("callback") == 0, "invalidated before it would run, the callback ran (rule 14)"),
                 expect(!log.happened("invalidated", before: "register") || log.count("callback") == 1,
                        "registered after the invalidation, the callback did not run (rule 15)"),
+                expect(!(log.happened("registered", before: "fulfil") && log.happened("fulfilled", before: "invalidate"))
+                       || log.count("callback") == 1, "registered before the fulfilment, invalidated after it, the callback was lost (rule 14)"),
                 checkResolvedCore("promise", box.value!))
             return firstProblem(problem, releasedOnce(box, counter))
         })
@@ -380,8 +499,9 @@ enum Scenarios {
         ], check: {
             let result = describe(box.value?.result)
             attempts.value = nil
-            return firstProblem(expect(result == "cancelled", "output \(result) after a cancel request"),
-                                checkResolvedCore("output", box.value!))
+            let problem = firstProblem(expect(result == "cancelled", "output \(result) after a cancel request"),
+                                       checkResolvedCore("output", box.value!))
+            return firstProblem(problem, releasedOnce(box, nil, "the output"))
         })
     }
 
@@ -405,14 +525,15 @@ enum Scenarios {
             observing(output, log, counter),
         ], check: {
             let result = describe(box.value?.result), receiverResult = describe(receiverBox.value?.result)
-            return firstProblem(
+            let problem = firstProblem(
                 expect(result == "value(1)" || result == "error(timedOut)", "output \(result)"),
                 expect(receiverResult == "value(1)" || receiverResult == "cancelled", "receiver \(receiverResult)"),
                 expect(receiverResult != "cancelled" || result == "error(timedOut)", "receiver cancelled, output \(result)"),
-                observedOnce(log, result), counter.problem,
+                observedOnce(log, result),
                 expect(!log.happened("fulfilled", before: "timer fires") || result == "value(1)", "timed out after the fulfilment"),
                 expect(!log.happened("timer fired", before: "fulfil") || result == "error(timedOut)", "fulfilled after timing out"),
                 checkResolvedCore("output", box.value!), checkResolvedCore("receiver", receiverBox.value!))
+            return firstProblem(problem, releasedOnce(box, counter, "the output"), releasedOnce(receiverBox, nil, "the receiver"))
         })
     }
 }

@@ -264,7 +264,17 @@ extension AwaitSlot {
     /// `resumed` calls this.
     @inline(__always)
     private func resumeAwait(stopping: Bool) {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        // Under the explorer a second resume is reported as the run's failure (replayable)
+        // instead of trapping the test process.
+        guard let continuation = awaitContinuation.take() else {
+            if schedulePointFailure("continuation resumed twice") { return }
+            preconditionFailure("Tomorrowland: an awaiting Task's continuation was resumed twice")
+        }
+        continuation.resume(returning: stopping)
+        #else
         awaitContinuation.take()!.resume(returning: stopping)
+        #endif
     }
 }
 

@@ -88,10 +88,16 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
             assert(new.isValid(after: PromiseState(raw: old)))
             #if TOMORROWLAND_SCHEDULE_POINTS
             schedulePoint("state.cas")
-            #endif
+            // Strong under the explorer: a spurious failure (aarch64) would retry with an
+            // extra schedule point, and the same decisions would no longer give the same steps.
+            let (exchanged, original) = state.compareExchange(
+                expected: old, desired: new.raw,
+                successOrdering: .acquiringAndReleasing, failureOrdering: .relaxed)
+            #else
             let (exchanged, original) = state.weakCompareExchange(
                 expected: old, desired: new.raw,
                 successOrdering: .acquiringAndReleasing, failureOrdering: .relaxed)
+            #endif
             if exchanged { return output }
             old = original
         }
@@ -111,10 +117,15 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
             assert(new.isValid(after: ListHead(old)), "Tomorrowland: a closed list was changed")
             #if TOMORROWLAND_SCHEDULE_POINTS
             schedulePoint("list.cas")
-            #endif
+            // Strong under the explorer, as in `update`.
+            let (exchanged, original) = list.compareExchange(
+                expected: old, desired: new.node,
+                successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
+            #else
             let (exchanged, original) = list.weakCompareExchange(
                 expected: old, desired: new.node,
                 successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
+            #endif
             if exchanged { return output }
             old = original
         }

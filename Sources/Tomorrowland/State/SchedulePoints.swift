@@ -5,7 +5,7 @@
 // `TOMORROWLAND_SCHEDULE_POINTS` is defined for the debug configuration only (Package.swift):
 // in a release build this file is empty and every call site is compiled out, so release code
 // is what it was without the explorer. In a debug build with no explorer installed, a schedule
-// point is one call and one atomic load.
+// point is one call and one relaxed atomic load.
 
 #if TOMORROWLAND_SCHEDULE_POINTS
 import Synchronization
@@ -25,6 +25,10 @@ package class SchedulePointHandler: @unchecked Sendable {
 
     /// The calling thread released the lock `lock`.
     package func released(_ lock: ObjectIdentifier) {}
+
+    /// The calling thread found `message` broken, where the library would trap: `true` if the
+    /// handler records it as the run's failure (the caller then returns without the step).
+    package func failed(_ message: StaticString) -> Bool { false }
 }
 
 /// The installed handler, and the test-only switches that put past bugs back.
@@ -75,24 +79,37 @@ package enum SchedulePoints {
     }
 }
 
+// The hooks load the handler `.relaxed`: they are in every debug build, client apps' debug
+// builds of this package included, so with no explorer the check is as cheap as it can be.
+// Enough for a handler: it is created before it is installed and never freed, and the explorer
+// synchronizes its own state (its monitor); its worker threads start after it was created.
+
 /// A schedule point: the calling thread is about to take the atomic step `label`.
 @usableFromInline @inline(never)
 func schedulePoint(_ label: StaticString) {
-    guard let handler = SchedulePoints.handler.load(ordering: .acquiring) else { return }
+    guard let handler = SchedulePoints.handler.load(ordering: .relaxed) else { return }
     handler._withUnsafeGuaranteedRef { $0.reached(label) }
 }
 
 /// The calling thread is about to take the lock identified by `lock`.
 @usableFromInline @inline(never)
 func schedulePointAcquiring(_ lock: AnyObject) {
-    guard let handler = SchedulePoints.handler.load(ordering: .acquiring) else { return }
+    guard let handler = SchedulePoints.handler.load(ordering: .relaxed) else { return }
     handler._withUnsafeGuaranteedRef { $0.acquiring(ObjectIdentifier(lock)) }
 }
 
 /// The calling thread released the lock identified by `lock`.
 @usableFromInline @inline(never)
 func schedulePointReleased(_ lock: AnyObject) {
-    guard let handler = SchedulePoints.handler.load(ordering: .acquiring) else { return }
+    guard let handler = SchedulePoints.handler.load(ordering: .relaxed) else { return }
     handler._withUnsafeGuaranteedRef { $0.released(ObjectIdentifier(lock)) }
+}
+/// An invariant broke where the library would trap: `true` if the installed handler records
+/// it as the run's failure and the caller should go on without the step; `false` (no handler,
+/// or not a scenario thread): the caller traps.
+@usableFromInline @inline(never)
+func schedulePointFailure(_ message: StaticString) -> Bool {
+    guard let handler = SchedulePoints.handler.load(ordering: .relaxed) else { return false }
+    return handler._withUnsafeGuaranteedRef { $0.failed(message) }
 }
 #endif
