@@ -100,10 +100,16 @@ func whenFulfilled<each Value, Error>(_ promises: repeat Promise<each Value, Err
 /// each input as one of its observers.
 ///
 /// - Parameters:
+///   - a: The first promise.
+///   - b: The second promise.
 ///   - qos: The QoS of the global queue the values are delivered on.
 ///   - cancelOnFailure: If `true`, every input is asked to cancel once one of them fails.
 /// - Returns: A promise of `(a's value, b's value)`.
-public func when<Value1, Value2, Error>(fulfilled a: Promise<Value1, Error>, _ b: Promise<Value2, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(Value1, Value2), Error> {
+public func when<Value1, Value2, Error>(
+    fulfilled a: Promise<Value1, Error>,
+    _ b: Promise<Value2, Error>,
+    qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false
+) -> Promise<(Value1, Value2), Error> {
     whenFulfilled(a, b, qos: qos, cancelOnFailure: cancelOnFailure)
 }
 
@@ -112,10 +118,18 @@ public func when<Value1, Value2, Error>(fulfilled a: Promise<Value1, Error>, _ b
 /// `when(fulfilled:qos:cancelOnFailure:)` (see the two-promise overload).
 ///
 /// - Parameters:
+///   - a: The first promise.
+///   - b: The second promise.
+///   - c: The third promise.
 ///   - qos: The QoS of the global queue the values are delivered on.
 ///   - cancelOnFailure: If `true`, every input is asked to cancel once one of them fails.
 /// - Returns: A promise of the three values, in input order.
-public func when<Value1, Value2, Value3, Error>(fulfilled a: Promise<Value1, Error>, _ b: Promise<Value2, Error>, _ c: Promise<Value3, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(Value1, Value2, Value3), Error> {
+public func when<Value1, Value2, Value3, Error>(
+    fulfilled a: Promise<Value1, Error>,
+    _ b: Promise<Value2, Error>,
+    _ c: Promise<Value3, Error>,
+    qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false
+) -> Promise<(Value1, Value2, Value3), Error> {
     whenFulfilled(a, b, c, qos: qos, cancelOnFailure: cancelOnFailure)
 }
 
@@ -124,10 +138,20 @@ public func when<Value1, Value2, Value3, Error>(fulfilled a: Promise<Value1, Err
 /// `when(fulfilled:qos:cancelOnFailure:)` (see the two-promise overload).
 ///
 /// - Parameters:
+///   - a: The first promise.
+///   - b: The second promise.
+///   - c: The third promise.
+///   - d: The fourth promise.
 ///   - qos: The QoS of the global queue the values are delivered on.
 ///   - cancelOnFailure: If `true`, every input is asked to cancel once one of them fails.
 /// - Returns: A promise of the four values, in input order.
-public func when<Value1, Value2, Value3, Value4, Error>(fulfilled a: Promise<Value1, Error>, _ b: Promise<Value2, Error>, _ c: Promise<Value3, Error>, _ d: Promise<Value4, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(Value1, Value2, Value3, Value4), Error> {
+public func when<Value1, Value2, Value3, Value4, Error>(
+    fulfilled a: Promise<Value1, Error>,
+    _ b: Promise<Value2, Error>,
+    _ c: Promise<Value3, Error>,
+    _ d: Promise<Value4, Error>,
+    qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false
+) -> Promise<(Value1, Value2, Value3, Value4), Error> {
     whenFulfilled(a, b, c, d, qos: qos, cancelOnFailure: cancelOnFailure)
 }
 
@@ -136,10 +160,22 @@ public func when<Value1, Value2, Value3, Value4, Error>(fulfilled a: Promise<Val
 /// `when(fulfilled:qos:cancelOnFailure:)` (see the two-promise overload).
 ///
 /// - Parameters:
+///   - a: The first promise.
+///   - b: The second promise.
+///   - c: The third promise.
+///   - d: The fourth promise.
+///   - e: The fifth promise.
 ///   - qos: The QoS of the global queue the values are delivered on.
 ///   - cancelOnFailure: If `true`, every input is asked to cancel once one of them fails.
 /// - Returns: A promise of the five values, in input order.
-public func when<Value1, Value2, Value3, Value4, Value5, Error>(fulfilled a: Promise<Value1, Error>, _ b: Promise<Value2, Error>, _ c: Promise<Value3, Error>, _ d: Promise<Value4, Error>, _ e: Promise<Value5, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(Value1, Value2, Value3, Value4, Value5), Error> {
+public func when<Value1, Value2, Value3, Value4, Value5, Error>(
+    fulfilled a: Promise<Value1, Error>,
+    _ b: Promise<Value2, Error>,
+    _ c: Promise<Value3, Error>,
+    _ d: Promise<Value4, Error>,
+    _ e: Promise<Value5, Error>,
+    qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false
+) -> Promise<(Value1, Value2, Value3, Value4, Value5), Error> {
     whenFulfilled(a, b, c, d, e, qos: qos, cancelOnFailure: cancelOnFailure)
 }
 
@@ -148,9 +184,23 @@ public func when<Value1, Value2, Value3, Value4, Value5, Error>(fulfilled a: Pro
 /// `when(fulfilled:qos:cancelOnFailure:)` (see the two-promise overload).
 ///
 /// - Parameters:
+///   - a: The first promise.
+///   - b: The second promise.
+///   - c: The third promise.
+///   - d: The fourth promise.
+///   - e: The fifth promise.
+///   - f: The sixth promise.
 ///   - qos: The QoS of the global queue the values are delivered on.
 ///   - cancelOnFailure: If `true`, every input is asked to cancel once one of them fails.
 /// - Returns: A promise of the six values, in input order.
-public func when<Value1, Value2, Value3, Value4, Value5, Value6, Error>(fulfilled a: Promise<Value1, Error>, _ b: Promise<Value2, Error>, _ c: Promise<Value3, Error>, _ d: Promise<Value4, Error>, _ e: Promise<Value5, Error>, _ f: Promise<Value6, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(Value1, Value2, Value3, Value4, Value5, Value6), Error> {
+public func when<Value1, Value2, Value3, Value4, Value5, Value6, Error>(
+    fulfilled a: Promise<Value1, Error>,
+    _ b: Promise<Value2, Error>,
+    _ c: Promise<Value3, Error>,
+    _ d: Promise<Value4, Error>,
+    _ e: Promise<Value5, Error>,
+    _ f: Promise<Value6, Error>,
+    qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false
+) -> Promise<(Value1, Value2, Value3, Value4, Value5, Value6), Error> {
     whenFulfilled(a, b, c, d, e, f, qos: qos, cancelOnFailure: cancelOnFailure)
 }
