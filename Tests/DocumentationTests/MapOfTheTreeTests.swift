@@ -17,7 +17,8 @@
 // - Capitalised words in a description (`Locked`, `PromiseCore`, `Stage1…`) must name something
 //   in or below the section's folder: a file or folder (`…` after a word: any name it begins),
 //   or a declaration in its Swift files. A word that is the name of a Swift file elsewhere in
-//   the same area (Sources/, Tests/, Examples/) is reported as misplaced. Any section may also
+//   the same target (`Sources/Tomorrowland/`, `Tests/TomorrowlandTests/`, …) is reported as
+//   misplaced. Any section may also
 //   name the library's own declarations and the targets; a few words name things outside the
 //   tree (`Swift`, `NIO`, `XCTest`, …: `TreeMap.outsideNames`).
 
@@ -97,7 +98,7 @@ struct MapOfTheTreeTests {
         tree.declarationsBelow = { folder in
             ["Sources/Lib/Parts": ["Wheel"], "Sources": ["Engine", "Wheel"]][folder] ?? []
         }
-        tree.swiftFileStems = { area in area == "Sources" ? ["Engine", "One", "Helper", "Part1A"] : [] }
+        tree.swiftFileStems = { target in target == "Sources/Lib" ? ["Engine", "One", "Helper", "Part1A"] : [] }
         let problems = map.proseProblems(in: tree)
         #expect(problems.contains { $0.contains("Helper") && $0.contains("Sources/Lib/Core/") }, "misplaced: \(problems)")
         #expect(problems.contains { $0.contains("Gone") }, "gone: \(problems)")
@@ -120,7 +121,7 @@ struct TreeMap {
         var namesBelow: (String) -> Set<String> = { _ in [] }
         /// The names declared (`struct X`, `func x`, `case x`, …) in the Swift files in and below a folder.
         var declarationsBelow: (String) -> Set<String> = { _ in [] }
-        /// The names, without `.swift`, of the Swift files under an area (`Sources`, `Tests`, `Examples`).
+        /// The names, without `.swift`, of the Swift files under a target's folder (`Sources/Tomorrowland`).
         var swiftFileStems: (String) -> Set<String> = { _ in [] }
 
         /// Top-level folders (not hidden), every folder under Sources/, Tests/ and Examples/,
@@ -288,7 +289,7 @@ struct TreeMap {
         let capitalised = try! NSRegularExpression(pattern: #"(?<![\w.+*/`-])([A-Z][A-Za-z0-9]*)(…)?(?![\w+*/])"#)
         var problems: [String] = []
         for (folder, text) in sections.sorted(by: { $0.key < $1.key }) where folder.contains("/") {
-            let area = String(folder.prefix { $0 != "/" })
+            let area = folder.split(separator: "/").prefix(2).joined(separator: "/")
             let names = tree.namesBelow(folder)
             let declared = tree.declarationsBelow(folder)
             let elsewhere = tree.swiftFileStems(area).subtracting(names)
