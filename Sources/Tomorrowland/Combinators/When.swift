@@ -16,7 +16,11 @@ import Dispatch
 ///   observers (rule 5): an input is asked to cancel once all of its observers agree.
 ///
 /// Linear in time and memory: one observer per input, no per-input hop or copy.
-public func when<Value, Error>(fulfilled promises: [Promise<Value, Error>], qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<[Value], Error> {
+public func when<Value, Error>(
+    fulfilled promises: [Promise<Value, Error>],
+    qos: DispatchQoS.QoSClass = .default,
+    cancelOnFailure: Bool = false
+) -> Promise<[Value], Error> {
     if promises.isEmpty { return Promise(fulfilled: []) }
     let (output, resolver) = Promise<[Value], Error>.makeWithResolver()
     let buffer = WhenValueBuffer<Value>(count: promises.count)
@@ -55,13 +59,21 @@ public func when<Value, Error>(fulfilled promises: [Promise<Value, Error>], qos:
 ///     input is fulfilled after this call.
 ///   - cancelOnFailure: Whether to request cancellation of every input once one fails.
 /// - Returns: A promise of the tuple of values, or of the first failure.
-public func when<each Value, Error>(fulfilled promises: repeat Promise<each Value, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(repeat each Value), Error> {
+public func when<each Value, Error>(
+    fulfilled promises: repeat Promise<each Value, Error>,
+    qos: DispatchQoS.QoSClass = .default,
+    cancelOnFailure: Bool = false
+) -> Promise<(repeat each Value), Error> {
     whenFulfilled(repeat each promises, qos: qos, cancelOnFailure: cancelOnFailure)
 }
 
 /// The tuple form of `when(fulfilled:…)`, behind the parameter-pack function and the
 /// 1.x-named overloads for two to six promises (which would otherwise call themselves).
-func whenFulfilled<each Value, Error>(_ promises: repeat Promise<each Value, Error>, qos: DispatchQoS.QoSClass, cancelOnFailure: Bool) -> Promise<(repeat each Value), Error> {
+func whenFulfilled<each Value, Error>(
+    _ promises: repeat Promise<each Value, Error>,
+    qos: DispatchQoS.QoSClass,
+    cancelOnFailure: Bool
+) -> Promise<(repeat each Value), Error> {
     var count = 0
     var inputs = [PromiseCore]()
     for promise in repeat each promises {
