@@ -287,14 +287,14 @@ struct TreeMap {
     /// a Swift file of another folder (see the comment at the top of this file).
     func proseProblems(in tree: Tree) -> [String] {
         let capitalised = try! NSRegularExpression(pattern: #"(?<![\w.+*/`-])([A-Z][A-Za-z0-9]*)(…)?(?![\w+*/])"#)
+        let library = tree.declarationsBelow("Sources")
+        let targets = Set(tree.folders.filter { $0.split(separator: "/").count == 2 }.map { Self.split($0).name })
         var problems: [String] = []
         for (folder, text) in sections.sorted(by: { $0.key < $1.key }) where folder.contains("/") {
             let area = folder.split(separator: "/").prefix(2).joined(separator: "/")
             let names = tree.namesBelow(folder)
             let declared = tree.declarationsBelow(folder)
             let elsewhere = tree.swiftFileStems(area).subtracting(names)
-            let library = tree.declarationsBelow("Sources")
-            let targets = Set(tree.folders.filter { $0.split(separator: "/").count == 2 }.map { Self.split($0).name })
             let ns = text as NSString
             var reported: Set<String> = []
             for match in capitalised.matches(in: text, range: NSRange(location: 0, length: ns.length)) {
