@@ -18,12 +18,3 @@ public enum NoError: Hashable, Equatable, Codable, Sendable {
     /// Never called: there are no values of this type.
     public func encode(to encoder: Encoder) throws {}
 }
-
-/// Errors reported by `Promise.Resolver.handleCallback(isCancelError:)`.
-public enum PromiseCallbackError: Int, Swift.Error, Sendable {
-    /// The callback was invoked with neither a value nor an error.
-    case apiMismatch = 0
-}
-
-/// A promise whose error type is `Swift.Error`.
-public typealias StdPromise<Value> = Promise<Value, Swift.Error>

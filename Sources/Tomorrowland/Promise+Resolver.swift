@@ -92,14 +92,22 @@ extension Promise {
         /// A handler given no named context and written in `@MainActor` code or an actor
         /// method is isolated to that actor and runs on it; with a named context (`.utility`,
         /// `.queue(q)`, …) it is nonisolated and runs there (see the Threading article).
-        public func onRequestCancel(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ callback: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
-            _box.registerCancelHandler(CancelHandlerNode(context: context.context, resolver: self, isolation: callback.isolation, handler: unisolated(callback)))
+        public func onRequestCancel(
+            on context: PromiseContext.CallerIsolated,
+            @_inheritActorContext _ callback: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void
+        ) {
+            _box.registerCancelHandler(
+                CancelHandlerNode(context: context.context, resolver: self, isolation: callback.isolation, handler: unisolated(callback)))
         }
 
         /// `onRequestCancel(on:_:)` with a context held in a value: `callback` keeps the
         /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-        public func onRequestCancel(on context: any PromiseContextConvertible, @_inheritActorContext _ callback: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
-            _box.registerCancelHandler(CancelHandlerNode(context: context.promiseContext, resolver: self, isolation: callback.isolation, handler: unisolated(callback)))
+        public func onRequestCancel(
+            on context: any PromiseContextConvertible,
+            @_inheritActorContext _ callback: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void
+        ) {
+            _box.registerCancelHandler(
+                CancelHandlerNode(context: context.promiseContext, resolver: self, isolation: callback.isolation, handler: unisolated(callback)))
         }
 
         /// `onRequestCancel(on:_:)` with a named context (`.utility`, `.queue(q)`, …):

@@ -67,13 +67,19 @@ public struct Promise<Value, Error> {
     /// there. Otherwise a handler isolated to an actor (written in `@MainActor` code, or in an
     /// actor method that uses `self`) runs on that actor: synchronously only when the context
     /// allows it and the caller is already there (see the Threading article).
-    public init(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
+    public init(
+        on context: PromiseContext.CallerIsolated,
+        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void
+    ) {
         self.init(on: context.context, isolation: handler.isolation, unisolated(handler))
     }
 
     /// `init(on:_:)` with a context held in a value: `handler` keeps the caller's actor, as
     /// with `.main` (see `PromiseContextConvertible`).
-    public init(on context: any PromiseContextConvertible, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
+    public init(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void
+    ) {
         self.init(on: context.promiseContext, isolation: handler.isolation, unisolated(handler))
     }
 
@@ -170,13 +176,19 @@ extension Promise where Error == Swift.Error {
     /// - Parameters:
     ///   - context: Where `handler` runs (see `PromiseContext`).
     ///   - handler: Called once with the promise's resolver.
-    public init(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void) {
+    public init(
+        on context: PromiseContext.CallerIsolated,
+        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void
+    ) {
         self.init(on: context.context, isolation: handler.isolation, throwing: unisolated(handler))
     }
 
     /// The throwing `init(on:_:)` with a context held in a value: `handler` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public init(on context: any PromiseContextConvertible, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void) {
+    public init(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void
+    ) {
         self.init(on: context.promiseContext, isolation: handler.isolation, throwing: unisolated(handler))
     }
 

@@ -48,13 +48,19 @@ public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendabl
     /// context, a handler written in `@MainActor` code or an actor method is isolated to that
     /// actor and runs on it instead; with a named context (`.utility`, `.queue(q)`, …) it is
     /// nonisolated and runs there (see the Threading article).
-    public convenience init(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Resolver) -> Void) {
+    public convenience init(
+        on context: PromiseContext.CallerIsolated,
+        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Resolver) -> Void
+    ) {
         self.init(on: context.context, isolation: handler.isolation, unisolated(handler))
     }
 
     /// `init(on:_:)` with a context held in a value: `handler` keeps the caller's actor, as
     /// with `.main` (see `PromiseContextConvertible`).
-    public convenience init(on context: any PromiseContextConvertible, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Resolver) -> Void) {
+    public convenience init(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Resolver) -> Void
+    ) {
         self.init(on: context.promiseContext, isolation: handler.isolation, unisolated(handler))
     }
 

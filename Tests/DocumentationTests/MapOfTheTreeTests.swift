@@ -13,8 +13,14 @@
 //   a glob matching it (`*` is any run of characters, `(s)` is optional). A folder is mapped if
 //   its parent's section contains `Name/`, or an entry names its whole path (`Sources/Lib/`).
 // - Words in a description that name a file by its shape (containing `+` or `*`, or ending in
-//   `.swift`) must exist in that section's folder. Plain type-like words (`PromiseCore`) are
-//   not checked for existence: they may also name types.
+//   `.swift`) must exist in that section's folder.
+// - Capitalised words in a description (`Locked`, `PromiseCore`, `Stage1…`) must name something
+//   in or below the section's folder: a file or folder (`…` after a word: any name it begins),
+//   or a declaration in its Swift files. A word that is the name of a Swift file elsewhere in
+//   the same target (`Sources/Tomorrowland/`, `Tests/TomorrowlandTests/`, …) is reported as
+//   misplaced. Any section may also
+//   name the library's own declarations and the targets; a few words name things outside the
+//   tree (`Swift`, `NIO`, `XCTest`, …: `TreeMap.outsideNames`).
 
 import Foundation
 import Testing
@@ -24,7 +30,8 @@ struct MapOfTheTreeTests {
     @Test("every folder and source file is on the map, and the map names nothing that is gone")
     func theMapMatchesTheTree() throws {
         let map = try TreeMap(readme: Snippets.root.appendingPathComponent("README.md"))
-        let problems = map.problems(in: .onDisk(root: Snippets.root))
+        let tree = TreeMap.Tree.onDisk(root: Snippets.root)
+        let problems = map.problems(in: tree) + map.proseProblems(in: tree)
         #expect(problems.isEmpty, """
             README.md's "Map of the tree" is out of date; add or fix these:
             \(problems.joined(separator: "\n"))
@@ -69,6 +76,35 @@ struct MapOfTheTreeTests {
                 "mapped files reported: \(problems)")
         #expect(problems.count == 6, "\(problems)")
     }
+
+    @Test("a name in the prose that is gone or lives in another folder is reported")
+    func staleProseNamesAreDetected() throws {
+        let map = try TreeMap(text: """
+            Sources/Lib/
+              Core/                       Engine and Helper (a Swift lock), Gone
+              Parts/                      One, Wheel, Part1… and Part9…
+            Tests/                        Engine (the library's), Tests1
+            """)
+        var tree = TreeMap.Tree(
+            topLevelFolders: ["Sources", "Tests"],
+            folders: ["Sources", "Sources/Lib", "Sources/Lib/Core", "Sources/Lib/Parts", "Tests"],
+            sourceFiles: ["Sources/Lib/Core/Engine.swift", "Sources/Lib/Parts/One.swift", "Sources/Lib/Parts/Helper.swift",
+                          "Sources/Lib/Parts/Part1A.swift"],
+            exists: { _ in true }, fileNames: { _ in [] })
+        tree.namesBelow = { folder in
+            ["Sources/Lib/Core": ["Engine"], "Sources/Lib/Parts": ["One", "Helper", "Part1A"],
+             "Tests": ["Tests1"]][folder] ?? []
+        }
+        tree.declarationsBelow = { folder in
+            ["Sources/Lib/Parts": ["Wheel"], "Sources": ["Engine", "Wheel"]][folder] ?? []
+        }
+        tree.swiftFileStems = { target in target == "Sources/Lib" ? ["Engine", "One", "Helper", "Part1A"] : [] }
+        let problems = map.proseProblems(in: tree)
+        #expect(problems.contains { $0.contains("Helper") && $0.contains("Sources/Lib/Core/") }, "misplaced: \(problems)")
+        #expect(problems.contains { $0.contains("Gone") }, "gone: \(problems)")
+        #expect(problems.contains { $0.contains("Part9") }, "no file begins with it: \(problems)")
+        #expect(problems.count == 3, "\(problems)")
+    }
 }
 
 /// README.md's map of the tree, read into sections (see the comment at the top of this file).
@@ -81,6 +117,12 @@ struct TreeMap {
         var exists: (String) -> Bool
         /// The names of the files in a folder (for globs).
         var fileNames: (String) -> [String]
+        /// The names, without extension, of every file and folder in and below a folder.
+        var namesBelow: (String) -> Set<String> = { _ in [] }
+        /// The names declared (`struct X`, `func x`, `case x`, …) in the Swift files in and below a folder.
+        var declarationsBelow: (String) -> Set<String> = { _ in [] }
+        /// The names, without `.swift`, of the Swift files under a target's folder (`Sources/Tomorrowland`).
+        var swiftFileStems: (String) -> Set<String> = { _ in [] }
 
         /// Top-level folders (not hidden), every folder under Sources/, Tests/ and Examples/,
         /// and every Swift file under Sources/.
@@ -108,9 +150,30 @@ struct TreeMap {
                     }
                 }
             }
+            func below(_ folder: String) -> [String] {
+                (fileManager.enumerator(atPath: root.appendingPathComponent(folder).path)?.allObjects ?? [])
+                    .compactMap { $0 as? String }
+                    .filter { !$0.split(separator: "/").contains(where: { $0.hasPrefix(".") }) }
+            }
+            func stem(_ path: String) -> String {
+                String(path.split(separator: "/").last?.split(separator: ".").first ?? "")
+            }
+            let declaration = try! NSRegularExpression(
+                pattern: #"\b(?:class|struct|enum|protocol|actor|typealias|extension|func|case|var|let)\s+([A-Za-z_]\w*)"#)
             return Tree(topLevelFolders: topLevel.sorted(), folders: folders.sorted(), sourceFiles: sourceFiles.sorted(),
                         exists: { fileManager.fileExists(atPath: root.appendingPathComponent($0).path) },
-                        fileNames: { (try? fileManager.contentsOfDirectory(atPath: root.appendingPathComponent($0).path)) ?? [] })
+                        fileNames: { (try? fileManager.contentsOfDirectory(atPath: root.appendingPathComponent($0).path)) ?? [] },
+                        namesBelow: { Set(below($0).map(stem)) },
+                        declarationsBelow: { folder in
+                            Set(below(folder).filter { $0.hasSuffix(".swift") }.flatMap { path -> [String] in
+                                let url = root.appendingPathComponent(folder).appendingPathComponent(path)
+                                let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+                                let ns = text as NSString
+                                return declaration.matches(in: text, range: NSRange(location: 0, length: ns.length))
+                                    .map { ns.substring(with: $0.range(at: 1)) }
+                            })
+                        },
+                        swiftFileStems: { Set(below($0).filter { $0.hasSuffix(".swift") }.map(stem)) })
         }
     }
 
@@ -209,6 +272,45 @@ struct TreeMap {
                     ? tree.fileNames(folder).contains { Self.glob(word, matches: $0) }
                     : tree.exists(Self.join(folder, word.hasSuffix(".swift") ? word : word + ".swift"))
                 if !exists { problems.append("\(Self.join(folder, word)): named in the section of \(folder)/ but does not exist") }
+            }
+        }
+        return problems
+    }
+
+    /// Words that name things outside the tree (languages, tools, other libraries, Foundation types).
+    static let outsideNames: Set<String> = [
+        "API", "C", "Codable", "Ctrl", "DocC", "MainActor", "NAME", "NIO", "OpenCombine", "Operation", "Swift", "TSan",
+        "Task", "Value", "XCTest",
+    ]
+
+    /// Capitalised words of the prose that name nothing in their section's folder, or that name
+    /// a Swift file of another folder (see the comment at the top of this file).
+    func proseProblems(in tree: Tree) -> [String] {
+        let capitalised = try! NSRegularExpression(pattern: #"(?<![\w.+*/`-])([A-Z][A-Za-z0-9]*)(…)?(?![\w+*/])"#)
+        let library = tree.declarationsBelow("Sources")
+        let targets = Set(tree.folders.filter { $0.split(separator: "/").count == 2 }.map { Self.split($0).name })
+        var problems: [String] = []
+        for (folder, text) in sections.sorted(by: { $0.key < $1.key }) where folder.contains("/") {
+            let area = folder.split(separator: "/").prefix(2).joined(separator: "/")
+            let names = tree.namesBelow(folder)
+            let declared = tree.declarationsBelow(folder)
+            let elsewhere = tree.swiftFileStems(area).subtracting(names)
+            let ns = text as NSString
+            var reported: Set<String> = []
+            for match in capitalised.matches(in: text, range: NSRange(location: 0, length: ns.length)) {
+                let word = ns.substring(with: match.range(at: 1))
+                let isPrefix = match.range(at: 2).location != NSNotFound
+                guard !reported.contains(word) else { continue }
+                if elsewhere.contains(word) {
+                    problems.append("\(word): named in the section of \(folder)/ but its file is in another folder")
+                } else if isPrefix ? !names.contains(where: { $0.hasPrefix(word) })
+                    : !(names.contains(word) || declared.contains(word) || library.contains(word) || targets.contains(word)
+                        || Self.outsideNames.contains(word)) {
+                    problems.append("\(word): named in the section of \(folder)/ but nothing in or below it has that name")
+                } else {
+                    continue
+                }
+                reported.insert(word)
             }
         }
         return problems

@@ -1,8 +1,9 @@
 // Keeps the rulebook (Sources/Tomorrowland/Tomorrowland.docc/Rules.md) and the code in step:
-// comments and test names cite behavioural rules by number ("rule 5", "rules 5–7",
-// `testRule05_…`), so every cited number must be a rule of the article; every test named after
-// a rule must be listed under it; every test the article lists must exist; and nothing cites
-// an issue number instead.
+// comments, test names and the other articles cite behavioural rules by number ("rule 5",
+// "rules 5–7", `testRule05_…`), so every cited number must be a rule of the article (and no
+// citation names a sub-rule, a number followed by a letter, which the article does not have); every test
+// named after a rule must be listed under it; every test the article lists must exist; and
+// nothing cites an issue number instead.
 
 import Foundation
 import Testing
@@ -19,13 +20,16 @@ struct RulebookTests {
         }
     }
 
-    @Test("every rule cited in Sources/ and Tests/ is in Rules.md")
+    @Test("every rule cited in Sources/, Tests/ and the docs is in Rules.md")
     func everyCitedRuleExists() throws {
         let numbers = Set(try Rulebook.load().rules.map(\.number))
         let citations = try Rulebook.citationsInCode()
         #expect(citations.count >= 100, "found only \(citations.count) citations: is the reader broken?")
         for citation in citations where !numbers.contains(citation.rule) {
             Issue.record("\(citation.place) cites rule \(citation.rule), which Rules.md does not have")
+        }
+        for place in Rulebook.subRuleCitations() {
+            Issue.record("\(place) cites a sub-rule (a number followed by a letter); Rules.md numbers whole rules only: cite the rule")
         }
     }
 
@@ -70,6 +74,7 @@ struct RulebookTests {
         #expect(Rulebook.citedRules(in: "// Rules 5–7, rules 1-3") == [5, 6, 7, 1, 2, 3])
         #expect(Rulebook.citedRules(in: "testRule05_x() and rule09_y, Rule 9") == [5, 9, 9])
         #expect(Rulebook.citedRules(in: "a rule of thumb, 5 rules") == [])
+        #expect(Rulebook.subRuleCitations(in: "see rule 5" + "b, Rules 12" + "a; rule09_y, rule 5.") == [4, 13])
     }
 }
 
@@ -162,6 +167,9 @@ struct Rulebook {
     struct CodeFile {
         var path: String
         var text: String
+        static func read(_ path: String) -> CodeFile {
+            CodeFile(path: path, text: (try? String(contentsOf: Snippets.root.appendingPathComponent(path), encoding: .utf8)) ?? "")
+        }
         /// "path:line" of a range in `text`.
         func place(of range: NSRange) -> String {
             let before = (text as NSString).substring(to: range.location)
@@ -169,15 +177,33 @@ struct Rulebook {
         }
     }
 
-    static let code: [CodeFile] = swiftFiles(under: ["Sources", "Tests"]).map { path in
-        CodeFile(path: path, text: (try? String(contentsOf: Snippets.root.appendingPathComponent(path), encoding: .utf8)) ?? "")
-    }
+    static let code: [CodeFile] = swiftFiles(under: ["Sources", "Tests"]).map(CodeFile.read)
 
-    /// Every rule cited in a Swift file under Sources/ or Tests/.
+    /// The articles that may cite rules: the DocC catalogs (Rules.md among them), README.md
+    /// and MIGRATION.md. BENCHMARKS.md is a log of past measurements and is not read.
+    static let articles: [CodeFile] = (files(under: ["Sources"], withSuffix: ".md") + ["README.md", "MIGRATION.md"])
+        .map(CodeFile.read)
+
+    /// Every rule cited in a Swift file under Sources/ or Tests/, or in an article.
     static func citationsInCode() throws -> [Citation] {
-        code.flatMap { file in
+        (code + articles).flatMap { file in
             citations(in: file.text).flatMap { found in found.rules.map { Citation(rule: $0, file: file, range: found.range) } }
         }
+    }
+
+    private static let subRule = try! NSRegularExpression(pattern: #"\brules?[ _]?\d+[a-z]\b"#, options: [.caseInsensitive])
+
+    /// Places where a rule number is followed by a letter, in the code and the articles.
+    static func subRuleCitations() -> [String] {
+        (code + articles).flatMap { file in
+            subRule.matches(in: file.text, range: NSRange(location: 0, length: (file.text as NSString).length))
+                .map { file.place(of: $0.range) }
+        }
+    }
+
+    /// The offsets of the sub-rule citations in `text` (for the reader's own test).
+    static func subRuleCitations(in text: String) -> [Int] {
+        subRule.matches(in: text, range: NSRange(location: 0, length: (text as NSString).length)).map(\.range.location)
     }
 
     /// Tests whose function name starts with `testRuleNN` or `ruleNN`.
@@ -193,10 +219,14 @@ struct Rulebook {
     }
 
     private static func swiftFiles(under folders: [String]) -> [String] {
+        files(under: folders, withSuffix: ".swift")
+    }
+
+    private static func files(under folders: [String], withSuffix suffix: String) -> [String] {
         folders.flatMap { folder -> [String] in
             let enumerator = FileManager.default.enumerator(atPath: Snippets.root.appendingPathComponent(folder).path)
             return (enumerator?.allObjects ?? []).compactMap { $0 as? String }
-                .filter { $0.hasSuffix(".swift") }
+                .filter { $0.hasSuffix(suffix) }
                 .map { folder + "/" + $0 }
         }.sorted()
     }

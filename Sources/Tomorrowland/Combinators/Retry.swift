@@ -125,7 +125,15 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
     private let pendingRuns = Atomic(0)
     private let state: Locked<State>
 
-    init(context: PromiseContext, isolation: (any Actor)?, attempts: Int, delay: TimeInterval, shouldRetry: @escaping @Sendable (Error) -> Bool, body: @escaping @Sendable () -> Promise<Value, Error>, resolver: Promise<Value, Error>.Resolver) {
+    init(
+        context: PromiseContext,
+        isolation: (any Actor)?,
+        attempts: Int,
+        delay: TimeInterval,
+        shouldRetry: @escaping @Sendable (Error) -> Bool,
+        body: @escaping @Sendable () -> Promise<Value, Error>,
+        resolver: Promise<Value, Error>.Resolver
+    ) {
         self.context = context
         self.isolation = isolation
         timerContext = context.timerContext
@@ -178,7 +186,9 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
         }
         guard let number = started else { return }
         let attempt = body()
-        let observer: Promise<Void, NoError> = attempt.register(on: context, token: nil, trigger: .error, kind: .transformer, isolation: isolation) { [self] result in
+        let observer: Promise<Void, NoError> = attempt.register(
+            on: context, token: nil, trigger: .error, kind: .transformer, isolation: isolation
+        ) { [self] result in
             attemptResolved(number, result)
             return .resolve(.value(()))
         }

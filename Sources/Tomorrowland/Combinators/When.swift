@@ -16,7 +16,11 @@ import Dispatch
 ///   observers (rule 5): an input is asked to cancel once all of its observers agree.
 ///
 /// Linear in time and memory: one observer per input, no per-input hop or copy.
-public func when<Value, Error>(fulfilled promises: [Promise<Value, Error>], qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<[Value], Error> {
+public func when<Value, Error>(
+    fulfilled promises: [Promise<Value, Error>],
+    qos: DispatchQoS.QoSClass = .default,
+    cancelOnFailure: Bool = false
+) -> Promise<[Value], Error> {
     if promises.isEmpty { return Promise(fulfilled: []) }
     let (output, resolver) = Promise<[Value], Error>.makeWithResolver()
     let buffer = WhenValueBuffer<Value>(count: promises.count)
@@ -55,13 +59,21 @@ public func when<Value, Error>(fulfilled promises: [Promise<Value, Error>], qos:
 ///     input is fulfilled after this call.
 ///   - cancelOnFailure: Whether to request cancellation of every input once one fails.
 /// - Returns: A promise of the tuple of values, or of the first failure.
-public func when<each Value, Error>(fulfilled promises: repeat Promise<each Value, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(repeat each Value), Error> {
+public func when<each Value, Error>(
+    fulfilled promises: repeat Promise<each Value, Error>,
+    qos: DispatchQoS.QoSClass = .default,
+    cancelOnFailure: Bool = false
+) -> Promise<(repeat each Value), Error> {
     whenFulfilled(repeat each promises, qos: qos, cancelOnFailure: cancelOnFailure)
 }
 
 /// The tuple form of `when(fulfilled:…)`, behind the parameter-pack function and the
 /// 1.x-named overloads for two to six promises (which would otherwise call themselves).
-func whenFulfilled<each Value, Error>(_ promises: repeat Promise<each Value, Error>, qos: DispatchQoS.QoSClass, cancelOnFailure: Bool) -> Promise<(repeat each Value), Error> {
+func whenFulfilled<each Value, Error>(
+    _ promises: repeat Promise<each Value, Error>,
+    qos: DispatchQoS.QoSClass,
+    cancelOnFailure: Bool
+) -> Promise<(repeat each Value), Error> {
     var count = 0
     var inputs = [PromiseCore]()
     for promise in repeat each promises {
@@ -100,10 +112,16 @@ func whenFulfilled<each Value, Error>(_ promises: repeat Promise<each Value, Err
 /// each input as one of its observers.
 ///
 /// - Parameters:
+///   - a: The first promise.
+///   - b: The second promise.
 ///   - qos: The QoS of the global queue the values are delivered on.
 ///   - cancelOnFailure: If `true`, every input is asked to cancel once one of them fails.
 /// - Returns: A promise of `(a's value, b's value)`.
-public func when<Value1, Value2, Error>(fulfilled a: Promise<Value1, Error>, _ b: Promise<Value2, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(Value1, Value2), Error> {
+public func when<Value1, Value2, Error>(
+    fulfilled a: Promise<Value1, Error>,
+    _ b: Promise<Value2, Error>,
+    qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false
+) -> Promise<(Value1, Value2), Error> {
     whenFulfilled(a, b, qos: qos, cancelOnFailure: cancelOnFailure)
 }
 
@@ -112,10 +130,18 @@ public func when<Value1, Value2, Error>(fulfilled a: Promise<Value1, Error>, _ b
 /// `when(fulfilled:qos:cancelOnFailure:)` (see the two-promise overload).
 ///
 /// - Parameters:
+///   - a: The first promise.
+///   - b: The second promise.
+///   - c: The third promise.
 ///   - qos: The QoS of the global queue the values are delivered on.
 ///   - cancelOnFailure: If `true`, every input is asked to cancel once one of them fails.
 /// - Returns: A promise of the three values, in input order.
-public func when<Value1, Value2, Value3, Error>(fulfilled a: Promise<Value1, Error>, _ b: Promise<Value2, Error>, _ c: Promise<Value3, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(Value1, Value2, Value3), Error> {
+public func when<Value1, Value2, Value3, Error>(
+    fulfilled a: Promise<Value1, Error>,
+    _ b: Promise<Value2, Error>,
+    _ c: Promise<Value3, Error>,
+    qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false
+) -> Promise<(Value1, Value2, Value3), Error> {
     whenFulfilled(a, b, c, qos: qos, cancelOnFailure: cancelOnFailure)
 }
 
@@ -124,10 +150,20 @@ public func when<Value1, Value2, Value3, Error>(fulfilled a: Promise<Value1, Err
 /// `when(fulfilled:qos:cancelOnFailure:)` (see the two-promise overload).
 ///
 /// - Parameters:
+///   - a: The first promise.
+///   - b: The second promise.
+///   - c: The third promise.
+///   - d: The fourth promise.
 ///   - qos: The QoS of the global queue the values are delivered on.
 ///   - cancelOnFailure: If `true`, every input is asked to cancel once one of them fails.
 /// - Returns: A promise of the four values, in input order.
-public func when<Value1, Value2, Value3, Value4, Error>(fulfilled a: Promise<Value1, Error>, _ b: Promise<Value2, Error>, _ c: Promise<Value3, Error>, _ d: Promise<Value4, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(Value1, Value2, Value3, Value4), Error> {
+public func when<Value1, Value2, Value3, Value4, Error>(
+    fulfilled a: Promise<Value1, Error>,
+    _ b: Promise<Value2, Error>,
+    _ c: Promise<Value3, Error>,
+    _ d: Promise<Value4, Error>,
+    qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false
+) -> Promise<(Value1, Value2, Value3, Value4), Error> {
     whenFulfilled(a, b, c, d, qos: qos, cancelOnFailure: cancelOnFailure)
 }
 
@@ -136,10 +172,22 @@ public func when<Value1, Value2, Value3, Value4, Error>(fulfilled a: Promise<Val
 /// `when(fulfilled:qos:cancelOnFailure:)` (see the two-promise overload).
 ///
 /// - Parameters:
+///   - a: The first promise.
+///   - b: The second promise.
+///   - c: The third promise.
+///   - d: The fourth promise.
+///   - e: The fifth promise.
 ///   - qos: The QoS of the global queue the values are delivered on.
 ///   - cancelOnFailure: If `true`, every input is asked to cancel once one of them fails.
 /// - Returns: A promise of the five values, in input order.
-public func when<Value1, Value2, Value3, Value4, Value5, Error>(fulfilled a: Promise<Value1, Error>, _ b: Promise<Value2, Error>, _ c: Promise<Value3, Error>, _ d: Promise<Value4, Error>, _ e: Promise<Value5, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(Value1, Value2, Value3, Value4, Value5), Error> {
+public func when<Value1, Value2, Value3, Value4, Value5, Error>(
+    fulfilled a: Promise<Value1, Error>,
+    _ b: Promise<Value2, Error>,
+    _ c: Promise<Value3, Error>,
+    _ d: Promise<Value4, Error>,
+    _ e: Promise<Value5, Error>,
+    qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false
+) -> Promise<(Value1, Value2, Value3, Value4, Value5), Error> {
     whenFulfilled(a, b, c, d, e, qos: qos, cancelOnFailure: cancelOnFailure)
 }
 
@@ -148,9 +196,23 @@ public func when<Value1, Value2, Value3, Value4, Value5, Error>(fulfilled a: Pro
 /// `when(fulfilled:qos:cancelOnFailure:)` (see the two-promise overload).
 ///
 /// - Parameters:
+///   - a: The first promise.
+///   - b: The second promise.
+///   - c: The third promise.
+///   - d: The fourth promise.
+///   - e: The fifth promise.
+///   - f: The sixth promise.
 ///   - qos: The QoS of the global queue the values are delivered on.
 ///   - cancelOnFailure: If `true`, every input is asked to cancel once one of them fails.
 /// - Returns: A promise of the six values, in input order.
-public func when<Value1, Value2, Value3, Value4, Value5, Value6, Error>(fulfilled a: Promise<Value1, Error>, _ b: Promise<Value2, Error>, _ c: Promise<Value3, Error>, _ d: Promise<Value4, Error>, _ e: Promise<Value5, Error>, _ f: Promise<Value6, Error>, qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false) -> Promise<(Value1, Value2, Value3, Value4, Value5, Value6), Error> {
+public func when<Value1, Value2, Value3, Value4, Value5, Value6, Error>(
+    fulfilled a: Promise<Value1, Error>,
+    _ b: Promise<Value2, Error>,
+    _ c: Promise<Value3, Error>,
+    _ d: Promise<Value4, Error>,
+    _ e: Promise<Value5, Error>,
+    _ f: Promise<Value6, Error>,
+    qos: DispatchQoS.QoSClass = .default, cancelOnFailure: Bool = false
+) -> Promise<(Value1, Value2, Value3, Value4, Value5, Value6), Error> {
     whenFulfilled(a, b, c, d, e, f, qos: qos, cancelOnFailure: cancelOnFailure)
 }

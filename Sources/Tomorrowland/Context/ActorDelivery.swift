@@ -47,7 +47,12 @@ enum ActorDelivery {
     /// `.nowOr` with `synchronously`), `true` when it was scheduled or sent to its actor, in
     /// which case the handler skips itself if the promise was meanwhile fulfilled or rejected.
     @inline(__always)
-    static func executeCancelHandler(on context: PromiseContext, synchronously: Bool, isolation actor: (any Actor)?, _ body: @escaping @Sendable (_ queued: Bool) -> Void) {
+    static func executeCancelHandler(
+        on context: PromiseContext,
+        synchronously: Bool,
+        isolation actor: (any Actor)?,
+        _ body: @escaping @Sendable (_ queued: Bool) -> Void
+    ) {
         if let actor {
             execute(on: context, synchronously: synchronously, isolation: actor) { body(true) }
         } else if let mode = context.inlineMode(synchronously: synchronously) {

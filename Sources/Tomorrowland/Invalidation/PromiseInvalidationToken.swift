@@ -49,9 +49,12 @@ public struct PromiseInvalidationToken: CustomStringConvertible, CustomDebugStri
 
     /// Invalidates this token whenever `token` is invalidated, forever.
     ///
-    /// - Parameter includingCancelWithoutInvalidating: also pass on `token`'s
-    ///   `cancelWithoutInvalidating()`. Neither token retains the other; chaining a token
-    ///   from itself does nothing.
+    /// Neither token retains the other; chaining a token from itself does nothing.
+    ///
+    /// - Parameters:
+    ///   - token: The token whose invalidations are passed on to this one.
+    ///   - includingCancelWithoutInvalidating: Also pass on `token`'s
+    ///     `cancelWithoutInvalidating()`.
     public func chainInvalidation(from token: PromiseInvalidationToken, includingCancelWithoutInvalidating: Bool = true) {
         guard token.box !== box else { return }
         token.box.chain(box, includingCancelWithoutInvalidating: includingCancelWithoutInvalidating)

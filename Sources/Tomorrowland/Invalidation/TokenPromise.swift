@@ -49,13 +49,19 @@ public struct TokenPromise<Value, Error>: Equatable {
     /// - Returns: A promise with this promise's result, wrapped with the same token. From
     ///   the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
     ///   token is invalidated (rule 29).
-    public func then(on context: PromiseContext.CallerIsolated = .auto, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Void) -> TokenPromise<Value, Error> {
+    public func then(
+        on context: PromiseContext.CallerIsolated = .auto,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Void
+    ) -> TokenPromise<Value, Error> {
         wrap(inner.then(on: context, token: token, onSuccess))
     }
 
     /// `then(on:_:)` with a context held in a value: `onSuccess` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func then(on context: any PromiseContextConvertible, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Void) -> TokenPromise<Value, Error> {
+    public func then(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Void
+    ) -> TokenPromise<Value, Error> {
         wrap(inner.then(on: context, token: token, onSuccess))
     }
 
@@ -75,13 +81,19 @@ public struct TokenPromise<Value, Error>: Equatable {
     /// - Returns: A promise of the transformed value, wrapped with the same token. From the
     ///   initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
     ///   token is invalidated (rule 29).
-    public func map<U>(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> U) -> TokenPromise<U, Error> {
+    public func map<U>(
+        on context: PromiseContext.CallerIsolated,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> U
+    ) -> TokenPromise<U, Error> {
         wrap(inner.map(on: context, token: token, onSuccess))
     }
 
     /// `map(on:_:)` with a context held in a value: `onSuccess` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func map<U>(on context: any PromiseContextConvertible, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> U) -> TokenPromise<U, Error> {
+    public func map<U>(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> U
+    ) -> TokenPromise<U, Error> {
         wrap(inner.map(on: context, token: token, onSuccess))
     }
 
@@ -101,13 +113,19 @@ public struct TokenPromise<Value, Error>: Equatable {
     /// - Returns: A promise of the adopted promise's result, wrapped with the same token.
     ///   From the initial `withToken(_:)` wrapper, that promise is also asked to cancel
     ///   when the token is invalidated (rule 29).
-    public func flatMap<U>(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Promise<U, Error>) -> TokenPromise<U, Error> {
+    public func flatMap<U>(
+        on context: PromiseContext.CallerIsolated,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Promise<U, Error>
+    ) -> TokenPromise<U, Error> {
         wrap(inner.flatMap(on: context, token: token, onSuccess))
     }
 
     /// `flatMap(on:_:)` with a context held in a value: `onSuccess` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func flatMap<U>(on context: any PromiseContextConvertible, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Promise<U, Error>) -> TokenPromise<U, Error> {
+    public func flatMap<U>(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Promise<U, Error>
+    ) -> TokenPromise<U, Error> {
         wrap(inner.flatMap(on: context, token: token, onSuccess))
     }
 
@@ -128,14 +146,20 @@ public struct TokenPromise<Value, Error>: Equatable {
     ///   the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
     ///   token is invalidated (rule 29).
     @discardableResult
-    public func `catch`(on context: PromiseContext.CallerIsolated = .auto, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Void) -> TokenPromise<Value, Error> {
+    public func `catch`(
+        on context: PromiseContext.CallerIsolated = .auto,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Void
+    ) -> TokenPromise<Value, Error> {
         wrap(inner.catch(on: context, token: token, onError))
     }
 
     /// `catch(on:_:)` with a context held in a value: `onError` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
     @discardableResult
-    public func `catch`(on context: any PromiseContextConvertible, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Void) -> TokenPromise<Value, Error> {
+    public func `catch`(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Void
+    ) -> TokenPromise<Value, Error> {
         wrap(inner.catch(on: context, token: token, onError))
     }
 
@@ -156,13 +180,19 @@ public struct TokenPromise<Value, Error>: Equatable {
     /// - Returns: A promise that cannot be rejected, wrapped with the same token. From the
     ///   initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
     ///   token is invalidated (rule 29).
-    public func recover(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Value) -> TokenPromise<Value, NoError> {
+    public func recover(
+        on context: PromiseContext.CallerIsolated,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Value
+    ) -> TokenPromise<Value, NoError> {
         wrap(inner.recover(on: context, token: token, onError))
     }
 
     /// `recover(on:_:)` with a context held in a value: `onError` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func recover(on context: any PromiseContextConvertible, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Value) -> TokenPromise<Value, NoError> {
+    public func recover(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Value
+    ) -> TokenPromise<Value, NoError> {
         wrap(inner.recover(on: context, token: token, onError))
     }
 
@@ -185,13 +215,19 @@ public struct TokenPromise<Value, Error>: Equatable {
     /// - Returns: A promise with this promise's value or the transformed error, wrapped
     ///   with the same token. From the initial `withToken(_:)` wrapper, that promise is
     ///   also asked to cancel when the token is invalidated (rule 29).
-    public func mapError<E>(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> E) -> TokenPromise<Value, E> {
+    public func mapError<E>(
+        on context: PromiseContext.CallerIsolated,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> E
+    ) -> TokenPromise<Value, E> {
         wrap(inner.mapError(on: context, token: token, onError))
     }
 
     /// `mapError(on:_:)` with a context held in a value: `onError` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func mapError<E>(on context: any PromiseContextConvertible, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> E) -> TokenPromise<Value, E> {
+    public func mapError<E>(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> E
+    ) -> TokenPromise<Value, E> {
         wrap(inner.mapError(on: context, token: token, onError))
     }
 
@@ -211,13 +247,19 @@ public struct TokenPromise<Value, Error>: Equatable {
     /// - Returns: A promise with this promise's value or the adopted promise's result,
     ///   wrapped with the same token. From the initial `withToken(_:)` wrapper, that
     ///   promise is also asked to cancel when the token is invalidated (rule 29).
-    public func flatMapError<E>(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Promise<Value, E>) -> TokenPromise<Value, E> {
+    public func flatMapError<E>(
+        on context: PromiseContext.CallerIsolated,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Promise<Value, E>
+    ) -> TokenPromise<Value, E> {
         wrap(inner.flatMapError(on: context, token: token, onError))
     }
 
     /// `flatMapError(on:_:)` with a context held in a value: `onError` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func flatMapError<E>(on context: any PromiseContextConvertible, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Promise<Value, E>) -> TokenPromise<Value, E> {
+    public func flatMapError<E>(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Promise<Value, E>
+    ) -> TokenPromise<Value, E> {
         wrap(inner.flatMapError(on: context, token: token, onError))
     }
 
@@ -237,19 +279,28 @@ public struct TokenPromise<Value, Error>: Equatable {
     /// - Returns: A promise with this promise's value or the new error, wrapped with the
     ///   same token. From the initial `withToken(_:)` wrapper, that promise is also asked
     ///   to cancel when the token is invalidated (rule 29).
-    public func tryMapError<E: Swift.Error>(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> E) -> TokenPromise<Value, Swift.Error> {
+    public func tryMapError<E: Swift.Error>(
+        on context: PromiseContext.CallerIsolated,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> E
+    ) -> TokenPromise<Value, Swift.Error> {
         wrap(inner.tryMapError(on: context, token: token, onError))
     }
 
     /// `tryMapError(on:_:)` with a context held in a value: `onError` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func tryMapError<E: Swift.Error>(on context: any PromiseContextConvertible, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> E) -> TokenPromise<Value, Swift.Error> {
+    public func tryMapError<E: Swift.Error>(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> E
+    ) -> TokenPromise<Value, Swift.Error> {
         wrap(inner.tryMapError(on: context, token: token, onError))
     }
 
     /// `tryMapError(on:_:)` with a named context (`.utility`, `.queue(q)`, …): `onError` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public func tryMapError<E: Swift.Error>(on context: PromiseContext.Named, _ onError: @escaping @Sendable (Error) throws -> E) -> TokenPromise<Value, Swift.Error> {
+    public func tryMapError<E: Swift.Error>(
+        on context: PromiseContext.Named,
+        _ onError: @escaping @Sendable (Error) throws -> E
+    ) -> TokenPromise<Value, Swift.Error> {
         wrap(inner.tryMapError(on: context, token: token, onError))
     }
 
@@ -263,19 +314,28 @@ public struct TokenPromise<Value, Error>: Equatable {
     /// - Returns: A promise with this promise's value or the adopted promise's result,
     ///   wrapped with the same token. From the initial `withToken(_:)` wrapper, that
     ///   promise is also asked to cancel when the token is invalidated (rule 29).
-    public func tryFlatMapError<E: Swift.Error>(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Promise<Value, E>) -> TokenPromise<Value, Swift.Error> {
+    public func tryFlatMapError<E: Swift.Error>(
+        on context: PromiseContext.CallerIsolated,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Promise<Value, E>
+    ) -> TokenPromise<Value, Swift.Error> {
         wrap(inner.tryFlatMapError(on: context, token: token, onError))
     }
 
     /// `tryFlatMapError(on:_:)` with a context held in a value: `onError` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func tryFlatMapError<E: Swift.Error>(on context: any PromiseContextConvertible, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Promise<Value, E>) -> TokenPromise<Value, Swift.Error> {
+    public func tryFlatMapError<E: Swift.Error>(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Promise<Value, E>
+    ) -> TokenPromise<Value, Swift.Error> {
         wrap(inner.tryFlatMapError(on: context, token: token, onError))
     }
 
     /// `tryFlatMapError(on:_:)` with a named context (`.utility`, `.queue(q)`, …): `onError` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public func tryFlatMapError<E: Swift.Error>(on context: PromiseContext.Named, _ onError: @escaping @Sendable (Error) throws -> Promise<Value, E>) -> TokenPromise<Value, Swift.Error> {
+    public func tryFlatMapError<E: Swift.Error>(
+        on context: PromiseContext.Named,
+        _ onError: @escaping @Sendable (Error) throws -> Promise<Value, E>
+    ) -> TokenPromise<Value, Swift.Error> {
         wrap(inner.tryFlatMapError(on: context, token: token, onError))
     }
 
@@ -290,21 +350,30 @@ public struct TokenPromise<Value, Error>: Equatable {
     ///   the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
     ///   token is invalidated (rule 29).
     @discardableResult
-    public func always(on context: PromiseContext.CallerIsolated = .auto, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void) -> TokenPromise<Value, Error> {
+    public func always(
+        on context: PromiseContext.CallerIsolated = .auto,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void
+    ) -> TokenPromise<Value, Error> {
         wrap(inner.always(on: context, token: token, onComplete))
     }
 
     /// `always(on:_:)` with a context held in a value: `onComplete` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
     @discardableResult
-    public func always(on context: any PromiseContextConvertible, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void) -> TokenPromise<Value, Error> {
+    public func always(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void
+    ) -> TokenPromise<Value, Error> {
         wrap(inner.always(on: context, token: token, onComplete))
     }
 
     /// `always(on:_:)` with a named context (`.utility`, `.queue(q)`, …): `onComplete` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
     @discardableResult
-    public func always(on context: PromiseContext.Named, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Void) -> TokenPromise<Value, Error> {
+    public func always(
+        on context: PromiseContext.Named,
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Void
+    ) -> TokenPromise<Value, Error> {
         wrap(inner.always(on: context, token: token, onComplete))
     }
 
@@ -319,19 +388,28 @@ public struct TokenPromise<Value, Error>: Equatable {
     /// - Returns: A promise of the transformed result, wrapped with the same token. From
     ///   the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
     ///   token is invalidated (rule 29).
-    public func mapResult<T, E>(on context: PromiseContext.CallerIsolated, @_inheritActorContext onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>) -> TokenPromise<T, E> {
+    public func mapResult<T, E>(
+        on context: PromiseContext.CallerIsolated,
+        @_inheritActorContext onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>
+    ) -> TokenPromise<T, E> {
         wrap(inner.mapResult(on: context, token: token, onComplete))
     }
 
     /// `mapResult(on:onComplete:)` with a context held in a value: `onComplete` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func mapResult<T, E>(on context: any PromiseContextConvertible, @_inheritActorContext onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>) -> TokenPromise<T, E> {
+    public func mapResult<T, E>(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>
+    ) -> TokenPromise<T, E> {
         wrap(inner.mapResult(on: context, token: token, onComplete))
     }
 
     /// `mapResult(on:onComplete:)` with a named context (`.utility`, `.queue(q)`, …): `onComplete` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public func mapResult<T, E>(on context: PromiseContext.Named, onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>) -> TokenPromise<T, E> {
+    public func mapResult<T, E>(
+        on context: PromiseContext.Named,
+        onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>
+    ) -> TokenPromise<T, E> {
         wrap(inner.mapResult(on: context, token: token, onComplete))
     }
 
@@ -345,19 +423,28 @@ public struct TokenPromise<Value, Error>: Equatable {
     /// - Returns: A promise of the adopted promise's result, wrapped with the same token.
     ///   From the initial `withToken(_:)` wrapper, that promise is also asked to cancel
     ///   when the token is invalidated (rule 29).
-    public func flatMapResult<T, E>(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>) -> TokenPromise<T, E> {
+    public func flatMapResult<T, E>(
+        on context: PromiseContext.CallerIsolated,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>
+    ) -> TokenPromise<T, E> {
         wrap(inner.flatMapResult(on: context, token: token, onComplete))
     }
 
     /// `flatMapResult(on:_:)` with a context held in a value: `onComplete` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func flatMapResult<T, E>(on context: any PromiseContextConvertible, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>) -> TokenPromise<T, E> {
+    public func flatMapResult<T, E>(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>
+    ) -> TokenPromise<T, E> {
         wrap(inner.flatMapResult(on: context, token: token, onComplete))
     }
 
     /// `flatMapResult(on:_:)` with a named context (`.utility`, `.queue(q)`, …): `onComplete` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public func flatMapResult<T, E>(on context: PromiseContext.Named, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>) -> TokenPromise<T, E> {
+    public func flatMapResult<T, E>(
+        on context: PromiseContext.Named,
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>
+    ) -> TokenPromise<T, E> {
         wrap(inner.flatMapResult(on: context, token: token, onComplete))
     }
 
@@ -371,19 +458,28 @@ public struct TokenPromise<Value, Error>: Equatable {
     /// - Returns: A promise of the transformed result, wrapped with the same token. From
     ///   the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
     ///   token is invalidated (rule 29).
-    public func tryMapResult<T, E: Swift.Error>(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>) -> TokenPromise<T, Swift.Error> {
+    public func tryMapResult<T, E: Swift.Error>(
+        on context: PromiseContext.CallerIsolated,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>
+    ) -> TokenPromise<T, Swift.Error> {
         wrap(inner.tryMapResult(on: context, token: token, onComplete))
     }
 
     /// `tryMapResult(on:_:)` with a context held in a value: `onComplete` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func tryMapResult<T, E: Swift.Error>(on context: any PromiseContextConvertible, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>) -> TokenPromise<T, Swift.Error> {
+    public func tryMapResult<T, E: Swift.Error>(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>
+    ) -> TokenPromise<T, Swift.Error> {
         wrap(inner.tryMapResult(on: context, token: token, onComplete))
     }
 
     /// `tryMapResult(on:_:)` with a named context (`.utility`, `.queue(q)`, …): `onComplete` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public func tryMapResult<T, E: Swift.Error>(on context: PromiseContext.Named, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>) -> TokenPromise<T, Swift.Error> {
+    public func tryMapResult<T, E: Swift.Error>(
+        on context: PromiseContext.Named,
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>
+    ) -> TokenPromise<T, Swift.Error> {
         wrap(inner.tryMapResult(on: context, token: token, onComplete))
     }
 
@@ -397,19 +493,28 @@ public struct TokenPromise<Value, Error>: Equatable {
     /// - Returns: A promise of the adopted promise's result, wrapped with the same token.
     ///   From the initial `withToken(_:)` wrapper, that promise is also asked to cancel
     ///   when the token is invalidated (rule 29).
-    public func tryFlatMapResult<T, E: Swift.Error>(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>) -> TokenPromise<T, Swift.Error> {
+    public func tryFlatMapResult<T, E: Swift.Error>(
+        on context: PromiseContext.CallerIsolated,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>
+    ) -> TokenPromise<T, Swift.Error> {
         wrap(inner.tryFlatMapResult(on: context, token: token, onComplete))
     }
 
     /// `tryFlatMapResult(on:_:)` with a context held in a value: `onComplete` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func tryFlatMapResult<T, E: Swift.Error>(on context: any PromiseContextConvertible, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>) -> TokenPromise<T, Swift.Error> {
+    public func tryFlatMapResult<T, E: Swift.Error>(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>
+    ) -> TokenPromise<T, Swift.Error> {
         wrap(inner.tryFlatMapResult(on: context, token: token, onComplete))
     }
 
     /// `tryFlatMapResult(on:_:)` with a named context (`.utility`, `.queue(q)`, …): `onComplete` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public func tryFlatMapResult<T, E: Swift.Error>(on context: PromiseContext.Named, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>) -> TokenPromise<T, Swift.Error> {
+    public func tryFlatMapResult<T, E: Swift.Error>(
+        on context: PromiseContext.Named,
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>
+    ) -> TokenPromise<T, Swift.Error> {
         wrap(inner.tryFlatMapResult(on: context, token: token, onComplete))
     }
 
@@ -424,7 +529,10 @@ public struct TokenPromise<Value, Error>: Equatable {
     ///     7).
     /// - Returns: `self`.
     @discardableResult
-    public func tap(on context: PromiseContext.CallerIsolated = .auto, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void) -> TokenPromise<Value, Error> {
+    public func tap(
+        on context: PromiseContext.CallerIsolated = .auto,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void
+    ) -> TokenPromise<Value, Error> {
         _ = inner.tap(on: context, token: token, onComplete)
         return self
     }
@@ -432,7 +540,10 @@ public struct TokenPromise<Value, Error>: Equatable {
     /// `tap(on:_:)` with a context held in a value: `onComplete` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
     @discardableResult
-    public func tap(on context: any PromiseContextConvertible, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void) -> TokenPromise<Value, Error> {
+    public func tap(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void
+    ) -> TokenPromise<Value, Error> {
         _ = inner.tap(on: context, token: token, onComplete)
         return self
     }
@@ -456,14 +567,20 @@ public struct TokenPromise<Value, Error>: Equatable {
     ///   the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
     ///   token is invalidated (rule 29).
     @discardableResult
-    public func onCancel(on context: PromiseContext.CallerIsolated = .auto, @_inheritActorContext _ onCancel: @escaping @isolated(any) @Sendable () -> Void) -> TokenPromise<Value, Error> {
+    public func onCancel(
+        on context: PromiseContext.CallerIsolated = .auto,
+        @_inheritActorContext _ onCancel: @escaping @isolated(any) @Sendable () -> Void
+    ) -> TokenPromise<Value, Error> {
         wrap(inner.onCancel(on: context, token: token, onCancel))
     }
 
     /// `onCancel(on:_:)` with a context held in a value: `onCancel` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
     @discardableResult
-    public func onCancel(on context: any PromiseContextConvertible, @_inheritActorContext _ onCancel: @escaping @isolated(any) @Sendable () -> Void) -> TokenPromise<Value, Error> {
+    public func onCancel(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ onCancel: @escaping @isolated(any) @Sendable () -> Void
+    ) -> TokenPromise<Value, Error> {
         wrap(inner.onCancel(on: context, token: token, onCancel))
     }
 
@@ -517,13 +634,19 @@ extension TokenPromise where Error == Swift.Error {
     /// - Returns: A promise with this promise's result or the thrown error, wrapped with
     ///   the same token. From the initial `withToken(_:)` wrapper, that promise is also
     ///   asked to cancel when the token is invalidated (rule 29).
-    public func tryThen(on context: PromiseContext.CallerIsolated = .auto, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Void) -> TokenPromise<Value, Error> {
+    public func tryThen(
+        on context: PromiseContext.CallerIsolated = .auto,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Void
+    ) -> TokenPromise<Value, Error> {
         wrap(inner.tryThen(on: context, token: token, onSuccess))
     }
 
     /// `tryThen(on:_:)` with a context held in a value: `onSuccess` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func tryThen(on context: any PromiseContextConvertible, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Void) -> TokenPromise<Value, Error> {
+    public func tryThen(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Void
+    ) -> TokenPromise<Value, Error> {
         wrap(inner.tryThen(on: context, token: token, onSuccess))
     }
 
@@ -543,13 +666,19 @@ extension TokenPromise where Error == Swift.Error {
     /// - Returns: A promise of the transformed value, wrapped with the same token. From the
     ///   initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
     ///   token is invalidated (rule 29).
-    public func tryMap<U>(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> U) -> TokenPromise<U, Error> {
+    public func tryMap<U>(
+        on context: PromiseContext.CallerIsolated,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> U
+    ) -> TokenPromise<U, Error> {
         wrap(inner.tryMap(on: context, token: token, onSuccess))
     }
 
     /// `tryMap(on:_:)` with a context held in a value: `onSuccess` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func tryMap<U>(on context: any PromiseContextConvertible, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> U) -> TokenPromise<U, Error> {
+    public func tryMap<U>(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> U
+    ) -> TokenPromise<U, Error> {
         wrap(inner.tryMap(on: context, token: token, onSuccess))
     }
 
@@ -569,19 +698,28 @@ extension TokenPromise where Error == Swift.Error {
     /// - Returns: A promise of the adopted promise's result, wrapped with the same token.
     ///   From the initial `withToken(_:)` wrapper, that promise is also asked to cancel
     ///   when the token is invalidated (rule 29).
-    public func tryFlatMap<U, E: Swift.Error>(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Promise<U, E>) -> TokenPromise<U, Error> {
+    public func tryFlatMap<U, E: Swift.Error>(
+        on context: PromiseContext.CallerIsolated,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Promise<U, E>
+    ) -> TokenPromise<U, Error> {
         wrap(inner.tryFlatMap(on: context, token: token, onSuccess))
     }
 
     /// `tryFlatMap(on:_:)` with a context held in a value: `onSuccess` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func tryFlatMap<U, E: Swift.Error>(on context: any PromiseContextConvertible, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Promise<U, E>) -> TokenPromise<U, Error> {
+    public func tryFlatMap<U, E: Swift.Error>(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Promise<U, E>
+    ) -> TokenPromise<U, Error> {
         wrap(inner.tryFlatMap(on: context, token: token, onSuccess))
     }
 
     /// `tryFlatMap(on:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public func tryFlatMap<U, E: Swift.Error>(on context: PromiseContext.Named, _ onSuccess: @escaping @Sendable (Value) throws -> Promise<U, E>) -> TokenPromise<U, Error> {
+    public func tryFlatMap<U, E: Swift.Error>(
+        on context: PromiseContext.Named,
+        _ onSuccess: @escaping @Sendable (Value) throws -> Promise<U, E>
+    ) -> TokenPromise<U, Error> {
         wrap(inner.tryFlatMap(on: context, token: token, onSuccess))
     }
 
@@ -595,13 +733,19 @@ extension TokenPromise where Error == Swift.Error {
     /// - Returns: A promise with this promise's value, the recovered value or the thrown
     ///   error, wrapped with the same token. From the initial `withToken(_:)` wrapper, that
     ///   promise is also asked to cancel when the token is invalidated (rule 29).
-    public func tryRecover(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Value) -> TokenPromise<Value, Error> {
+    public func tryRecover(
+        on context: PromiseContext.CallerIsolated,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Value
+    ) -> TokenPromise<Value, Error> {
         wrap(inner.tryRecover(on: context, token: token, onError))
     }
 
     /// `tryRecover(on:_:)` with a context held in a value: `onError` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func tryRecover(on context: any PromiseContextConvertible, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Value) -> TokenPromise<Value, Error> {
+    public func tryRecover(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Value
+    ) -> TokenPromise<Value, Error> {
         wrap(inner.tryRecover(on: context, token: token, onError))
     }
 

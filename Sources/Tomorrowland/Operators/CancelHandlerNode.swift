@@ -10,7 +10,12 @@ final class CancelHandlerNode<Value, Error>: PromiseNode, @unchecked Sendable {
     /// The actor the handler is isolated to (`nil`: nonisolated); it runs only there.
     let isolation: (any Actor)?
 
-    init(context: PromiseContext, resolver: Promise<Value, Error>.Resolver, isolation: (any Actor)?, handler: @escaping @Sendable (Promise<Value, Error>.Resolver) -> Void) {
+    init(
+        context: PromiseContext,
+        resolver: Promise<Value, Error>.Resolver,
+        isolation: (any Actor)?,
+        handler: @escaping @Sendable (Promise<Value, Error>.Resolver) -> Void
+    ) {
         self.context = context
         self.isolation = isolation
         self.resolver = resolver

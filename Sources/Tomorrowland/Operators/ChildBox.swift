@@ -86,7 +86,15 @@ class ChildBox<ParentValue, ParentError, Value, Error, Callback: ReleasableCallb
     @usableFromInline @exclusivity(unchecked) final var callback: Callback
 
     @inlinable
-    init(context: PromiseContext, token: PromiseInvalidationToken?, trigger: Trigger, kind: ChildKind, isolation: (any Actor)?, callback: Callback, fire: @escaping Fire) {
+    init(
+        context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        trigger: Trigger,
+        kind: ChildKind,
+        isolation: (any Actor)?,
+        callback: Callback,
+        fire: @escaping Fire
+    ) {
         self.context = context
         self.isolation = isolation
         self.trigger = trigger

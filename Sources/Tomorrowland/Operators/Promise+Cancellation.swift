@@ -33,26 +33,39 @@ extension Promise {
     /// With no named context, a `cancelRequested` written in `@MainActor` code or an actor
     /// method is isolated to that actor and runs on it instead; with a named context
     /// (`.utility`, `.queue(q)`, …) it is nonisolated and runs there (see the Threading article).
-    public func propagatingCancellation(on context: PromiseContext.CallerIsolated, @_inheritActorContext cancelRequested: @escaping @isolated(any) @Sendable (Promise<Value, Error>) -> Void) -> Promise<Value, Error> {
+    public func propagatingCancellation(
+        on context: PromiseContext.CallerIsolated,
+        @_inheritActorContext cancelRequested: @escaping @isolated(any) @Sendable (Promise<Value, Error>) -> Void
+    ) -> Promise<Value, Error> {
         _propagatingCancellation(on: context.context, isolation: cancelRequested.isolation, cancelRequested: unisolated(cancelRequested))
     }
 
     /// `propagatingCancellation(on:cancelRequested:)` with a context held in a value:
     /// `cancelRequested` keeps the caller's actor, as with `.main` (see
     /// `PromiseContextConvertible`).
-    public func propagatingCancellation(on context: any PromiseContextConvertible, @_inheritActorContext cancelRequested: @escaping @isolated(any) @Sendable (Promise<Value, Error>) -> Void) -> Promise<Value, Error> {
+    public func propagatingCancellation(
+        on context: any PromiseContextConvertible,
+        @_inheritActorContext cancelRequested: @escaping @isolated(any) @Sendable (Promise<Value, Error>) -> Void
+    ) -> Promise<Value, Error> {
         _propagatingCancellation(on: context.promiseContext, isolation: cancelRequested.isolation, cancelRequested: unisolated(cancelRequested))
     }
 
     /// `propagatingCancellation(on:cancelRequested:)` with a named context (`.utility`,
     /// `.queue(q)`, …): `cancelRequested` is nonisolated and runs on that context, as in
     /// Tomorrowland 1.x.
-    public func propagatingCancellation(on context: PromiseContext.Named, cancelRequested: @escaping @Sendable (Promise<Value, Error>) -> Void) -> Promise<Value, Error> {
+    public func propagatingCancellation(
+        on context: PromiseContext.Named,
+        cancelRequested: @escaping @Sendable (Promise<Value, Error>) -> Void
+    ) -> Promise<Value, Error> {
         _propagatingCancellation(on: context.context, isolation: nil, cancelRequested: cancelRequested)
     }
 
     /// `propagatingCancellation(on:cancelRequested:)` with the callback's isolation taken apart.
-    func _propagatingCancellation(on context: PromiseContext, isolation: (any Actor)?, cancelRequested: @escaping @Sendable (Promise<Value, Error>) -> Void) -> Promise<Value, Error> {
+    func _propagatingCancellation(
+        on context: PromiseContext,
+        isolation: (any Actor)?,
+        cancelRequested: @escaping @Sendable (Promise<Value, Error>) -> Void
+    ) -> Promise<Value, Error> {
         let child = PromiseBox<Value, Error>()
         // Sealed at once: handles to the returned promise never block propagation (rule 8).
         child.preseal()

@@ -17,21 +17,33 @@ extension Promise {
     /// - Returns: A new promise with this promise's result, resolved after `onError`
     ///   returns; a child of this promise for cancellation propagation (rule 5).
     @inlinable @discardableResult
-    public func `catch`(on context: PromiseContext.CallerIsolated = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Void) -> Promise<Value, Error> {
+    public func `catch`(
+        on context: PromiseContext.CallerIsolated = .auto,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Void
+    ) -> Promise<Value, Error> {
         register(CatchBox(context: context.context, token: token, callback: onError))
     }
 
     /// `catch(on:token:_:)` with a context held in a value: `onError` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
     @inlinable @discardableResult
-    public func `catch`(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Void) -> Promise<Value, Error> {
+    public func `catch`(
+        on context: any PromiseContextConvertible,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Void
+    ) -> Promise<Value, Error> {
         register(CatchBox(context: context.promiseContext, token: token, callback: onError))
     }
 
     /// `catch(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onError` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
     @inlinable @discardableResult
-    public func `catch`(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) -> Void) -> Promise<Value, Error> {
+    public func `catch`(
+        on context: PromiseContext.Named,
+        token: PromiseInvalidationToken? = nil,
+        _ onError: @escaping @Sendable (Error) -> Void
+    ) -> Promise<Value, Error> {
         register(CatchBox(context: context.context, token: token, nonisolated: onError))
     }
 
@@ -45,25 +57,42 @@ extension Promise {
     ///     value or cancellation of this promise passes through without calling it.
     /// - Returns: A promise that is fulfilled or cancelled, never rejected; a child of this
     ///   promise for cancellation propagation.
-    public func recover(on context: PromiseContext.CallerIsolated, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Value) -> Promise<Value, NoError> {
+    public func recover(
+        on context: PromiseContext.CallerIsolated,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Value
+    ) -> Promise<Value, NoError> {
         _recover(on: context.context, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
     /// `recover(on:token:_:)` with a context held in a value: `onError` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func recover(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Value) -> Promise<Value, NoError> {
+    public func recover(
+        on context: any PromiseContextConvertible,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Value
+    ) -> Promise<Value, NoError> {
         _recover(on: context.promiseContext, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
     /// `recover(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onError` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public func recover(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) -> Value) -> Promise<Value, NoError> {
+    public func recover(
+        on context: PromiseContext.Named,
+        token: PromiseInvalidationToken? = nil,
+        _ onError: @escaping @Sendable (Error) -> Value
+    ) -> Promise<Value, NoError> {
         _recover(on: context.context, token: token, isolation: nil, onError)
     }
 
     /// `recover(on:token:_:)` with the callback's isolation taken apart: `onError` may
     /// only run on `isolation` (anywhere if it is `nil`).
-    func _recover(on context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, _ onError: @escaping @Sendable (Error) -> Value) -> Promise<Value, NoError> {
+    func _recover(
+        on context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        isolation: (any Actor)?,
+        _ onError: @escaping @Sendable (Error) -> Value
+    ) -> Promise<Value, NoError> {
         register(on: context, token: token, trigger: .error, kind: .transformer, isolation: isolation) { result in
             switch result {
             case .value(let value): return .resolve(.value(value))
@@ -82,25 +111,42 @@ extension Promise {
     ///   - onError: Called with the error; what it returns rejects the returned promise.
     /// - Returns: A promise with this promise's value, or the transformed error; a child of
     ///   this promise for cancellation propagation.
-    public func mapError<E>(on context: PromiseContext.CallerIsolated, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> E) -> Promise<Value, E> {
+    public func mapError<E>(
+        on context: PromiseContext.CallerIsolated,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> E
+    ) -> Promise<Value, E> {
         _mapError(on: context.context, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
     /// `mapError(on:token:_:)` with a context held in a value: `onError` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func mapError<E>(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> E) -> Promise<Value, E> {
+    public func mapError<E>(
+        on context: any PromiseContextConvertible,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> E
+    ) -> Promise<Value, E> {
         _mapError(on: context.promiseContext, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
     /// `mapError(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onError` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public func mapError<E>(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) -> E) -> Promise<Value, E> {
+    public func mapError<E>(
+        on context: PromiseContext.Named,
+        token: PromiseInvalidationToken? = nil,
+        _ onError: @escaping @Sendable (Error) -> E
+    ) -> Promise<Value, E> {
         _mapError(on: context.context, token: token, isolation: nil, onError)
     }
 
     /// `mapError(on:token:_:)` with the callback's isolation taken apart: `onError` may
     /// only run on `isolation` (anywhere if it is `nil`).
-    func _mapError<E>(on context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, _ onError: @escaping @Sendable (Error) -> E) -> Promise<Value, E> {
+    func _mapError<E>(
+        on context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        isolation: (any Actor)?,
+        _ onError: @escaping @Sendable (Error) -> E
+    ) -> Promise<Value, E> {
         register(on: context, token: token, trigger: .error, kind: .transformer, isolation: isolation) { result in
             switch result {
             case .value(let value): return .resolve(.value(value))
@@ -122,25 +168,42 @@ extension Promise {
     /// - Returns: A promise with this promise's value, or the adopted promise's result. Its
     ///   cancel requests go to this promise until `onError` has run, then to the adopted
     ///   one.
-    public func flatMapError<E>(on context: PromiseContext.CallerIsolated, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Promise<Value, E>) -> Promise<Value, E> {
+    public func flatMapError<E>(
+        on context: PromiseContext.CallerIsolated,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Promise<Value, E>
+    ) -> Promise<Value, E> {
         _flatMapError(on: context.context, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
     /// `flatMapError(on:token:_:)` with a context held in a value: `onError` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func flatMapError<E>(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Promise<Value, E>) -> Promise<Value, E> {
+    public func flatMapError<E>(
+        on context: any PromiseContextConvertible,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Promise<Value, E>
+    ) -> Promise<Value, E> {
         _flatMapError(on: context.promiseContext, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
     /// `flatMapError(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onError` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public func flatMapError<E>(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) -> Promise<Value, E>) -> Promise<Value, E> {
+    public func flatMapError<E>(
+        on context: PromiseContext.Named,
+        token: PromiseInvalidationToken? = nil,
+        _ onError: @escaping @Sendable (Error) -> Promise<Value, E>
+    ) -> Promise<Value, E> {
         _flatMapError(on: context.context, token: token, isolation: nil, onError)
     }
 
     /// `flatMapError(on:token:_:)` with the callback's isolation taken apart: `onError` may
     /// only run on `isolation` (anywhere if it is `nil`).
-    func _flatMapError<E>(on context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, _ onError: @escaping @Sendable (Error) -> Promise<Value, E>) -> Promise<Value, E> {
+    func _flatMapError<E>(
+        on context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        isolation: (any Actor)?,
+        _ onError: @escaping @Sendable (Error) -> Promise<Value, E>
+    ) -> Promise<Value, E> {
         register(on: context, token: token, trigger: .error, kind: .transformer, isolation: isolation) { result in
             switch result {
             case .value(let value): return .resolve(.value(value))
@@ -160,25 +223,42 @@ extension Promise {
     ///     promise. Values and cancellation pass through without calling it.
     /// - Returns: A promise with this promise's value, or the new error as `Swift.Error`; a
     ///   child of this promise for cancellation propagation.
-    public func tryMapError<E: Swift.Error>(on context: PromiseContext.CallerIsolated, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> E) -> Promise<Value, Swift.Error> {
+    public func tryMapError<E: Swift.Error>(
+        on context: PromiseContext.CallerIsolated,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> E
+    ) -> Promise<Value, Swift.Error> {
         _tryMapError(on: context.context, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
     /// `tryMapError(on:token:_:)` with a context held in a value: `onError` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func tryMapError<E: Swift.Error>(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> E) -> Promise<Value, Swift.Error> {
+    public func tryMapError<E: Swift.Error>(
+        on context: any PromiseContextConvertible,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> E
+    ) -> Promise<Value, Swift.Error> {
         _tryMapError(on: context.promiseContext, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
     /// `tryMapError(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onError` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public func tryMapError<E: Swift.Error>(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) throws -> E) -> Promise<Value, Swift.Error> {
+    public func tryMapError<E: Swift.Error>(
+        on context: PromiseContext.Named,
+        token: PromiseInvalidationToken? = nil,
+        _ onError: @escaping @Sendable (Error) throws -> E
+    ) -> Promise<Value, Swift.Error> {
         _tryMapError(on: context.context, token: token, isolation: nil, onError)
     }
 
     /// `tryMapError(on:token:_:)` with the callback's isolation taken apart: `onError` may
     /// only run on `isolation` (anywhere if it is `nil`).
-    func _tryMapError<E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, _ onError: @escaping @Sendable (Error) throws -> E) -> Promise<Value, Swift.Error> {
+    func _tryMapError<E: Swift.Error>(
+        on context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        isolation: (any Actor)?,
+        _ onError: @escaping @Sendable (Error) throws -> E
+    ) -> Promise<Value, Swift.Error> {
         register(on: context, token: token, trigger: .error, kind: .transformer, isolation: isolation) { result in
             switch result {
             case .value(let value): return .resolve(.value(value))
@@ -201,25 +281,42 @@ extension Promise {
     /// - Returns: A promise with this promise's value, or the adopted promise's result with
     ///   its error upcast to `Swift.Error`. Its cancel requests go to this promise until
     ///   `onError` has run, then to the adopted one.
-    public func tryFlatMapError<E: Swift.Error>(on context: PromiseContext.CallerIsolated, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Promise<Value, E>) -> Promise<Value, Swift.Error> {
+    public func tryFlatMapError<E: Swift.Error>(
+        on context: PromiseContext.CallerIsolated,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Promise<Value, E>
+    ) -> Promise<Value, Swift.Error> {
         _tryFlatMapError(on: context.context, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
     /// `tryFlatMapError(on:token:_:)` with a context held in a value: `onError` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func tryFlatMapError<E: Swift.Error>(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Promise<Value, E>) -> Promise<Value, Swift.Error> {
+    public func tryFlatMapError<E: Swift.Error>(
+        on context: any PromiseContextConvertible,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Promise<Value, E>
+    ) -> Promise<Value, Swift.Error> {
         _tryFlatMapError(on: context.promiseContext, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
     /// `tryFlatMapError(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onError` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public func tryFlatMapError<E: Swift.Error>(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) throws -> Promise<Value, E>) -> Promise<Value, Swift.Error> {
+    public func tryFlatMapError<E: Swift.Error>(
+        on context: PromiseContext.Named,
+        token: PromiseInvalidationToken? = nil,
+        _ onError: @escaping @Sendable (Error) throws -> Promise<Value, E>
+    ) -> Promise<Value, Swift.Error> {
         _tryFlatMapError(on: context.context, token: token, isolation: nil, onError)
     }
 
     /// `tryFlatMapError(on:token:_:)` with the callback's isolation taken apart: `onError` may
     /// only run on `isolation` (anywhere if it is `nil`).
-    func _tryFlatMapError<E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, _ onError: @escaping @Sendable (Error) throws -> Promise<Value, E>) -> Promise<Value, Swift.Error> {
+    func _tryFlatMapError<E: Swift.Error>(
+        on context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        isolation: (any Actor)?,
+        _ onError: @escaping @Sendable (Error) throws -> Promise<Value, E>
+    ) -> Promise<Value, Swift.Error> {
         register(on: context, token: token, trigger: .error, kind: .transformer, isolation: isolation) { result in
             switch result {
             case .value(let value): return .resolve(.value(value))
@@ -243,25 +340,42 @@ extension Promise where Error == Swift.Error {
     ///     it.
     /// - Returns: A promise with this promise's value, the recovered value, or the thrown
     ///   error; a child of this promise for cancellation propagation.
-    public func tryRecover(on context: PromiseContext.CallerIsolated, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Value) -> Promise<Value, Error> {
+    public func tryRecover(
+        on context: PromiseContext.CallerIsolated,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Value
+    ) -> Promise<Value, Error> {
         _tryRecover(on: context.context, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
     /// `tryRecover(on:token:_:)` with a context held in a value: `onError` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func tryRecover(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Value) -> Promise<Value, Error> {
+    public func tryRecover(
+        on context: any PromiseContextConvertible,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Value
+    ) -> Promise<Value, Error> {
         _tryRecover(on: context.promiseContext, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
     /// `tryRecover(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onError` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public func tryRecover(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onError: @escaping @Sendable (Error) throws -> Value) -> Promise<Value, Error> {
+    public func tryRecover(
+        on context: PromiseContext.Named,
+        token: PromiseInvalidationToken? = nil,
+        _ onError: @escaping @Sendable (Error) throws -> Value
+    ) -> Promise<Value, Error> {
         _tryRecover(on: context.context, token: token, isolation: nil, onError)
     }
 
     /// `tryRecover(on:token:_:)` with the callback's isolation taken apart: `onError` may
     /// only run on `isolation` (anywhere if it is `nil`).
-    func _tryRecover(on context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, _ onError: @escaping @Sendable (Error) throws -> Value) -> Promise<Value, Error> {
+    func _tryRecover(
+        on context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        isolation: (any Actor)?,
+        _ onError: @escaping @Sendable (Error) throws -> Value
+    ) -> Promise<Value, Error> {
         register(on: context, token: token, trigger: .error, kind: .transformer, isolation: isolation) { result in
             switch result {
             case .value(let value): return .resolve(.value(value))

@@ -16,21 +16,33 @@ extension Promise {
     /// - Returns: A new promise with this promise's result; a child of this promise for
     ///   cancellation propagation (rule 5).
     @inlinable @discardableResult
-    public func always(on context: PromiseContext.CallerIsolated = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void) -> Promise<Value, Error> {
+    public func always(
+        on context: PromiseContext.CallerIsolated = .auto,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void
+    ) -> Promise<Value, Error> {
         register(AlwaysBox(context: context.context, token: token, callback: onComplete))
     }
 
     /// `always(on:token:_:)` with a context held in a value: `onComplete` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
     @inlinable @discardableResult
-    public func always(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void) -> Promise<Value, Error> {
+    public func always(
+        on context: any PromiseContextConvertible,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void
+    ) -> Promise<Value, Error> {
         register(AlwaysBox(context: context.promiseContext, token: token, callback: onComplete))
     }
 
     /// `always(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onComplete` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
     @inlinable @discardableResult
-    public func always(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Void) -> Promise<Value, Error> {
+    public func always(
+        on context: PromiseContext.Named,
+        token: PromiseInvalidationToken? = nil,
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Void
+    ) -> Promise<Value, Error> {
         register(AlwaysBox(context: context.context, token: token, nonisolated: onComplete))
     }
 
@@ -45,25 +57,42 @@ extension Promise {
     ///     into `.cancelled`).
     /// - Returns: A promise of the transformed result; a child of this promise for
     ///   cancellation propagation.
-    public func mapResult<T, E>(on context: PromiseContext.CallerIsolated, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>) -> Promise<T, E> {
+    public func mapResult<T, E>(
+        on context: PromiseContext.CallerIsolated,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>
+    ) -> Promise<T, E> {
         _mapResult(on: context.context, token: token, isolation: onComplete.isolation, unisolated(onComplete))
     }
 
     /// `mapResult(on:token:_:)` with a context held in a value: `onComplete` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func mapResult<T, E>(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>) -> Promise<T, E> {
+    public func mapResult<T, E>(
+        on context: any PromiseContextConvertible,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>
+    ) -> Promise<T, E> {
         _mapResult(on: context.promiseContext, token: token, isolation: onComplete.isolation, unisolated(onComplete))
     }
 
     /// `mapResult(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onComplete` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public func mapResult<T, E>(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>) -> Promise<T, E> {
+    public func mapResult<T, E>(
+        on context: PromiseContext.Named,
+        token: PromiseInvalidationToken? = nil,
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>
+    ) -> Promise<T, E> {
         _mapResult(on: context.context, token: token, isolation: nil, onComplete)
     }
 
     /// `mapResult(on:token:_:)` with the callback's isolation taken apart: `onComplete` may
     /// only run on `isolation` (anywhere if it is `nil`).
-    func _mapResult<T, E>(on context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>) -> Promise<T, E> {
+    func _mapResult<T, E>(
+        on context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        isolation: (any Actor)?,
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>
+    ) -> Promise<T, E> {
         register(on: context, token: token, trigger: .all, kind: .transformer, isolation: isolation) { result in
             .resolve(onComplete(result))
         }
@@ -79,25 +108,42 @@ extension Promise {
     ///     adopt, without a context hop (rule 27).
     /// - Returns: A promise of the adopted promise's result. Its cancel requests go to this
     ///   promise until `onComplete` has run, then to the adopted one.
-    public func flatMapResult<T, E>(on context: PromiseContext.CallerIsolated, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>) -> Promise<T, E> {
+    public func flatMapResult<T, E>(
+        on context: PromiseContext.CallerIsolated,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>
+    ) -> Promise<T, E> {
         _flatMapResult(on: context.context, token: token, isolation: onComplete.isolation, unisolated(onComplete))
     }
 
     /// `flatMapResult(on:token:_:)` with a context held in a value: `onComplete` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func flatMapResult<T, E>(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>) -> Promise<T, E> {
+    public func flatMapResult<T, E>(
+        on context: any PromiseContextConvertible,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>
+    ) -> Promise<T, E> {
         _flatMapResult(on: context.promiseContext, token: token, isolation: onComplete.isolation, unisolated(onComplete))
     }
 
     /// `flatMapResult(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onComplete` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public func flatMapResult<T, E>(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>) -> Promise<T, E> {
+    public func flatMapResult<T, E>(
+        on context: PromiseContext.Named,
+        token: PromiseInvalidationToken? = nil,
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>
+    ) -> Promise<T, E> {
         _flatMapResult(on: context.context, token: token, isolation: nil, onComplete)
     }
 
     /// `flatMapResult(on:token:_:)` with the callback's isolation taken apart: `onComplete` may
     /// only run on `isolation` (anywhere if it is `nil`).
-    func _flatMapResult<T, E>(on context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>) -> Promise<T, E> {
+    func _flatMapResult<T, E>(
+        on context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        isolation: (any Actor)?,
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>
+    ) -> Promise<T, E> {
         register(on: context, token: token, trigger: .all, kind: .transformer, isolation: isolation) { result in
             .adopt(onComplete(result))
         }
@@ -114,25 +160,42 @@ extension Promise {
     ///     it.
     /// - Returns: A promise of the transformed result; a child of this promise for
     ///   cancellation propagation.
-    public func tryMapResult<T, E: Swift.Error>(on context: PromiseContext.CallerIsolated, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>) -> Promise<T, Swift.Error> {
+    public func tryMapResult<T, E: Swift.Error>(
+        on context: PromiseContext.CallerIsolated,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>
+    ) -> Promise<T, Swift.Error> {
         _tryMapResult(on: context.context, token: token, isolation: onComplete.isolation, unisolated(onComplete))
     }
 
     /// `tryMapResult(on:token:_:)` with a context held in a value: `onComplete` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func tryMapResult<T, E: Swift.Error>(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>) -> Promise<T, Swift.Error> {
+    public func tryMapResult<T, E: Swift.Error>(
+        on context: any PromiseContextConvertible,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>
+    ) -> Promise<T, Swift.Error> {
         _tryMapResult(on: context.promiseContext, token: token, isolation: onComplete.isolation, unisolated(onComplete))
     }
 
     /// `tryMapResult(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onComplete` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public func tryMapResult<T, E: Swift.Error>(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>) -> Promise<T, Swift.Error> {
+    public func tryMapResult<T, E: Swift.Error>(
+        on context: PromiseContext.Named,
+        token: PromiseInvalidationToken? = nil,
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>
+    ) -> Promise<T, Swift.Error> {
         _tryMapResult(on: context.context, token: token, isolation: nil, onComplete)
     }
 
     /// `tryMapResult(on:token:_:)` with the callback's isolation taken apart: `onComplete` may
     /// only run on `isolation` (anywhere if it is `nil`).
-    func _tryMapResult<T, E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>) -> Promise<T, Swift.Error> {
+    func _tryMapResult<T, E: Swift.Error>(
+        on context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        isolation: (any Actor)?,
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>
+    ) -> Promise<T, Swift.Error> {
         register(on: context, token: token, trigger: .all, kind: .transformer, isolation: isolation) { result in
             do { return .resolve(try onComplete(result).mapError { $0 as Swift.Error }) } catch { return .resolve(.error(error)) }
         }
@@ -150,25 +213,42 @@ extension Promise {
     /// - Returns: A promise of the adopted promise's result, its error upcast to
     ///   `Swift.Error`. Its cancel requests go to this promise until `onComplete` has run,
     ///   then to the adopted one.
-    public func tryFlatMapResult<T, E: Swift.Error>(on context: PromiseContext.CallerIsolated, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>) -> Promise<T, Swift.Error> {
+    public func tryFlatMapResult<T, E: Swift.Error>(
+        on context: PromiseContext.CallerIsolated,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>
+    ) -> Promise<T, Swift.Error> {
         _tryFlatMapResult(on: context.context, token: token, isolation: onComplete.isolation, unisolated(onComplete))
     }
 
     /// `tryFlatMapResult(on:token:_:)` with a context held in a value: `onComplete` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func tryFlatMapResult<T, E: Swift.Error>(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>) -> Promise<T, Swift.Error> {
+    public func tryFlatMapResult<T, E: Swift.Error>(
+        on context: any PromiseContextConvertible,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>
+    ) -> Promise<T, Swift.Error> {
         _tryFlatMapResult(on: context.promiseContext, token: token, isolation: onComplete.isolation, unisolated(onComplete))
     }
 
     /// `tryFlatMapResult(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onComplete` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public func tryFlatMapResult<T, E: Swift.Error>(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>) -> Promise<T, Swift.Error> {
+    public func tryFlatMapResult<T, E: Swift.Error>(
+        on context: PromiseContext.Named,
+        token: PromiseInvalidationToken? = nil,
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>
+    ) -> Promise<T, Swift.Error> {
         _tryFlatMapResult(on: context.context, token: token, isolation: nil, onComplete)
     }
 
     /// `tryFlatMapResult(on:token:_:)` with the callback's isolation taken apart: `onComplete` may
     /// only run on `isolation` (anywhere if it is `nil`).
-    func _tryFlatMapResult<T, E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>) -> Promise<T, Swift.Error> {
+    func _tryFlatMapResult<T, E: Swift.Error>(
+        on context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        isolation: (any Actor)?,
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>
+    ) -> Promise<T, Swift.Error> {
         register(on: context, token: token, trigger: .all, kind: .transformer, isolation: isolation) { result in
             do { return .adopt(try onComplete(result).upcast) } catch { return .resolve(.error(error)) }
         }
@@ -189,7 +269,11 @@ extension Promise {
     /// - Returns: `self`. The callback neither blocks nor triggers automatic cancellation
     ///   of this promise (rule 7).
     @inlinable @discardableResult
-    public func tap(on context: PromiseContext.CallerIsolated = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void) -> Promise<Value, Error> {
+    public func tap(
+        on context: PromiseContext.CallerIsolated = .auto,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void
+    ) -> Promise<Value, Error> {
         _box.register(AlwaysBox(context: context.context, token: token, callback: onComplete))
         return self
     }
@@ -197,7 +281,11 @@ extension Promise {
     /// `tap(on:token:_:)` with a context held in a value: `onComplete` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
     @inlinable @discardableResult
-    public func tap(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void) -> Promise<Value, Error> {
+    public func tap(
+        on context: any PromiseContextConvertible,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void
+    ) -> Promise<Value, Error> {
         _box.register(AlwaysBox(context: context.promiseContext, token: token, callback: onComplete))
         return self
     }
@@ -205,7 +293,11 @@ extension Promise {
     /// `tap(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onComplete` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
     @inlinable @discardableResult
-    public func tap(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Void) -> Promise<Value, Error> {
+    public func tap(
+        on context: PromiseContext.Named,
+        token: PromiseInvalidationToken? = nil,
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Void
+    ) -> Promise<Value, Error> {
         _box.register(AlwaysBox(context: context.context, token: token, nonisolated: onComplete))
         return self
     }
@@ -236,27 +328,44 @@ extension Promise {
     ///     resolves without calling it.
     /// - Returns: A new promise with this promise's result.
     @discardableResult
-    public func onCancel(on context: PromiseContext.CallerIsolated = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onCancel: @escaping @isolated(any) @Sendable () -> Void) -> Promise<Value, Error> {
+    public func onCancel(
+        on context: PromiseContext.CallerIsolated = .auto,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onCancel: @escaping @isolated(any) @Sendable () -> Void
+    ) -> Promise<Value, Error> {
         _onCancel(on: context.context, token: token, isolation: onCancel.isolation, unisolated(onCancel))
     }
 
     /// `onCancel(on:token:_:)` with a context held in a value: `onCancel` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
     @discardableResult
-    public func onCancel(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onCancel: @escaping @isolated(any) @Sendable () -> Void) -> Promise<Value, Error> {
+    public func onCancel(
+        on context: any PromiseContextConvertible,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onCancel: @escaping @isolated(any) @Sendable () -> Void
+    ) -> Promise<Value, Error> {
         _onCancel(on: context.promiseContext, token: token, isolation: onCancel.isolation, unisolated(onCancel))
     }
 
     /// `onCancel(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onCancel` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
     @discardableResult
-    public func onCancel(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onCancel: @escaping @Sendable () -> Void) -> Promise<Value, Error> {
+    public func onCancel(
+        on context: PromiseContext.Named,
+        token: PromiseInvalidationToken? = nil,
+        _ onCancel: @escaping @Sendable () -> Void
+    ) -> Promise<Value, Error> {
         _onCancel(on: context.context, token: token, isolation: nil, onCancel)
     }
 
     /// `onCancel(on:token:_:)` with the callback's isolation taken apart: `onCancel` may
     /// only run on `isolation` (anywhere if it is `nil`).
-    func _onCancel(on context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, _ onCancel: @escaping @Sendable () -> Void) -> Promise<Value, Error> {
+    func _onCancel(
+        on context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        isolation: (any Actor)?,
+        _ onCancel: @escaping @Sendable () -> Void
+    ) -> Promise<Value, Error> {
         register(on: context, token: token, trigger: .cancelled, kind: .observer, link: .onlyWhenCancelled, isolation: isolation) { result in
             if case .cancelled = result { onCancel() }
             return .resolve(result)
@@ -268,13 +377,21 @@ extension Promise {
 @usableFromInline
 final class AlwaysBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredVoidCallback<PromiseResult<Value, Error>>>, @unchecked Sendable {
     @inlinable
-    convenience init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void) {
+    convenience init(
+        context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        callback: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void
+    ) {
         self.init(context: context, token: token, isolation: callback.isolation, stored: StoredVoidCallback(isolated: callback))
     }
 
     /// A nonisolated callback: stored as it is, no `@isolated(any)` context to take apart.
     @inlinable
-    convenience init(context: PromiseContext, token: PromiseInvalidationToken?, nonisolated callback: @escaping @Sendable (PromiseResult<Value, Error>) -> Void) {
+    convenience init(
+        context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        nonisolated callback: @escaping @Sendable (PromiseResult<Value, Error>) -> Void
+    ) {
         self.init(context: context, token: token, isolation: nil, stored: StoredVoidCallback(callback))
     }
 

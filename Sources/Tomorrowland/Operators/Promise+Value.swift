@@ -19,21 +19,33 @@ extension Promise {
     /// - Returns: A new promise with this promise's result. Asking it to cancel counts as
     ///   one child of this promise asking (rule 5).
     @inlinable
-    public func then(on context: PromiseContext.CallerIsolated = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Void) -> Promise<Value, Error> {
+    public func then(
+        on context: PromiseContext.CallerIsolated = .auto,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Void
+    ) -> Promise<Value, Error> {
         register(ThenBox(context: context.context, token: token, callback: onSuccess))
     }
 
     /// `then(on:token:_:)` with a context held in a value: `onSuccess` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
     @inlinable
-    public func then(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Void) -> Promise<Value, Error> {
+    public func then(
+        on context: any PromiseContextConvertible,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Void
+    ) -> Promise<Value, Error> {
         register(ThenBox(context: context.promiseContext, token: token, callback: onSuccess))
     }
 
     /// `then(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
     @inlinable
-    public func then(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) -> Void) -> Promise<Value, Error> {
+    public func then(
+        on context: PromiseContext.Named,
+        token: PromiseInvalidationToken? = nil,
+        _ onSuccess: @escaping @Sendable (Value) -> Void
+    ) -> Promise<Value, Error> {
         register(ThenBox(context: context.context, token: token, nonisolated: onSuccess))
     }
 
@@ -50,7 +62,11 @@ extension Promise {
     /// - Returns: A promise of the transformed value; a child of this promise for
     ///   cancellation propagation (rule 5).
     @inlinable
-    public func map<U>(on context: PromiseContext.CallerIsolated, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: __owned @escaping @isolated(any) @Sendable (Value) -> U) -> Promise<U, Error> {
+    public func map<U>(
+        on context: PromiseContext.CallerIsolated,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onSuccess: __owned @escaping @isolated(any) @Sendable (Value) -> U
+    ) -> Promise<U, Error> {
         // Taken `__owned` and consumed: the closure's context moves into the box.
         register(MapBox(context: context.context, token: token, callback: consume onSuccess))
     }
@@ -58,7 +74,11 @@ extension Promise {
     /// `map(on:token:_:)` with a context held in a value: `onSuccess` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
     @inlinable
-    public func map<U>(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: __owned @escaping @isolated(any) @Sendable (Value) -> U) -> Promise<U, Error> {
+    public func map<U>(
+        on context: any PromiseContextConvertible,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onSuccess: __owned @escaping @isolated(any) @Sendable (Value) -> U
+    ) -> Promise<U, Error> {
         // Taken `__owned` and consumed: the closure's context moves into the box.
         register(MapBox(context: context.promiseContext, token: token, callback: consume onSuccess))
     }
@@ -66,7 +86,11 @@ extension Promise {
     /// `map(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
     @inlinable
-    public func map<U>(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onSuccess: __owned @escaping @Sendable (Value) -> U) -> Promise<U, Error> {
+    public func map<U>(
+        on context: PromiseContext.Named,
+        token: PromiseInvalidationToken? = nil,
+        _ onSuccess: __owned @escaping @Sendable (Value) -> U
+    ) -> Promise<U, Error> {
         // Taken `__owned` and consumed: the closure's context moves into the box.
         register(MapBox(context: context.context, token: token, nonisolated: consume onSuccess))
     }
@@ -85,21 +109,33 @@ extension Promise {
     /// - Returns: A promise of the adopted promise's result. Its cancel requests go to this
     ///   promise until `onSuccess` has run, then to the adopted promise.
     @inlinable
-    public func flatMap<U>(on context: PromiseContext.CallerIsolated, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Promise<U, Error>) -> Promise<U, Error> {
+    public func flatMap<U>(
+        on context: PromiseContext.CallerIsolated,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Promise<U, Error>
+    ) -> Promise<U, Error> {
         register(FlatMapBox(context: context.context, token: token, callback: onSuccess))
     }
 
     /// `flatMap(on:token:_:)` with a context held in a value: `onSuccess` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
     @inlinable
-    public func flatMap<U>(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Promise<U, Error>) -> Promise<U, Error> {
+    public func flatMap<U>(
+        on context: any PromiseContextConvertible,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Promise<U, Error>
+    ) -> Promise<U, Error> {
         register(FlatMapBox(context: context.promiseContext, token: token, callback: onSuccess))
     }
 
     /// `flatMap(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
     @inlinable
-    public func flatMap<U>(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) -> Promise<U, Error>) -> Promise<U, Error> {
+    public func flatMap<U>(
+        on context: PromiseContext.Named,
+        token: PromiseInvalidationToken? = nil,
+        _ onSuccess: @escaping @Sendable (Value) -> Promise<U, Error>
+    ) -> Promise<U, Error> {
         register(FlatMapBox(context: context.context, token: token, nonisolated: onSuccess))
     }
 }
@@ -171,15 +207,25 @@ final class MapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Valu
 
 /// `flatMap`: adopts the promise the callback returns.
 @usableFromInline
-final class FlatMapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Value, Error, StoredPromiseCallback<ParentValue, Value, Error>>, @unchecked Sendable {
+final class FlatMapBox<ParentValue, Error, Value>:
+    ChildBox<ParentValue, Error, Value, Error, StoredPromiseCallback<ParentValue, Value, Error>>, @unchecked Sendable
+{
     @inlinable
-    convenience init(context: PromiseContext, token: PromiseInvalidationToken?, callback: @escaping @isolated(any) @Sendable (ParentValue) -> Promise<Value, Error>) {
+    convenience init(
+        context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        callback: @escaping @isolated(any) @Sendable (ParentValue) -> Promise<Value, Error>
+    ) {
         self.init(context: context, token: token, isolation: callback.isolation, stored: StoredPromiseCallback(isolated: callback))
     }
 
     /// A nonisolated callback: stored as it is, no `@isolated(any)` context to take apart.
     @inlinable
-    convenience init(context: PromiseContext, token: PromiseInvalidationToken?, nonisolated callback: @escaping @Sendable (ParentValue) -> Promise<Value, Error>) {
+    convenience init(
+        context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        nonisolated callback: @escaping @Sendable (ParentValue) -> Promise<Value, Error>
+    ) {
         self.init(context: context, token: token, isolation: nil, stored: StoredPromiseCallback(callback))
     }
 
@@ -216,25 +262,42 @@ extension Promise where Error == Swift.Error {
     ///     promise.
     /// - Returns: A promise with this promise's result, or the thrown error; a child of
     ///   this promise for cancellation propagation.
-    public func tryThen(on context: PromiseContext.CallerIsolated = .auto, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Void) -> Promise<Value, Error> {
+    public func tryThen(
+        on context: PromiseContext.CallerIsolated = .auto,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Void
+    ) -> Promise<Value, Error> {
         _tryThen(on: context.context, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
     }
 
     /// `tryThen(on:token:_:)` with a context held in a value: `onSuccess` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func tryThen(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Void) -> Promise<Value, Error> {
+    public func tryThen(
+        on context: any PromiseContextConvertible,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Void
+    ) -> Promise<Value, Error> {
         _tryThen(on: context.promiseContext, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
     }
 
     /// `tryThen(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public func tryThen(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) throws -> Void) -> Promise<Value, Error> {
+    public func tryThen(
+        on context: PromiseContext.Named,
+        token: PromiseInvalidationToken? = nil,
+        _ onSuccess: @escaping @Sendable (Value) throws -> Void
+    ) -> Promise<Value, Error> {
         _tryThen(on: context.context, token: token, isolation: nil, onSuccess)
     }
 
     /// `tryThen(on:token:_:)` with the callback's isolation taken apart: `onSuccess` may
     /// only run on `isolation` (anywhere if it is `nil`).
-    func _tryThen(on context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, _ onSuccess: @escaping @Sendable (Value) throws -> Void) -> Promise<Value, Error> {
+    func _tryThen(
+        on context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        isolation: (any Actor)?,
+        _ onSuccess: @escaping @Sendable (Value) throws -> Void
+    ) -> Promise<Value, Error> {
         register(on: context, token: token, trigger: .value, kind: .observer, isolation: isolation) { result in
             if case .value(let value) = result {
                 do { try onSuccess(value) } catch { return .resolve(.error(error)) }
@@ -254,25 +317,42 @@ extension Promise where Error == Swift.Error {
     ///     calling it.
     /// - Returns: A promise of the transformed value; a child of this promise for
     ///   cancellation propagation.
-    public func tryMap<U>(on context: PromiseContext.CallerIsolated, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> U) -> Promise<U, Error> {
+    public func tryMap<U>(
+        on context: PromiseContext.CallerIsolated,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> U
+    ) -> Promise<U, Error> {
         _tryMap(on: context.context, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
     }
 
     /// `tryMap(on:token:_:)` with a context held in a value: `onSuccess` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func tryMap<U>(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> U) -> Promise<U, Error> {
+    public func tryMap<U>(
+        on context: any PromiseContextConvertible,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> U
+    ) -> Promise<U, Error> {
         _tryMap(on: context.promiseContext, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
     }
 
     /// `tryMap(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public func tryMap<U>(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) throws -> U) -> Promise<U, Error> {
+    public func tryMap<U>(
+        on context: PromiseContext.Named,
+        token: PromiseInvalidationToken? = nil,
+        _ onSuccess: @escaping @Sendable (Value) throws -> U
+    ) -> Promise<U, Error> {
         _tryMap(on: context.context, token: token, isolation: nil, onSuccess)
     }
 
     /// `tryMap(on:token:_:)` with the callback's isolation taken apart: `onSuccess` may
     /// only run on `isolation` (anywhere if it is `nil`).
-    func _tryMap<U>(on context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, _ onSuccess: @escaping @Sendable (Value) throws -> U) -> Promise<U, Error> {
+    func _tryMap<U>(
+        on context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        isolation: (any Actor)?,
+        _ onSuccess: @escaping @Sendable (Value) throws -> U
+    ) -> Promise<U, Error> {
         register(on: context, token: token, trigger: .value, kind: .transformer, isolation: isolation) { result in
             switch result {
             case .value(let value):
@@ -295,25 +375,42 @@ extension Promise where Error == Swift.Error {
     /// - Returns: A promise of the adopted promise's result, its error upcast to
     ///   `Swift.Error`. Its cancel requests go to this promise until `onSuccess` has run,
     ///   then to the adopted one.
-    public func tryFlatMap<U, E: Swift.Error>(on context: PromiseContext.CallerIsolated, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Promise<U, E>) -> Promise<U, Error> {
+    public func tryFlatMap<U, E: Swift.Error>(
+        on context: PromiseContext.CallerIsolated,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Promise<U, E>
+    ) -> Promise<U, Error> {
         _tryFlatMap(on: context.context, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
     }
 
     /// `tryFlatMap(on:token:_:)` with a context held in a value: `onSuccess` keeps the
     /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func tryFlatMap<U, E: Swift.Error>(on context: any PromiseContextConvertible, token: PromiseInvalidationToken? = nil, @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Promise<U, E>) -> Promise<U, Error> {
+    public func tryFlatMap<U, E: Swift.Error>(
+        on context: any PromiseContextConvertible,
+        token: PromiseInvalidationToken? = nil,
+        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Promise<U, E>
+    ) -> Promise<U, Error> {
         _tryFlatMap(on: context.promiseContext, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
     }
 
     /// `tryFlatMap(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
     /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public func tryFlatMap<U, E: Swift.Error>(on context: PromiseContext.Named, token: PromiseInvalidationToken? = nil, _ onSuccess: @escaping @Sendable (Value) throws -> Promise<U, E>) -> Promise<U, Error> {
+    public func tryFlatMap<U, E: Swift.Error>(
+        on context: PromiseContext.Named,
+        token: PromiseInvalidationToken? = nil,
+        _ onSuccess: @escaping @Sendable (Value) throws -> Promise<U, E>
+    ) -> Promise<U, Error> {
         _tryFlatMap(on: context.context, token: token, isolation: nil, onSuccess)
     }
 
     /// `tryFlatMap(on:token:_:)` with the callback's isolation taken apart: `onSuccess` may
     /// only run on `isolation` (anywhere if it is `nil`).
-    func _tryFlatMap<U, E: Swift.Error>(on context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, _ onSuccess: @escaping @Sendable (Value) throws -> Promise<U, E>) -> Promise<U, Error> {
+    func _tryFlatMap<U, E: Swift.Error>(
+        on context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        isolation: (any Actor)?,
+        _ onSuccess: @escaping @Sendable (Value) throws -> Promise<U, E>
+    ) -> Promise<U, Error> {
         register(on: context, token: token, trigger: .value, kind: .transformer, isolation: isolation) { result in
             switch result {
             case .value(let value):

@@ -423,7 +423,7 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
 }
 
 /// Tracks the `Promise` handles of one promise: all copies share it; its `deinit` means
-/// "no handle is left", which unblocks automatic cancellation propagation (rule 5b).
+/// "no handle is left", which unblocks automatic cancellation propagation (rule 5).
 @usableFromInline
 final class PromiseSeal: Sendable {
     /// Retained by the seal and released at the end of `deinit`. `Unmanaged` so that `deinit`

@@ -81,16 +81,24 @@ public enum AddAsyncTwins {
                     && project.identifiers(in: pinType).allSatisfy { !(pinSite.scope?.libraryGenericNames.contains($0) ?? false) }
                 if spellable {
                     rewrites[file.path, default: []] += found.edits(coercingTo: pinType)
-                    rewriteNotes.append((found.name, MigrationNote(path: file.path, line: line, message: "`\(found.shortText)` gets `as \(pinType)` so that it keeps calling the promise-returning \(found.name)")))
+                    rewriteNotes.append((found.name, MigrationNote(path: file.path, line: line, message: """
+                        `\(found.shortText)` gets `as \(pinType)` so that it keeps calling the promise-returning \(found.name)
+                        """)))
                 } else if found.context == .async {
                     let why = types.count == 1 ? "its promise type cannot be written there" : "it may also mean another function of that name"
                     for site in matching {
                         if alreadyTwinned.contains(where: { $0.decl.id == site.decl.id }) {
-                            result.notes.append(MigrationNote(path: file.path, line: line, message: "`\(found.shortText)` in async code may call the existing async twin of \(site.signature), and \(why): check it by hand"))
+                            result.notes.append(MigrationNote(path: file.path, line: line, message: """
+                                `\(found.shortText)` in async code may call the existing async twin of \(site.signature), \
+                                and \(why): check it by hand
+                                """))
                             continue
                         }
                         rejected.insert(key(site))
-                        result.notes.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): no async twin: the call at \(file.path):\(line) in async code might pick the twin, and \(why)"))
+                        result.notes.append(MigrationNote(path: site.file.path, line: site.line, message: """
+                            \(site.signature): no async twin: the call at \(file.path):\(line) in async code might pick the twin, \
+                            and \(why)
+                            """))
                     }
                 }
             }

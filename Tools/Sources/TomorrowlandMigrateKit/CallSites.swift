@@ -109,7 +109,8 @@ struct UnsafeCall {
         let optional = Self.isInOptionalChain(call)
         let type = optional ? promiseType + "?" : promiseType
         var outer = ExprSyntax(call)
-        while let parent = outer.parent, let wrapper = parent.as(TryExprSyntax.self).map(ExprSyntax.init) ?? parent.as(AwaitExprSyntax.self).map(ExprSyntax.init) {
+        while let parent = outer.parent,
+              let wrapper = parent.as(TryExprSyntax.self).map(ExprSyntax.init) ?? parent.as(AwaitExprSyntax.self).map(ExprSyntax.init) {
             outer = wrapper
         }
         let end = call.endPositionBeforeTrailingTrivia

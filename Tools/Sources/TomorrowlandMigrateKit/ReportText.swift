@@ -21,12 +21,16 @@ extension Report {
         out += table(["location", "bridge"], bridges.map { ["\($0.file):\($0.line)", $0.kind] })
         section("Promise operator calls")
         out += table(["file", "calls", "by operator"], operatorCalls.map { calls in
-            [calls.file, String(calls.lines.count), calls.counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")]
+            let byOperator = calls.counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) \($0.value)" }
+            return [calls.file, String(calls.lines.count), byOperator.joined(separator: ", ")]
         })
         section("Migration progress (A: async style, P: promise style; see --help)")
-        out += table(["file", "P", "A", "migrated"], files.map { [$0.name, String($0.promiseStyle), String($0.asyncStyle), percent($0.migratedPercent)] })
+        let progressRow = { (progress: Report.Progress) in
+            [progress.name, String(progress.promiseStyle), String(progress.asyncStyle), percent(progress.migratedPercent)]
+        }
+        out += table(["file", "P", "A", "migrated"], files.map(progressRow))
         out += "\n"
-        out += table(["folder", "P", "A", "migrated"], (folders + [total]).map { [$0.name, String($0.promiseStyle), String($0.asyncStyle), percent($0.migratedPercent)] })
+        out += table(["folder", "P", "A", "migrated"], (folders + [total]).map(progressRow))
         section("Plan: migrate in this order (leaves first)")
         out += table(["#", "function", "location", "level", "operators", "promise-style callers"], plan.map {
             [
@@ -37,7 +41,10 @@ extension Report {
         if !twins.isEmpty {
             section("Twins (callers 0: delete it)")
             out += table(["twin", "location", "kind", "callers"], twins.map {
-                [$0.function, "\($0.file):\($0.line)", $0.kind, $0.callers + $0.unknownCallers == 0 ? "0 (unused)" : Self.callers($0.callers, unknown: $0.unknownCallers)]
+                [
+                    $0.function, "\($0.file):\($0.line)", $0.kind,
+                    $0.callers + $0.unknownCallers == 0 ? "0 (unused)" : Self.callers($0.callers, unknown: $0.unknownCallers),
+                ]
             })
         }
         if !problems.isEmpty {

@@ -1,4 +1,6 @@
 // PromiseCore+GiveUp: a child that resolves on its own can give up its observer slot.
+// Beside its one user, `timeout` (Promise+Timeout.swift); it calls two of PromiseCore's named
+// events and touches no atomic itself.
 
 extension PromiseCore {
     /// Resolves this promise through `resolve` and, if that won, gives up this promise's

@@ -1,5 +1,6 @@
-// Regression tests for bugs found in the review of the performance rewrite
-// (Task promises, awaiting, executors, ChildBox scheduling).
+// No work is leaked or lost: a Task-backed promise releases its operation once it has run, a
+// callback whose scheduled operation is dropped still resolves its child (as cancelled), and
+// an operation queue used as an executor runs every job even after `cancelAllOperations()`.
 
 import Foundation
 import Synchronization
@@ -21,8 +22,8 @@ private final class WeakBox: @unchecked Sendable {
     var isReleased: Bool { lock.lock(); defer { lock.unlock() }; return object == nil }
 }
 
-@Suite("Review regressions")
-struct ReviewRegressionTests {
+@Suite("No work is leaked or lost")
+struct NoWorkLostOrLeakedTests {
     /// `Promise(operation:)` must release its operation (and what it captured) once the Task
     /// has run it, even while the promise itself lives on: otherwise `self.p = Promise { self… }`
     /// is a retain cycle that never breaks (the old resolver-based version released it).

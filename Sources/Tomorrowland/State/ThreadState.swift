@@ -1,4 +1,4 @@
-// Per-thread state: the delivery and cancel-request stacks (and the steps their loops
+// ThreadState: the per-thread state: the delivery and cancel-request stacks (and the steps their loops
 // share), `PromiseContext.isExecutingNow`, and the `.main` FIFO.
 
 #if canImport(Glibc)
