@@ -1,5 +1,5 @@
-// The same file as Tests/Swift6ClientTests/TaskPromiseIsolationTests.swift, compiled in Swift 5
-// mode (a copy, not a symlink: Tools/scripts/migrate-a-copy.sh copies this folder alone).
+// One file, compiled in both language modes: this is the Swift 5 client target's file, and
+// Tests/Swift6ClientTests/TaskPromiseIsolationTests.swift is a symbolic link to it.
 // Async → promise from isolated code: `StdPromise { … }` and `Promise<T, E> { … }` compile in
 // `@MainActor` code, in actors and in nonisolated code, and the operation runs isolated to the
 // actor it was written in.
