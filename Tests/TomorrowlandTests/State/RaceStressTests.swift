@@ -7,7 +7,7 @@ import Foundation
 import XCTest
 @testable import Tomorrowland
 
-final class CoreStressTests: XCTestCase {
+final class RaceStressTests: XCTestCase {
     typealias P = Promise<Int, String>
 
     private var racer: Racer!

@@ -5,7 +5,7 @@ import Foundation
 import XCTest
 @testable import Tomorrowland
 
-final class CoreResolutionTests: XCTestCase {
+final class ResolutionTests: XCTestCase {
     // MARK: Rule 1: unresolvable promises cancel at once
 
     func testRule01_droppedResolverCancelsEvenWhileHandlesAreHeld() {

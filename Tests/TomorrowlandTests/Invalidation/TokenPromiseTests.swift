@@ -5,7 +5,7 @@ import Foundation
 import XCTest
 @testable import Tomorrowland
 
-final class CoreTokenPromiseTests: XCTestCase {
+final class TokenPromiseTests: XCTestCase {
     typealias P = Promise<Int, String>
 
     private func countNodes(_ token: PromiseInvalidationToken) -> Int {

@@ -4,7 +4,7 @@ import Foundation
 import XCTest
 @testable import Tomorrowland
 
-final class CorePromiseResultTests: XCTestCase {
+final class PromiseResultTests: XCTestCase {
     typealias R = PromiseResult<Int, String>
 
     func testAccessors() {

@@ -5,7 +5,7 @@ import Foundation
 import XCTest
 @testable import Tomorrowland
 
-final class CoreOrderAndDepthTests: XCTestCase {
+final class OrderAndDepthTests: XCTestCase {
     typealias P = Promise<Int, String>
 
     func testRule19_callbacksRunInRegistrationOrder() {

@@ -6,7 +6,7 @@ import Foundation
 import XCTest
 @testable import Tomorrowland
 
-final class CoreTokenTests: XCTestCase {
+final class InvalidationTokenTests: XCTestCase {
     typealias P = Promise<Int, String>
 
     // MARK: Rule 14

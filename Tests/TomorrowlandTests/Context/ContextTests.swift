@@ -6,7 +6,7 @@ import Foundation
 import XCTest
 @testable import Tomorrowland
 
-final class CoreContextTests: XCTestCase {
+final class ContextTests: XCTestCase {
     // MARK: Rule 9: .auto
 
     func testRule09_autoIsMainOnTheMainQueue() {

@@ -5,7 +5,7 @@ import Foundation
 import XCTest
 @testable import Tomorrowland
 
-final class CoreCancellationTests: XCTestCase {
+final class CancelPropagationTests: XCTestCase {
     /// A pending promise whose cancel handler counts requests (and keeps it resolvable).
     private func makeCancellable() -> (Promise<Int, String>, Promise<Int, String>.Resolver, Counter) {
         let requests = Counter()

@@ -5,7 +5,7 @@ import Foundation
 import XCTest
 @testable import Tomorrowland
 
-final class CoreResolverTests: XCTestCase {
+final class ResolverTests: XCTestCase {
     func testRule28_valueWinsOverError() {
         let (promise, resolver) = StdPromise<Int>.makeWithResolver()
         resolver.handleCallback()(42, TestError(1))

@@ -7,8 +7,8 @@ import Foundation
 import Testing
 @testable import Tomorrowland
 
-@Suite("Core .main after dispatchMain (Swift Testing)")
-struct CoreMainQueueSwiftTesting {
+@Suite(".main after dispatchMain (Swift Testing)")
+struct MainQueueAfterDispatchMainTests {
     @Test("rule 10: .main callbacks chain in the same turn, in order, never nested")
     func rule10_mainFIFOAfterDispatchMain() async throws {
         let log = Recorder<String>()

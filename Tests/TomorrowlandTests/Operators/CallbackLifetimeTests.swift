@@ -7,7 +7,7 @@ import Foundation
 import XCTest
 @testable import Tomorrowland
 
-final class CoreCallbackLifetimeTests: XCTestCase {
+final class CallbackLifetimeTests: XCTestCase {
     typealias P = Promise<Int, String>
 
     func testRule18_invokedCallbackReleasedOnItsQueue() {

@@ -5,7 +5,7 @@ import Foundation
 import XCTest
 @testable import Tomorrowland
 
-final class CoreOperatorTests: XCTestCase {
+final class CallbackOperatorTests: XCTestCase {
     typealias P = Promise<Int, String>
     let value = P(fulfilled: 2)
     let error = P(rejected: "bad")
