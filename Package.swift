@@ -16,8 +16,11 @@ let package = Package(
         // Debug builds only: the schedule points of the interleaving explorer (State/SchedulePoints.swift).
         .target(name: "Tomorrowland", swiftSettings: [schedulePoints]),
         .target(name: "TomorrowlandAsync", dependencies: ["Tomorrowland"]),
-        .testTarget(name: "TomorrowlandTests", dependencies: ["Tomorrowland"]),
-        .testTarget(name: "TomorrowlandAsyncTests", dependencies: ["TomorrowlandAsync"]),
+        // The helpers the test targets share (TestError, Counter, eventually, …): a plain target
+        // in Swift 6 mode, imported by the Swift 5 mode targets too.
+        .target(name: "TestSupport", dependencies: ["Tomorrowland"], path: "Tests/TestSupport"),
+        .testTarget(name: "TomorrowlandTests", dependencies: ["Tomorrowland", "TestSupport"]),
+        .testTarget(name: "TomorrowlandAsyncTests", dependencies: ["TomorrowlandAsync", "TestSupport"]),
         // Every interleaving of small scenarios, by a deterministic scheduler (debug builds only).
         .testTarget(name: "InterleavingTests", dependencies: ["Tomorrowland"], swiftSettings: [schedulePoints]),
         // Written the way Tomorrowland 1.x users write code, in Swift 5 mode: must keep compiling.
@@ -30,14 +33,14 @@ let package = Package(
         // and written as upstream wrote them (Swift 5 mode).
         .testTarget(
             name: "OriginalSuiteTests",
-            dependencies: ["Tomorrowland"],
+            dependencies: ["Tomorrowland", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // Swift 6 mode: Sendable checking is sound for clients.
         .testTarget(name: "Swift6ClientTests", dependencies: ["Tomorrowland", "TomorrowlandAsync"]),
         // Every ```swift block of README.md, MIGRATION.md and the DocC catalogs is compiled here
         // (or in an example), and a test checks that the docs and this code still agree.
-        .testTarget(name: "DocumentationTests", dependencies: ["TomorrowlandAsync"]),
+        .testTarget(name: "DocumentationTests", dependencies: ["TomorrowlandAsync", "TestSupport"]),
         // Examples/: runnable programs, `swift run NAME` (see the README).
         .executableTarget(name: "IndexDirectory", dependencies: ["TomorrowlandAsync"], path: "Examples/IndexDirectory"),
         .executableTarget(name: "AwaitWithCancellation", dependencies: ["TomorrowlandAsync"], path: "Examples/AwaitWithCancellation"),

@@ -5,6 +5,7 @@
 // product of the package); a missing binary fails the test rather than skipping it.
 
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -51,34 +52,26 @@ struct ExamplesRunTests {
         let stdout = PipeReader(out)
         let stderr = PipeReader(err)
         let deadline = ContinuousClock.now + .seconds(timeout)
+        let left = { max(0, (deadline - ContinuousClock.now) / .seconds(1)) }
 
         if let marker {
-            if try await waitUntil(deadline, { stderr.text.contains(marker) || !process.isRunning }), process.isRunning {
+            if await eventually(seconds: left(), { stderr.text.contains(marker) || !process.isRunning }), process.isRunning {
                 kill(process.processIdentifier, SIGINT)
             } else {
                 Issue.record("\(name) \(arguments) did not print \"\(marker)\" while running, so it was not interrupted")
             }
         }
-        if try await !waitUntil(deadline, { !process.isRunning }) {
+        if await !eventually(seconds: left(), { !process.isRunning }) {
             Issue.record("\(name) \(arguments) did not finish within \(timeout) s")
             process.terminate()
-            if try await !waitUntil(.now + .seconds(5), { !process.isRunning }) {
+            if await !eventually(seconds: 5, { !process.isRunning }) {
                 kill(process.processIdentifier, SIGKILL)
             }
-            try #require(try await waitUntil(.now + .seconds(5), { !process.isRunning }), "\(name) could not be stopped")
+            try #require(await eventually(seconds: 5, { !process.isRunning }), "\(name) could not be stopped")
         }
         // The process is gone, so the pipes end: their readers finish at once.
-        try #require(try await waitUntil(.now + .seconds(10), { stdout.ended && stderr.ended }), "\(name)'s output did not end")
+        try #require(await eventually(seconds: 10, { stdout.ended && stderr.ended }), "\(name)'s output did not end")
         return Outcome(status: process.terminationStatus, stdout: stdout.text, stderr: stderr.text)
-    }
-
-    /// Polls `condition` every 10 ms until it holds (`true`) or `deadline` passes (`false`).
-    static func waitUntil(_ deadline: ContinuousClock.Instant, _ condition: () -> Bool) async throws -> Bool {
-        while !condition() {
-            if ContinuousClock.now >= deadline { return false }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return true
     }
 
     /// Reads a pipe to its end on a thread of its own, so that a program that prints a lot

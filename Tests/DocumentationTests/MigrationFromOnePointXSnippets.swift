@@ -2,6 +2,7 @@
 // check that what the text says about it is true.
 
 import Foundation
+import TestSupport
 import Testing
 import TomorrowlandAsync
 

@@ -2,6 +2,7 @@
 // of each mapping, compiled, with tests for the behaviour the text describes.
 
 import Foundation
+import TestSupport
 import Testing
 import TomorrowlandAsync
 

@@ -1,6 +1,7 @@
 // MIGRATION.md, section "Pitfalls": the snippets, compiled, and tests showing each claim.
 
 import Foundation
+import TestSupport
 import Testing
 import TomorrowlandAsync
 

@@ -1,6 +1,7 @@
 // README.md's snippets, compiled and run.
 
 import Foundation
+import TestSupport
 import Testing
 import TomorrowlandAsync
 

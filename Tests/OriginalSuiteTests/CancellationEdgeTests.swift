@@ -3,6 +3,7 @@
 // requests that reach a DelayedPromise or PromiseOperation before its handler ran.
 
 import Foundation
+import TestSupport
 import Tomorrowland
 import XCTest
 

@@ -4,6 +4,7 @@
 // `onCancel`, `resolve(with:)` and flatMap pipes, `cancellable`.
 
 import Foundation
+import TestSupport
 import Tomorrowland
 import XCTest
 

@@ -3,6 +3,7 @@
 // concurrent DelayedPromise access, and deep callback-free chains resolved on a small stack.
 
 import Foundation
+import TestSupport
 import Tomorrowland
 import XCTest
 

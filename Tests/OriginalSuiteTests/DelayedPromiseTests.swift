@@ -3,6 +3,7 @@
 // the DelayedPromise is dropped unused.
 
 import Foundation
+import TestSupport
 import Tomorrowland
 import XCTest
 

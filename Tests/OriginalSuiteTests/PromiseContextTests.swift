@@ -4,6 +4,7 @@
 // order of callbacks across a chain.
 
 import Foundation
+import TestSupport
 import Tomorrowland
 import XCTest
 

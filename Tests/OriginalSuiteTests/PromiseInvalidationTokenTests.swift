@@ -4,6 +4,7 @@
 // debugDescription.
 
 import Foundation
+import TestSupport
 import Tomorrowland
 import XCTest
 

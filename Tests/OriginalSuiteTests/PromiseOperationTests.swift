@@ -3,6 +3,7 @@
 // the finish/observer order.
 
 import Foundation
+import TestSupport
 import Tomorrowland
 import XCTest
 

@@ -2,6 +2,7 @@
 // Hashable, Codable (the keyed format), Swift.Result conversions.
 
 import Foundation
+import TestSupport
 import Tomorrowland
 import XCTest
 

@@ -3,6 +3,7 @@
 // utilities (`fork`, `upcast`, `result`, equality, `Swift.Result`).
 
 import Foundation
+import TestSupport
 import Tomorrowland
 import XCTest
 

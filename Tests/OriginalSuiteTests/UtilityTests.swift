@@ -2,6 +2,7 @@
 // siblings, `timeout(on:delay:)` (both overloads), with operation queues and cancellation.
 
 import Foundation
+import TestSupport
 import Tomorrowland
 import XCTest
 

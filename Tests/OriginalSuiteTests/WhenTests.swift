@@ -3,6 +3,7 @@
 // `cancelRemaining`.
 
 import Foundation
+import TestSupport
 import Tomorrowland
 import XCTest
 

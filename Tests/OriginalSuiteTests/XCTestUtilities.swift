@@ -2,6 +2,7 @@
 // the public API: expectations that watch a promise through an `.immediate` `always` callback.
 
 import Foundation
+import TestSupport
 import Tomorrowland
 import XCTest
 
@@ -69,33 +70,12 @@ extension XCTestExpectation {
     }
 }
 
-/// The error type the original tests use with `StdPromise`.
-struct TestError: Error, Equatable, Hashable {
-    var code: Int
-    init(_ code: Int = 0) { self.code = code }
-}
-
 /// Runs a closure when it is deinitialized; captured by a callback, it tells when (and where)
 /// the callback was released.
 final class NotifyOnDeinit {
     private let callback: () -> Void
     init(_ callback: @escaping () -> Void) { self.callback = callback }
     deinit { callback() }
-}
-
-/// A mutable value shared between a test and its callbacks, guarded by a lock.
-final class Locked<T> {
-    private var _value: T
-    private let lock = NSLock()
-    init(_ value: T) { _value = value }
-    var value: T {
-        get { lock.lock(); defer { lock.unlock() }; return _value }
-        set { lock.lock(); _value = newValue; lock.unlock() }
-    }
-    func modify<R>(_ body: (inout T) -> R) -> R {
-        lock.lock(); defer { lock.unlock() }
-        return body(&_value)
-    }
 }
 
 /// A serial queue that can tell whether the current code runs on it.

@@ -56,21 +56,6 @@ func result<Value: Sendable, Error: Sendable>(of promise: Promise<Value, Error>)
     }
 }
 
-/// Lock-protected state shared with callbacks (the Swift 6 form of 1.x's "mutate a captured
-/// var"). `Synchronization.Mutex` would be the natural choice, but on Linux its contended
-/// path hands over the lock through a futex that ThreadSanitizer cannot see, so TSan reports
-/// false races (reproduced with Swift 6.3); `NSLock` is pthread-based and TSan-visible.
-final class Locked<State>: @unchecked Sendable { // safe: `state` is only touched under `lock`
-    private let lock = NSLock()
-    private var state: State
-    init(_ state: State) { self.state = state }
-    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&state)
-    }
-}
-
 /// A Sendable log for observing callbacks.
 final class EventLog: Sendable {
     private let events = Locked<[String]>([])

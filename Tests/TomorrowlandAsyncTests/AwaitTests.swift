@@ -1,6 +1,7 @@
 // Promise → async: resolvedResult / value, Task cancellation as an observer, isolation.
 
 import Foundation
+import TestSupport
 import Testing
 import TomorrowlandAsync
 

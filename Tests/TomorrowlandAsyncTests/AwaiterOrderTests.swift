@@ -4,6 +4,7 @@
 // callback that waits for the awaiting Task does not stall.
 
 import Foundation
+import TestSupport
 import Testing
 @testable import Tomorrowland
 import TomorrowlandAsync
@@ -46,7 +47,7 @@ struct AwaiterOrderTests {
         let awaiter = Task { _ = await promise.resolvedResult; resumed.signal() }
         // The awaiter is registered first: its continuation waits in the box's slot, or its
         // node is in the callback list (no wall-clock bound: a sleep flaked under load).
-        #expect(await eventually(30) { isAwaited(promise) })
+        #expect(await eventually(seconds: 30) { isAwaited(promise) })
         let sawAwaiter = Flag()
         let done = promise.then(on: .immediate) { _ in
             if resumed.wait(timeout: .now() + 10) == .success { sawAwaiter.set() }

@@ -4,6 +4,7 @@
 // with the single winning result.
 
 import Foundation
+import TestSupport
 import Testing
 import TomorrowlandAsync
 

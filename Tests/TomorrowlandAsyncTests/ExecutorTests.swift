@@ -1,6 +1,7 @@
 // PromiseContext.taskExecutor / serialExecutor.
 
 import Foundation
+import TestSupport
 import Testing
 import TomorrowlandAsync
 #if canImport(CDispatch)
@@ -599,7 +600,7 @@ struct QueueExecutorFIFOTests {
         try await withDeadline(60) {
             for task in firstWave { await task.value }
         }
-        #expect(await eventually(30) { order.values.count == 2 * count })
+        #expect(await eventually(seconds: 30) { order.values.count == 2 * count })
         #expect(order.values == Array(0..<(2 * count)), "each job once, in the order it was enqueued")
     }
 }

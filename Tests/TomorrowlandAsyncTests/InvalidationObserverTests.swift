@@ -3,6 +3,7 @@
 // pending, `next()` after the end.
 
 import Foundation
+import TestSupport
 import Testing
 import TomorrowlandAsync
 

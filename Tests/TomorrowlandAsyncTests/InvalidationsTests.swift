@@ -1,6 +1,7 @@
 // token.invalidations and Task.requestCancelOnInvalidate.
 
 import Foundation
+import TestSupport
 import Testing
 import TomorrowlandAsync
 
@@ -30,7 +31,7 @@ func startConsumer(
         }
         return count
     }
-    _ = await eventually(30) { ready.value == 1 }
+    _ = await eventually(seconds: 30) { ready.value == 1 }
     return task
 }
 
@@ -57,7 +58,7 @@ struct InvalidationsTests {
         let seen = Counter()
         // The consumer is busy (polling the gate) after its first element.
         let consumer = await startConsumer(holder.token!.invalidations, counter: seen) {
-            _ = await eventually(10) { gate.value == 1 }
+            _ = await eventually(seconds: 10) { gate.value == 1 }
         }
         holder.token!.invalidate()
         #expect(await eventually { seen.value == 1 })
@@ -79,7 +80,7 @@ struct InvalidationsTests {
         holder.token = nil
         // The first element is taken before the second invalidation (which would otherwise
         // coalesce with it): waited for, not slept for.
-        #expect(await eventually(30) { seen.value == 1 })
+        #expect(await eventually(seconds: 30) { seen.value == 1 })
         copy!.invalidate()
         copy = nil  // the last copy
         #expect(try await withDeadline { await consumer.value } == 2)

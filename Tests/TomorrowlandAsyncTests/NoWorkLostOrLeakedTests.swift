@@ -4,6 +4,7 @@
 
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 import TomorrowlandAsync
 
@@ -79,7 +80,7 @@ struct NoWorkLostOrLeakedTests {
         let task = Task(executorPreference: executor) { () async -> Int in 42 }
         // The Task's first job is on the queue when it is cancelled (waited for: a sleep
         // could end first on a loaded machine, and the check would then prove nothing).
-        #expect(await eventually(30) { queue.operationCount >= 1 })
+        #expect(await eventually(seconds: 30) { queue.operationCount >= 1 })
         queue.cancelAllOperations()
         queue.isSuspended = false
         let value = try await withDeadline(30) { await task.value }
@@ -93,7 +94,7 @@ struct NoWorkLostOrLeakedTests {
         let actor = ContextActor(.operationQueue(queue))
         queue.isSuspended = true
         let task = Task { await actor.increment().count }
-        #expect(await eventually(30) { queue.operationCount >= 1 }, "the actor's job is on the queue")
+        #expect(await eventually(seconds: 30) { queue.operationCount >= 1 }, "the actor's job is on the queue")
         queue.cancelAllOperations()
         queue.isSuspended = false
         let count = try await withDeadline(30) { await task.value }

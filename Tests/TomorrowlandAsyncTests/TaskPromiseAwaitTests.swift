@@ -2,6 +2,7 @@
 // promise's box itself, later ones on nodes; all of them follow the same rules.
 
 import Foundation
+import TestSupport
 import Testing
 import TomorrowlandAsync
 

@@ -1,6 +1,7 @@
 // Async → promise: Promise(priority:operation:) and Promise(on:priority:operation:).
 
 import Foundation
+import TestSupport
 import Testing
 import XCTest
 import TomorrowlandAsync
@@ -169,7 +170,7 @@ final class DeepCancellationTests: XCTestCase {
                 return try await previous.value + 1
             }
         }
-        let allStarted = await eventually(60) { started.value == levels }
+        let allStarted = await eventually(seconds: 60) { started.value == levels }
         XCTAssertTrue(allStarted)
         try await Task.sleep(for: .milliseconds(500)) // every level suspends in `previous.value`
         let requested = Counter()
@@ -180,7 +181,7 @@ final class DeepCancellationTests: XCTestCase {
         }
         thread.stackSize = 8 << 20 // the default main-thread stack
         thread.start()
-        let returned = await eventually(60) { requested.value == 1 }
+        let returned = await eventually(seconds: 60) { requested.value == 1 }
         XCTAssertTrue(returned)
         let result = try await withDeadline(60) { await leaf.resolvedResult }
         XCTAssertTrue(result.isCancelled)

@@ -2,6 +2,7 @@
 // test instead of blocking CI.
 
 import Foundation
+import TestSupport
 import Testing
 import TomorrowlandAsync
 
@@ -43,29 +44,6 @@ func withDeadline<T: Sendable>(
             once.resume(.failure(TimedOut(seconds: seconds)))
         }
     }
-}
-
-/// Polls `condition` until it holds or `seconds` pass; returns whether it held.
-func eventually(_ seconds: Double = 30, _ condition: @Sendable () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(2))
-    }
-    return condition()
-}
-
-/// A thread-safe counter / flag box for observations from callbacks.
-final class Counter: @unchecked Sendable {
-    // Safety: `count` is only touched under `lock`.
-    private let lock = NSLock()
-    private var count = 0
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
-    @discardableResult func increment() -> Int { lock.lock(); defer { lock.unlock() }; count += 1; return count }
-}
-
-struct TestError: Error, Equatable {
-    let code: Int
 }
 
 /// Starts a Task that runs `awaitPromise` on the main actor and returns once that Task is

@@ -1,6 +1,7 @@
 // PromiseResult (accessors, transforms, Equatable, Hashable, Codable) and NoError.
 
 import Foundation
+import TestSupport
 import XCTest
 @testable import Tomorrowland
 

@@ -3,6 +3,7 @@
 
 import Foundation
 import Synchronization
+import TestSupport
 import TomorrowlandAsync
 
 struct User: Sendable, Equatable {
@@ -82,16 +83,6 @@ final class Log: @unchecked Sendable {
 
 func show<T>(_ value: T) {
     _ = value
-}
-
-/// Waits (without blocking the main queue) until `condition` holds or `seconds` pass.
-func eventually(seconds: Double = 30, _ condition: @Sendable () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(nanoseconds: 5_000_000)
-    }
-    return condition()
 }
 
 /// A cancellable callback-style transfer (like a `URLSessionTask`).

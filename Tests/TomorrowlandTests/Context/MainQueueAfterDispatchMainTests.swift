@@ -4,6 +4,7 @@
 
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 @testable import Tomorrowland
 

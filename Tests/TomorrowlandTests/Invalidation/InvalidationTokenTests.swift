@@ -3,6 +3,7 @@
 
 import Dispatch
 import Foundation
+import TestSupport
 import XCTest
 @testable import Tomorrowland
 

@@ -2,6 +2,7 @@
 // applied to every method, including the fixed `mapError`.
 
 import Foundation
+import TestSupport
 import XCTest
 @testable import Tomorrowland
 

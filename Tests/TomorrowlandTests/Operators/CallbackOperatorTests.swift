@@ -2,6 +2,7 @@
 // for a result that passes through; `fork`, `upcast`, and the Swift.Result conveniences.
 
 import Foundation
+import TestSupport
 import XCTest
 @testable import Tomorrowland
 

@@ -4,6 +4,7 @@
 
 import Dispatch
 import Foundation
+import TestSupport
 import XCTest
 @testable import Tomorrowland
 

@@ -2,6 +2,7 @@
 
 import Dispatch
 import Foundation
+import TestSupport
 import XCTest
 @testable import Tomorrowland
 

@@ -1,9 +1,10 @@
-// The helpers every TomorrowlandTests file shares: thread-safe slots, counters and logs,
-// deinit spies, tagged queues, one error type, bounded waits.
+// The helpers every TomorrowlandTests file shares: thread-safe slots and logs, deinit spies,
+// tagged queues, bounded waits (TestError and Counter are TestSupport's, shared by every target).
 
 import Dispatch
 import Foundation
 import Synchronization
+import TestSupport
 import XCTest
 @testable import Tomorrowland
 
@@ -17,13 +18,6 @@ final class Recorder<T: Sendable>: Sendable {
     var values: [T] { items.withLock { $0 } }
     var count: Int { items.withLock { $0.count } }
     subscript(index: Int) -> T? { items.withLock { index < $0.count ? $0[index] : nil } }
-}
-
-/// A thread-safe counter.
-final class Counter: Sendable {
-    private let storage = Atomic<Int>(0)
-    @discardableResult func increment() -> Int { storage.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue }
-    var value: Int { storage.load(ordering: .sequentiallyConsistent) }
 }
 
 /// A thread-safe variable. `Slot<T?>()` starts empty.
@@ -86,12 +80,6 @@ func cancellablePromise<V>(_ type: V.Type = V.self, asked: Slot<Bool>, cancels: 
             if cancels { resolver.cancel() }
         }
     }
-}
-
-/// A simple error type for `Promise<_, TestError>`.
-struct TestError: Swift.Error, Equatable, Hashable, Codable, Sendable {
-    var code: Int
-    init(_ code: Int = 0) { self.code = code }
 }
 
 /// Waits for `register` to call its completion, or returns `nil` after `seconds`.
