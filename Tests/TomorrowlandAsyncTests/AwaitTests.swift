@@ -152,12 +152,12 @@ struct AwaitTests {
         let (promise, resolver) = StdPromise<Int>.makeWithResolver()
         let requested = Counter()
         resolver.onRequestCancel(on: .immediate) { _ in requested.increment() }
-        // The Task captures `promise` (a handle) and awaits it; the test also keeps it.
-        let t = Task { () throws -> Int in
+        // The Task captures `promise` (a handle) and awaits it; the test also keeps it. It is
+        // awaiting when `startAwaiting` returns (no sleep guessing it).
+        let t = await startAwaiting { () throws -> Int in
             let copy = promise
             return try await copy.value + (promise.result?.value ?? 0)
         }
-        try await Task.sleep(for: .milliseconds(20))
         t.cancel()
         #expect(await eventually { requested.value == 1 })
         resolver.fulfill(with: 1)

@@ -42,8 +42,9 @@ struct TaskPromiseAwaitTests {
     @Test func everyAwaitingTaskGetsTheValue() async throws {
         let gate = Gate()
         let promise = Promise<Int, NoError> { await gate.wait(); return 7 }
-        let awaiters = (0..<4).map { _ in Task { await promise.resolvedResult } }
-        try await Task.sleep(for: .milliseconds(20))
+        // Each awaiter is awaiting when `startAwaiting` returns (no sleep guessing it).
+        var awaiters: [Task<PromiseResult<Int, NoError>, Never>] = []
+        for _ in 0..<4 { awaiters.append(await startAwaiting { await promise.resolvedResult }) }
         gate.release()
         for awaiter in awaiters {
             #expect(try await withDeadline { await awaiter.value } == .value(7))
