@@ -14,19 +14,24 @@ struct InvalidationObserverTests {
         let sequence = holder.token!.invalidations
         let ready = Counter()
         let proceed = Counter()
+        let seen = Counter()
         let consumer = Task { () -> Int in
             var iterator = sequence.makeAsyncIterator()
             ready.increment()
             while proceed.value == 0 { await Task.yield() }
             var count = 0
-            while await iterator.next() != nil { count += 1 }
+            while await iterator.next() != nil {
+                count += 1
+                seen.increment()
+            }
             return count
         }
         #expect(await eventually { ready.value == 1 })
         holder.token!.invalidate()
         holder.token!.invalidate()
         proceed.increment()
-        try await Task.sleep(for: .milliseconds(20))
+        // The element is taken before the token goes (a second one would be pending anyway).
+        #expect(await eventually { seen.value == 1 })
         holder.token = nil
         #expect(try await withDeadline { await consumer.value } == 1, "two invalidations before next(): one element")
     }

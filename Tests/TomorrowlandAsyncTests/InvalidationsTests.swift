@@ -161,10 +161,11 @@ struct InvalidationsTests {
         let probe = IteratorProbe()
         let holder = TokenHolder(PromiseInvalidationToken(invalidateOnDeinit: false))
         let sequence = holder.token!.invalidations
-        let consumer = Task { await probe.consume(sequence) }
+        let seen = Counter()
+        let consumer = Task { await probe.consume(sequence, counting: seen) }
         #expect(await eventually { holder.token!._invalidationObserverCount == 1 })
         holder.token!.invalidate()
-        try await Task.sleep(for: .milliseconds(10))
+        #expect(await eventually { seen.value == 1 }, "the element is taken before the token goes")
         holder.token = nil
         #expect(try await withDeadline { await consumer.value } == 1)
     }
@@ -196,11 +197,12 @@ struct InvalidationsTests {
 }
 
 actor IteratorProbe {
-    func consume(_ sequence: PromiseInvalidationToken.Invalidations) async -> Int {
+    func consume(_ sequence: PromiseInvalidationToken.Invalidations, counting seen: Counter) async -> Int {
         var count = 0
         for await _ in sequence {
             self.assertIsolated()
             count += 1
+            seen.increment()
         }
         self.assertIsolated()
         return count
