@@ -331,7 +331,7 @@ enum Scenarios {
         return ScenarioRun(threads: keeping(promise, [
             {
                 // As `_awaitPending`: claim the slot, then suspend in it. A slot already
-                // closed (`finish` came first, `resolved()`'s `free` path) must show the
+                // closed (`finish` came first, `resolve` on `free`) must show the
                 // result: `_awaitPending` then waits on a node, which finds the promise
                 // resolved; here the result is read and the Task resumed at once.
                 log.record("claim")

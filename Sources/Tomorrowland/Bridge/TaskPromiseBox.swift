@@ -92,7 +92,7 @@ class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, AwaitSlot, @unchec
     /// caller waits with a `PromiseAwaiter` node instead.
     @usableFromInline
     override final func claimAwaitSlot(stopWaitingOnCancel: Bool) -> Bool {
-        guard awaitPhase.claim() else { return false }
+        guard awaitPhase.apply(.claim) == .claimed else { return false }
         awaitStopsOnCancel = stopWaitingOnCancel
         addObserver()
         return true
