@@ -31,7 +31,7 @@ extension Promise {
         // outlive `suspend`: `withTaskCancellationHandler` removes it under the Task's
         // status-record lock, which a running handler holds until it returns.
         let target: Unmanaged<PromiseNode>
-        let ownsNode = !box.claimAwaitSlot(stopWaitingOnCancel: stopWaitingOnCancel)
+        let ownsNode = !box.takeAwaitSlotAndObserve(stopWaitingOnCancel: stopWaitingOnCancel)
         if ownsNode {
             target = PromiseAwaiter.retained(core: box, stopWaitingOnCancel: stopWaitingOnCancel)
         } else {
@@ -45,16 +45,18 @@ extension Promise {
 }
 
 /// Suspends the current Task on `target` (a `PromiseAwaiter` node, or a `TaskPromiseBox`'s
-/// own await slot: see `PromiseNode.armAwait`) until it resumes the continuation; returns
-/// `true` when the Task stopped waiting before the promise resolved. One suspension point for
+/// own await slot: see `PromiseNode.storeContinuationAndWait`) until it resumes the
+/// continuation; returns `true` when the Task stopped waiting before the promise resolved. One suspension point for
 /// both kinds of target keeps the inlined await small. `target` is not retained: the caller
 /// keeps it alive until this returns.
 @inlinable @inline(__always)
 nonisolated(nonsending) func suspend(on target: Unmanaged<PromiseNode>) async -> Bool {
     await withTaskCancellationHandler {
-        await withAwaitContinuation { continuation in target._withUnsafeGuaranteedRef { $0.armAwait(continuation) } }
+        await withAwaitContinuation { continuation in
+            target._withUnsafeGuaranteedRef { $0.storeContinuationAndWait(continuation) }
+        }
     } onCancel: {
-        target._withUnsafeGuaranteedRef { $0.awaitingTaskCancelled() }
+        target._withUnsafeGuaranteedRef { $0.requestCancelForAwaitingTask() }
     }
 }
 
@@ -186,16 +188,19 @@ final class PromiseAwaiter: PromiseNode, AwaitSlot, @unchecked Sendable {
 
     /// Stores the continuation and registers on the promise (which resumes at once if it
     /// already resolved), unless the Task already asked to stop waiting.
-    override func armAwait(_ continuation: AwaitContinuation) {
+    override func storeContinuationAndWait(_ continuation: AwaitContinuation) {
         if storeAndArm(continuation, phase: awaitPhase) { core.register(self) }
     }
 
     /// The awaiting Task was cancelled: this observer requests cancel (ignoring the
     /// awaiting code's handles), and the stop-waiting variant resumes at once.
-    override func awaitingTaskCancelled() {
+    override func requestCancelForAwaitingTask() {
         core.observerRequestedCancel(ignoringHandles: true)
         awaitCancelled(phase: awaitPhase)
     }
+
+    /// Firing only resumes the awaiting Task's continuation.
+    override var runsNoUserCode: Bool { true }
 
     override func upstreamResolved(_ upstream: PromiseCore, synchronously: Bool) {
         awaitResolved(phase: awaitPhase)

@@ -10,20 +10,20 @@ import Testing
 struct TaskPromiseAwaitSlotTests {
     @Test func resolvedBetweenClaimAndArmReturnsTheResultWithoutWaiting() async {
         let box = TaskPromiseBox<Int, NoError>()
-        #expect(box.claimAwaitSlot(stopWaitingOnCancel: false))
+        #expect(box.takeAwaitSlotAndObserve(stopWaitingOnCancel: false))
         box.finish(.value(4))
-        let stopped = await waitFor { done in Task { done(await withAwaitContinuation { box.armAwait($0) }) } }
+        let stopped = await waitFor { done in Task { done(await withAwaitContinuation { box.storeContinuationAndWait($0) }) } }
         #expect(stopped == false)
         #expect(box.result == .value(4))
-        #expect(!box.claimAwaitSlot(stopWaitingOnCancel: false), "the slot serves one wait")
+        #expect(!box.takeAwaitSlotAndObserve(stopWaitingOnCancel: false), "the slot serves one wait")
     }
 
     @Test func stoppedBetweenClaimAndArmReturnsAtOnce() async {
         let box = TaskPromiseBox<Int, NoError>()
-        #expect(box.claimAwaitSlot(stopWaitingOnCancel: true))
-        box.awaitingTaskCancelled()
+        #expect(box.takeAwaitSlotAndObserve(stopWaitingOnCancel: true))
+        box.requestCancelForAwaitingTask()
         #expect(box.currentState.isCancelRequested, "the only observer asked, the awaiting code's handles waived")
-        let stopped = await waitFor { done in Task { done(await withAwaitContinuation { box.armAwait($0) }) } }
+        let stopped = await waitFor { done in Task { done(await withAwaitContinuation { box.storeContinuationAndWait($0) }) } }
         #expect(stopped == true)
         #expect(box.result == nil, "still pending: stopping did not resolve it")
         box.finish(.value(1))
@@ -32,9 +32,9 @@ struct TaskPromiseAwaitSlotTests {
 
     @Test func armedThenResolvedResumesTheWaitingTask() async {
         let box = TaskPromiseBox<Int, NoError>()
-        #expect(box.claimAwaitSlot(stopWaitingOnCancel: false))
+        #expect(box.takeAwaitSlotAndObserve(stopWaitingOnCancel: false))
         let stopped = await waitFor { done in
-            Task { done(await withAwaitContinuation { box.armAwait($0) }) }
+            Task { done(await withAwaitContinuation { box.storeContinuationAndWait($0) }) }
             Task {
                 while box.awaitPhase.load(ordering: .acquiring) != .armed { await Task.yield() }
                 box.finish(.value(2))
@@ -47,7 +47,7 @@ struct TaskPromiseAwaitSlotTests {
     @Test func resolutionBeforeAnyAwaitClosesTheSlot() {
         let box = TaskPromiseBox<Int, NoError>()
         box.finish(.value(3))
-        #expect(!box.claimAwaitSlot(stopWaitingOnCancel: false))
+        #expect(!box.takeAwaitSlotAndObserve(stopWaitingOnCancel: false))
         #expect(box.currentState.observers == 0, "a refused claim does not count an observer")
     }
 }
