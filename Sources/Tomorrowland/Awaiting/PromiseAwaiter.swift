@@ -46,9 +46,9 @@ extension Promise {
 
 /// Suspends the current Task on `target` (a `PromiseAwaiter` node, or a `TaskPromiseBox`'s
 /// own await slot: see `PromiseNode.storeContinuationAndWait`) until it resumes the
-/// continuation; returns `true` when the Task stopped waiting before the promise resolved. One suspension point for
-/// both kinds of target keeps the inlined await small. `target` is not retained: the caller
-/// keeps it alive until this returns.
+/// continuation; returns `true` when the Task stopped waiting before the promise resolved.
+/// One suspension point for both kinds of target keeps the inlined await small. `target` is
+/// not retained: the caller keeps it alive until this returns.
 @inlinable @inline(__always)
 nonisolated(nonsending) func suspend(on target: Unmanaged<PromiseNode>) async -> Bool {
     await withTaskCancellationHandler {
