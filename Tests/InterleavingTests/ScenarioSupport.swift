@@ -91,7 +91,7 @@ func firstProblem(_ problems: String?...) -> String? {
 
 /// The continuation of a real Task suspended as `suspend(on:)` suspends it, and how it was
 /// resumed. The Task itself runs outside the explorer: only the library's calls with its
-/// continuation (`armAwait`, `awaitingTaskCancelled`) are explored.
+/// continuation (`storeContinuationAndWait`, `requestCancelForAwaitingTask`) are explored.
 ///
 /// Safety of `@unchecked Sendable`: the fields are only touched under `condition`.
 final class AwaitingTask: @unchecked Sendable {

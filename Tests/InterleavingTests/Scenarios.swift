@@ -292,9 +292,9 @@ enum Scenarios {
         let node = PromiseAwaiter(core: promise._box, stopWaitingOnCancel: stopWaiting)
         let box = Kept(promise._box), nodeBox = Kept(node)
         return ScenarioRun(threads: keeping(promise, [
-            { node.armAwait(continuation); log.record("armed") },
+            { node.storeContinuationAndWait(continuation); log.record("armed") },
             { log.record("fulfil"); resolver.fulfill(with: 1); log.record("fulfilled") },
-            { log.record("cancel"); node.awaitingTaskCancelled(); log.record("cancelled") },
+            { log.record("cancel"); node.requestCancelForAwaitingTask(); log.record("cancelled") },
             // (`promise` is the awaiting code's handle: it does not block the Task's request.)
         ]), check: {
             let result = describe(box.value?.result)
@@ -331,14 +331,14 @@ enum Scenarios {
         return ScenarioRun(threads: keeping(promise, [
             {
                 // As `_awaitPending`: claim the slot, then suspend in it. A slot already
-                // closed (`finish` came first, `resolved()`'s `free` path) must show the
+                // closed (`finish` came first, `resolve` on `free`) must show the
                 // result: `_awaitPending` then waits on a node, which finds the promise
                 // resolved; here the result is read and the Task resumed at once.
                 log.record("claim")
-                let claimed = taskBox.claimAwaitSlot(stopWaitingOnCancel: stopWaiting)
+                let claimed = taskBox.takeAwaitSlotAndObserve(stopWaitingOnCancel: stopWaiting)
                 claim.set(claimed)
                 if claimed {
-                    taskBox.armAwait(continuation)
+                    taskBox.storeContinuationAndWait(continuation)
                     log.record("armed")
                 } else {
                     log.record("slot closed, result \(describe(taskBox.result))")
@@ -350,7 +350,7 @@ enum Scenarios {
                 // The Task's cancellation handler is installed once it holds the slot.
                 Explorer.wait(for: "the claim") { claim.decided }
                 guard claim.claimed else { return }
-                log.record("cancel"); taskBox.awaitingTaskCancelled(); log.record("cancelled")
+                log.record("cancel"); taskBox.requestCancelForAwaitingTask(); log.record("cancelled")
             },
         ]), check: {
             let result = describe(box.value?.result)

@@ -22,12 +22,12 @@ enum Delivery {
         guard let head = list else { return }
         // Borrowed, not retained: the thread's slot keeps it alive while this thread runs.
         ThreadState.currentUnretained._withUnsafeGuaranteedRef { thread in
-            // The common list of an awaited promise: one awaiting Task's node, which only
-            // resumes a continuation (no user code, so nothing can nest and nothing is left to
-            // order). Outside a delivery it fires here, without the stack; inside one it
-            // waits its turn.
-            if !thread.isDelivering, let awaiter = loneAwaiter(head) {
-                awaiter.upstreamResolved(upstream, synchronously: false)
+            // The common list of an awaited promise: one node that runs no user code (an
+            // awaiting Task's, which only resumes a continuation), so nothing can nest and
+            // nothing is left to order. Outside a delivery it fires here, without the stack;
+            // inside one it waits its turn.
+            if !thread.isDelivering, let node = loneNodeRunningNoUserCode(head) {
+                node.upstreamResolved(upstream, synchronously: false)
                 return
             }
             let core = Unmanaged.passUnretained(upstream)
@@ -57,11 +57,11 @@ enum Delivery {
         }
     }
 
-    /// The list's only node, taken, if it is a `PromiseAwaiter`.
+    /// The list's only node, taken, if it runs no user code (`PromiseNode.runsNoUserCode`).
     @inline(__always)
-    private static func loneAwaiter(_ head: Unmanaged<PromiseNode>) -> PromiseNode? {
+    private static func loneNodeRunningNoUserCode(_ head: Unmanaged<PromiseNode>) -> PromiseNode? {
         let node = head._withUnsafeGuaranteedRef { $0 }
-        guard node.next == nil, type(of: node) == PromiseAwaiter.self else { return nil }
+        guard node.next == nil, node.runsNoUserCode else { return nil }
         return head.takeRetainedValue()
     }
 

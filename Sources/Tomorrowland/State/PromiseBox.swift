@@ -73,12 +73,12 @@ class PromiseBox<Value, Error>: ResultStorage<PromiseResult<Value, Error>>, @unc
         resolve(.cancelled)
     }
 
-    /// Takes this box's await slot for the current Task, counting the Task as one
-    /// propagating observer, if the box has one. Only a Task-backed box does
+    /// Takes this box's await slot for the current Task and counts the Task as one
+    /// propagating observer, if the box has a free one. Only a Task-backed box does
     /// (`TaskPromiseBox`); any other returns `false`, and the Task waits on a
     /// `PromiseAwaiter` node instead.
     @usableFromInline
-    func claimAwaitSlot(stopWaitingOnCancel: Bool) -> Bool {
+    func takeAwaitSlotAndObserve(stopWaitingOnCancel: Bool) -> Bool {
         false
     }
 

@@ -30,20 +30,26 @@ class PromiseNode: @unchecked Sendable {
     /// cancel handler ran, or the list was torn down). Releases whatever the node kept alive.
     func dropped() {}
 
+    /// Whether firing this node runs no user code and resolves nothing (an awaiting Task's
+    /// node only resumes a continuation): `Delivery` then fires it, when it is a list's only
+    /// node on a thread not delivering, at once instead of through the delivery stack.
+    var runsNoUserCode: Bool { false }
+
     // An awaiting Task waits on a node: a `PromiseAwaiter`, or a `TaskPromiseBox`'s own await
     // slot. Only those two override these (`suspend(on:)` calls them); virtual here, rather
     // than a protocol's, so the waiting Task can hold its target unmanaged.
 
-    /// Await targets only: stores the awaiting Task's continuation; resumes it at once if the
-    /// wait already ended.
+    /// Await targets only: stores the awaiting Task's continuation and waits (a node registers
+    /// on its promise, a box's slot arms); resumes it at once if the wait already ended.
     @usableFromInline
-    func armAwait(_ continuation: AwaitContinuation) {
+    func storeContinuationAndWait(_ continuation: AwaitContinuation) {
         preconditionFailure("Tomorrowland: not an await target")
     }
 
-    /// Await targets only: the awaiting Task was cancelled.
+    /// Await targets only: the awaiting Task was cancelled. Requests cancel as its observer (its
+    /// code's handles waived) and, with `stopWaitingOnCancel`, stops the wait.
     @usableFromInline
-    func awaitingTaskCancelled() {
+    func requestCancelForAwaitingTask() {
         preconditionFailure("Tomorrowland: not an await target")
     }
 }

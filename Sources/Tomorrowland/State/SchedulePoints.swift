@@ -58,7 +58,7 @@ package enum SchedulePoints {
         /// A Task-backed promise resumes the Task in its await slot after delivering all
         /// callbacks, not before them (c26eb39; put back in `publish(beforeDelivering:)`).
         case awaitSlotResumedAfterCallbacks
-        /// `AwaitPhase.resolved()` returning `true` on an `armed` found by a failed
+        /// `Atomic<AwaitPhase>.apply(.resolve)` resuming on an `armed` found by a failed
         /// compare-exchange without moving it to `resumed` (found by this explorer, daf1210):
         /// a later stop request resumed the continuation a second time.
         case resolvedLeavesArmed

@@ -31,7 +31,7 @@ extension Promise {
         // outlive `suspend`: `withTaskCancellationHandler` removes it under the Task's
         // status-record lock, which a running handler holds until it returns.
         let target: Unmanaged<PromiseNode>
-        let ownsNode = !box.claimAwaitSlot(stopWaitingOnCancel: stopWaitingOnCancel)
+        let ownsNode = !box.takeAwaitSlotAndObserve(stopWaitingOnCancel: stopWaitingOnCancel)
         if ownsNode {
             target = PromiseAwaiter.retained(core: box, stopWaitingOnCancel: stopWaitingOnCancel)
         } else {
@@ -45,16 +45,18 @@ extension Promise {
 }
 
 /// Suspends the current Task on `target` (a `PromiseAwaiter` node, or a `TaskPromiseBox`'s
-/// own await slot: see `PromiseNode.armAwait`) until it resumes the continuation; returns
-/// `true` when the Task stopped waiting before the promise resolved. One suspension point for
-/// both kinds of target keeps the inlined await small. `target` is not retained: the caller
-/// keeps it alive until this returns.
+/// own await slot: see `PromiseNode.storeContinuationAndWait`) until it resumes the
+/// continuation; returns `true` when the Task stopped waiting before the promise resolved.
+/// One suspension point for both kinds of target keeps the inlined await small. `target` is
+/// not retained: the caller keeps it alive until this returns.
 @inlinable @inline(__always)
 nonisolated(nonsending) func suspend(on target: Unmanaged<PromiseNode>) async -> Bool {
     await withTaskCancellationHandler {
-        await withAwaitContinuation { continuation in target._withUnsafeGuaranteedRef { $0.armAwait(continuation) } }
+        await withAwaitContinuation { continuation in
+            target._withUnsafeGuaranteedRef { $0.storeContinuationAndWait(continuation) }
+        }
     } onCancel: {
-        target._withUnsafeGuaranteedRef { $0.awaitingTaskCancelled() }
+        target._withUnsafeGuaranteedRef { $0.requestCancelForAwaitingTask() }
     }
 }
 
@@ -78,138 +80,6 @@ nonisolated(nonsending) func withAwaitContinuation(_ body: (AwaitContinuation) -
     #else
     await withUnsafeContinuation(body)
     #endif
-}
-
-/// Where one awaiting Task's continuation stands: one atomic byte, changed by
-/// compare-exchange only, so no impossible combination ("resumed but still armed") can be
-/// written. Phases only move forward, and whoever moves to `resumed` from `armed`,
-/// `stopRequested` or `resolvedEarly` resumes the continuation, exactly once.
-///
-/// ```
-///  free ──claim──▶ waiting ──arm──▶ armed ──resolved / stop──▶ resumed (resume)
-///   │                 ├──stop──▶ stopRequested ──arm──▶ resumed (resume: stopped)
-///   │                 └──resolved──▶ resolvedEarly ──arm──▶ resumed (resume: result)
-///   └──resolved──▶ resumed (slot closed: later awaits use a node)
-/// ```
-/// A `PromiseAwaiter` node starts `waiting` and registers on the promise only once armed,
-/// so it never sees `free` or `resolvedEarly`. A `TaskPromiseBox` slot starts `free`.
-enum AwaitPhase: UInt8, AtomicRepresentable {
-    /// A Task-backed box's await slot nobody claimed yet.
-    case free
-    /// A Task waits; its continuation is not stored yet.
-    case waiting
-    /// The continuation is stored; resolution or a stop request resumes it.
-    case armed
-    /// The Task asked to stop waiting before its continuation was stored.
-    case stopRequested
-    /// The promise resolved before the continuation was stored.
-    case resolvedEarly
-    /// Final: the continuation was taken (or the slot closed unclaimed).
-    case resumed
-
-    // The conformance by hand: the one derived from `RawRepresentable` checks the raw value
-    // when decoding (also when an `Atomic` is destroyed: a retain, a release and a trap
-    // branch in every deinit). Only this type's cases are ever stored.
-    typealias AtomicRepresentation = UInt8.AtomicRepresentation
-
-    @inline(__always)
-    static func encodeAtomicRepresentation(_ value: consuming AwaitPhase) -> AtomicRepresentation {
-        UInt8.encodeAtomicRepresentation(value.rawValue)
-    }
-
-    @inline(__always)
-    static func decodeAtomicRepresentation(_ storage: consuming AtomicRepresentation) -> AwaitPhase {
-        unsafeBitCast(UInt8.decodeAtomicRepresentation(storage), to: AwaitPhase.self)
-    }
-}
-
-extension Atomic where Value == AwaitPhase {
-    /// Moves from `expected` to `desired` if the phase is `expected`; returns the phase found.
-    @inline(__always)
-    private func advance(from expected: AwaitPhase, to desired: AwaitPhase) -> AwaitPhase {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("awaitPhase.cas")
-        #endif
-        return compareExchange(expected: expected, desired: desired, ordering: .acquiringAndReleasing).original
-    }
-
-    /// free → waiting: a Task takes a box's slot. `false` if it is taken or closed.
-    @inline(__always)
-    func claim() -> Bool {
-        advance(from: .free, to: .waiting) == .free
-    }
-
-    /// The continuation is stored: waiting → armed, and `nil` (keep waiting); or, if the wait
-    /// already ended, → resumed and whether it ended by a stop request (resume at once).
-    @inline(__always)
-    func arm() -> Bool? {
-        switch advance(from: .waiting, to: .armed) {
-        case .waiting:
-            return nil
-        case .stopRequested:
-            // Nobody else moves on from stopRequested or resolvedEarly: a plain store will do.
-            resume()
-            return true
-        case .resolvedEarly:
-            resume()
-            return false
-        case .free, .armed, .resumed:
-            preconditionFailure("Tomorrowland: an await was armed twice")
-        }
-    }
-
-    /// stopRequested or resolvedEarly → resumed, by `arm` (nobody else moves on from them).
-    @inline(__always)
-    private func resume() {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("awaitPhase.store")
-        #endif
-        store(.resumed, ordering: .releasing)
-    }
-
-    /// The Task asked to stop waiting. `true` if the caller took the armed continuation and
-    /// must resume it (stopped); otherwise `arm` will, or the wait already ended.
-    @inline(__always)
-    func stop() -> Bool {
-        switch advance(from: .waiting, to: .stopRequested) {
-        case .armed: return advance(from: .armed, to: .resumed) == .armed
-        default: return false
-        }
-    }
-
-    /// The promise resolved. `true` if the caller took the armed continuation and must
-    /// resume it (with the result); otherwise `arm` will, or the wait already ended.
-    ///
-    /// Every way out moves the phase on: an `armed` found by a failed compare-exchange (the
-    /// Task armed between the two) is moved to `resumed` too before the caller takes the
-    /// continuation. (Returning `true` on that `armed` left the phase `armed`, and a later
-    /// stop request resumed the taken continuation again: found by the interleaving
-    /// explorer, Tests/InterleavingTests.)
-    @inline(__always)
-    func resolved() -> Bool {
-        var phase = AwaitPhase.armed
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        var retried = false
-        #endif
-        while true {
-            #if TOMORROWLAND_SCHEDULE_POINTS
-            // The bug put back: an `armed` found by a failed compare-exchange is taken as is.
-            if retried, phase == .armed, SchedulePoints.isReintroduced(.resolvedLeavesArmed) { return true }
-            #endif
-            let next: AwaitPhase
-            switch phase {
-            case .armed, .free: next = .resumed
-            case .waiting: next = .resolvedEarly
-            case .stopRequested, .resolvedEarly, .resumed: return false
-            }
-            let found = advance(from: phase, to: next)
-            if found == phase { return phase == .armed }
-            phase = found
-            #if TOMORROWLAND_SCHEDULE_POINTS
-            retried = true
-            #endif
-        }
-    }
 }
 
 /// One awaiting Task's wait, the handshake around `AwaitPhase`'s transitions: store the
@@ -241,8 +111,12 @@ extension AwaitSlot {
     @inline(__always)
     func storeAndArm(_ continuation: AwaitContinuation, phase: borrowing Atomic<AwaitPhase>) -> Bool {
         awaitContinuation = continuation
-        guard let stopped = phase.arm() else { return true }
-        resumeAwait(stopping: stopped)
+        switch phase.apply(.arm) {
+        case .nothing: return true
+        case .resumeStopped: resumeAwait(stopping: true)
+        case .resumeWithResult: resumeAwait(stopping: false)
+        case .claimed, .armedTwice: preconditionFailure("Tomorrowland: an await was armed twice")
+        }
         return false
     }
 
@@ -250,14 +124,14 @@ extension AwaitSlot {
     /// variant resumes at once.
     @inline(__always)
     func awaitCancelled(phase: borrowing Atomic<AwaitPhase>) {
-        if awaitStopsOnCancel, phase.stop() { resumeAwait(stopping: true) }
+        if awaitStopsOnCancel, phase.apply(.stop) == .resumeStopped { resumeAwait(stopping: true) }
     }
 
     /// The promise resolved (or was torn down): resumes the continuation if armed; otherwise
     /// `storeAndArm` will, or the wait already ended.
     @inline(__always)
     func awaitResolved(phase: borrowing Atomic<AwaitPhase>) {
-        if phase.resolved() { resumeAwait(stopping: false) }
+        if phase.apply(.resolve) == .resumeWithResult { resumeAwait(stopping: false) }
     }
 
     /// Takes the continuation and resumes it: only the thread that moved the phase to
@@ -314,16 +188,19 @@ final class PromiseAwaiter: PromiseNode, AwaitSlot, @unchecked Sendable {
 
     /// Stores the continuation and registers on the promise (which resumes at once if it
     /// already resolved), unless the Task already asked to stop waiting.
-    override func armAwait(_ continuation: AwaitContinuation) {
+    override func storeContinuationAndWait(_ continuation: AwaitContinuation) {
         if storeAndArm(continuation, phase: awaitPhase) { core.register(self) }
     }
 
     /// The awaiting Task was cancelled: this observer requests cancel (ignoring the
     /// awaiting code's handles), and the stop-waiting variant resumes at once.
-    override func awaitingTaskCancelled() {
+    override func requestCancelForAwaitingTask() {
         core.observerRequestedCancel(ignoringHandles: true)
         awaitCancelled(phase: awaitPhase)
     }
+
+    /// Firing only resumes the awaiting Task's continuation.
+    override var runsNoUserCode: Bool { true }
 
     override func upstreamResolved(_ upstream: PromiseCore, synchronously: Bool) {
         awaitResolved(phase: awaitPhase)

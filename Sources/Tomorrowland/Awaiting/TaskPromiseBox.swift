@@ -91,8 +91,8 @@ class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, AwaitSlot, @unchec
     /// (as `PromiseAwaiter.init` does). `false` if another Task holds it or it closed: the
     /// caller waits with a `PromiseAwaiter` node instead.
     @usableFromInline
-    override final func claimAwaitSlot(stopWaitingOnCancel: Bool) -> Bool {
-        guard awaitPhase.claim() else { return false }
+    override final func takeAwaitSlotAndObserve(stopWaitingOnCancel: Bool) -> Bool {
+        guard awaitPhase.apply(.claim) == .claimed else { return false }
         awaitStopsOnCancel = stopWaitingOnCancel
         addObserver()
         return true
@@ -100,12 +100,12 @@ class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, AwaitSlot, @unchec
 
     /// Stores the continuation of the Task holding the slot; resumes it at once if the
     /// promise resolved or the Task stopped waiting meanwhile.
-    override final func armAwait(_ continuation: AwaitContinuation) {
+    override final func storeContinuationAndWait(_ continuation: AwaitContinuation) {
         _ = storeAndArm(continuation, phase: awaitPhase)
     }
 
-    /// The Task holding the slot was cancelled: as `PromiseAwaiter.awaitingTaskCancelled`.
-    override final func awaitingTaskCancelled() {
+    /// The Task holding the slot was cancelled: as `PromiseAwaiter.requestCancelForAwaitingTask`.
+    override final func requestCancelForAwaitingTask() {
         observerRequestedCancel(ignoringHandles: true)
         awaitCancelled(phase: awaitPhase)
     }
