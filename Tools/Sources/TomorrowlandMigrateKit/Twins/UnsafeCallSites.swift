@@ -1,4 +1,4 @@
-// Item 4: call sites whose meaning a same-named async overload would change.
+// Call sites whose meaning a same-named async overload would change, and how to keep them.
 //
 // In async code Swift prefers an `async` overload. A call whose result type is not pinned
 // down by what follows (`let p = fetch()`, `_ = fetch()`, `fetch()` as a statement,
