@@ -37,7 +37,7 @@ public enum AddAsyncTwins {
         for file in set.files { result.notes += Unhandled.notes(in: file, asyncTwins: true) }
 
         // 2. Call sites whose meaning a twin would change.
-        var rejected = Set<String>() // "container|signature" of candidates that must not get a twin
+        var rejected = Set<CandidateKey>() // candidates that must not get a twin
         var rewrites: [String: [OwnedEdit]] = [:]
         var rewriteNotes: [(owner: String, note: MigrationNote)] = []
         let byName = Dictionary(grouping: candidates + alreadyTwinned, by: \.name)
@@ -169,7 +169,13 @@ public enum AddAsyncTwins {
         return result
     }
 
-    private static func key(_ site: FunctionSite) -> String { (site.container ?? "") + "|" + site.signature }
+    /// A candidate as `rejected` knows it: the same signature in the same type is the same function.
+    private struct CandidateKey: Hashable {
+        let container: String?
+        let signature: String
+    }
+
+    private static func key(_ site: FunctionSite) -> CandidateKey { CandidateKey(container: site.container, signature: site.signature) }
 
     private static func decide(
         _ site: FunctionSite, _ promise: PromiseType, project: Project, everySite: [FunctionSite], requirements: [FunctionSite]
