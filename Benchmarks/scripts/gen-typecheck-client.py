@@ -112,16 +112,22 @@ in_class = chains - chains // 5
 in_actor = chains // 10
 in_free = chains - in_class - in_actor
 
-parts.append("""@MainActor final class ViewModel {
-    var label = ""
-    var count = 0
+
+def header(declaration, var):
+    """The opening of a type that holds the chains: its state, queues, token and helpers."""
+    return f"""{declaration} {{
+    {var}label = ""
+    {var}count = 0
     let queue = DispatchQueue(label: "bench")
     let operations = OperationQueue()
     let token = PromiseInvalidationToken()
     let owner = Owner()
     let context: PromiseContext = .utility
-    func adjusted(_ x: Int) -> Int { x }
-""")
+    func adjusted(_ x: Int) -> Int {{ x }}
+"""
+
+
+parts.append(header("@MainActor final class ViewModel", "var "))
 done = 0
 m = 0
 while done < in_class:
@@ -131,31 +137,10 @@ while done < in_class:
     m += 1
 parts.append("}\n")
 
-parts.append("""actor Store {
-    var label = ""
-    var count = 0
-    let queue = DispatchQueue(label: "bench")
-    let operations = OperationQueue()
-    let token = PromiseInvalidationToken()
-    let owner = Owner()
-    let context: PromiseContext = .utility
-    func adjusted(_ x: Int) -> Int { x }
-
-    func load() {
-""" + "\n".join(chains_in(in_actor, "self.", 100)) + "\n    }\n}\n")
-
-parts.append("""final class Plain: @unchecked Sendable {
-    nonisolated(unsafe) var label = ""
-    nonisolated(unsafe) var count = 0
-    let queue = DispatchQueue(label: "bench")
-    let operations = OperationQueue()
-    let token = PromiseInvalidationToken()
-    let owner = Owner()
-    let context: PromiseContext = .utility
-    func adjusted(_ x: Int) -> Int { x }
-
-    func load() {
-""" + "\n".join(chains_in(in_free, "self.", 200)) + "\n    }\n}\n")
+for declaration, var, n, start in [("actor Store", "var ", in_actor, 100),
+                                   ("final class Plain: @unchecked Sendable", "nonisolated(unsafe) var ", in_free, 200)]:
+    parts.append(header(declaration, var) + "\n    func load() {\n"
+                 + "\n".join(chains_in(n, "self.", start)) + "\n    }\n}\n")
 
 with open(out, "w") as f:
     f.write("\n".join(parts))
