@@ -23,7 +23,7 @@ enum ActorDelivery {
             ActorMailbox.enqueue(actor, work)
             return
         }
-        if MainQueue.isCurrent, let mode = context.inlineMode(synchronously: synchronously) {
+        if MainQueue.isCurrent, case .runHere(let mode) = context.route(synchronously: synchronously) {
             PromiseContext.run(mode, work)
         } else if case .queue(let queue) = context, queue === DispatchQueue.main {
             queue.async(execute: work)
@@ -55,7 +55,7 @@ enum ActorDelivery {
     ) {
         if let actor {
             execute(on: context, synchronously: synchronously, isolation: actor) { body(true) }
-        } else if let mode = context.inlineMode(synchronously: synchronously) {
+        } else if case .runHere(let mode) = context.route(synchronously: synchronously) {
             PromiseContext.run(mode) { body(false) }
         } else {
             context.schedule { body(true) }

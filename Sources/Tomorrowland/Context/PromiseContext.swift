@@ -115,22 +115,36 @@ extension PromiseContext {
         case executingNow(Bool)
     }
 
-    /// If a callback on this context runs on the calling thread, how; `nil` if it must be
-    /// scheduled with `schedule(_:)`.
+    /// Where a callback on this context runs once its promise has resolved.
+    @usableFromInline
+    enum Route {
+        /// On the calling thread, now, with this `isExecutingNow` handling.
+        case runHere(Inline)
+        /// Later, through `schedule(_:)`.
+        case schedule
+        /// Later, through `schedule(_:)`, on a context that may release the work without
+        /// running it (an operation queue's operations can be cancelled before they start):
+        /// the caller guards the work with an `UnrunWorkGuard`.
+        case scheduleGuarded
+    }
+
+    /// Where a callback on this context runs: on the calling thread (`.immediate`, and
+    /// `.nowOr` when `synchronously`) or scheduled.
     ///
     /// - Parameter synchronously: the promise was already resolved at registration (or
     ///   cancel was already requested, for cancel handlers), so `.nowOr` runs now.
     @inlinable
-    func inlineMode(synchronously: Bool) -> Inline? {
+    func route(synchronously: Bool) -> Route {
         switch self {
-        case .immediate: return synchronously ? .inherit : .executingNow(false)
-        case .nowOr(let inner): return synchronously ? .executingNow(true) : inner.inlineMode(synchronously: false)
-        default: return nil
+        case .immediate: return .runHere(synchronously ? .inherit : .executingNow(false))
+        case .nowOr(let inner): return synchronously ? .runHere(.executingNow(true)) : inner.route(synchronously: false)
+        case .operationQueue: return .scheduleGuarded
+        default: return .schedule
         }
     }
 
     /// Runs `work` asynchronously on this context. `.nowOr(c)` schedules on `c`;
-    /// `.immediate` runs at once (callers use `inlineMode` first).
+    /// `.immediate` runs at once (callers use `route(synchronously:)` first).
     @usableFromInline
     func schedule(_ work: @escaping @Sendable () -> Void) {
         switch self {
@@ -147,9 +161,9 @@ extension PromiseContext {
         }
     }
 
-    /// Runs `work` now or schedules it, per `inlineMode(synchronously:)`.
+    /// Runs `work` now or schedules it, per `route(synchronously:)`.
     func execute(synchronously: Bool, _ work: @escaping @Sendable () -> Void) {
-        if let mode = inlineMode(synchronously: synchronously) {
+        if case .runHere(let mode) = route(synchronously: synchronously) {
             PromiseContext.run(mode, work)
         } else {
             schedule(work)

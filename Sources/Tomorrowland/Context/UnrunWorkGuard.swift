@@ -19,16 +19,3 @@ final class UnrunWorkGuard: @unchecked Sendable {
         if !ran.load(ordering: .acquiring) { node.dropped() }
     }
 }
-
-extension PromiseContext {
-    /// Whether work given to `schedule` may be released without running (an operation
-    /// queue's operations can be cancelled before they start).
-    @inlinable
-    var mayDropScheduledWork: Bool {
-        switch self {
-        case .operationQueue: return true
-        case .nowOr(let inner): return inner.mayDropScheduledWork
-        default: return false
-        }
-    }
-}

@@ -118,12 +118,7 @@ class ChildBox<ParentValue, ParentError, Value, Error, Callback: ReleasableCallb
     }
 
     override final func upstreamResolved(_ upstream: PromiseCore, synchronously: Bool) {
-        dispatch(upstream, .resolved(synchronously: synchronously))
-    }
-
-    @usableFromInline
-    final func dispatch(_ upstream: PromiseCore, _ phase: FirePhase) {
-        fire(self, upstream, phase)
+        fire(self, upstream, .resolved(synchronously: synchronously))
     }
 
     /// The body of every operator: pass through, run now, or schedule on the context.
@@ -138,29 +133,32 @@ class ChildBox<ParentValue, ParentError, Value, Error, Callback: ReleasableCallb
     @inlinable
     final func handle(_ upstream: PromiseCore, _ phase: FirePhase, step: (ParentResult) -> Step<Value, Error>) {
         let result = unsafeDowncast(upstream, to: PromiseBox<ParentValue, ParentError>.self).storedResult
-        switch phase {
-        case .resolved(let synchronously):
-            guard trigger.matches(result) else {
-                // Not invoked: pass through here, releasing the callback on the resolving thread.
-                finish(step(result))
-                return
-            }
-            if let isolation {
-                deliverIsolated(upstream, synchronously: synchronously, to: isolation)
-            } else if let mode = context.inlineMode(synchronously: synchronously) {
-                if synchronously {
-                    PromiseContext.run(mode) { invoke(result, step) }
-                } else {
-                    // From the delivery loop, which already runs with `isExecutingNow == false`.
-                    invoke(result, step)
-                }
-            } else if context.mayDropScheduledWork {
-                scheduleGuarded(upstream)
-            } else {
-                context.schedule { [self] in dispatch(upstream, .onContext) }
-            }
-        case .onContext:
+        guard case .resolved(let synchronously) = phase else {
+            // `.onContext`: the work scheduled below, now running on the callback's context.
             invoke(result, step)
+            return
+        }
+        guard trigger.matches(result) else {
+            // Not invoked: pass through here, releasing the callback on the resolving thread.
+            finish(step(result))
+            return
+        }
+        if let isolation {
+            deliverIsolated(upstream, synchronously: synchronously, to: isolation)
+            return
+        }
+        switch context.route(synchronously: synchronously) {
+        case .runHere(let mode):
+            if synchronously {
+                PromiseContext.run(mode) { invoke(result, step) }
+            } else {
+                // From the delivery loop, which already runs with `isExecutingNow == false`.
+                invoke(result, step)
+            }
+        case .schedule:
+            context.schedule { [self] in fire(self, upstream, .onContext) }
+        case .scheduleGuarded:
+            scheduleGuarded(upstream)
         }
     }
 
@@ -168,7 +166,7 @@ class ChildBox<ParentValue, ParentError, Value, Error, Callback: ReleasableCallb
     @usableFromInline
     final func deliverIsolated(_ upstream: PromiseCore, synchronously: Bool, to actor: any Actor) {
         ActorDelivery.execute(on: context, synchronously: synchronously, isolation: actor) { [self] in
-            dispatch(upstream, .onContext)
+            fire(self, upstream, .onContext)
         }
     }
 
@@ -180,7 +178,7 @@ class ChildBox<ParentValue, ParentError, Value, Error, Callback: ReleasableCallb
         let work = UnrunWorkGuard(node: self)
         context.schedule { [self] in
             work.markRan()
-            dispatch(upstream, .onContext)
+            fire(self, upstream, .onContext)
         }
     }
 

@@ -83,7 +83,7 @@ enum Delivery {
                 continue
             }
             thread.firingNode = node.toOpaque()
-            thread.deliveryStack.core(at: top)._withUnsafeGuaranteedRef { upstream in
+            thread.deliveryStack[top].core._withUnsafeGuaranteedRef { upstream in
                 node._withUnsafeGuaranteedRef { $0.upstreamResolved(upstream, synchronously: false) }
             }
             thread.firingNode = nil

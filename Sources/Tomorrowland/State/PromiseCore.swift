@@ -279,7 +279,7 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         thread.isCancelling = true
         while let top = thread.cancelStack.indices.last {
             if let node = thread.cancelStack.takeNode(at: top) {
-                thread.cancelStack.core(at: top)._withUnsafeGuaranteedRef {
+                thread.cancelStack[top].core._withUnsafeGuaranteedRef {
                     node.upstreamRequestedCancel($0, synchronously: false)
                 }
                 thread.cancelStack.orderPushed(above: top)

@@ -21,8 +21,10 @@ final class ThreadState: @unchecked Sendable {
     struct Frame {
         /// The promise the list was taken from, retained by the frame until `popFrame()`
         /// (except the delivery stack's frames made with `init(adopting:)`, see `Delivery.run`).
-        /// `Unmanaged` so that the loops pass it on borrowed (`core(at:)`) instead of paying a
-        /// retain and a release per node fired.
+        /// `Unmanaged` so that the loops pass it on borrowed (`_withUnsafeGuaranteedRef`)
+        /// instead of paying a retain and a release per node fired: the frame keeps its retain
+        /// until the loop pops it, which is only after its list is done, so the promise outlives
+        /// each call (frames pushed meanwhile go above; the array may move, the object does not).
         let core: Unmanaged<PromiseCore>
         /// The nodes still to fire, in registration order. Each is retained by the list.
         var remaining: Unmanaged<PromiseNode>?
@@ -139,15 +141,6 @@ extension Array where Element == ThreadState.Frame {
         self[top].remaining = object.next
         object.next = nil
         return object
-    }
-
-    /// The promise of frame `top`, unretained. The loops call its node with it borrowed
-    /// (`_withUnsafeGuaranteedRef`): the frame keeps its retain until the loop pops it, which
-    /// is only after its list is done, so the promise outlives the call (frames pushed
-    /// meanwhile go above `top`; the array may move, the object does not).
-    @inline(__always)
-    func core(at top: Int) -> Unmanaged<PromiseCore> {
-        self[top].core
     }
 
     /// Removes the top frame and returns its promise with the frame's retain.
