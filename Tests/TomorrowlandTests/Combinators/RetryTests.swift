@@ -142,6 +142,9 @@ final class UtilitiesRetryTests: XCTestCase {
             })
         }
         waitUntil { calls.value == 1 }
+        // Not an ordering the assertions depend on (they hold whether the cancel request
+        // finds the delay timer armed or not): it only makes the armed-timer case, the one
+        // this test is named for, the likely one. No public or package state says "armed".
         Thread.sleep(forTimeInterval: 0.02)
         let start = monotonicNow()
         promise.requestCancel()
