@@ -121,15 +121,17 @@ extension PromiseContext {
         /// On the calling thread, now, with this `isExecutingNow` handling.
         case runHere(Inline)
         /// Later, through `schedule(_:)`.
-        case schedule
+        case scheduled
         /// Later, through `schedule(_:)`, on a context that may release the work without
-        /// running it (an operation queue's operations can be cancelled before they start):
-        /// the caller guards the work with an `UnrunWorkGuard`.
-        case scheduleGuarded
+        /// running it (an operation queue's operations can be cancelled before they start).
+        /// A child promise guards its work with an `UnrunWorkGuard` (`ChildBox.scheduleGuarded`)
+        /// so that it cannot stay pending; a cancel handler dropped unrun leaves nothing pending,
+        /// and its callers treat this case as `.scheduled`.
+        case scheduledGuarded
     }
 
-    /// Where a callback on this context runs: on the calling thread (`.immediate`, and
-    /// `.nowOr` when `synchronously`) or scheduled.
+    /// Where a callback on this context runs: on the calling thread (`.immediate`; `.nowOr`
+    /// when `synchronously`, else where its inner context says) or scheduled.
     ///
     /// - Parameter synchronously: the promise was already resolved at registration (or
     ///   cancel was already requested, for cancel handlers), so `.nowOr` runs now.
@@ -138,8 +140,8 @@ extension PromiseContext {
         switch self {
         case .immediate: return .runHere(synchronously ? .inherit : .executingNow(false))
         case .nowOr(let inner): return synchronously ? .runHere(.executingNow(true)) : inner.route(synchronously: false)
-        case .operationQueue: return .scheduleGuarded
-        default: return .schedule
+        case .operationQueue: return .scheduledGuarded
+        default: return .scheduled
         }
     }
 

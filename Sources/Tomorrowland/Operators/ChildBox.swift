@@ -133,10 +133,14 @@ class ChildBox<ParentValue, ParentError, Value, Error, Callback: ReleasableCallb
     @inlinable
     final func handle(_ upstream: PromiseCore, _ phase: FirePhase, step: (ParentResult) -> Step<Value, Error>) {
         let result = unsafeDowncast(upstream, to: PromiseBox<ParentValue, ParentError>.self).storedResult
-        guard case .resolved(let synchronously) = phase else {
-            // `.onContext`: the work scheduled below, now running on the callback's context.
+        let synchronously: Bool
+        switch phase {
+        case .onContext:
+            // The work scheduled below, now running on the callback's context.
             invoke(result, step)
             return
+        case .resolved(let resolvedAtRegistration):
+            synchronously = resolvedAtRegistration
         }
         guard trigger.matches(result) else {
             // Not invoked: pass through here, releasing the callback on the resolving thread.
@@ -155,9 +159,9 @@ class ChildBox<ParentValue, ParentError, Value, Error, Callback: ReleasableCallb
                 // From the delivery loop, which already runs with `isExecutingNow == false`.
                 invoke(result, step)
             }
-        case .schedule:
+        case .scheduled:
             context.schedule { [self] in fire(self, upstream, .onContext) }
-        case .scheduleGuarded:
+        case .scheduledGuarded:
             scheduleGuarded(upstream)
         }
     }
