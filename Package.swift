@@ -16,8 +16,8 @@ let package = Package(
         // Debug builds only: the schedule points of the interleaving explorer (State/SchedulePoints.swift).
         .target(name: "Tomorrowland", swiftSettings: [schedulePoints]),
         .target(name: "TomorrowlandAsync", dependencies: ["Tomorrowland"]),
-        // The helpers the test targets share (TestError, Counter, eventually, …): a plain target
-        // in Swift 6 mode, imported by the Swift 5 mode targets too.
+        // The helpers the test targets share (TestError, Counter, eventually, SwiftCompiler, …): a
+        // plain target in Swift 6 mode, imported by the Swift 5 mode targets too.
         .target(name: "TestSupport", dependencies: ["Tomorrowland"], path: "Tests/TestSupport"),
         .testTarget(name: "TomorrowlandTests", dependencies: ["Tomorrowland", "TestSupport"]),
         .testTarget(name: "TomorrowlandAsyncTests", dependencies: ["TomorrowlandAsync", "TestSupport"]),
@@ -37,7 +37,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // Swift 6 mode: Sendable checking is sound for clients.
-        .testTarget(name: "Swift6ClientTests", dependencies: ["Tomorrowland", "TomorrowlandAsync"]),
+        .testTarget(name: "Swift6ClientTests", dependencies: ["Tomorrowland", "TomorrowlandAsync", "TestSupport"]),
         // Every ```swift block of README.md, MIGRATION.md and the DocC catalogs is compiled here
         // (or in an example), and a test checks that the docs and this code still agree.
         .testTarget(name: "DocumentationTests", dependencies: ["TomorrowlandAsync", "TestSupport"]),

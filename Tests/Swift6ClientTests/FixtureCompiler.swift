@@ -1,7 +1,9 @@
 // Runs the Swift compiler on the fixtures in Tests/CompileFailures against the Tomorrowland
-// module that this very test run was built with.
+// module that this very test run was built with: TestSupport's SwiftCompiler finds and runs the
+// compiler; this file adds the fixtures' folder, their diagnostics and their markers.
 
 import Foundation
+import TestSupport
 
 /// One diagnostic parsed from compiler output.
 struct Diagnostic: Equatable, Sendable, CustomStringConvertible {
@@ -12,24 +14,9 @@ struct Diagnostic: Equatable, Sendable, CustomStringConvertible {
     var description: String { "line \(line): \(severity): \(message)" }
 }
 
-/// Locates `swiftc` and the built `Tomorrowland.swiftmodule`, and compiles fixtures with them.
+/// Locates `swiftc` and the built `Tomorrowland.swiftmodule`, and compiles fixtures with them
+/// (TestSupport's `SwiftCompiler`, shared with the Tools package's tests).
 struct FixtureCompiler: Sendable {
-    enum SetupError: Swift.Error, CustomStringConvertible {
-        case moduleNotFound(searched: [String])
-        case compilerNotFound(searched: [String])
-
-        var description: String {
-            switch self {
-            case .moduleNotFound(let searched):
-                return "Tomorrowland.swiftmodule not found next to the test bundle; searched:\n  "
-                    + searched.joined(separator: "\n  ")
-                    + "\nSet TOMORROWLAND_MODULES_DIR to the build's Modules directory to override."
-            case .compilerNotFound(let searched):
-                return "swiftc not found; searched: \(searched.joined(separator: ", ")). Set SWIFT_EXEC."
-            }
-        }
-    }
-
     let swiftc: URL
     let modulesDirectory: URL
     let moduleCache: URL
@@ -41,56 +28,12 @@ struct FixtureCompiler: Sendable {
         .appendingPathComponent("CompileFailures", isDirectory: true)
 
     static func locate() throws -> FixtureCompiler {
-        let modules = try locateModulesDirectory()
-        let swiftc = try locateCompiler()
+        let modules = try SwiftCompiler.modulesDirectory(holding: "Tomorrowland")
+        let swiftc = try SwiftCompiler.swiftc()
         let cache = FileManager.default.temporaryDirectory
             .appendingPathComponent("tomorrowland-fixtures-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         return FixtureCompiler(swiftc: swiftc, modulesDirectory: modules, moduleCache: cache)
-    }
-
-    /// The build products directory holding this test bundle: `<scratch>/<triple>/debug`,
-    /// whose `Modules` folder has `Tomorrowland.swiftmodule`. Nothing is hard-coded: every
-    /// candidate is derived from the running test executable.
-    static func locateModulesDirectory() throws -> URL {
-        let fileManager = FileManager.default
-        var starts: [URL] = []
-        if let override = ProcessInfo.processInfo.environment["TOMORROWLAND_MODULES_DIR"], !override.isEmpty {
-            starts.append(URL(fileURLWithPath: override))
-        }
-        starts.append(Bundle.main.bundleURL)
-        if let executable = Bundle.main.executableURL { starts.append(executable.deletingLastPathComponent()) }
-        if let argument0 = CommandLine.arguments.first {
-            starts.append(URL(fileURLWithPath: argument0).deletingLastPathComponent())
-        }
-        var searched: [String] = []
-        for start in starts {
-            var directory = start.standardizedFileURL.resolvingSymlinksInPath()
-            // Up to four levels: macOS nests the executable in X.xctest/Contents/MacOS.
-            for _ in 0..<5 {
-                for candidate in [directory.appendingPathComponent("Modules"), directory] {
-                    let module = candidate.appendingPathComponent("Tomorrowland.swiftmodule")
-                    searched.append(module.path)
-                    if fileManager.fileExists(atPath: module.path) { return candidate }
-                }
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        throw SetupError.moduleNotFound(searched: searched)
-    }
-
-    static func locateCompiler() throws -> URL {
-        let environment = ProcessInfo.processInfo.environment
-        var candidates: [String] = []
-        if let exec = environment["SWIFT_EXEC"], !exec.isEmpty { candidates.append(exec) }
-        for directory in (environment["PATH"] ?? "").split(separator: ":") {
-            candidates.append(String(directory) + "/swiftc")
-        }
-        candidates += ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"]
-        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
-            return URL(fileURLWithPath: candidate)
-        }
-        throw SetupError.compilerNotFound(searched: candidates)
     }
 
     /// Compiles `fixture` in Swift 6 mode down to SIL (type checking plus the flow-sensitive
@@ -99,26 +42,11 @@ struct FixtureCompiler: Sendable {
     /// - Parameter languageMode: the Swift language mode (`-swift-version`): 6, or 5 for the
     ///   fixtures that 1.x clients in Swift 5 mode must not be able to compile either.
     func compile(_ fixture: URL, languageMode: Int = 6) throws -> (status: Int32, diagnostics: [Diagnostic], output: String) {
-        let process = Process()
-        process.executableURL = swiftc
-        process.arguments = [
-            "-emit-sil", "-o", "/dev/null",
-            "-parse-as-library", "-module-name", "Fixture",
-            "-swift-version", String(languageMode),
-            "-I", modulesDirectory.path,
-            "-module-cache-path", moduleCache.path,
-            "-diagnostic-style", "llvm",
-            fixture.path,
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        // Read before waiting so a chatty compiler cannot fill the pipe and deadlock.
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let output = String(decoding: data, as: UTF8.self)
-        return (process.terminationStatus, Self.parse(output, for: fixture), output)
+        let outcome = try SwiftCompiler.compileToSIL(
+            [fixture], swiftVersion: languageMode, modules: modulesDirectory, moduleCache: moduleCache, compiler: swiftc
+        )
+        let output = outcome.stdout + outcome.stderr
+        return (outcome.status, Self.parse(output, for: fixture), output)
     }
 
     /// Parses `path:line:column: severity: message` lines that belong to `fixture`.

@@ -1,7 +1,8 @@
 // The helpers every test target shares: one error type, a counter, the lock's 1.x-style
 // accessors and a bounded poll. A regular target (not a test target), Swift 6 mode; the
 // Swift 5 mode targets import it too. Helpers that only one target uses stay in that target
-// (TomorrowlandTests/Support, TomorrowlandAsyncTests/TestSupport.swift, …).
+// (TomorrowlandTests/Support, TomorrowlandAsyncTests/TestSupport.swift, …); SwiftCompiler.swift,
+// which one target here uses, sits beside this file because the Tools package compiles it too.
 
 import Foundation
 import Synchronization

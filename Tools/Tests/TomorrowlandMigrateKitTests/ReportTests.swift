@@ -102,33 +102,33 @@ struct ReportTests {
 
     @Test("the command line: tables, --json, non-zero exit on problems, diff and --write")
     func commandLine() throws {
-        let tool = try Support.productsDirectory().appendingPathComponent("tomorrowland-migrate").path
-        try #require(FileManager.default.isExecutableFile(atPath: tool), "build the tool first: swift build --package-path Tools")
+        let tool = try Support.productsDirectory().appendingPathComponent("tomorrowland-migrate")
+        try #require(FileManager.default.isExecutableFile(atPath: tool.path), "build the tool first: swift build --package-path Tools")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("A.swift")
         try "import Tomorrowland\n\nfunc load() -> StdPromise<Int> { Promise(fulfilled: 1) }\n".write(to: file, atomically: true, encoding: .utf8)
 
-        let table = try Support.run(tool, ["report", directory.path])
+        let table = try SwiftCompiler.run(tool, ["report", directory.path])
         #expect(table.status == 0)
         #expect(table.stdout.contains("== Plan: migrate in this order (leaves first)"))
-        let json = try Support.run(tool, ["report", "--json", directory.path, directory.path + "/Missing"])
+        let json = try SwiftCompiler.run(tool, ["report", "--json", directory.path, directory.path + "/Missing"])
         #expect(json.status == 1)
         #expect(json.stderr.contains("Missing: error: no such file or folder"))
         let decoded = try JSONDecoder().decode(Report.self, from: Data(json.stdout.utf8))
         #expect(decoded.plan.map(\.function) == ["load()"])
-        let help = try Support.run(tool, ["report", "--help"])
+        let help = try SwiftCompiler.run(tool, ["report", "--help"])
         #expect(help.stdout.contains("Migration percentage = 100 × A / (A + P)"))
 
-        let diff = try Support.run(tool, ["add-async-twins", directory.path])
+        let diff = try SwiftCompiler.run(tool, ["add-async-twins", directory.path])
         #expect(diff.status == 0)
         #expect(diff.stdout.contains("+nonisolated(nonsending) func load() async throws -> Int {"))
         #expect(try String(contentsOf: file, encoding: .utf8).contains("async") == false, "no --write: file unchanged")
-        let write = try Support.run(tool, ["add-async-twins", "--write", directory.path])
+        let write = try SwiftCompiler.run(tool, ["add-async-twins", "--write", directory.path])
         #expect(write.status == 0)
         #expect(try String(contentsOf: file, encoding: .utf8).contains("func load() async throws -> Int {"))
-        let again = try Support.run(tool, ["add-async-twins", directory.path])
+        let again = try SwiftCompiler.run(tool, ["add-async-twins", directory.path])
         #expect(again.stdout.isEmpty)
     }
 }

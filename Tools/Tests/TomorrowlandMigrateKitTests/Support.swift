@@ -1,15 +1,11 @@
 // Compiling what the tool writes against the library this test run was built with, and
-// running the tool's executable.
+// running the tool's executable (with SwiftCompiler.swift, shared with the root package).
 
 import Foundation
 import Testing
 import TomorrowlandMigrateKit
 
 enum Support {
-    struct SetupError: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// Tests/TomorrowlandMigrateKitTests/Fixtures, found from this source file.
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
@@ -24,79 +20,26 @@ enum Support {
 
     /// The build products directory of this test run (holds `Modules/`, the executable).
     static func productsDirectory() throws -> URL {
-        var starts: [URL] = [Bundle.main.bundleURL]
-        if let argument0 = CommandLine.arguments.first { starts.append(URL(fileURLWithPath: argument0).deletingLastPathComponent()) }
-        for start in starts {
-            var directory = start.standardizedFileURL.resolvingSymlinksInPath()
-            for _ in 0..<5 {
-                if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Modules/TomorrowlandAsync.swiftmodule").path) {
-                    return directory
-                }
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        throw SetupError(description: "TomorrowlandAsync.swiftmodule not found above \(starts.map(\.path))")
-    }
-
-    static func swiftc() throws -> String {
-        let environment = ProcessInfo.processInfo.environment
-        var candidates: [String] = []
-        if let exec = environment["SWIFT_EXEC"], !exec.isEmpty { candidates.append(exec) }
-        candidates += (environment["PATH"] ?? "").split(separator: ":").map { $0 + "/swiftc" }
-        candidates += ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"]
-        guard let found = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw SetupError(description: "swiftc not found in \(candidates)")
-        }
-        return found
-    }
-
-    struct Outcome {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-        /// `file:line: error: …` lines.
-        var errors: [String] { (stdout + stderr).split(separator: "\n").map(String.init).filter { $0.contains(": error:") } }
-    }
-
-    static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Drain both pipes before waiting so a chatty process cannot fill one and block.
-        nonisolated(unsafe) var errData = Data()
-        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !reader.isFinished { usleep(1_000) }
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        let modules = try SwiftCompiler.modulesDirectory(holding: "TomorrowlandAsync")
+        return modules.lastPathComponent == "Modules" ? modules.deletingLastPathComponent() : modules
     }
 
     /// Writes `sources` to a fresh folder and type-checks them together (down to SIL, so
     /// Swift 6's region-based isolation diagnostics run) as one module.
-    static func compile(_ sources: [(path: String, text: String)], swiftVersion: Int) throws -> Outcome {
+    static func compile(_ sources: [(path: String, text: String)], swiftVersion: Int) throws -> SwiftCompiler.Outcome {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tomorrowland-migrate-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        var paths: [String] = []
+        var files: [URL] = []
         for source in sources {
             let url = directory.appendingPathComponent((source.path as NSString).lastPathComponent)
             try source.text.write(to: url, atomically: true, encoding: .utf8)
-            paths.append(url.path)
+            files.append(url)
         }
-        let products = try productsDirectory()
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tomorrowland-migrate-module-cache")
-        return try run(try swiftc(), [
-            "-emit-sil", "-wmo", "-o", "/dev/null", "-parse-as-library", "-module-name", "Fixture",
-            "-swift-version", String(swiftVersion), "-I", products.appendingPathComponent("Modules").path,
-            "-module-cache-path", cache.path, "-diagnostic-style", "llvm",
-        ] + paths)
+        return try SwiftCompiler.compileToSIL(
+            files, swiftVersion: swiftVersion, modules: SwiftCompiler.modulesDirectory(holding: "TomorrowlandAsync"), moduleCache: cache
+        )
     }
 
     /// `sources` with the changes of `result` applied.
@@ -105,6 +48,11 @@ enum Support {
             (source.path, result.changes.first { $0.path == source.path }?.updated ?? source.text)
         }
     }
+}
+
+extension SwiftCompiler.Outcome {
+    /// `file:line: error: …` lines.
+    var errors: [String] { (stdout + stderr).split(separator: "\n").map(String.init).filter { $0.contains(": error:") } }
 }
 
 extension Support {
