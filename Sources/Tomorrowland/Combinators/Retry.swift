@@ -23,7 +23,7 @@ import Synchronization
 ///   actor (written in `@MainActor` code or an actor method), both run on that actor, never
 ///   synchronously on another one (see the Threading article); give them the same isolation.
 /// - `attempts` counts the first one: `attempts: 3` means at most two retries. Values below 1
-///   mean 1. A `delay` ≤ 0 retries at once; a NaN or infinite `delay` never fires, so the
+///   mean 1. A `delay` ≤ 0 retries at once; a NaN or `+infinity` `delay` never fires, so the
 ///   returned promise waits for a cancel request after the first retryable error.
 /// - The returned promise fulfils with the first value and rejects with the last error (when
 ///   `shouldRetry` returns `false` or the attempts run out). If an attempt is cancelled, the

@@ -13,7 +13,7 @@ extension Promise {
     /// then runs ahead of work added after it (until then it does not hold up ready work).
     /// A `delay` ≤ 0 dispatches the result on that context at once, never synchronously, even
     /// for `.immediate` or `.nowOr` (rules 12 and 24; only `timeout` fires synchronously at
-    /// zero, rule 22). A NaN or infinite `delay` never delivers (as in 1.4, where
+    /// zero, rule 22). A NaN or `+infinity` `delay` never delivers (as in 1.4, where
     /// `.now() + delay` is then `.distantFuture`).
     ///
     /// Cancellation: the returned promise is a normal child, so cancel requests are passed
@@ -41,7 +41,7 @@ extension Promise {
     /// A cancellable timer: `requestCancel()` cancels the promise at once and releases the
     /// value. `.immediate` means `.auto` and `.nowOr(c)` means `c`, also for a `delay` ≤ 0
     /// (the value is then dispatched at once). With `.operationQueue` the operation is added
-    /// at once and becomes ready when the timer fires. A NaN or infinite `delay` never fires:
+    /// at once and becomes ready when the timer fires. A NaN or `+infinity` `delay` never fires:
     /// the promise stays pending until it is asked to cancel.
     public init(on context: PromiseContext = .auto, fulfilled value: Value, after delay: TimeInterval) {
         self.init(on: context, with: .value(value), after: delay)
@@ -59,7 +59,7 @@ extension Promise {
     /// A cancellable timer: `requestCancel()` cancels the promise synchronously and releases
     /// the stored result before the delay ends (rule 23). `.immediate` means `.auto` and
     /// `.nowOr(c)` means `c` (rules 12 and 24), also for a `delay` ≤ 0, which dispatches the
-    /// result at once; a NaN or infinite `delay` never fires. The pending timer keeps the
+    /// result at once; a NaN or `+infinity` `delay` never fires. The pending timer keeps the
     /// promise resolvable (rule 1).
     public init(on context: PromiseContext = .auto, with result: PromiseResult<Value, Error>, after delay: TimeInterval) {
         let (promise, resolver) = Promise.makeWithResolver()

@@ -12,7 +12,7 @@ extension Promise {
     /// `context` too (`.immediate` means `.auto`, `.nowOr(c)` means `c`; `.operationQueue`
     /// adds its operation at once and makes it ready when the timer fires). With `delay` ≤ 0
     /// it times out at once: synchronously for `.immediate`/`.nowOr`, dispatched otherwise.
-    /// A NaN or infinite `delay` never times out (as in 1.4, where `.now() + delay` is then
+    /// A NaN or `+infinity` `delay` never times out (as in 1.4, where `.now() + delay` is then
     /// `.distantFuture`).
     ///
     /// When this promise resolves first, the pending timeout is disarmed at once, on the
