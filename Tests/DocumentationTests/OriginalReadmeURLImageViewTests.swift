@@ -92,12 +92,21 @@ class URLImageView: UIImageView {
 
 @Suite("The original README's URLImageView")
 struct OriginalReadmeURLImageViewTests {
-    /// Waits (at most a minute) until `view` shows an image.
+    /// Waits (at most a minute) until `view` shows an image; `nil` if it never does (a
+    /// continuation ignores the test's time limit, so the wait ends itself).
     @MainActor private func imageShown(by view: URLImageView, loading url: String) async -> UIImage? {
         await withCheckedContinuation { (shown: CheckedContinuation<Void, Never>) in
-            view.onImageSet = {
+            var waiting = true
+            let stopWaiting = { @MainActor in
+                guard waiting else { return }
+                waiting = false
                 view.onImageSet = nil
                 shown.resume()
+            }
+            view.onImageSet = stopWaiting
+            Task { @MainActor in
+                try? await Task.sleep(for: .seconds(60))
+                stopWaiting()
             }
             view.loadImage(from: URL(string: url)!)
         }

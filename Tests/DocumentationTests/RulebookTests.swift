@@ -25,6 +25,9 @@ struct RulebookTests {
         let numbers = Set(try Rulebook.load().rules.map(\.number))
         let citations = try Rulebook.citationsInCode()
         #expect(citations.count >= 100, "found only \(citations.count) citations: is the reader broken?")
+        for article in Rulebook.articles where article.text.isEmpty {
+            Issue.record("\(article.path) could not be read: its citations went unchecked")
+        }
         for citation in citations where !numbers.contains(citation.rule) {
             Issue.record("\(citation.place) cites rule \(citation.rule), which Rules.md does not have")
         }

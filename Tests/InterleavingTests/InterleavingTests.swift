@@ -24,6 +24,10 @@ final class InterleavingTests: XCTestCase {
         XCTAssertTrue(exploration.complete, "\(scenario.name): \(exploration)", file: file, line: line)
     }
 
+    /// One test per scenario below: a scenario added to `Scenarios.all` without its test
+    /// would never be explored.
+    func testEveryScenarioHasItsTest() { XCTAssertEqual(Scenarios.all.count, 15) }
+
     func testScenario00_fulfilVsRequestCancelVsObserver() { exploreAll(0) }
     func testScenario01_twoChildrenCancelVsParentFulfilment() { exploreAll(1) }
     func testScenario02_lastResolverDroppedVsCancelHandler() { exploreAll(2) }

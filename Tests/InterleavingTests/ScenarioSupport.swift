@@ -106,7 +106,10 @@ final class AwaitingTask: @unchecked Sendable {
             resumed(stopped)
         }
         condition.lock()
-        while continuation == nil { condition.wait() }
+        let deadline = Date().addingTimeInterval(60)
+        while continuation == nil {
+            guard condition.wait(until: deadline) else { preconditionFailure("the awaiting Task never started") }
+        }
         condition.unlock()
     }
 

@@ -26,6 +26,7 @@ enum PlacementQueues {
     static let main = "main"
     static let queue = "placement.queue"
     static let operations = "placement.operations"
+    static let actor = "placement.actor"
 
     /// Marks the main queue (idempotent; `setUp` calls it).
     static func markMainQueue() { DispatchQueue.main.setSpecific(key: placementKey, value: main) }
@@ -57,7 +58,8 @@ func currentPlace() -> String {
 enum PlacementExpectation: Equatable, Sendable, CustomStringConvertible {
     /// On the main queue (and, written in main-actor code, on the main actor).
     case main
-    /// On a global queue or the pool: anywhere but the main queue and the test queues.
+    /// On a global queue or the pool: anywhere but the main queue, the test queues and the
+    /// test actor's queue.
     case offMain
     /// On the named test queue.
     case queue(String)
@@ -497,6 +499,16 @@ func placementPromises() -> (value: StdPromise<Int>, error: StdPromise<Int>, can
 actor PlacementActor {
     var state = 0
 
+    /// The actor runs on its own serial queue, tagged `actor`, so a closure that ran on the
+    /// actor says so to `currentPlace()`: `.offMain` rejects it, `.queue(actor)` requires it.
+    private static let queue: DispatchQueue = {
+        let queue = DispatchQueue(label: PlacementQueues.actor)
+        queue.setSpecific(key: placementKey, value: PlacementQueues.actor)
+        return queue
+    }()
+    private let executor = PromiseContext.queue(PlacementActor.queue).serialExecutor!
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     /// Registers, from this actor, closures given the named context `ctx` that touch no actor
     /// state; returns what the log must then hold.
     func registerNamed(_ ctx: PromiseContext.Named, expected: PlacementExpectation, _ log: PlacementLog) -> [PlacementRecordExpectation] {
@@ -532,18 +544,19 @@ actor PlacementActor {
     /// isolated to this actor, and run on it.
     func registerUsingSelf(_ log: PlacementLog) -> [PlacementRecordExpectation] {
         let (value, error, _) = placementPromises()
+        let onActor = PlacementExpectation.queue(PlacementQueues.actor)
         return [
-            PlacementCase("then", .offMain) { _ = value.then { _ in self.preconditionIsolated(); self.state += 1; log.record("then") } },
-            PlacementCase("map(on: .main)", .offMain) {
+            PlacementCase("then", onActor) { _ = value.then { _ in self.preconditionIsolated(); self.state += 1; log.record("then") } },
+            PlacementCase("map(on: .main)", onActor) {
                 _ = value.map(on: .main) { x in self.preconditionIsolated(); self.state += 1; log.record("map(on: .main)"); return x }
             },
-            PlacementCase("catch", .offMain) { _ = error.catch { _ in self.preconditionIsolated(); self.state += 1; log.record("catch") } },
-            PlacementCase("Promise(on: .immediate)", .offMain) {
+            PlacementCase("catch", onActor) { _ = error.catch { _ in self.preconditionIsolated(); self.state += 1; log.record("catch") } },
+            PlacementCase("Promise(on: .immediate)", onActor) {
                 _ = StdPromise<Int>(on: .immediate) { resolver in
                     self.preconditionIsolated(); self.state += 1; log.record("Promise(on: .immediate)"); resolver.fulfill(with: 1)
                 }
             },
-            PlacementCase("Promise(on: PromiseContext.utility)", .offMain) {
+            PlacementCase("Promise(on: PromiseContext.utility)", onActor) {
                 _ = StdPromise<Int>(on: PromiseContext.utility) { resolver in
                     self.preconditionIsolated(); self.state += 1; log.record("Promise(on: PromiseContext.utility)"); resolver.fulfill(with: 1)
                 }

@@ -1,6 +1,7 @@
 // The helpers every test target shares: one error type, a counter, the lock's 1.x-style
-// accessors and a bounded poll. A regular target (not a test target), Swift 6 mode; the
-// Swift 5 mode targets import it too. Helpers that only one target uses stay in that target
+// accessors and a bounded poll. A regular target (not a test target), Swift 6 mode; of the
+// Swift 5 mode targets, OriginalSuiteTests imports it, while Swift5ClientTests does not (the
+// migration check copies that folder alone, so it keeps its own small helpers). Helpers that only one target uses stay in that target
 // (TomorrowlandTests/Support, TomorrowlandAsyncTests/TestSupport.swift, …); SwiftCompiler.swift,
 // which one target here uses, sits beside this file because the Tools package compiles it too.
 
@@ -44,6 +45,8 @@ public func eventually(seconds: Double = 30, _ condition: @Sendable () -> Bool) 
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if condition() { return true }
+        // A cancelled Task's sleep returns at once: stop instead of spinning until the deadline.
+        if Task.isCancelled { break }
         try? await Task.sleep(for: .milliseconds(2))
     }
     return condition()

@@ -92,6 +92,12 @@ public enum SwiftCompiler {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        // A compiler or tool that hangs ends the test with a failure (a signal status) instead of
+        // blocking CI: terminated after ten minutes, far beyond any fixture's compile time.
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 600) {
+            if process.isRunning, process.processIdentifier == pid { process.terminate() }
+        }
         // Drain both pipes before waiting so a chatty process cannot fill one and block.
         nonisolated(unsafe) var errData = Data()
         let errDrained = DispatchSemaphore(value: 0)

@@ -31,7 +31,7 @@ func startConsumer(
         }
         return count
     }
-    _ = await eventually(seconds: 30) { ready.value == 1 }
+    #expect(await eventually(seconds: 30) { ready.value == 1 }, "the consumer made its iterator")
     return task
 }
 

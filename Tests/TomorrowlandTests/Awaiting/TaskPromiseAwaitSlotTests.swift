@@ -36,7 +36,9 @@ struct TaskPromiseAwaitSlotTests {
         let stopped = await waitFor { done in
             Task { done(await withAwaitContinuation { box.storeContinuationAndWait($0) }) }
             Task {
-                while box.awaitPhase.load(ordering: .acquiring) != .armed { await Task.yield() }
+                // Bounded: if the slot is never armed, `waitFor` fails and this stops spinning.
+                let deadline = ContinuousClock.now + .seconds(60)
+                while box.awaitPhase.load(ordering: .acquiring) != .armed, ContinuousClock.now < deadline { await Task.yield() }
                 box.finish(.value(2))
             }
         }
