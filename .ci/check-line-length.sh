@@ -9,8 +9,8 @@ cd "$(dirname "$0")/.."
 
 limit=160
 # GNU grep in a UTF-8 locale counts characters, not bytes (`…`, `─` count as one).
-long=$(find Sources Tools/Sources -name '*.swift' -print0 | sort -z \
-    | xargs -0 env LC_ALL=C.UTF-8 grep -nE "^.{$((limit + 1)),}" || true)
+# grep exits 1 when no line matches (fine) and 2 on an error (which must fail this check).
+long=$(LC_ALL=C.UTF-8 grep -rHnE --include='*.swift' "^.{$((limit + 1)),}" Sources Tools/Sources) || [ $? -eq 1 ]
 if [[ -n "$long" ]]; then
     echo "Lines over $limit characters (wrap them; a declaration may take one parameter per line):"
     echo "$long" | cut -c1-220

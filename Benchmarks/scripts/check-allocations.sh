@@ -21,6 +21,15 @@ if [ ! -d "$thresholds" ]; then
     exit 0
 fi
 
+# The plugin skips a gated scenario that has no thresholds file, so a scenario added to
+# `deterministicAllocations` (Sources/ScenarioKit/Scenario.swift) without one would go unchecked.
+gated=$(sed -nE 's/.*let deterministicAllocations: Set<String> = \[(.*)\].*/\1/p' Sources/ScenarioKit/Scenario.swift | tr -d '" ' | tr ',' ' ')
+[ -n "$gated" ] || { echo "check-allocations: FAILED: could not read deterministicAllocations"; exit 1; }
+for id in $gated; do
+    [ -f "$thresholds/Allocations.$id.Tomorrowland.p90.json" ] \
+        || { echo "check-allocations: FAILED: no thresholds file for gated scenario '$id' in Benchmarks/$thresholds"; exit 1; }
+done
+
 # `swift package` exits 1 for both "worse" and "better" (the plugin maps the tool's 2 and 4
 # to a thrown error), so the verdict is read from the tool's own closing line.
 log=$(mktemp)

@@ -42,11 +42,15 @@ echo "$twins async twins, $promise_twins promise twins, $pinned call sites pinne
 [ "$promise_twins" -ge 3 ] || fail "expected at least 3 promise twins, got $promise_twins"
 
 "$tool" report Sources/ Tests/ > report-after.txt
-[ "$(grep '^total ' report-before.txt)" = "$(grep '^total ' report-after.txt)" ] \
-    || fail "the twins moved the progress figures: $(grep '^total ' report-before.txt) -> $(grep '^total ' report-after.txt)"
+total_before=$(grep '^total ' report-before.txt) || fail "the report before the twins has no 'total' line"
+total_after=$(grep '^total ' report-after.txt) || fail "the report after the twins has no 'total' line"
+[ "$total_before" = "$total_after" ] || fail "the twins moved the progress figures: $total_before -> $total_after"
 
-[ -z "$("$tool" add-async-twins Sources/ Tests/ 2>/dev/null)" ] || fail "a second add-async-twins run wanted changes"
-[ -z "$("$tool" add-promise-twins Sources/ Tests/ 2>/dev/null)" ] || fail "a second add-promise-twins run wanted changes"
+# Assigned first, so that a crash of the tool fails the script instead of passing as "no output".
+second_async=$("$tool" add-async-twins Sources/ Tests/ 2>/dev/null) || fail "a second add-async-twins run failed"
+[ -z "$second_async" ] || fail "a second add-async-twins run wanted changes"
+second_promise=$("$tool" add-promise-twins Sources/ Tests/ 2>/dev/null) || fail "a second add-promise-twins run failed"
+[ -z "$second_promise" ] || fail "a second add-promise-twins run wanted changes"
 
 long=$(for file in $(find Sources Tests -name '*.swift'); do
     awk 'length > 120' "$file" | while IFS= read -r line; do
