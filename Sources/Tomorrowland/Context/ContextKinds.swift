@@ -91,7 +91,7 @@ extension PromiseContext {
         /// Synchronously if the promise is already resolved, otherwise on the context held in
         /// `context` (`.nowOr(someContext)`).
         @inlinable public static func nowOr(_ context: any PromiseContextConvertible) -> CallerIsolated {
-            CallerIsolated(.nowOr(context.promiseContext))
+            CallerIsolated(.sharedNowOr(context.promiseContext))
         }
     }
 }

@@ -274,7 +274,7 @@ extension Promise {
         token: PromiseInvalidationToken? = nil,
         @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void
     ) -> Promise<Value, Error> {
-        _box.register(AlwaysBox(context: context.context, token: token, callback: onComplete))
+        registerUnheld(AlwaysBox(context: context.context, token: token, callback: onComplete))
         return self
     }
 
@@ -286,7 +286,7 @@ extension Promise {
         token: PromiseInvalidationToken? = nil,
         @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void
     ) -> Promise<Value, Error> {
-        _box.register(AlwaysBox(context: context.promiseContext, token: token, callback: onComplete))
+        registerUnheld(AlwaysBox(context: context.promiseContext, token: token, callback: onComplete))
         return self
     }
 
@@ -298,7 +298,7 @@ extension Promise {
         token: PromiseInvalidationToken? = nil,
         _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Void
     ) -> Promise<Value, Error> {
-        _box.register(AlwaysBox(context: context.context, token: token, nonisolated: onComplete))
+        registerUnheld(AlwaysBox(context: context.context, token: token, nonisolated: onComplete))
         return self
     }
 

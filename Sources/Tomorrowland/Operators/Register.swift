@@ -36,6 +36,14 @@ extension Promise {
         return Promise<V, E>(box: child)
     }
 
+    /// Registers a child that nothing will hold a handle to (`tap(on:)`, which returns this
+    /// promise): with no cancel link, as `register(_:link: .none)`, but without making the
+    /// handle, whose seal would be allocated for nothing.
+    @inlinable
+    func registerUnheld<V, E, C: ReleasableCallback>(_ child: __owned ChildBox<Value, Error, V, E, C>) {
+        _box.register(child)
+    }
+
     /// Registers a child whose operator is the closure `body` (for operators off hot paths).
     /// `isolation` is the actor the user's callback is isolated to (`nil`: nonisolated).
     @inline(__always)
