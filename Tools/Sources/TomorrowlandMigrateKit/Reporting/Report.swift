@@ -133,8 +133,8 @@ extension Report {
             promiseStyle: report.files.reduce(0) { $0 + $1.promiseStyle },
             asyncStyle: report.files.reduce(0) { $0 + $1.asyncStyle }
         )
-        report.plan = plan(functions: functions, scans: scans, project: project)
-        report.twins = twins(functions: functions, scans: scans, project: project)
+        report.plan = plan(functions: functions, twinScopes: twinScopes, scans: scans, project: project)
+        report.twins = twins(functions: functions, twinScopes: twinScopes, scans: scans, project: project)
         return report
     }
 
@@ -151,8 +151,7 @@ extension Report {
     }
 
     /// Promise-returning functions, leaves first over the call graph of the scanned files.
-    private static func plan(functions: [FunctionRecord], scans: [FileScan], project: Project) -> [PlanStep] {
-        let twinScopes = Set(functions.filter { $0.isAsyncTwin || $0.isPromiseTwin }.map(\.scope))
+    private static func plan(functions: [FunctionRecord], twinScopes: Set<Int>, scans: [FileScan], project: Project) -> [PlanStep] {
         let promiseFunctions = functions.filter {
             $0.promise != nil && !$0.isPromiseTwin && [.function, .method, .staticMethod, .requirement].contains($0.kind) && !$0.isProperty
         }
@@ -210,8 +209,7 @@ extension Report {
         return (definite, unknown)
     }
 
-    private static func twins(functions: [FunctionRecord], scans: [FileScan], project: Project) -> [Twin] {
-        let twinScopes = Set(functions.filter { $0.isAsyncTwin || $0.isPromiseTwin }.map(\.scope))
+    private static func twins(functions: [FunctionRecord], twinScopes: Set<Int>, scans: [FileScan], project: Project) -> [Twin] {
         let calls = scans.flatMap(\.calls).filter { !twinScopes.contains($0.scope) }
         return functions.filter { $0.isAsyncTwin || $0.isPromiseTwin }.map { twin in
             let candidates = calls.filter { call in

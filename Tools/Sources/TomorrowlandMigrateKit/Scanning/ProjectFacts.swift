@@ -29,8 +29,8 @@ struct Project {
         self.scans = scans
         let collector = TypeFactsCollector(viewMode: .sourceAccurate)
         for file in set.files { collector.walk(file.tree) }
-        self.errorTypes = collector.errorTypes.union([
-            "Error", "Swift.Error", "any Error", "any Swift.Error", "NoError", "Tomorrowland.NoError",
+        self.errorTypes = collector.errorTypes.union(PromiseType.untypedErrorNames).union([
+            "NoError", "Tomorrowland.NoError",
             "CancellationError", "URLError", "CocoaError", "POSIXError", "DecodingError", "EncodingError", "NSError",
             "Never", "Swift.Never",
             // Tomorrowland's own.

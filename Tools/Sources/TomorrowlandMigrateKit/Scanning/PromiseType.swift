@@ -84,10 +84,11 @@ public struct PromiseType: Sendable, Equatable {
         return "\(base)<\(value), \(hasUntypedError ? "Swift.Error" : hasNoError ? "NoError" : error)>"
     }
 
+    /// The spellings of the untyped error.
+    static let untypedErrorNames: Set<String> = ["Error", "Swift.Error", "any Error", "any Swift.Error"]
+
     /// `Swift.Error`, `Error` and `any Error`: the untyped error.
-    public var hasUntypedError: Bool {
-        ["Error", "Swift.Error", "any Error", "any Swift.Error"].contains(error)
-    }
+    public var hasUntypedError: Bool { Self.untypedErrorNames.contains(error) }
 
     /// `NoError`: `value` then throws only `CancellationError`.
     public var hasNoError: Bool { error == "NoError" || error == "Tomorrowland.NoError" }

@@ -95,9 +95,6 @@ public struct FileScan: Sendable {
     func functionValueUses(of name: String) -> [Int] {
         variableNames.contains(name) ? [] : references.filter { $0.name == name }.map(\.line)
     }
-
-    public var promiseDeclarations: [FunctionRecord] { functions.filter { $0.promise != nil } }
-    public var asyncFunctions: [FunctionRecord] { functions.filter(\.isAsync) }
 }
 
 /// The marker that asks `add-promise-twins` for a promise twin of the function after it.

@@ -7,11 +7,8 @@ struct TypeScope {
     /// The kind of declaration.
     enum Kind { case `class`, `struct`, `enum`, actor, `protocol`, `extension` }
 
-    // `isActor`, `kind`, `whereClause` and `attributes` are set after the shared initializer.
+    // `kind`, `whereClause` and `attributes` are set after the shared initializer.
     let name: String
-    let isProtocol: Bool
-    let isExtension: Bool
-    private(set) var isActor: Bool
     private(set) var kind: Kind
     let inheritance: InheritanceClauseSyntax?
     let genericParameters: GenericParameterClauseSyntax?
@@ -22,38 +19,38 @@ struct TypeScope {
 
     init?(_ node: Syntax) {
         if let decl = node.as(ClassDeclSyntax.self) {
-            self.init(decl.name.text, false, false, decl.inheritanceClause, decl.genericParameterClause)
+            self.init(decl.name.text, decl.inheritanceClause, decl.genericParameterClause)
             (kind, whereClause, attributes) = (.class, decl.genericWhereClause, decl.attributes)
         } else if let decl = node.as(StructDeclSyntax.self) {
-            self.init(decl.name.text, false, false, decl.inheritanceClause, decl.genericParameterClause)
+            self.init(decl.name.text, decl.inheritanceClause, decl.genericParameterClause)
             (kind, whereClause, attributes) = (.struct, decl.genericWhereClause, decl.attributes)
         } else if let decl = node.as(EnumDeclSyntax.self) {
-            self.init(decl.name.text, false, false, decl.inheritanceClause, decl.genericParameterClause)
+            self.init(decl.name.text, decl.inheritanceClause, decl.genericParameterClause)
             (kind, whereClause, attributes) = (.enum, decl.genericWhereClause, decl.attributes)
         } else if let decl = node.as(ActorDeclSyntax.self) {
-            self.init(decl.name.text, false, false, decl.inheritanceClause, decl.genericParameterClause)
-            self.isActor = true
+            self.init(decl.name.text, decl.inheritanceClause, decl.genericParameterClause)
             (kind, whereClause, attributes) = (.actor, decl.genericWhereClause, decl.attributes)
         } else if let decl = node.as(ProtocolDeclSyntax.self) {
-            self.init(decl.name.text, true, false, decl.inheritanceClause, nil)
+            self.init(decl.name.text, decl.inheritanceClause, nil)
             (kind, whereClause, attributes) = (.protocol, decl.genericWhereClause, decl.attributes)
         } else if let decl = node.as(ExtensionDeclSyntax.self) {
-            self.init(decl.extendedType.trimmedDescription, false, true, decl.inheritanceClause, nil)
+            self.init(decl.extendedType.trimmedDescription, decl.inheritanceClause, nil)
             (kind, whereClause) = (.extension, decl.genericWhereClause)
         } else {
             return nil
         }
     }
 
-    private init(_ name: String, _ isProtocol: Bool, _ isExtension: Bool, _ inheritance: InheritanceClauseSyntax?, _ generics: GenericParameterClauseSyntax?) {
+    private init(_ name: String, _ inheritance: InheritanceClauseSyntax?, _ generics: GenericParameterClauseSyntax?) {
         self.name = name
-        self.isProtocol = isProtocol
-        self.isExtension = isExtension
-        self.isActor = false
         self.kind = .extension
         self.inheritance = inheritance
         self.genericParameters = generics
     }
+
+    var isProtocol: Bool { kind == .protocol }
+    var isExtension: Bool { kind == .extension }
+    var isActor: Bool { kind == .actor }
 }
 
 extension TypeScope {

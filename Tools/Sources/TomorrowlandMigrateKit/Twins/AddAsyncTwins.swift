@@ -180,7 +180,6 @@ public enum AddAsyncTwins {
     private static func decide(
         _ site: FunctionSite, _ promise: PromiseType, project: Project, everySite: [FunctionSite], requirements: [FunctionSite]
     ) -> TwinDecision {
-        if site.decl.signature.effectSpecifiers?.asyncSpecifier != nil { return .alreadyDone }
         if everySite.contains(where: { $0.isAsync && $0.overloads(site) }) { return .alreadyDone } // twin exists: idempotent
         if Twins.forwardedName(ofPromiseTwin: site.decl) == site.name { return .alreadyDone } // itself a promise twin
         if !site.inProtocol, let requirement = requirements.first(where: { project.implements(site, $0) }) {

@@ -77,7 +77,7 @@ public enum AddPromiseTwins {
         guard let throwsClause = decl.signature.effectSpecifiers?.throwsClause else {
             return ("Promise<\(value), NoError>", "Promise", "await")
         }
-        if let error = throwsClause.type?.trimmedDescription, !["Error", "any Error", "Swift.Error", "any Swift.Error"].contains(error) {
+        if let error = throwsClause.type?.trimmedDescription, !PromiseType.untypedErrorNames.contains(error) {
             // Closures do not infer typed throws: spell the closure's type.
             return ("Promise<\(value), \(error)>", "Promise", "() async throws(\(error)) -> \(value) in try await")
         }

@@ -7,13 +7,13 @@ import SwiftSyntax
 struct FunctionSite {
     let file: ParsedFile
     let decl: FunctionDeclSyntax
-    /// The enclosing type or extension name, nil at top level.
-    let container: String?
     /// The enclosing type or extension, nil at top level.
     let scope: TypeScope?
-    let inProtocol: Bool
     let isLocal: Bool
 
+    /// The enclosing type or extension name, nil at top level.
+    var container: String? { scope?.name }
+    var inProtocol: Bool { scope?.isProtocol == true }
     var name: String { decl.name.text }
     var labels: [String?] { decl.signature.parameterClause.parameters.map(\.argumentLabel) }
     var line: Int { file.line(of: decl.name) }
@@ -48,10 +48,7 @@ private final class FunctionSiteCollector: TypeTrackingVisitor {
     override func visitPost(_ node: CodeBlockSyntax) { bodies -= 1 }
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
-        sites.append(FunctionSite(
-            file: file, decl: node, container: types.last?.name, scope: types.last,
-            inProtocol: types.last?.isProtocol == true, isLocal: bodies > 0
-        ))
+        sites.append(FunctionSite(file: file, decl: node, scope: types.last, isLocal: bodies > 0))
         return .visitChildren
     }
 }
