@@ -93,8 +93,9 @@ nonisolated(nonsending) func withAwaitContinuation(_ body: (AwaitContinuation) -
 /// Safety of the conformers' `@unchecked Sendable` as far as the wait goes (and of unchecked
 /// exclusivity on `awaitContinuation`): `awaitPhase` is atomic. `awaitContinuation` is
 /// written once, by the awaiting Task, before its compare-exchange moves the phase to
-/// `armed`, and taken only by the single thread whose compare-exchange moved the phase to
-/// `resumed` (both acquiring and releasing): no two threads ever access it at once.
+/// `armed`, and taken only by the single thread that moved the phase to `resumed`: by a
+/// compare-exchange (both acquiring and releasing), or, out of `stopRequested` or
+/// `resolvedEarly`, by the awaiting Task's own store: no two threads ever access it at once.
 /// `awaitStopsOnCancel` is written before the awaiting Task installs the cancellation
 /// handler that reads it.
 protocol AwaitSlot: AnyObject {

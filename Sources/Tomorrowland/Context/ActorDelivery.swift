@@ -23,7 +23,7 @@ enum ActorDelivery {
             ActorMailbox.enqueue(actor, work)
             return
         }
-        if MainQueue.isCurrent, case .runHere(let mode) = context.route(synchronously: synchronously) {
+        if case .runHere(let mode) = context.route(synchronously: synchronously), MainQueue.isCurrent {
             PromiseContext.run(mode, work)
         } else if case .queue(let queue) = context, queue === DispatchQueue.main {
             queue.async(execute: work)

@@ -125,8 +125,9 @@ extension PromiseContext {
         /// Later, through `schedule(_:)`, on a context that may release the work without
         /// running it (an operation queue's operations can be cancelled before they start).
         /// A child promise guards its work with an `UnrunWorkGuard` (`ChildBox.scheduleGuarded`)
-        /// so that it cannot stay pending; a cancel handler dropped unrun leaves nothing pending,
-        /// and its callers treat this case as `.scheduled`.
+        /// so that it cannot stay pending. The other callers of `route` (cancel handlers, and
+        /// `execute(synchronously:_:)` for `Promise(on:)`, `DelayedPromise` and `retry`)
+        /// treat this case as `.scheduled`.
         case scheduledGuarded
     }
 

@@ -8,10 +8,12 @@ import Synchronization
 ///
 /// Invariants:
 /// - `state` only changes through `update(_:)` (a compare-exchange loop around a *pure*
-///   `PromiseState` transition) or the single release-add in `publish()`. No user code ever
+///   `PromiseState` transition) or the single atomic add in `closeAtPublish()` (which both
+///   `publish` variants call). No user code ever
 ///   runs inside. Debug builds check every change against `PromiseState.invariantViolation`.
 /// - `callbacks` and `cancelHandlers` only change through `updateList(_:_:)` (the same loop
-///   around a pure `ListHead` transition) or the exchange that closes them in `publish()`.
+///   around a pure `ListHead` transition) or the exchange that closes them in
+///   `closeAtPublish()`.
 /// - `upstream` (retained) is the promise this one propagates cancel requests to; it is
 ///   taken exactly once, either by the cancel request that notifies it or by resolution.
 /// - `keepers` counts what can still resolve the promise: `Resolver` handles, pending

@@ -5,7 +5,8 @@
 // `TOMORROWLAND_SCHEDULE_POINTS` is defined for the debug configuration only (Package.swift):
 // in a release build this file is empty and every call site is compiled out, so release code
 // is what it was without the explorer. In a debug build with no explorer installed, a schedule
-// point is one call and one relaxed atomic load.
+// point is a call that reads the installed handler (a lazily initialized global: a one-time
+// check, then one relaxed atomic load) and returns.
 
 #if TOMORROWLAND_SCHEDULE_POINTS
 import Synchronization

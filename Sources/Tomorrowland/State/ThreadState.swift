@@ -60,7 +60,7 @@ final class ThreadState: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var isExecutingNow = false
     /// Non-nil while this thread runs a `.main` turn: `.main` work enqueued now runs after
     /// the current block in the same turn (rule 10).
-    var mainFIFO: [@Sendable () -> Void]? = nil
+    @exclusivity(unchecked) var mainFIFO: [@Sendable () -> Void]? = nil
 
     /// The thread-specific key plus one; 0 until the first thread creates it. An `Atomic` of
     /// an integer with a constant initial value is laid out statically, so `key` is one load;
