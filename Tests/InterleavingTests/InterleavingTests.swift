@@ -36,7 +36,7 @@ final class InterleavingTests: XCTestCase {
 
     /// One test per scenario below: a scenario added to `Scenarios.all` without its test
     /// would never be explored.
-    func testEveryScenarioHasItsTest() { XCTAssertEqual(Scenarios.all.count, 24) }
+    func testEveryScenarioHasItsTest() { XCTAssertEqual(Scenarios.all.count, 25) }
 
     /// Every scenario names the rules its check states, and each is a rule of Rules.md (1-30).
     func testEveryScenarioNamesTheRulesItChecks() {
@@ -72,6 +72,7 @@ final class InterleavingTests: XCTestCase {
     func testScenario21_whenFulfilledTwoInputs() { exploreAll(21) }
     func testScenario22_whenFulfilledVsCancel() { exploreAll(22) }
     func testScenario23_whenFirstRace() { exploreAll(23) }
+    func testScenario24_resultReadVsFulfilment() { exploreAll(24) }
 
     // MARK: Past bugs, put back
 

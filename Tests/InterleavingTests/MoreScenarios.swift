@@ -20,7 +20,28 @@ extension Scenarios {
         Scenario(name: "when(fulfilled:): two fulfilments, the assembly", rules: [20], make: whenFulfilledTwoInputs),
         Scenario(name: "when(fulfilled:): the input's fulfilment vs requestCancel", rules: [3, 5, 20], make: whenFulfilledVsCancel),
         Scenario(name: "when(first:): a fulfilment vs a rejection", rules: [21], make: whenFirstRace),
+        Scenario(name: "reading the result vs fulfilment", rules: [2, 3], make: resultReadVsFulfilment),
     ]
+
+    /// Rules 2, 3: `result` read while the promise is fulfilled: `nil` (pending) or the value,
+    /// never the placeholder a pending box holds; twice in a row, never the value and then
+    /// `nil` again (the first resolution is for good).
+    @Sendable static func resultReadVsFulfilment() -> ScenarioRun {
+        let log = EventLog()
+        let (promise, resolver) = Promise<Int, Never>.makeWithResolver()
+        let box = Kept(promise._box)
+        return ScenarioRun(threads: keeping(promise, [
+            { resolver.fulfill(with: 1) },
+            { log.record("read \(describe(promise.result))"); log.record("read \(describe(promise.result))") },
+        ]), check: {
+            let reads = log.all
+            let problem = firstProblem(
+                expect(reads.allSatisfy { $0 == "read pending" || $0 == "read value(1)" }, "reads \(reads) (rule 2)"),
+                expect(reads != ["read value(1)", "read pending"], "reads \(reads): resolved, then pending again (rule 2)"),
+                checkResolvedCore("promise", box.value!))
+            return firstProblem(problem, releasedOnce(box))
+        })
+    }
 
     /// Rules 3, 4, 5: a promise piped from an upstream (`resolve(with:)`) asked to cancel by
     /// two threads at once. Its handler runs exactly once, and before the request is passed
