@@ -50,9 +50,9 @@ extension Scenarios {
     @Sendable static func twoCancelRequestsWithUpstream() -> ScenarioRun {
         let log = EventLog(), counter = ReleaseCounter()
         let (upstream, upstreamResolver) = Promise<Int, Never>.makeWithResolver()
-        upstreamResolver.onRequestCancel(on: .immediate) { resolver in log.record("upstream handler"); resolver.cancel() }
+        upstreamResolver.onRequestCancel(on: .immediate) { resolver in log.recordInUserCode("upstream handler"); resolver.cancel() }
         let (promise, resolver) = Promise<Int, Never>.makeWithResolver()
-        resolver.onRequestCancel(on: .immediate) { _ in log.record("handler") }
+        resolver.onRequestCancel(on: .immediate) { _ in log.recordInUserCode("handler") }
         resolver.resolve(with: upstream)
         // Only the link holds the upstream now: no handle blocks the propagation.
         let box = Kept(promise._box), upstreamBox = Kept(upstream._box)

@@ -43,6 +43,15 @@ final class EventLog: @unchecked Sendable {
         return from < at && at < to
     }
 
+    /// Records `event` as user code (a handler, a callback) does once the library called it:
+    /// after a schedule point, since other threads may run between the library handing over
+    /// and the code's first step. Without it, the step that took a handler and the handler's
+    /// own event are one step to the explorer.
+    func recordInUserCode(_ event: String) {
+        schedulePoint("user code")
+        record(event)
+    }
+
     func count(_ event: String) -> Int { all.filter { $0 == event }.count }
 
     /// The position of the first `event`, `nil` if it never happened.
