@@ -34,7 +34,7 @@ verdict() {  # log status
     local failed message
     failed=$(grep -m1 -oE "Test Case '[^']+' failed|✘ Test [^ ]+ (recorded an issue|failed)" "$log" | sed -E "s/Test Case '([^']+)' failed/\1/; s/✘ Test ([^ ]+).*/\1/")
     # (Not the put-back bugs' tests: they print the failures they expect.)
-    message=$(grep -v "put back" "$log" | grep -m1 -E "CRASHED in schedule|FAILED at schedule|Fatal error|error: " \
+    message=$( (grep -v "put back" "$log" | grep -E "CRASHED in schedule|FAILED at schedule"; grep -E "Fatal error|error: " "$log") | head -1 \
         | sed -E 's/.*(CRASHED in schedule [0-9]+).*/\1/; s/.*(FAILED at schedule [0-9]+: .*)/\1/; s/.*error: [^:]*: //' | cut -c1-150 | tr '|' '/')
     if [ -z "$failed" ] && grep -qE "Fatal error|Illegal instruction|Segmentation fault|signal" "$log"; then failed="(crash)"; fi
     echo "**caught** (status $status): ${failed:-?}${message:+: $message}"
