@@ -32,7 +32,10 @@ verdict() {  # log status
     if [ "$status" -eq 0 ]; then echo "passed"; return; fi
     if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then echo "**caught (hang: killed after the timeout)**"; return; fi
     local failed message
-    failed=$(grep -m1 -oE "Test Case '[^']+' failed|✘ Test [^ ]+ (recorded an issue|failed)" "$log" | sed -E "s/Test Case '([^']+)' failed/\1/; s/✘ Test ([^ ]+).*/\1/")
+    # The first failing test, a scenario's or the coverage test's first (a put-back bug's test
+    # may fail too, finding another failure than the one it expects).
+    failed=$(grep -oE "Test Case '[^']+' failed|✘ Test [^ ]+ (recorded an issue|failed)" "$log" \
+        | sed -E "s/Test Case '([^']+)' failed/\1/; s/✘ Test ([^ ]+).*/\1/" | awk '/testScenario|Coverage/ { print; found = 1; exit } NR == 1 { first = $0 } END { if (!found && first != "") print first }')
     # (Not the put-back bugs' tests: they print the failures they expect.)
     message=$( (grep -v "put back" "$log" | grep -E "CRASHED in schedule|FAILED at schedule"; grep -E "Fatal error|error: " "$log") | head -1 \
         | sed -E 's/.*(CRASHED in schedule [0-9]+).*/\1/; s/.*(FAILED at schedule [0-9]+: .*)/\1/; s/.*error: [^:]*: //' | cut -c1-150 | tr '|' '/')
