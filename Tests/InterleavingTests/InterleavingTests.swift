@@ -36,7 +36,7 @@ final class InterleavingTests: XCTestCase {
 
     /// One test per scenario below: a scenario added to `Scenarios.all` without its test
     /// would never be explored.
-    func testEveryScenarioHasItsTest() { XCTAssertEqual(Scenarios.all.count, 25) }
+    func testEveryScenarioHasItsTest() { XCTAssertEqual(Scenarios.all.count, 26) }
 
     /// Every scenario names the rules its check states, and each is a rule of Rules.md (1-30).
     func testEveryScenarioNamesTheRulesItChecks() {
@@ -73,6 +73,7 @@ final class InterleavingTests: XCTestCase {
     func testScenario22_whenFulfilledVsCancel() { exploreAll(22) }
     func testScenario23_whenFirstRace() { exploreAll(23) }
     func testScenario24_resultReadVsFulfilment() { exploreAll(24) }
+    func testScenario25_linkVsCancelWithAnotherObserver() { exploreAll(25) }
 
     // MARK: Past bugs, put back
 

@@ -21,7 +21,44 @@ extension Scenarios {
         Scenario(name: "when(fulfilled:): the input's fulfilment vs requestCancel", rules: [3, 5, 20], make: whenFulfilledVsCancel),
         Scenario(name: "when(first:): a fulfilment vs a rejection", rules: [21], make: whenFirstRace),
         Scenario(name: "reading the result vs fulfilment", rules: [2, 3], make: resultReadVsFulfilment),
+        Scenario(name: "resolve(with:) linking vs a cancel request, the upstream observed by another child", rules: [5, 27],
+                 make: linkVsCancelWithAnotherObserver),
     ]
+
+    /// Rules 5, 27: a promise piped from an upstream (`resolve(with:)`, counted as one observer
+    /// of it) while it is asked to cancel, the upstream having another child that never asks.
+    /// Whether the request comes before the link (passed on when the link is made) or after,
+    /// it is one observer's: the upstream is never asked to cancel, its handler never runs;
+    /// the target takes the upstream's result.
+    @Sendable static func linkVsCancelWithAnotherObserver() -> ScenarioRun {
+        let log = EventLog()
+        let (upstream, upstreamResolver) = Promise<Int, Never>.makeWithResolver()
+        upstreamResolver.onRequestCancel(on: .immediate) { _ in log.recordInUserCode("upstream handler") }
+        let other = Kept(upstream.map(on: .immediate) { $0 })  // another observer, which never asks
+        let (target, targetResolver) = Promise<Int, Never>.makeWithResolver()
+        let resolver = Kept(upstreamResolver)
+        let box = Kept(target._box), upstreamBox = Kept(upstream._box)
+        // The pipe `resolve(with:)` makes, from the boxes: no handle to the upstream is left
+        // to hold the propagation back (the handle `resolve(with:)` takes would hide a request
+        // counted before its observer until that handle is dropped).
+        let targetCore = target._box, upstreamCore = upstream._box
+        withExtendedLifetime(targetResolver) {}
+        return ScenarioRun(threads: [
+            { withExtendedLifetime(targetResolver) { targetCore.pipe(from: upstreamCore) } },
+            { target.requestCancel() },
+        ], check: {
+            let asked = log.count("upstream handler")
+            resolver.value!.fulfill(with: 1)  // on this thread: no schedule points, nothing explored
+            resolver.value = nil
+            other.value = nil
+            let result = describe(box.value?.result)
+            let problem = firstProblem(
+                expect(asked == 0, "the upstream was asked to cancel while its other child never asked (rule 5)"),
+                expect(result == "value(1)", "target \(result) (rule 27)"),
+                checkResolvedCore("target", box.value!), checkResolvedCore("upstream", upstreamBox.value!))
+            return firstProblem(problem, releasedOnce(box, nil, "the target"), releasedOnce(upstreamBox, nil, "the upstream"))
+        })
+    }
 
     /// Rules 2, 3: `result` read while the promise is fulfilled: `nil` (pending) or the value,
     /// never the placeholder a pending box holds; twice in a row, never the value and then
