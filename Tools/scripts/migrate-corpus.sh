@@ -7,7 +7,8 @@
 #   report · add-async-twins Sources/ Tests/ --write · add-promise-twins Sources/ Tests/ --write
 # checks that the progress figures did not move, that second runs change nothing and that no
 # line the tool wrote is over 120 columns, adds Corpus/TwinTests (tests written against the
-# twins), then builds with zero warnings and runs the tests in Swift 6 and in Swift 5 mode.
+# twins), then builds with zero warnings and runs the tests in Swift 6 and in Swift 5 mode,
+# and checks that its debug build of Tomorrowland has none of the explorer's schedule points.
 # What CI runs (.ci/run).
 #
 #   Tools/scripts/migrate-corpus.sh            # from the repository root or anywhere
@@ -69,4 +70,6 @@ for mode in 6 5; do
     swift test --skip-build 2>&1 | tee test.log | grep -E "Executed [0-9]+ tests" | tail -1
     grep -qE "Executed [0-9]+ tests, with 0 failures" test.log || fail "Swift $mode mode: tests failed"
 done
+echo "== the explorer's hooks are not in a dependent's debug build of Tomorrowland"
+bash "$tools/../.ci/check-schedule-points.sh" .build/debug
 echo "migrate-corpus: OK"
