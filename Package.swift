@@ -32,7 +32,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Tomorrowland"], path: "Tests/TestSupport"),
         .testTarget(name: "TomorrowlandTests", dependencies: ["Tomorrowland", "TestSupport"]),
         .testTarget(name: "TomorrowlandAsyncTests", dependencies: ["TomorrowlandAsync", "TestSupport"]),
-        // Every interleaving of small scenarios, by a deterministic scheduler (debug builds only).
+        // Every interleaving of small scenarios, by a deterministic scheduler, on TomorrowlandExplored
+        // (debug builds only).
         .testTarget(name: "InterleavingTests", dependencies: ["TomorrowlandExplored"], swiftSettings: [schedulePoints]),
         // Written the way Tomorrowland 1.x users write code, in Swift 5 mode: must keep compiling.
         .testTarget(
