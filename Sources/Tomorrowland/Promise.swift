@@ -11,10 +11,11 @@
 /// with; callbacks registered on one promise run in registration order. Resolution never
 /// recurses: arbitrarily long chains resolve in constant stack.
 ///
-/// Name a queue and your closure runs there, nonisolated; name none (or `.main`) and it runs
-/// on your actor. A callback given a named context (`.utility`, `.queue(q)`, …) is an
-/// ordinary nonisolated closure run on that context. Any other callback keeps the isolation
-/// of the code that writes it: written in `@MainActor` code or in an actor method that uses
+/// A context that names a queue — spelled out or in a variable — runs your closure on that
+/// queue; no context, `.main`, `.auto` or `.immediate` runs it on your actor. A callback given
+/// a named context (`.utility`, `.queue(q)`, …) or a `PromiseContext` value is an ordinary
+/// nonisolated closure run on that context. Any other callback keeps the isolation of the
+/// code that writes it: written in `@MainActor` code or in an actor method that uses
 /// `self`, it is isolated to that actor and runs only on it (delivered there when its context
 /// cannot run it there); it is released there too. See "Name a queue and your closure runs
 /// there" in the Threading article for each context.
