@@ -74,13 +74,11 @@ public struct Promise<Value, Error> {
         self.init(on: context.context, isolation: handler.isolation, unisolated(handler))
     }
 
-    /// `init(on:_:)` with a context held in a value: `handler` keeps the caller's actor, as
-    /// with `.main` (see `PromiseContextConvertible`).
-    public init(
-        on context: any PromiseContextConvertible,
-        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void
-    ) {
-        self.init(on: context.promiseContext, isolation: handler.isolation, unisolated(handler))
+    /// `init(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
+    /// `PromiseContext.x`, a conditional): `handler` is nonisolated and runs on the context the
+    /// value holds, as with a named context and as in Tomorrowland 1.x.
+    public init(on context: any PromiseContextConvertible, _ handler: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
+        self.init(on: context.promiseContext, isolation: nil, handler)
     }
 
     /// `init(on:_:)` with a named context (`.utility`, `.queue(q)`, …): `handler` is
@@ -183,13 +181,11 @@ extension Promise where Error == Swift.Error {
         self.init(on: context.context, isolation: handler.isolation, throwing: unisolated(handler))
     }
 
-    /// The throwing `init(on:_:)` with a context held in a value: `handler` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public init(
-        on context: any PromiseContextConvertible,
-        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void
-    ) {
-        self.init(on: context.promiseContext, isolation: handler.isolation, throwing: unisolated(handler))
+    /// The throwing `init(on:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `handler` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
+    public init(on context: any PromiseContextConvertible, _ handler: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void) {
+        self.init(on: context.promiseContext, isolation: nil, throwing: handler)
     }
 
     /// The throwing `init(on:_:)` with a named context (`.utility`, `.queue(q)`, …):

@@ -64,9 +64,10 @@ enum MyAPI {
         }
     }
 
-    /// The same chain on explicit contexts that cannot run main-actor code themselves: the
-    /// callbacks are delivered onto the main actor instead.
-    func load(on context: PromiseContext) {
+    /// The same chain on a context held in a value whose type keeps the main actor
+    /// (`PromiseContext.CallerIsolated`); a `PromiseContext` value would run the callbacks on
+    /// its own context, nonisolated.
+    func load(on context: PromiseContext.CallerIsolated) {
         networkActivityIndicatorVisible = true
         MyAPI.requestFeed(for: user).then(on: context) { feedItems in
             self.refreshUI(with: feedItems)
@@ -103,7 +104,7 @@ actor FeedCounter {
     private(set) var counts: [String: Int] = [:]
     private(set) var callbacks = 0
 
-    func observe(_ feed: StdPromise<[FeedItem]>, on context: PromiseContext) -> StdPromise<Int> {
+    func observe(_ feed: StdPromise<[FeedItem]>, on context: PromiseContext.CallerIsolated) -> StdPromise<Int> {
         feed.then(on: context) { items in
             self.preconditionIsolated()
             for item in items { self.counts[item.title, default: 0] += 1 }
@@ -119,7 +120,7 @@ actor FeedCounter {
     }
 
     /// A promise body and a cancel handler written in the actor.
-    func work(on context: PromiseContext) -> StdPromise<Int> {
+    func work(on context: PromiseContext.CallerIsolated) -> StdPromise<Int> {
         StdPromise<Int>(on: context) { resolver in
             self.preconditionIsolated()
             self.callbacks += 1
@@ -141,13 +142,10 @@ actor FeedCounter {
     }
 }
 
-/// Every context a callback can be registered with.
-let everyContext: [(String, PromiseContext)] = [
-    ("main", .main), ("background", .background), ("utility", .utility), ("default", .default),
-    ("userInitiated", .userInitiated), ("userInteractive", .userInteractive),
-    ("queue(other)", .queue(DispatchQueue(label: "isolated-callback-tests"))), ("queue(main)", .queue(.main)),
-    ("operationQueue", .operationQueue(OperationQueue())), ("immediate", .immediate),
-    ("nowOr(utility)", .nowOr(.utility)), ("nowOr(main)", .nowOr(.main)),
+/// Every context that keeps the caller's actor, held in a value of its own type (a
+/// `PromiseContext` value runs the callback where it says: NamedContextPlacementTests).
+let everyContext: [(String, PromiseContext.CallerIsolated)] = [
+    ("main", .main), ("immediate", .immediate), ("nowOr(main)", .nowOr(.main)),
 ]
 
 /// Waits (with a deadline) until `promise` resolves, and returns its result.
@@ -166,11 +164,11 @@ final class IsolatedCallbackTests: XCTestCase {
     /// The README's example in a view controller compiles unchanged and runs on the main
     /// actor, with `.auto` (evaluated on the main queue: `.main`) and with every context.
     func testFeedViewControllerFromReadme() {
-        for (name, context) in [("auto", PromiseContext.auto)] + everyContext {
+        for (name, context) in [("auto", PromiseContext.CallerIsolated.auto)] + everyContext {
             let controller = MainActor.assumeIsolated { FeedViewController(user: FeedUser(name: name)) }
             MainActor.assumeIsolated {
                 if name == "auto" { controller.load() } else { controller.load(on: context) }
-                if case .immediate = context {} else if case .nowOr = context {} else {
+                if case .immediate = context.context {} else if case .nowOr = context.context {} else {
                     // Not run synchronously: the callbacks are delivered later on the main actor.
                     XCTAssertTrue(controller.networkActivityIndicatorVisible, name)
                 }
@@ -184,7 +182,7 @@ final class IsolatedCallbackTests: XCTestCase {
             }
         }
         let failing = MainActor.assumeIsolated { FeedViewController(user: FeedUser(name: "")) }
-        MainActor.assumeIsolated { failing.load(on: .utility) }
+        MainActor.assumeIsolated { failing.load(on: .main) }
         let idle = expectation(for: NSPredicate { _, _ in MainActor.assumeIsolated { failing.loads == 1 } }, evaluatedWith: nil)
         wait(for: [idle], timeout: 10)
         MainActor.assumeIsolated { XCTAssertEqual(failing.shownErrors, ["offline"]) }
@@ -208,8 +206,7 @@ final class IsolatedCallbackTests: XCTestCase {
         // A cancel request reaches the main-actor cancel handler on the main actor.
         let pending = MainActor.assumeIsolated { () -> StdPromise<Int> in
             StdPromise<Int>(on: .immediate) { resolver in
-                // `PromiseContext.utility` spelled out: a context value keeps the caller's actor.
-                resolver.onRequestCancel(on: PromiseContext.utility) { resolver in
+                resolver.onRequestCancel(on: .main) { resolver in
                     MainActor.preconditionIsolated()
                     controller.networkActivityIndicatorVisible = true
                     resolver.cancel()
@@ -267,7 +264,7 @@ final class IsolatedCallbackTests: XCTestCase {
         MainActor.assumeIsolated {
             let recorder = MainRecorder()
             Promise<Int, Never>(fulfilled: 1).tap(on: .immediate) { _ in recorder.record("immediate") }
-            Promise<Int, Never>(fulfilled: 1).tap(on: PromiseContext.nowOr(.utility)) { _ in
+            Promise<Int, Never>(fulfilled: 1).tap(on: .nowOr(.main)) { _ in
                 recorder.record(PromiseContext.isExecutingNow ? "now" : "later")
             }
             _ = Promise<Int, Never>(on: .immediate) { resolver in
@@ -285,8 +282,8 @@ final class IsolatedCallbackTests: XCTestCase {
         let token = PromiseInvalidationToken()
         let (promise, resolver) = StdPromise<Int>.makeWithResolver()
         let chain = MainActor.assumeIsolated {
-            promise.then(on: PromiseContext.utility, token: token) { _ in recorder.record("then") }
-                .map(on: PromiseContext.utility, token: token) { _ in recorder.record("map") }
+            promise.then(on: .main, token: token) { _ in recorder.record("then") }
+                .map(on: .main, token: token) { _ in recorder.record("map") }
         }
         token.invalidate()
         DispatchQueue.global().async { resolver.fulfill(with: 1) }
@@ -339,7 +336,7 @@ final class IsolatedCallbackTests: XCTestCase {
             func observe(_ promise: Promise<Int, Never>) -> Promise<Int, Never> {
                 var last = promise
                 for index in 0..<20 {
-                    last = promise.then(on: PromiseContext.utility) { _ in self.entries.append(index) }
+                    last = promise.then { _ in self.entries.append(index) }
                 }
                 return last
             }
