@@ -22,7 +22,8 @@ public enum Adopt {
         var result = MigrationResult(problems: set.problems)
         for file in set.files {
             var edits: [TextEdit] = []
-            for extensionDecl in CustomContexts.extensions(in: Syntax(file.tree)) where contexts.aliases.contains(extensionDecl.extendedType.trimmedDescription) {
+            let extensions = CustomContexts.extensions(in: Syntax(file.tree))
+            for extensionDecl in extensions where contexts.aliases.contains(extensionDecl.extendedType.trimmedDescription) {
                 let indent = UnsafeCall.line(around: extensionDecl.extensionKeyword.positionAfterSkippingLeadingTrivia, in: file).indent
                 guard let twins = ContextTwins.text(after: extensionDecl, contexts: contexts, indent: indent) else { continue }
                 edits.append(.insert("\n\n" + twins, at: extensionDecl.endPositionBeforeTrailingTrivia))

@@ -30,16 +30,14 @@ enum ContextTwins {
         var lines: [String] = []
         for item in members {
             if let ifConfig = item.decl.as(IfConfigDeclSyntax.self) {
-                var clauses: [String] = []
-                var any = false
-                for clause in ifConfig.clauses {
-                    let inner = clause.elements?.as(MemberBlockItemListSyntax.self).map { self.members($0, kind: kind, contexts: contexts) } ?? []
-                    any = any || !inner.isEmpty
+                var clauses = ifConfig.clauses.map { clause in
                     let condition = clause.condition.map { " " + $0.trimmedDescription } ?? ""
-                    clauses.append(clause.poundKeyword.text + condition)
-                    clauses += inner
+                    let inner = clause.elements?.as(MemberBlockItemListSyntax.self).map { self.members($0, kind: kind, contexts: contexts) }
+                    return (head: clause.poundKeyword.text + condition, twins: inner ?? [])
                 }
-                if any { lines += clauses + ["#endif"] }
+                // Empty clauses at the end say nothing; earlier ones keep the later conditions right.
+                while clauses.count > 1, clauses.last?.twins.isEmpty == true { clauses.removeLast() }
+                if clauses.contains(where: { !$0.twins.isEmpty }) { lines += clauses.flatMap { [$0.head] + $0.twins } + ["#endif"] }
                 continue
             }
             for context in contexts.context(declaredBy: item.decl) where context.kind == kind && contexts.twinned[context.name] == nil {
