@@ -136,6 +136,16 @@ struct AdoptTests {
         }
     }
 
+    @Test("in actor code, a value spelled `PromiseContext.main` (or a custom context holding it) whose closure uses self becomes `.main`")
+    func spelledOutMain() throws {
+        let text = Support.text(of: client.path, in: Self.adopted([contexts, client]).sources)
+        #expect(text.contains("map(on: PromiseContext.db) { $0.name }.then(on: .ui) { [weak self] in self?.title = $0 }"))
+        #expect(text.contains("then(on: .main) { item in self.show(item) }"))
+        #expect(text.contains("then(on: .nowOr(.main)) { item in self.show(item) }"))
+        #expect(text.contains("then(on: .uiIfReady) { item in self.show(item) }"))
+        #expect(text.contains("then(on: PromiseContext.main) { _ in }"), "a closure that does not use self is left alone")
+    }
+
     @Test("unapplied callback references get the type of their PromiseContext overload")
     func unappliedReferences() throws {
         let text = Support.text(of: client.path, in: Self.adopted([contexts, client]).sources)
@@ -168,9 +178,10 @@ struct AdoptTests {
     func listedSites() throws {
         let (result, _) = Self.adopted([contexts, listed])
         let notes = result.notes.filter { $0.path == listed.path }
-        #expect(notes.map(\.line) == [12, 15, 18, 29])
+        #expect(notes.map(\.line) == [12, 15, 18, 19, 30])
         #expect(notes.allSatisfy { $0.message.contains("uses `self` of `") && $0.message.contains("move that access to a following `.then { }`") })
         #expect(notes.first?.description.hasPrefix("Adopt/Listed.swift:12: a closure given `on: .utility` uses `self` of `ProfileScreen`") == true)
+        #expect(notes[3].message.contains("if it is `.main`, declare the value `PromiseContext.CallerIsolated`"), "Contexts.main is a value")
         let change = try #require(result.changes.first { $0.path == listed.path })
         #expect(change.updated == listed.text.replacingOccurrences(of: "fast ? .immediate", with: "fast ? PromiseContext.immediate"),
                 "only the ternary is changed")

@@ -90,15 +90,29 @@ final class ContextArguments: TypeTrackingVisitor {
             isValue = !isCallerIsolatedParameter(expression)
         }
         guard isIsolated, kind == .named || isValue else { return }
-        for closure in Self.closures(of: call) where Self.usesSelf(closure) {
-            let context = argument.expression.trimmedDescription
-            let container = types.last.map { "`\($0.name)`" } ?? "this function"
+        let closures = Self.closures(of: call).filter(Self.usesSelf)
+        guard !closures.isEmpty else { return }
+        if let base = contexts.mainQueueBase(of: expression) {
+            // `PromiseContext.main` is a value: its closure is nonisolated, so using the main
+            // actor's state there no longer compiles, though in 1.x it ran on the main queue.
+            // `.main` keeps the caller's actor and still runs on the main queue.
+            let start = base.positionAfterSkippingLeadingTrivia.utf8Offset
+            edits.append(TextEdit(start: start, end: base.endPositionBeforeTrailingTrivia.utf8Offset, text: ""))
+            return
+        }
+        let context = argument.expression.trimmedDescription
+        let container = types.last.map { "`\($0.name)`" } ?? "this function"
+        let reason = isValue
+            ? "the closure is nonisolated and runs on the context the value holds, as in 1.x: if that is a queue, touching "
+                + "the actor's state there was a data race, and the compiler now rejects it; if it is `.main`, declare the value "
+                + "`PromiseContext.CallerIsolated` (it then keeps the caller's actor)"
+            : "the closure is nonisolated and runs on that context, as in 1.x: touching the actor's state there was a data race, "
+                + "and the compiler now rejects it"
+        for closure in closures {
             notes.append(MigrationNote(
                 path: file.path, line: file.line(of: closure),
-                message: "a closure given `on: \(context)` uses `self` of \(container), which is isolated to an actor; the closure "
-                    + "is nonisolated and runs on that context, as in 1.x: touching the actor's state there was a data race, "
-                    + "and the compiler now rejects it. Left as it is: move that access to a following `.then { }` (no context: "
-                    + "runs on the actor), or pass `.main`"
+                message: "a closure given `on: \(context)` uses `self` of \(container), which is isolated to an actor; \(reason). "
+                    + "Left as it is: move that access to a following `.then { }` (no context: runs on the actor), or pass `.main`"
             ))
         }
     }

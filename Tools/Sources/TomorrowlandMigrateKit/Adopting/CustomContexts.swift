@@ -195,6 +195,27 @@ struct CustomContexts {
         return "." + member.declName.baseName.text
     }
 
+    /// The `PromiseContext` of `PromiseContext.main`, `PromiseContext.auto`,
+    /// `PromiseContext.nowOr(.main)` or `PromiseContext.ui` (a custom context whose value is one
+    /// of them): written without it, the context keeps the caller's actor and runs where it did
+    /// in 1.x (on the main queue). Nil for anything else, `.immediate` included (given to
+    /// actor-isolated code it delivers onto the actor instead of running in place).
+    func mainQueueBase(of expression: ExprSyntax) -> ExprSyntax? {
+        let member = (expression.as(FunctionCallExprSyntax.self)?.calledExpression ?? expression).as(MemberAccessExprSyntax.self)
+        guard let member, let base = member.base, aliases.contains(base.trimmedDescription), base.trimmedDescription != "Self" else {
+            return nil
+        }
+        let name = member.declName.baseName.text
+        let spelling: String?
+        if let call = expression.as(FunctionCallExprSyntax.self) {
+            spelling = name == "nowOr" && call.arguments.count == 1 ? callerIsolatedSpelling(expression) : nil
+        } else {
+            spelling = ContextKind.builtIn[name] == .callerIsolated ? "." + name : byName[name]?.callerIsolatedValue
+        }
+        guard let spelling, !spelling.contains("immediate") else { return nil }
+        return base
+    }
+
     /// The kind of the context argument `expression` if it is an implicit member the library
     /// or a custom context (with its twin) gives a kind: `.utility`, `.queue(q)`, `.db`,
     /// `.nowOr(.main)`. Nil for values and for members it does not know.

@@ -101,6 +101,16 @@ final class ItemViewController {
     func reload(on context: PromiseContext = .utility) {
         database.item(1).map(on: context) { $0.name }.then { [weak self] in self?.title = $0 }
     }
+
+    /// What a user writes once the compiler rejects `.db` and `.ui`: values. A value holding
+    /// `.main` runs on the main queue, as `.main` does, so `.main` it becomes.
+    func spelledOut(_ id: Int) {
+        database.item(id).map(on: PromiseContext.db) { $0.name }.then(on: PromiseContext.ui) { [weak self] in self?.title = $0 }
+        database.item(id).then(on: PromiseContext.main) { item in self.show(item) }
+        database.item(id).then(on: PromiseContext.nowOr(.main)) { item in self.show(item) }
+        database.item(id).then(on: PromiseContext.uiIfReady) { item in self.show(item) }
+        database.item(id).then(on: PromiseContext.main) { _ in }
+    }
 }
 
 actor SessionStore {

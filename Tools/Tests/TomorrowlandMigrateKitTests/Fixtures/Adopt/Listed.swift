@@ -16,6 +16,7 @@ final class ProfileScreen {
             self?.name = item.name
         }
         promise.then(on: .db) { item in self.name = item.name }
+        promise.then(on: Contexts.main) { item in self.name = item.name }
         // Not listed: no context (or .main) keeps the caller's actor.
         promise.then { item in self.name = item.name }
         promise.then(on: .main) { item in self.name = item.name }
