@@ -13,7 +13,7 @@ final class StoreTests: XCTestCase {
         let store = Store()
         let model = StoreViewModel(store: store)
         let shown = expectation(description: "shown")
-        store.save(7, for: "volume").then(on: .main) { _ in
+        _ = store.save(7, for: "volume").then(on: .main) { _ in
             model.show("volume", quick: false).always(on: .main) { _ in shown.fulfill() }
         }
         wait(for: [shown], timeout: 10)
@@ -29,13 +29,13 @@ final class StoreTests: XCTestCase {
     func testDelayedPromiseAndOperationRunOnTheirContext() {
         let store = Store()
         let counted = expectation(description: "counted")
-        store.lazyCount(cached: nil).promise.then(on: .main) { count in
+        _ = store.lazyCount(cached: nil).promise.then(on: .main) { count in
             XCTAssertEqual(count, 0)
             counted.fulfill()
         }
         let operation = store.clear(now: false)
         let cleared = expectation(description: "cleared")
-        operation.promise.then(on: .main) { _ in cleared.fulfill() }
+        _ = operation.promise.then(on: .main) { _ in cleared.fulfill() }
         operation.start()
         wait(for: [counted, cleared], timeout: 10)
         XCTAssertEqual(store.placements["lazyCount"], "storage", "`cached != nil ? .immediate : .storage`")

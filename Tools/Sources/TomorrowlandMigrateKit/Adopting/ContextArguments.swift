@@ -90,7 +90,8 @@ final class ContextArguments: TypeTrackingVisitor {
             isValue = !isCallerIsolatedParameter(expression)
         }
         guard isIsolated, kind == .named || isValue else { return }
-        let closures = Self.closures(of: call).filter(Self.usesSelf)
+        let closures = Self.closures(of: call).filter(Self.usesSelf).map(Syntax.init)
+            + [isolatedMethodReference(in: call)].compactMap { $0 }.map(Syntax.init)
         guard !closures.isEmpty else { return }
         if let base = contexts.mainQueueBase(of: expression) {
             // `PromiseContext.main` is a value: its closure is nonisolated, so using the main
@@ -109,12 +110,43 @@ final class ContextArguments: TypeTrackingVisitor {
             : "the closure is nonisolated and runs on that context, as in 1.x: touching the actor's state there was a data race, "
                 + "and the compiler now rejects it"
         for closure in closures {
+            let what = closure.is(ClosureExprSyntax.self)
+                ? "a closure given `on: \(context)` uses `self` of \(container)"
+                : "`\(closure.trimmedDescription)`, given `on: \(context)`, is a method of \(container)"
             notes.append(MigrationNote(
                 path: file.path, line: file.line(of: closure),
-                message: "a closure given `on: \(context)` uses `self` of \(container), which is isolated to an actor; \(reason). "
+                message: "\(what), which is isolated to an actor; \(reason). "
                     + "Left as it is: move that access to a following `.then { }` (no context: runs on the actor), or pass `.main`"
             ))
         }
+    }
+
+    /// The callback of `call` when it is a method of the enclosing actor-isolated type
+    /// (`show`, `self.show`) that is not `nonisolated`: it runs on the actor, the context does not.
+    private func isolatedMethodReference(in call: FunctionCallExprSyntax) -> ExprSyntax? {
+        guard call.trailingClosure == nil, let last = call.arguments.last, last.label == nil else { return nil }
+        let name: String
+        var isStatic = false
+        if let reference = last.expression.as(DeclReferenceExprSyntax.self) {
+            name = reference.baseName.text
+        } else if let member = last.expression.as(MemberAccessExprSyntax.self), let base = member.base?.trimmedDescription,
+                  base == "self" || base == "Self" || base == types.last?.name {
+            name = member.declName.baseName.text
+            // Static methods of a `@MainActor` type are isolated to it; an actor's are not.
+            isStatic = base != "self"
+            if isStatic && types.last?.isActor == true { return nil }
+        } else {
+            return nil
+        }
+        var current = call.parent
+        while let node = current, node.as(MemberBlockSyntax.self) == nil { current = node.parent }
+        guard let members = current?.as(MemberBlockSyntax.self)?.members else { return nil }
+        let methods = members.compactMap { $0.decl.as(FunctionDeclSyntax.self) }.filter { $0.name.text == name }
+        let isolated = methods.contains { method in
+            let modifiers = method.modifiers.map(\.name.text)
+            return !modifiers.contains("nonisolated") && (modifiers.contains("static") || modifiers.contains("class")) == isStatic
+        }
+        return isolated ? last.expression : nil
     }
 
     /// `(x)` → `x`.

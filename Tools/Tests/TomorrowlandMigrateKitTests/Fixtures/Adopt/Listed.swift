@@ -8,6 +8,10 @@ final class ProfileScreen {
     var name = ""
     var context: PromiseContext = .utility
 
+    func show(_ item: Item) { name = item.name }
+    nonisolated func pure(_ text: String) {}
+    static func describe(_ item: Item) -> String { item.name }
+
     func load(_ promise: Promise<Item, Error>) {
         promise.then(on: .utility) { item in
             self.name = item.name
@@ -17,6 +21,8 @@ final class ProfileScreen {
         }
         promise.then(on: .db) { item in self.name = item.name }
         promise.then(on: Contexts.main) { item in self.name = item.name }
+        promise.then(on: .utility, show)
+        promise.map(on: .utility, Self.describe).then(on: .userInitiated, self.pure)
         // Not listed: no context (or .main) keeps the caller's actor.
         promise.then { item in self.name = item.name }
         promise.then(on: .main) { item in self.name = item.name }
