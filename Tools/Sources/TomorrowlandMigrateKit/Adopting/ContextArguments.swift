@@ -71,7 +71,7 @@ final class ContextArguments: TypeTrackingVisitor {
         let expression = Self.unparenthesized(argument.expression)
         var kind: ContextKind?
         var isValue = false
-        if let sequence = expression.as(SequenceExprSyntax.self), let leaves = Self.ternaryLeaves(sequence) {
+        if let sequence = Self.ternary(in: expression), let leaves = Self.ternaryLeaves(sequence) {
             let kinds = leaves.map(contexts.kind(ofImplicitMember:))
             if kinds.allSatisfy({ $0 != nil }), Set(kinds.compactMap { $0 }.map(\.typeName)).count > 1, let first = leaves.first {
                 // `flag ? .immediate : .utility` has no type both members belong to: spelled
@@ -155,6 +155,17 @@ final class ContextArguments: TypeTrackingVisitor {
             return unparenthesized(only.expression)
         }
         return expression
+    }
+
+    /// The ternary `expression` is (`flag ? .main : .utility`), or is given to
+    /// (`.nowOr(flag ? .main : .utility)`).
+    static func ternary(in expression: ExprSyntax) -> SequenceExprSyntax? {
+        if let call = expression.as(FunctionCallExprSyntax.self), isImplicitMember(expression),
+           call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "nowOr",
+           call.arguments.count == 1, let argument = call.arguments.first {
+            return unparenthesized(argument.expression).as(SequenceExprSyntax.self)
+        }
+        return expression.as(SequenceExprSyntax.self)
     }
 
     /// The values a chain of ternaries can take (`a ? x : b ? y : z` → x, y, z), or nil when

@@ -87,6 +87,11 @@ final class ItemViewController {
         database.item(id).map(on: (isFast ? .main : .background)) { $0.id }.then { _ in }
         database.item(id).map(on: isFast ? .main : isFast ? .immediate : .queue(decodingQueue)) { $0.id }.then { _ in }
         database.item(id).map(on: isFast ? .nowOr(.main) : .userInitiated) { $0.id }.then { _ in }
+        database.item(id).map(on: .nowOr(isFast ? .main : .utility)) { $0.id }.then { _ in }
+        database.item(id).withToken(token).then(on: isFast ? .main : .db) { _ in }.catch(on: .db) { _ in }
+        let (made, resolver) = StdPromise<Int>.makeWithResolver()
+        resolver.onRequestCancel(on: isFast ? .immediate : .db) { resolver in resolver.cancel() }
+        _ = made.delay(on: isFast ? .main : .db, 0.1).timeout(on: .nowOr(.db), delay: 1)
         database.item(id).tap(on: .analytics) { result in print(result) }
         database.item(id).timeout(on: .db, delay: 5).then { _ in }
         database.item(id).delay(on: .exports, 0.01).then { _ in }
