@@ -1,5 +1,6 @@
-// tomorrowland-migrate: moves a codebase from Tomorrowland promises to async/await one
-// function at a time. Argument parsing and printing only; the work is in TomorrowlandMigrateKit.
+// tomorrowland-migrate: makes a Tomorrowland 1.x codebase compile against this package (adopt),
+// then moves it from promises to async/await one function at a time. Argument parsing and
+// printing only; the work is in TomorrowlandMigrateKit.
 
 import ArgumentParser
 import Foundation
