@@ -145,10 +145,14 @@ extension TomorrowlandMigrate {
                 (`fast ? PromiseContext.immediate : .utility`): its closure is nonisolated and runs on \
                 the context chosen. (3) A callback method referenced without a call and without a \
                 type from its context (`let f = promise.then(on:token:_:)`) gets the type of its \
-                PromiseContext overload when the receiver's declared type is in the file. \
+                PromiseContext overload when the receiver's declared type is in the file. (4) In \
+                actor-isolated code, `PromiseContext.main` (or a custom context holding .main or .auto) \
+                given to a closure that uses `self` becomes `.main`: a value's closure is nonisolated, \
+                while 1.x ran it on the main queue, as .main does. \
                 Listed with file:line, not changed: a closure given a named context or a context value \
-                in actor-isolated code that uses `self` (touching the actor's state there was a data \
-                race in 1.x and is a compile error now), and references whose type is not known. \
+                in actor-isolated code that uses `self`, and a method of an actor-isolated type passed \
+                with one (touching the actor's state there was a data race in 1.x and is a compile \
+                error now), and references whose type is not known. \
                 Without --write, prints a unified diff. Running it twice changes nothing.
                 """
         )

@@ -14,8 +14,10 @@ public enum Adopt {
     ///   becomes a `PromiseContext` value (`flag ? PromiseContext.immediate : .utility`).
     /// - An unapplied callback method with no type from its context
     ///   (`let f = promise.then(on:token:_:)`) gets the type of its `PromiseContext` overload.
+    /// - In actor-isolated code, `PromiseContext.main` (or a custom context holding `.main` or
+    ///   `.auto`) given to a closure that uses `self` becomes `.main`.
     /// - Listed, not changed: a closure run off its actor (named context or context value) in
-    ///   actor-isolated code that uses `self`.
+    ///   actor-isolated code that uses `self`, and a method of such a type passed by name.
     public static func run(_ set: SourceSet) -> MigrationResult {
         let contexts = CustomContexts(set)
         let isolatedTypes = Isolation.isolatedTypes(in: set)
