@@ -40,10 +40,11 @@ public struct DelayedPromise<Value, Error>: Equatable {
         storage = DelayedPromiseStorage(context: context.context, isolation: handler.isolation, handler: unisolated(handler))
     }
 
-    /// `init(on:_:)` with a context held in a value: `handler` keeps the caller's actor, as
-    /// with `.main` (see `PromiseContextConvertible`).
-    public init(on context: any PromiseContextConvertible, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Resolver) -> Void) {
-        storage = DelayedPromiseStorage(context: context.promiseContext, isolation: handler.isolation, handler: unisolated(handler))
+    /// `init(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
+    /// `PromiseContext.x`, a conditional): `handler` is nonisolated and runs on the context the
+    /// value holds, as with a named context and as in Tomorrowland 1.x.
+    public init(on context: any PromiseContextConvertible, _ handler: @escaping @Sendable (_ resolver: Resolver) -> Void) {
+        storage = DelayedPromiseStorage(context: context.promiseContext, isolation: nil, handler: handler)
     }
 
     /// `init(on:_:)` with a named context (`.utility`, `.queue(q)`, …): `handler` is

@@ -100,14 +100,14 @@ extension Promise {
                 CancelHandlerNode(context: context.context, resolver: self, isolation: callback.isolation, handler: unisolated(callback)))
         }
 
-        /// `onRequestCancel(on:_:)` with a context held in a value: `callback` keeps the
-        /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+        /// `onRequestCancel(on:_:)` with a context held in a value (a `PromiseContext` property or
+        /// parameter, `PromiseContext.x`, a conditional): `callback` is nonisolated and runs on the
+        /// context the value holds, as with a named context and as in Tomorrowland 1.x.
         public func onRequestCancel(
             on context: any PromiseContextConvertible,
-            @_inheritActorContext _ callback: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void
+            _ callback: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void
         ) {
-            _box.registerCancelHandler(
-                CancelHandlerNode(context: context.promiseContext, resolver: self, isolation: callback.isolation, handler: unisolated(callback)))
+            _box.registerCancelHandler(CancelHandlerNode(context: context.promiseContext, resolver: self, isolation: nil, handler: callback))
         }
 
         /// `onRequestCancel(on:_:)` with a named context (`.utility`, `.queue(q)`, …):

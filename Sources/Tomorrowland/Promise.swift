@@ -11,10 +11,11 @@
 /// with; callbacks registered on one promise run in registration order. Resolution never
 /// recurses: arbitrarily long chains resolve in constant stack.
 ///
-/// Name a queue and your closure runs there, nonisolated; name none (or `.main`) and it runs
-/// on your actor. A callback given a named context (`.utility`, `.queue(q)`, …) is an
-/// ordinary nonisolated closure run on that context. Any other callback keeps the isolation
-/// of the code that writes it: written in `@MainActor` code or in an actor method that uses
+/// A context that names a queue — spelled out or in a variable — runs your closure on that
+/// queue; no context, `.main`, `.auto` or `.immediate` runs it on your actor. A callback given
+/// a named context (`.utility`, `.queue(q)`, …) or a `PromiseContext` value is an ordinary
+/// nonisolated closure run on that context. Any other callback keeps the isolation of the
+/// code that writes it: written in `@MainActor` code or in an actor method that uses
 /// `self`, it is isolated to that actor and runs only on it (delivered there when its context
 /// cannot run it there); it is released there too. See "Name a queue and your closure runs
 /// there" in the Threading article for each context.
@@ -74,13 +75,11 @@ public struct Promise<Value, Error> {
         self.init(on: context.context, isolation: handler.isolation, unisolated(handler))
     }
 
-    /// `init(on:_:)` with a context held in a value: `handler` keeps the caller's actor, as
-    /// with `.main` (see `PromiseContextConvertible`).
-    public init(
-        on context: any PromiseContextConvertible,
-        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void
-    ) {
-        self.init(on: context.promiseContext, isolation: handler.isolation, unisolated(handler))
+    /// `init(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
+    /// `PromiseContext.x`, a conditional): `handler` is nonisolated and runs on the context the
+    /// value holds, as with a named context and as in Tomorrowland 1.x.
+    public init(on context: any PromiseContextConvertible, _ handler: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
+        self.init(on: context.promiseContext, isolation: nil, handler)
     }
 
     /// `init(on:_:)` with a named context (`.utility`, `.queue(q)`, …): `handler` is
@@ -183,13 +182,11 @@ extension Promise where Error == Swift.Error {
         self.init(on: context.context, isolation: handler.isolation, throwing: unisolated(handler))
     }
 
-    /// The throwing `init(on:_:)` with a context held in a value: `handler` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public init(
-        on context: any PromiseContextConvertible,
-        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void
-    ) {
-        self.init(on: context.promiseContext, isolation: handler.isolation, throwing: unisolated(handler))
+    /// The throwing `init(on:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `handler` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
+    public init(on context: any PromiseContextConvertible, _ handler: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void) {
+        self.init(on: context.promiseContext, isolation: nil, throwing: handler)
     }
 
     /// The throwing `init(on:_:)` with a named context (`.utility`, `.queue(q)`, …):

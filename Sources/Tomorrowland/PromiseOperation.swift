@@ -55,13 +55,11 @@ public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendabl
         self.init(on: context.context, isolation: handler.isolation, unisolated(handler))
     }
 
-    /// `init(on:_:)` with a context held in a value: `handler` keeps the caller's actor, as
-    /// with `.main` (see `PromiseContextConvertible`).
-    public convenience init(
-        on context: any PromiseContextConvertible,
-        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Resolver) -> Void
-    ) {
-        self.init(on: context.promiseContext, isolation: handler.isolation, unisolated(handler))
+    /// `init(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
+    /// `PromiseContext.x`, a conditional): `handler` is nonisolated and runs on the context the
+    /// value holds, as with a named context and as in Tomorrowland 1.x.
+    public convenience init(on context: any PromiseContextConvertible, _ handler: @escaping @Sendable (_ resolver: Resolver) -> Void) {
+        self.init(on: context.promiseContext, isolation: nil, handler)
     }
 
     /// `init(on:_:)` with a named context (`.utility`, `.queue(q)`, …): `handler` is

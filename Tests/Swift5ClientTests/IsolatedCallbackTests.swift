@@ -7,10 +7,10 @@
 // One file, compiled in both language modes: this is the Swift 5 client target's file, and
 // Tests/Swift6ClientTests/IsolatedCallbackTests.swift is a symbolic link to it.
 //
-// Cases marked "context value" pass a `PromiseContext` *value* (a parameter, an element of
-// `everyContext`, `PromiseContext.utility` spelled out): under the library's rule for such a
-// value, the closure keeps the caller's actor. NamedContextPlacementTests covers the other
-// side: a named context (`.utility`, `.queue(q)` written at the call) runs the closure there.
+// A context held in a value here is a `PromiseContext.CallerIsolated` value, whose type keeps
+// the caller's actor. NamedContextPlacementTests covers the other side: a named context
+// (`.utility`, `.queue(q)`) or a `PromiseContext` value runs the closure on that context,
+// nonisolated.
 
 import Foundation
 import Tomorrowland
@@ -76,9 +76,10 @@ enum MyAPI {
         }
     }
 
-    /// Context value: the same chain with `context` held in a parameter; the callbacks are
-    /// delivered onto the main actor whatever the context.
-    func load(on context: PromiseContext) {
+    /// The same chain on a context held in a value whose type keeps the main actor
+    /// (`PromiseContext.CallerIsolated`); a `PromiseContext` value would run the callbacks on
+    /// its own context, nonisolated.
+    func load(on context: PromiseContext.CallerIsolated) {
         networkActivityIndicatorVisible = true
         MyAPI.requestFeed(for: user).then(on: context) { feedItems in
             self.refreshUI(with: feedItems)
@@ -115,8 +116,8 @@ actor FeedCounter {
     private(set) var counts: [String: Int] = [:]
     private(set) var callbacks = 0
 
-    /// Context value: `context` is a parameter.
-    func observe(_ feed: StdPromise<[FeedItem]>, on context: PromiseContext) -> StdPromise<Int> {
+    /// Callbacks on a context held in a `PromiseContext.CallerIsolated` value.
+    func observe(_ feed: StdPromise<[FeedItem]>, on context: PromiseContext.CallerIsolated) -> StdPromise<Int> {
         feed.then(on: context) { items in
             self.preconditionIsolated()
             for item in items { self.counts[item.title, default: 0] += 1 }
@@ -131,8 +132,8 @@ actor FeedCounter {
         }.upcast
     }
 
-    /// Context value: a promise body and a cancel handler written in the actor.
-    func work(on context: PromiseContext) -> StdPromise<Int> {
+    /// A promise body and a cancel handler written in the actor.
+    func work(on context: PromiseContext.CallerIsolated) -> StdPromise<Int> {
         StdPromise<Int>(on: context) { resolver in
             self.preconditionIsolated()
             self.callbacks += 1
@@ -173,13 +174,10 @@ actor SnapshotStore {
     }
 }
 
-/// Every context a callback can be registered with.
-let everyContext: [(String, PromiseContext)] = [
-    ("main", .main), ("background", .background), ("utility", .utility), ("default", .default),
-    ("userInitiated", .userInitiated), ("userInteractive", .userInteractive),
-    ("queue(other)", .queue(DispatchQueue(label: "isolated-callback-tests"))), ("queue(main)", .queue(.main)),
-    ("operationQueue", .operationQueue(OperationQueue())), ("immediate", .immediate),
-    ("nowOr(utility)", .nowOr(.utility)), ("nowOr(main)", .nowOr(.main)),
+/// Every context that keeps the caller's actor, held in a value of its own type (a
+/// `PromiseContext` value runs the callback where it says: NamedContextPlacementTests).
+let everyContext: [(String, PromiseContext.CallerIsolated)] = [
+    ("main", .main), ("immediate", .immediate), ("nowOr(main)", .nowOr(.main)),
 ]
 
 /// Waits (with a deadline) until `promise` resolves, and returns its result.
@@ -191,15 +189,14 @@ func settled<Value, Error>(_ promise: Promise<Value, Error>, timeout: TimeInterv
 }
 
 final class IsolatedCallbackTests: XCTestCase {
-    /// Context value: the README's example in a view controller compiles unchanged and runs
-    /// on the main actor, with `.auto` (evaluated on the main queue: `.main`) and with every
-    /// context.
+    /// The README's example in a view controller compiles unchanged and runs on the main
+    /// actor, with `.auto` (evaluated on the main queue: `.main`) and with every context.
     func testFeedViewControllerFromReadme() {
-        for (name, context) in [("auto", PromiseContext.auto)] + everyContext {
+        for (name, context) in [("auto", PromiseContext.CallerIsolated.auto)] + everyContext {
             let controller = MainActor.assumeIsolated { FeedViewController(user: FeedUser(name: name)) }
             MainActor.assumeIsolated {
                 if name == "auto" { controller.load() } else { controller.load(on: context) }
-                if case .immediate = context {} else if case .nowOr = context {} else {
+                if case .immediate = context.context {} else if case .nowOr = context.context {} else {
                     // Not run synchronously: the callbacks are delivered later on the main actor.
                     XCTAssertTrue(controller.networkActivityIndicatorVisible, name)
                 }
@@ -213,7 +210,7 @@ final class IsolatedCallbackTests: XCTestCase {
             }
         }
         let failing = MainActor.assumeIsolated { FeedViewController(user: FeedUser(name: "")) }
-        MainActor.assumeIsolated { failing.load(on: .utility) }
+        MainActor.assumeIsolated { failing.load(on: .main) }
         let idle = expectation(for: NSPredicate { _, _ in MainActor.assumeIsolated { failing.loads == 1 } }, evaluatedWith: nil)
         wait(for: [idle], timeout: 10)
         MainActor.assumeIsolated { XCTAssertEqual(failing.shownErrors, ["offline"]) }
@@ -253,11 +250,10 @@ final class IsolatedCallbackTests: XCTestCase {
             XCTAssertTrue(controller.networkActivityIndicatorVisible, "the map guarded by the token did not")
         }
 
-        // Context value: a cancel request reaches the main-actor cancel handler on the main actor.
+        // A cancel request reaches the main-actor cancel handler on the main actor.
         let pending = MainActor.assumeIsolated { () -> StdPromise<Int> in
             StdPromise<Int>(on: .immediate) { resolver in
-                // `PromiseContext.utility` spelled out: a context value keeps the caller's actor.
-                resolver.onRequestCancel(on: PromiseContext.utility) { resolver in
+                resolver.onRequestCancel(on: .main) { resolver in
                     MainActor.preconditionIsolated()
                     controller.networkActivityIndicatorVisible = false
                     resolver.cancel()
@@ -274,7 +270,7 @@ final class IsolatedCallbackTests: XCTestCase {
         MainActor.assumeIsolated { XCTAssertFalse(controller.networkActivityIndicatorVisible) }
     }
 
-    /// Context value: a main-actor callback runs on the main actor for every context, resolved
+    /// A main-actor callback runs on the main actor for every context, resolved
     /// off the main queue (pending at registration) and already resolved at registration.
     func testMainActorCallbacksRunIsolatedOnEveryContext() {
         let recorder = MainActor.assumeIsolated { MainRecorder() }
@@ -309,13 +305,13 @@ final class IsolatedCallbackTests: XCTestCase {
         }
     }
 
-    /// Context value (`nowOr`): on the main queue, `.immediate` and `.nowOr` run a main-actor
+    /// On the main queue, `.immediate` and `.nowOr` run a main-actor
     /// callback synchronously when the promise is already resolved, as they always did.
     func testMainActorCallbackRunsSynchronouslyOnMainForImmediateAndNowOr() {
         MainActor.assumeIsolated {
             let recorder = MainRecorder()
             Promise<Int, Never>(fulfilled: 1).tap(on: .immediate) { _ in recorder.record("immediate") }
-            Promise<Int, Never>(fulfilled: 1).tap(on: PromiseContext.nowOr(.utility)) { _ in
+            Promise<Int, Never>(fulfilled: 1).tap(on: .nowOr(.main)) { _ in
                 recorder.record(PromiseContext.isExecutingNow ? "now" : "later")
             }
             _ = Promise<Int, Never>(on: .immediate) { resolver in
@@ -326,15 +322,15 @@ final class IsolatedCallbackTests: XCTestCase {
         }
     }
 
-    /// Context value: an invalidated token skips a main-actor callback; the token is checked
-    /// on the actor, when the callback would run.
+    /// An invalidated token skips a main-actor callback; the token is checked on the actor,
+    /// when the callback would run.
     func testTokenInvalidatedBeforeResolution() {
         let recorder = MainActor.assumeIsolated { MainRecorder() }
         let token = PromiseInvalidationToken()
         let (promise, resolver) = StdPromise<Int>.makeWithResolver()
         let chain = MainActor.assumeIsolated {
-            promise.then(on: PromiseContext.utility, token: token) { _ in recorder.record("then") }
-                .map(on: PromiseContext.utility, token: token) { _ in recorder.record("map") }
+            promise.then(on: .main, token: token) { _ in recorder.record("then") }
+                .map(on: .main, token: token) { _ in recorder.record("map") }
         }
         token.invalidate()
         DispatchQueue.global().async { resolver.fulfill(with: 1) }
@@ -347,7 +343,7 @@ final class IsolatedCallbackTests: XCTestCase {
         MainActor.assumeIsolated { XCTAssertEqual(recorder.events, []) }
     }
 
-    /// Context value: an actor's callbacks update its state on the actor, for every context.
+    /// An actor's callbacks update its state on the actor, for every context.
     func testActorCallbacksRunIsolatedOnEveryContext() async {
         let counter = FeedCounter()
         for (name, context) in everyContext {
@@ -365,7 +361,7 @@ final class IsolatedCallbackTests: XCTestCase {
         XCTAssertEqual(callbacks, 2 * everyContext.count)
     }
 
-    /// Context value: promise bodies and cancel handlers written in an actor run on the actor.
+    /// Promise bodies and cancel handlers written in an actor run on the actor.
     func testActorPromiseBodiesAndCancelHandlers() async {
         let counter = FeedCounter()
         for (name, context) in everyContext {
@@ -392,14 +388,14 @@ final class IsolatedCallbackTests: XCTestCase {
         XCTAssertEqual(result?.value, 7)
     }
 
-    /// Context value: callbacks registered for one actor run in registration order.
+    /// Callbacks registered for one actor run in registration order.
     func testActorCallbacksKeepRegistrationOrder() async {
         actor Log {
             var entries: [Int] = []
             func observe(_ promise: Promise<Int, Never>) -> Promise<Int, Never> {
                 var last = promise
                 for index in 0..<20 {
-                    last = promise.then(on: PromiseContext.utility) { _ in self.entries.append(index) }
+                    last = promise.then { _ in self.entries.append(index) }
                 }
                 return last
             }

@@ -18,8 +18,8 @@ import Synchronization
 ///   runs `body` right there, later ones after `delay` seconds on `context` (`.immediate`
 ///   means `.auto` for that timer, as for `delay(on:_:)`). Attempts never overlap, and
 ///   attempts that reject synchronously do not grow the stack.
-/// - Isolation: with a named context (`.utility`, `.queue(q)`, …) both closures are
-///   nonisolated and run there. Otherwise, if `body` (or else `shouldRetry`) is isolated to an
+/// - Isolation: with a named context (`.utility`, `.queue(q)`, …) or a context held in a value,
+///   both closures are nonisolated and run there. Otherwise, if `body` (or else `shouldRetry`) is isolated to an
 ///   actor (written in `@MainActor` code or an actor method), both run on that actor, never
 ///   synchronously on another one (see the Threading article); give them the same isolation.
 /// - `attempts` counts the first one: `attempts: 3` means at most two retries. Values below 1
@@ -44,17 +44,17 @@ public func retry<Value, Error>(
            shouldRetry: unisolated(shouldRetry), body: unisolated(body))
 }
 
-/// `retry(on:attempts:delay:while:_:)` with a context held in a value: `body` and
-/// `shouldRetry` keep the caller's actor, as with `.main` (see `PromiseContextConvertible`).
+/// `retry(on:attempts:delay:while:_:)` with a context held in a value (a `PromiseContext` property
+/// or parameter, `PromiseContext.x`, a conditional): `body` and `shouldRetry` are nonisolated and
+/// run on the context the value holds, as with a named context and as in Tomorrowland 1.x.
 public func retry<Value, Error>(
     on context: any PromiseContextConvertible,
     attempts: Int,
     delay: TimeInterval = 0,
-    @_inheritActorContext while shouldRetry: @escaping @isolated(any) @Sendable (Error) -> Bool = { _ in true },
-    @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Promise<Value, Error>
+    while shouldRetry: @escaping @Sendable (Error) -> Bool = { _ in true },
+    _ body: @escaping @Sendable () -> Promise<Value, Error>
 ) -> Promise<Value, Error> {
-    _retry(on: context.promiseContext, isolation: body.isolation ?? shouldRetry.isolation, attempts: attempts, delay: delay,
-           shouldRetry: unisolated(shouldRetry), body: unisolated(body))
+    _retry(on: context.promiseContext, isolation: nil, attempts: attempts, delay: delay, shouldRetry: shouldRetry, body: body)
 }
 
 /// `retry(on:attempts:delay:while:_:)` with a named context (`.utility`, `.queue(q)`, …):

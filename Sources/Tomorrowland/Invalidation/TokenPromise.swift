@@ -56,12 +56,10 @@ public struct TokenPromise<Value, Error>: Equatable {
         wrap(inner.then(on: context, token: token, onSuccess))
     }
 
-    /// `then(on:_:)` with a context held in a value: `onSuccess` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func then(
-        on context: any PromiseContextConvertible,
-        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Void
-    ) -> TokenPromise<Value, Error> {
+    /// `then(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
+    /// `PromiseContext.x`, a conditional): `onSuccess` is nonisolated and runs on the context the
+    /// value holds, as with a named context and as in Tomorrowland 1.x.
+    public func then(on context: any PromiseContextConvertible, _ onSuccess: @escaping @Sendable (Value) -> Void) -> TokenPromise<Value, Error> {
         wrap(inner.then(on: context, token: token, onSuccess))
     }
 
@@ -88,12 +86,10 @@ public struct TokenPromise<Value, Error>: Equatable {
         wrap(inner.map(on: context, token: token, onSuccess))
     }
 
-    /// `map(on:_:)` with a context held in a value: `onSuccess` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func map<U>(
-        on context: any PromiseContextConvertible,
-        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> U
-    ) -> TokenPromise<U, Error> {
+    /// `map(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
+    /// `PromiseContext.x`, a conditional): `onSuccess` is nonisolated and runs on the context the
+    /// value holds, as with a named context and as in Tomorrowland 1.x.
+    public func map<U>(on context: any PromiseContextConvertible, _ onSuccess: @escaping @Sendable (Value) -> U) -> TokenPromise<U, Error> {
         wrap(inner.map(on: context, token: token, onSuccess))
     }
 
@@ -120,12 +116,10 @@ public struct TokenPromise<Value, Error>: Equatable {
         wrap(inner.flatMap(on: context, token: token, onSuccess))
     }
 
-    /// `flatMap(on:_:)` with a context held in a value: `onSuccess` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func flatMap<U>(
-        on context: any PromiseContextConvertible,
-        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Promise<U, Error>
-    ) -> TokenPromise<U, Error> {
+    /// `flatMap(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
+    /// `PromiseContext.x`, a conditional): `onSuccess` is nonisolated and runs on the context the
+    /// value holds, as with a named context and as in Tomorrowland 1.x.
+    public func flatMap<U>(on context: any PromiseContextConvertible, _ onSuccess: @escaping @Sendable (Value) -> Promise<U, Error>) -> TokenPromise<U, Error> {
         wrap(inner.flatMap(on: context, token: token, onSuccess))
     }
 
@@ -153,13 +147,11 @@ public struct TokenPromise<Value, Error>: Equatable {
         wrap(inner.catch(on: context, token: token, onError))
     }
 
-    /// `catch(on:_:)` with a context held in a value: `onError` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `catch(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
+    /// `PromiseContext.x`, a conditional): `onError` is nonisolated and runs on the context the
+    /// value holds, as with a named context and as in Tomorrowland 1.x.
     @discardableResult
-    public func `catch`(
-        on context: any PromiseContextConvertible,
-        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Void
-    ) -> TokenPromise<Value, Error> {
+    public func `catch`(on context: any PromiseContextConvertible, _ onError: @escaping @Sendable (Error) -> Void) -> TokenPromise<Value, Error> {
         wrap(inner.catch(on: context, token: token, onError))
     }
 
@@ -187,12 +179,10 @@ public struct TokenPromise<Value, Error>: Equatable {
         wrap(inner.recover(on: context, token: token, onError))
     }
 
-    /// `recover(on:_:)` with a context held in a value: `onError` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func recover(
-        on context: any PromiseContextConvertible,
-        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Value
-    ) -> TokenPromise<Value, NoError> {
+    /// `recover(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
+    /// `PromiseContext.x`, a conditional): `onError` is nonisolated and runs on the context the
+    /// value holds, as with a named context and as in Tomorrowland 1.x.
+    public func recover(on context: any PromiseContextConvertible, _ onError: @escaping @Sendable (Error) -> Value) -> TokenPromise<Value, NoError> {
         wrap(inner.recover(on: context, token: token, onError))
     }
 
@@ -222,12 +212,10 @@ public struct TokenPromise<Value, Error>: Equatable {
         wrap(inner.mapError(on: context, token: token, onError))
     }
 
-    /// `mapError(on:_:)` with a context held in a value: `onError` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func mapError<E>(
-        on context: any PromiseContextConvertible,
-        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> E
-    ) -> TokenPromise<Value, E> {
+    /// `mapError(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
+    /// `PromiseContext.x`, a conditional): `onError` is nonisolated and runs on the context the
+    /// value holds, as with a named context and as in Tomorrowland 1.x.
+    public func mapError<E>(on context: any PromiseContextConvertible, _ onError: @escaping @Sendable (Error) -> E) -> TokenPromise<Value, E> {
         wrap(inner.mapError(on: context, token: token, onError))
     }
 
@@ -254,11 +242,12 @@ public struct TokenPromise<Value, Error>: Equatable {
         wrap(inner.flatMapError(on: context, token: token, onError))
     }
 
-    /// `flatMapError(on:_:)` with a context held in a value: `onError` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `flatMapError(on:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onError` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func flatMapError<E>(
         on context: any PromiseContextConvertible,
-        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Promise<Value, E>
+        _ onError: @escaping @Sendable (Error) -> Promise<Value, E>
     ) -> TokenPromise<Value, E> {
         wrap(inner.flatMapError(on: context, token: token, onError))
     }
@@ -286,11 +275,12 @@ public struct TokenPromise<Value, Error>: Equatable {
         wrap(inner.tryMapError(on: context, token: token, onError))
     }
 
-    /// `tryMapError(on:_:)` with a context held in a value: `onError` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `tryMapError(on:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onError` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func tryMapError<E: Swift.Error>(
         on context: any PromiseContextConvertible,
-        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> E
+        _ onError: @escaping @Sendable (Error) throws -> E
     ) -> TokenPromise<Value, Swift.Error> {
         wrap(inner.tryMapError(on: context, token: token, onError))
     }
@@ -321,11 +311,12 @@ public struct TokenPromise<Value, Error>: Equatable {
         wrap(inner.tryFlatMapError(on: context, token: token, onError))
     }
 
-    /// `tryFlatMapError(on:_:)` with a context held in a value: `onError` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `tryFlatMapError(on:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onError` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func tryFlatMapError<E: Swift.Error>(
         on context: any PromiseContextConvertible,
-        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Promise<Value, E>
+        _ onError: @escaping @Sendable (Error) throws -> Promise<Value, E>
     ) -> TokenPromise<Value, Swift.Error> {
         wrap(inner.tryFlatMapError(on: context, token: token, onError))
     }
@@ -357,12 +348,13 @@ public struct TokenPromise<Value, Error>: Equatable {
         wrap(inner.always(on: context, token: token, onComplete))
     }
 
-    /// `always(on:_:)` with a context held in a value: `onComplete` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `always(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
+    /// `PromiseContext.x`, a conditional): `onComplete` is nonisolated and runs on the context the
+    /// value holds, as with a named context and as in Tomorrowland 1.x.
     @discardableResult
     public func always(
         on context: any PromiseContextConvertible,
-        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Void
     ) -> TokenPromise<Value, Error> {
         wrap(inner.always(on: context, token: token, onComplete))
     }
@@ -395,11 +387,12 @@ public struct TokenPromise<Value, Error>: Equatable {
         wrap(inner.mapResult(on: context, token: token, onComplete))
     }
 
-    /// `mapResult(on:onComplete:)` with a context held in a value: `onComplete` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `mapResult(on:onComplete:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onComplete` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func mapResult<T, E>(
         on context: any PromiseContextConvertible,
-        @_inheritActorContext onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>
+        onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>
     ) -> TokenPromise<T, E> {
         wrap(inner.mapResult(on: context, token: token, onComplete))
     }
@@ -430,11 +423,12 @@ public struct TokenPromise<Value, Error>: Equatable {
         wrap(inner.flatMapResult(on: context, token: token, onComplete))
     }
 
-    /// `flatMapResult(on:_:)` with a context held in a value: `onComplete` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `flatMapResult(on:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onComplete` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func flatMapResult<T, E>(
         on context: any PromiseContextConvertible,
-        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>
     ) -> TokenPromise<T, E> {
         wrap(inner.flatMapResult(on: context, token: token, onComplete))
     }
@@ -465,11 +459,12 @@ public struct TokenPromise<Value, Error>: Equatable {
         wrap(inner.tryMapResult(on: context, token: token, onComplete))
     }
 
-    /// `tryMapResult(on:_:)` with a context held in a value: `onComplete` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `tryMapResult(on:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onComplete` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func tryMapResult<T, E: Swift.Error>(
         on context: any PromiseContextConvertible,
-        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>
     ) -> TokenPromise<T, Swift.Error> {
         wrap(inner.tryMapResult(on: context, token: token, onComplete))
     }
@@ -500,11 +495,12 @@ public struct TokenPromise<Value, Error>: Equatable {
         wrap(inner.tryFlatMapResult(on: context, token: token, onComplete))
     }
 
-    /// `tryFlatMapResult(on:_:)` with a context held in a value: `onComplete` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `tryFlatMapResult(on:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onComplete` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func tryFlatMapResult<T, E: Swift.Error>(
         on context: any PromiseContextConvertible,
-        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>
     ) -> TokenPromise<T, Swift.Error> {
         wrap(inner.tryFlatMapResult(on: context, token: token, onComplete))
     }
@@ -537,12 +533,13 @@ public struct TokenPromise<Value, Error>: Equatable {
         return self
     }
 
-    /// `tap(on:_:)` with a context held in a value: `onComplete` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `tap(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
+    /// `PromiseContext.x`, a conditional): `onComplete` is nonisolated and runs on the context the
+    /// value holds, as with a named context and as in Tomorrowland 1.x.
     @discardableResult
     public func tap(
         on context: any PromiseContextConvertible,
-        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Void
     ) -> TokenPromise<Value, Error> {
         _ = inner.tap(on: context, token: token, onComplete)
         return self
@@ -574,13 +571,11 @@ public struct TokenPromise<Value, Error>: Equatable {
         wrap(inner.onCancel(on: context, token: token, onCancel))
     }
 
-    /// `onCancel(on:_:)` with a context held in a value: `onCancel` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `onCancel(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
+    /// `PromiseContext.x`, a conditional): `onCancel` is nonisolated and runs on the context the
+    /// value holds, as with a named context and as in Tomorrowland 1.x.
     @discardableResult
-    public func onCancel(
-        on context: any PromiseContextConvertible,
-        @_inheritActorContext _ onCancel: @escaping @isolated(any) @Sendable () -> Void
-    ) -> TokenPromise<Value, Error> {
+    public func onCancel(on context: any PromiseContextConvertible, _ onCancel: @escaping @Sendable () -> Void) -> TokenPromise<Value, Error> {
         wrap(inner.onCancel(on: context, token: token, onCancel))
     }
 
@@ -641,12 +636,10 @@ extension TokenPromise where Error == Swift.Error {
         wrap(inner.tryThen(on: context, token: token, onSuccess))
     }
 
-    /// `tryThen(on:_:)` with a context held in a value: `onSuccess` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func tryThen(
-        on context: any PromiseContextConvertible,
-        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Void
-    ) -> TokenPromise<Value, Error> {
+    /// `tryThen(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
+    /// `PromiseContext.x`, a conditional): `onSuccess` is nonisolated and runs on the context the
+    /// value holds, as with a named context and as in Tomorrowland 1.x.
+    public func tryThen(on context: any PromiseContextConvertible, _ onSuccess: @escaping @Sendable (Value) throws -> Void) -> TokenPromise<Value, Error> {
         wrap(inner.tryThen(on: context, token: token, onSuccess))
     }
 
@@ -673,12 +666,10 @@ extension TokenPromise where Error == Swift.Error {
         wrap(inner.tryMap(on: context, token: token, onSuccess))
     }
 
-    /// `tryMap(on:_:)` with a context held in a value: `onSuccess` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func tryMap<U>(
-        on context: any PromiseContextConvertible,
-        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> U
-    ) -> TokenPromise<U, Error> {
+    /// `tryMap(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
+    /// `PromiseContext.x`, a conditional): `onSuccess` is nonisolated and runs on the context the
+    /// value holds, as with a named context and as in Tomorrowland 1.x.
+    public func tryMap<U>(on context: any PromiseContextConvertible, _ onSuccess: @escaping @Sendable (Value) throws -> U) -> TokenPromise<U, Error> {
         wrap(inner.tryMap(on: context, token: token, onSuccess))
     }
 
@@ -705,11 +696,12 @@ extension TokenPromise where Error == Swift.Error {
         wrap(inner.tryFlatMap(on: context, token: token, onSuccess))
     }
 
-    /// `tryFlatMap(on:_:)` with a context held in a value: `onSuccess` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `tryFlatMap(on:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onSuccess` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func tryFlatMap<U, E: Swift.Error>(
         on context: any PromiseContextConvertible,
-        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Promise<U, E>
+        _ onSuccess: @escaping @Sendable (Value) throws -> Promise<U, E>
     ) -> TokenPromise<U, Error> {
         wrap(inner.tryFlatMap(on: context, token: token, onSuccess))
     }
@@ -740,12 +732,10 @@ extension TokenPromise where Error == Swift.Error {
         wrap(inner.tryRecover(on: context, token: token, onError))
     }
 
-    /// `tryRecover(on:_:)` with a context held in a value: `onError` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public func tryRecover(
-        on context: any PromiseContextConvertible,
-        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Value
-    ) -> TokenPromise<Value, Error> {
+    /// `tryRecover(on:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onError` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
+    public func tryRecover(on context: any PromiseContextConvertible, _ onError: @escaping @Sendable (Error) throws -> Value) -> TokenPromise<Value, Error> {
         wrap(inner.tryRecover(on: context, token: token, onError))
     }
 

@@ -40,14 +40,15 @@ extension Promise {
         _propagatingCancellation(on: context.context, isolation: cancelRequested.isolation, cancelRequested: unisolated(cancelRequested))
     }
 
-    /// `propagatingCancellation(on:cancelRequested:)` with a context held in a value:
-    /// `cancelRequested` keeps the caller's actor, as with `.main` (see
-    /// `PromiseContextConvertible`).
+    /// `propagatingCancellation(on:cancelRequested:)` with a context held in a value (a
+    /// `PromiseContext` property or parameter, `PromiseContext.x`, a conditional):
+    /// `cancelRequested` is nonisolated and runs on the context the value holds, as with a named
+    /// context and as in Tomorrowland 1.x.
     public func propagatingCancellation(
         on context: any PromiseContextConvertible,
-        @_inheritActorContext cancelRequested: @escaping @isolated(any) @Sendable (Promise<Value, Error>) -> Void
+        cancelRequested: @escaping @Sendable (Promise<Value, Error>) -> Void
     ) -> Promise<Value, Error> {
-        _propagatingCancellation(on: context.promiseContext, isolation: cancelRequested.isolation, cancelRequested: unisolated(cancelRequested))
+        _propagatingCancellation(on: context.promiseContext, isolation: nil, cancelRequested: cancelRequested)
     }
 
     /// `propagatingCancellation(on:cancelRequested:)` with a named context (`.utility`,

@@ -25,15 +25,16 @@ extension Promise {
         register(CatchBox(context: context.context, token: token, callback: onError))
     }
 
-    /// `catch(on:token:_:)` with a context held in a value: `onError` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `catch(on:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onError` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     @inlinable @discardableResult
     public func `catch`(
         on context: any PromiseContextConvertible,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Void
+        _ onError: @escaping @Sendable (Error) -> Void
     ) -> Promise<Value, Error> {
-        register(CatchBox(context: context.promiseContext, token: token, callback: onError))
+        register(CatchBox(context: context.promiseContext, token: token, nonisolated: onError))
     }
 
     /// `catch(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onError` is
@@ -65,14 +66,15 @@ extension Promise {
         _recover(on: context.context, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
-    /// `recover(on:token:_:)` with a context held in a value: `onError` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `recover(on:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onError` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func recover(
         on context: any PromiseContextConvertible,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Value
+        _ onError: @escaping @Sendable (Error) -> Value
     ) -> Promise<Value, NoError> {
-        _recover(on: context.promiseContext, token: token, isolation: onError.isolation, unisolated(onError))
+        _recover(on: context.promiseContext, token: token, isolation: nil, onError)
     }
 
     /// `recover(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onError` is
@@ -119,14 +121,15 @@ extension Promise {
         _mapError(on: context.context, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
-    /// `mapError(on:token:_:)` with a context held in a value: `onError` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `mapError(on:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onError` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func mapError<E>(
         on context: any PromiseContextConvertible,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> E
+        _ onError: @escaping @Sendable (Error) -> E
     ) -> Promise<Value, E> {
-        _mapError(on: context.promiseContext, token: token, isolation: onError.isolation, unisolated(onError))
+        _mapError(on: context.promiseContext, token: token, isolation: nil, onError)
     }
 
     /// `mapError(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onError` is
@@ -176,14 +179,15 @@ extension Promise {
         _flatMapError(on: context.context, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
-    /// `flatMapError(on:token:_:)` with a context held in a value: `onError` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `flatMapError(on:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onError` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func flatMapError<E>(
         on context: any PromiseContextConvertible,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Promise<Value, E>
+        _ onError: @escaping @Sendable (Error) -> Promise<Value, E>
     ) -> Promise<Value, E> {
-        _flatMapError(on: context.promiseContext, token: token, isolation: onError.isolation, unisolated(onError))
+        _flatMapError(on: context.promiseContext, token: token, isolation: nil, onError)
     }
 
     /// `flatMapError(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onError` is
@@ -231,14 +235,15 @@ extension Promise {
         _tryMapError(on: context.context, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
-    /// `tryMapError(on:token:_:)` with a context held in a value: `onError` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `tryMapError(on:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onError` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func tryMapError<E: Swift.Error>(
         on context: any PromiseContextConvertible,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> E
+        _ onError: @escaping @Sendable (Error) throws -> E
     ) -> Promise<Value, Swift.Error> {
-        _tryMapError(on: context.promiseContext, token: token, isolation: onError.isolation, unisolated(onError))
+        _tryMapError(on: context.promiseContext, token: token, isolation: nil, onError)
     }
 
     /// `tryMapError(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onError` is
@@ -289,14 +294,15 @@ extension Promise {
         _tryFlatMapError(on: context.context, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
-    /// `tryFlatMapError(on:token:_:)` with a context held in a value: `onError` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `tryFlatMapError(on:token:_:)` with a context held in a value (a `PromiseContext` property
+    /// or parameter, `PromiseContext.x`, a conditional): `onError` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func tryFlatMapError<E: Swift.Error>(
         on context: any PromiseContextConvertible,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Promise<Value, E>
+        _ onError: @escaping @Sendable (Error) throws -> Promise<Value, E>
     ) -> Promise<Value, Swift.Error> {
-        _tryFlatMapError(on: context.promiseContext, token: token, isolation: onError.isolation, unisolated(onError))
+        _tryFlatMapError(on: context.promiseContext, token: token, isolation: nil, onError)
     }
 
     /// `tryFlatMapError(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onError` is
@@ -348,14 +354,15 @@ extension Promise where Error == Swift.Error {
         _tryRecover(on: context.context, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
-    /// `tryRecover(on:token:_:)` with a context held in a value: `onError` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `tryRecover(on:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onError` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func tryRecover(
         on context: any PromiseContextConvertible,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Value
+        _ onError: @escaping @Sendable (Error) throws -> Value
     ) -> Promise<Value, Error> {
-        _tryRecover(on: context.promiseContext, token: token, isolation: onError.isolation, unisolated(onError))
+        _tryRecover(on: context.promiseContext, token: token, isolation: nil, onError)
     }
 
     /// `tryRecover(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onError` is

@@ -24,15 +24,16 @@ extension Promise {
         register(AlwaysBox(context: context.context, token: token, callback: onComplete))
     }
 
-    /// `always(on:token:_:)` with a context held in a value: `onComplete` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `always(on:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onComplete` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     @inlinable @discardableResult
     public func always(
         on context: any PromiseContextConvertible,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Void
     ) -> Promise<Value, Error> {
-        register(AlwaysBox(context: context.promiseContext, token: token, callback: onComplete))
+        register(AlwaysBox(context: context.promiseContext, token: token, nonisolated: onComplete))
     }
 
     /// `always(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onComplete` is
@@ -65,14 +66,15 @@ extension Promise {
         _mapResult(on: context.context, token: token, isolation: onComplete.isolation, unisolated(onComplete))
     }
 
-    /// `mapResult(on:token:_:)` with a context held in a value: `onComplete` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `mapResult(on:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onComplete` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func mapResult<T, E>(
         on context: any PromiseContextConvertible,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>
     ) -> Promise<T, E> {
-        _mapResult(on: context.promiseContext, token: token, isolation: onComplete.isolation, unisolated(onComplete))
+        _mapResult(on: context.promiseContext, token: token, isolation: nil, onComplete)
     }
 
     /// `mapResult(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onComplete` is
@@ -116,14 +118,15 @@ extension Promise {
         _flatMapResult(on: context.context, token: token, isolation: onComplete.isolation, unisolated(onComplete))
     }
 
-    /// `flatMapResult(on:token:_:)` with a context held in a value: `onComplete` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `flatMapResult(on:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onComplete` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func flatMapResult<T, E>(
         on context: any PromiseContextConvertible,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>
     ) -> Promise<T, E> {
-        _flatMapResult(on: context.promiseContext, token: token, isolation: onComplete.isolation, unisolated(onComplete))
+        _flatMapResult(on: context.promiseContext, token: token, isolation: nil, onComplete)
     }
 
     /// `flatMapResult(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onComplete` is
@@ -168,14 +171,15 @@ extension Promise {
         _tryMapResult(on: context.context, token: token, isolation: onComplete.isolation, unisolated(onComplete))
     }
 
-    /// `tryMapResult(on:token:_:)` with a context held in a value: `onComplete` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `tryMapResult(on:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onComplete` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func tryMapResult<T, E: Swift.Error>(
         on context: any PromiseContextConvertible,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>
     ) -> Promise<T, Swift.Error> {
-        _tryMapResult(on: context.promiseContext, token: token, isolation: onComplete.isolation, unisolated(onComplete))
+        _tryMapResult(on: context.promiseContext, token: token, isolation: nil, onComplete)
     }
 
     /// `tryMapResult(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onComplete` is
@@ -221,14 +225,15 @@ extension Promise {
         _tryFlatMapResult(on: context.context, token: token, isolation: onComplete.isolation, unisolated(onComplete))
     }
 
-    /// `tryFlatMapResult(on:token:_:)` with a context held in a value: `onComplete` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `tryFlatMapResult(on:token:_:)` with a context held in a value (a `PromiseContext` property
+    /// or parameter, `PromiseContext.x`, a conditional): `onComplete` is nonisolated and runs on
+    /// the context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func tryFlatMapResult<T, E: Swift.Error>(
         on context: any PromiseContextConvertible,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>
     ) -> Promise<T, Swift.Error> {
-        _tryFlatMapResult(on: context.promiseContext, token: token, isolation: onComplete.isolation, unisolated(onComplete))
+        _tryFlatMapResult(on: context.promiseContext, token: token, isolation: nil, onComplete)
     }
 
     /// `tryFlatMapResult(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onComplete` is
@@ -278,15 +283,16 @@ extension Promise {
         return self
     }
 
-    /// `tap(on:token:_:)` with a context held in a value: `onComplete` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `tap(on:token:_:)` with a context held in a value (a `PromiseContext` property or parameter,
+    /// `PromiseContext.x`, a conditional): `onComplete` is nonisolated and runs on the context the
+    /// value holds, as with a named context and as in Tomorrowland 1.x.
     @inlinable @discardableResult
     public func tap(
         on context: any PromiseContextConvertible,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Void
+        _ onComplete: @escaping @Sendable (PromiseResult<Value, Error>) -> Void
     ) -> Promise<Value, Error> {
-        registerUnheld(AlwaysBox(context: context.promiseContext, token: token, callback: onComplete))
+        registerUnheld(AlwaysBox(context: context.promiseContext, token: token, nonisolated: onComplete))
         return self
     }
 
@@ -336,15 +342,16 @@ extension Promise {
         _onCancel(on: context.context, token: token, isolation: onCancel.isolation, unisolated(onCancel))
     }
 
-    /// `onCancel(on:token:_:)` with a context held in a value: `onCancel` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `onCancel(on:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onCancel` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     @discardableResult
     public func onCancel(
         on context: any PromiseContextConvertible,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onCancel: @escaping @isolated(any) @Sendable () -> Void
+        _ onCancel: @escaping @Sendable () -> Void
     ) -> Promise<Value, Error> {
-        _onCancel(on: context.promiseContext, token: token, isolation: onCancel.isolation, unisolated(onCancel))
+        _onCancel(on: context.promiseContext, token: token, isolation: nil, onCancel)
     }
 
     /// `onCancel(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onCancel` is

@@ -27,15 +27,16 @@ extension Promise {
         register(ThenBox(context: context.context, token: token, callback: onSuccess))
     }
 
-    /// `then(on:token:_:)` with a context held in a value: `onSuccess` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `then(on:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onSuccess` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     @inlinable
     public func then(
         on context: any PromiseContextConvertible,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Void
+        _ onSuccess: @escaping @Sendable (Value) -> Void
     ) -> Promise<Value, Error> {
-        register(ThenBox(context: context.promiseContext, token: token, callback: onSuccess))
+        register(ThenBox(context: context.promiseContext, token: token, nonisolated: onSuccess))
     }
 
     /// `then(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
@@ -71,16 +72,17 @@ extension Promise {
         register(MapBox(context: context.context, token: token, callback: consume onSuccess))
     }
 
-    /// `map(on:token:_:)` with a context held in a value: `onSuccess` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `map(on:token:_:)` with a context held in a value (a `PromiseContext` property or parameter,
+    /// `PromiseContext.x`, a conditional): `onSuccess` is nonisolated and runs on the context the
+    /// value holds, as with a named context and as in Tomorrowland 1.x.
     @inlinable
     public func map<U>(
         on context: any PromiseContextConvertible,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onSuccess: __owned @escaping @isolated(any) @Sendable (Value) -> U
+        _ onSuccess: __owned @escaping @Sendable (Value) -> U
     ) -> Promise<U, Error> {
         // Taken `__owned` and consumed: the closure's context moves into the box.
-        register(MapBox(context: context.promiseContext, token: token, callback: consume onSuccess))
+        register(MapBox(context: context.promiseContext, token: token, nonisolated: consume onSuccess))
     }
 
     /// `map(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
@@ -117,15 +119,16 @@ extension Promise {
         register(FlatMapBox(context: context.context, token: token, callback: onSuccess))
     }
 
-    /// `flatMap(on:token:_:)` with a context held in a value: `onSuccess` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `flatMap(on:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onSuccess` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     @inlinable
     public func flatMap<U>(
         on context: any PromiseContextConvertible,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Promise<U, Error>
+        _ onSuccess: @escaping @Sendable (Value) -> Promise<U, Error>
     ) -> Promise<U, Error> {
-        register(FlatMapBox(context: context.promiseContext, token: token, callback: onSuccess))
+        register(FlatMapBox(context: context.promiseContext, token: token, nonisolated: onSuccess))
     }
 
     /// `flatMap(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
@@ -270,14 +273,15 @@ extension Promise where Error == Swift.Error {
         _tryThen(on: context.context, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
     }
 
-    /// `tryThen(on:token:_:)` with a context held in a value: `onSuccess` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `tryThen(on:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onSuccess` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func tryThen(
         on context: any PromiseContextConvertible,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Void
+        _ onSuccess: @escaping @Sendable (Value) throws -> Void
     ) -> Promise<Value, Error> {
-        _tryThen(on: context.promiseContext, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
+        _tryThen(on: context.promiseContext, token: token, isolation: nil, onSuccess)
     }
 
     /// `tryThen(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
@@ -325,14 +329,15 @@ extension Promise where Error == Swift.Error {
         _tryMap(on: context.context, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
     }
 
-    /// `tryMap(on:token:_:)` with a context held in a value: `onSuccess` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `tryMap(on:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onSuccess` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func tryMap<U>(
         on context: any PromiseContextConvertible,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> U
+        _ onSuccess: @escaping @Sendable (Value) throws -> U
     ) -> Promise<U, Error> {
-        _tryMap(on: context.promiseContext, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
+        _tryMap(on: context.promiseContext, token: token, isolation: nil, onSuccess)
     }
 
     /// `tryMap(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
@@ -383,14 +388,15 @@ extension Promise where Error == Swift.Error {
         _tryFlatMap(on: context.context, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
     }
 
-    /// `tryFlatMap(on:token:_:)` with a context held in a value: `onSuccess` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `tryFlatMap(on:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onSuccess` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func tryFlatMap<U, E: Swift.Error>(
         on context: any PromiseContextConvertible,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Promise<U, E>
+        _ onSuccess: @escaping @Sendable (Value) throws -> Promise<U, E>
     ) -> Promise<U, Error> {
-        _tryFlatMap(on: context.promiseContext, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
+        _tryFlatMap(on: context.promiseContext, token: token, isolation: nil, onSuccess)
     }
 
     /// `tryFlatMap(on:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is

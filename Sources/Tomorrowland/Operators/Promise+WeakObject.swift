@@ -30,15 +30,16 @@ extension Promise {
         _then(on: context.context, with: object, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
     }
 
-    /// `then(on:with:token:_:)` with a context held in a value: `onSuccess` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `then(on:with:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onSuccess` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func then<Object: AnyObject & Sendable>(
         on context: any PromiseContextConvertible,
         with object: Object,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (_ object: Object, _ value: Value) -> Void
+        _ onSuccess: @escaping @Sendable (_ object: Object, _ value: Value) -> Void
     ) -> Promise<Value, Error> {
-        _then(on: context.promiseContext, with: object, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
+        _then(on: context.promiseContext, with: object, token: token, isolation: nil, onSuccess)
     }
 
     /// `then(on:with:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
@@ -80,15 +81,16 @@ extension Promise {
         _map(on: context.context, with: object, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
     }
 
-    /// `map(on:with:token:_:)` with a context held in a value: `onSuccess` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `map(on:with:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onSuccess` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func map<U, Object: AnyObject & Sendable>(
         on context: any PromiseContextConvertible,
         with object: Object,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (_ object: Object, _ value: Value) -> U
+        _ onSuccess: @escaping @Sendable (_ object: Object, _ value: Value) -> U
     ) -> Promise<U, Error> {
-        _map(on: context.promiseContext, with: object, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
+        _map(on: context.promiseContext, with: object, token: token, isolation: nil, onSuccess)
     }
 
     /// `map(on:with:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
@@ -135,15 +137,16 @@ extension Promise {
         _flatMap(on: context.context, with: object, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
     }
 
-    /// `flatMap(on:with:token:_:)` with a context held in a value: `onSuccess` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `flatMap(on:with:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onSuccess` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func flatMap<U, Object: AnyObject & Sendable>(
         on context: any PromiseContextConvertible,
         with object: Object,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (_ object: Object, _ value: Value) -> Promise<U, Error>
+        _ onSuccess: @escaping @Sendable (_ object: Object, _ value: Value) -> Promise<U, Error>
     ) -> Promise<U, Error> {
-        _flatMap(on: context.promiseContext, with: object, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
+        _flatMap(on: context.promiseContext, with: object, token: token, isolation: nil, onSuccess)
     }
 
     /// `flatMap(on:with:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onSuccess` is
@@ -191,16 +194,17 @@ extension Promise {
         _catch(on: context.context, with: object, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
-    /// `catch(on:with:token:_:)` with a context held in a value: `onError` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `catch(on:with:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onError` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     @discardableResult
     public func `catch`<Object: AnyObject & Sendable>(
         on context: any PromiseContextConvertible,
         with object: Object,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (_ object: Object, _ error: Error) -> Void
+        _ onError: @escaping @Sendable (_ object: Object, _ error: Error) -> Void
     ) -> Promise<Value, Error> {
-        _catch(on: context.promiseContext, with: object, token: token, isolation: onError.isolation, unisolated(onError))
+        _catch(on: context.promiseContext, with: object, token: token, isolation: nil, onError)
     }
 
     /// `catch(on:with:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onError` is
@@ -241,15 +245,16 @@ extension Promise {
         _recover(on: context.context, with: object, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
-    /// `recover(on:with:token:_:)` with a context held in a value: `onError` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `recover(on:with:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onError` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func recover<Object: AnyObject & Sendable>(
         on context: any PromiseContextConvertible,
         with object: Object,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (_ object: Object, _ error: Error) -> Value
+        _ onError: @escaping @Sendable (_ object: Object, _ error: Error) -> Value
     ) -> Promise<Value, NoError> {
-        _recover(on: context.promiseContext, with: object, token: token, isolation: onError.isolation, unisolated(onError))
+        _recover(on: context.promiseContext, with: object, token: token, isolation: nil, onError)
     }
 
     /// `recover(on:with:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onError` is
@@ -295,16 +300,17 @@ extension Promise {
         _always(on: context.context, with: object, token: token, isolation: onComplete.isolation, unisolated(onComplete))
     }
 
-    /// `always(on:with:token:_:)` with a context held in a value: `onComplete` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `always(on:with:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onComplete` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     @discardableResult
     public func always<Object: AnyObject & Sendable>(
         on context: any PromiseContextConvertible,
         with object: Object,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (_ object: Object, _ result: PromiseResult<Value, Error>) -> Void
+        _ onComplete: @escaping @Sendable (_ object: Object, _ result: PromiseResult<Value, Error>) -> Void
     ) -> Promise<Value, Error> {
-        _always(on: context.promiseContext, with: object, token: token, isolation: onComplete.isolation, unisolated(onComplete))
+        _always(on: context.promiseContext, with: object, token: token, isolation: nil, onComplete)
     }
 
     /// `always(on:with:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onComplete` is
@@ -345,15 +351,16 @@ extension Promise {
         _mapResult(on: context.context, with: object, token: token, isolation: onComplete.isolation, unisolated(onComplete))
     }
 
-    /// `mapResult(on:with:token:_:)` with a context held in a value: `onComplete` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `mapResult(on:with:token:_:)` with a context held in a value (a `PromiseContext` property or
+    /// parameter, `PromiseContext.x`, a conditional): `onComplete` is nonisolated and runs on the
+    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func mapResult<T, E, Object: AnyObject & Sendable>(
         on context: any PromiseContextConvertible,
         with object: Object,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (_ object: Object, _ result: PromiseResult<Value, Error>) -> PromiseResult<T, E>
+        _ onComplete: @escaping @Sendable (_ object: Object, _ result: PromiseResult<Value, Error>) -> PromiseResult<T, E>
     ) -> Promise<T, E> {
-        _mapResult(on: context.promiseContext, with: object, token: token, isolation: onComplete.isolation, unisolated(onComplete))
+        _mapResult(on: context.promiseContext, with: object, token: token, isolation: nil, onComplete)
     }
 
     /// `mapResult(on:with:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onComplete` is
@@ -393,15 +400,16 @@ extension Promise {
         _flatMapResult(on: context.context, with: object, token: token, isolation: onComplete.isolation, unisolated(onComplete))
     }
 
-    /// `flatMapResult(on:with:token:_:)` with a context held in a value: `onComplete` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
+    /// `flatMapResult(on:with:token:_:)` with a context held in a value (a `PromiseContext`
+    /// property or parameter, `PromiseContext.x`, a conditional): `onComplete` is nonisolated and
+    /// runs on the context the value holds, as with a named context and as in Tomorrowland 1.x.
     public func flatMapResult<T, E, Object: AnyObject & Sendable>(
         on context: any PromiseContextConvertible,
         with object: Object,
         token: PromiseInvalidationToken? = nil,
-        @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (_ object: Object, _ result: PromiseResult<Value, Error>) -> Promise<T, E>
+        _ onComplete: @escaping @Sendable (_ object: Object, _ result: PromiseResult<Value, Error>) -> Promise<T, E>
     ) -> Promise<T, E> {
-        _flatMapResult(on: context.promiseContext, with: object, token: token, isolation: onComplete.isolation, unisolated(onComplete))
+        _flatMapResult(on: context.promiseContext, with: object, token: token, isolation: nil, onComplete)
     }
 
     /// `flatMapResult(on:with:token:_:)` with a named context (`.utility`, `.queue(q)`, …): `onComplete` is
