@@ -39,8 +39,11 @@ stage() {
 }
 
 # lanes FOREGROUND BACKGROUND: runs the two functions' stages at the same time, BACKGROUND's
-# output going to a log that is printed once FOREGROUND is done. With CI_LANES=1 the two run
-# one after the other (a plainer log, and the better choice on a machine already busy).
+# output going to a log that is printed once FOREGROUND is done. BACKGROUND runs at the lowest
+# CPU priority (nice 19): it takes the cores FOREGROUND leaves idle (its test runs wait on
+# timers, sleeps and single threads) without slowing FOREGROUND's builds or its stress tests,
+# whose racing threads spin and need both cores. With CI_LANES=1 the two run one after the
+# other (a plainer log).
 lanes() {
     local foreground=$1 background=$2
     if [[ "${CI_LANES:-2}" == 1 ]]; then
@@ -50,7 +53,7 @@ lanes() {
     fi
     echo "== $background runs in the background meanwhile; its log follows when $foreground is done"
     set -m  # the background lane gets a process group of its own, so that a failure can stop it
-    ("$background") < /dev/null > "$ci_tmp/lane.log" 2>&1 &
+    (renice -n 19 -p "$BASHPID" > /dev/null 2>&1 || true; "$background") < /dev/null > "$ci_tmp/lane.log" 2>&1 &
     ci_lane_pid=$!
     set +m
     "$foreground"
