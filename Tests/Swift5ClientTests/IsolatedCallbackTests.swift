@@ -1,6 +1,7 @@
 // Callbacks keep their caller's actor (Swift 5 mode): Tomorrowland 1.x code inside
-// `@MainActor` classes and actors compiles unchanged (no new warning) and each callback runs
-// isolated to its actor. `MainActor.preconditionIsolated()` / `preconditionIsolated()` trap
+// `@MainActor` classes and actors compiles (no new warning) and each callback with no context,
+// `.main`, `.auto`, `.immediate` or `.nowOr(.main)` (spelled, or held as
+// `PromiseContext.CallerIsolated`) runs isolated to its actor. `MainActor.preconditionIsolated()` / `preconditionIsolated()` trap
 // if a callback ever ran elsewhere.
 
 import Foundation

@@ -515,10 +515,10 @@ extension PromiseContext {
                 _ = value.map(on: !self.fast ? PromiseContext.immediate : .utility) { x in log.record("ternary, immediate"); return x }
             },
             PlacementCase(".nowOr(stored property)", .offMain) {
-                placementPending { $0.then(on: .nowOr(self.transformContext)) { _ in log.record(".nowOr(stored property)") } }
+                placementPending { _ = $0.then(on: .nowOr(self.transformContext)) { _ in log.record(".nowOr(stored property)") } }
             },
             PlacementCase(".nowOr(PromiseContext.placementSerial)", onQueue) {
-                placementPending { $0.then(on: .nowOr(PromiseContext.placementSerial)) { _ in log.record(".nowOr(PromiseContext.placementSerial)") } }
+                placementPending { _ = $0.then(on: .nowOr(PromiseContext.placementSerial)) { _ in log.record(".nowOr(PromiseContext.placementSerial)") } }
             },
             PlacementCase("DelayedPromise(on: ternary)", onQueue) {
                 _ = StdDelayedPromise<Int>(on: self.fast ? .immediate : PromiseContext.placementSerial) { resolver in
@@ -625,32 +625,52 @@ actor PlacementActor {
         ].runAll()
     }
 
-    /// A context held in the actor's stored property, a parameter and a static member: the
-    /// closures (which use no actor state) run on that context, never on the actor.
+    /// A context held in the actor's stored property, a parameter, a static member, a
+    /// ternary and `.nowOr(value)`: the closures use `self` (which would make them isolated
+    /// to this actor with no context or `.main`) but no actor state, and run on that context,
+    /// never on the actor.
     func registerHeldValues(_ log: PlacementLog, on context: PromiseContext = .placementSerial) -> [PlacementRecordExpectation] {
         let (value, error, _) = placementPromises()
         let onQueue = PlacementExpectation.queue(PlacementQueues.queue)
-        let stored = storedContext
         return [
-            PlacementCase("stored property", .offMain) { _ = value.map(on: stored) { x in log.record("stored property"); return x } },
-            PlacementCase("parameter with a default", onQueue) { _ = error.catch(on: context) { _ in log.record("parameter with a default") } },
+            PlacementCase("stored property", .offMain) {
+                _ = value.map(on: self.storedContext) { x in self.touch(); log.record("stored property"); return x }
+            },
+            PlacementCase("parameter with a default", onQueue) {
+                _ = error.catch(on: context) { _ in self.touch(); log.record("parameter with a default") }
+            },
             PlacementCase("PromiseContext(qos:)", .offMain) {
-                _ = StdPromise<Int>(on: PromiseContext(qos: .userInitiated)) { resolver in log.record("PromiseContext(qos:)"); resolver.fulfill(with: 1) }
+                _ = StdPromise<Int>(on: PromiseContext(qos: .userInitiated)) { resolver in
+                    self.touch(); log.record("PromiseContext(qos:)"); resolver.fulfill(with: 1)
+                }
+            },
+            PlacementCase("PromiseContext.placementSerial", onQueue) {
+                _ = value.then(on: PromiseContext.placementSerial) { _ in self.touch(); log.record("PromiseContext.placementSerial") }
             },
             PlacementCase("ternary", onQueue) {
-                _ = value.always(on: self.state < 0 ? PromiseContext.immediate : .placementSerial) { _ in log.record("ternary") }
+                _ = value.always(on: self.fast ? PromiseContext.immediate : .placementSerial) { _ in
+                    self.touch(); log.record("ternary")
+                }
             },
             PlacementCase(".nowOr(value)", onQueue) {
-                placementPending { $0.then(on: .nowOr(PromiseContext.placementSerial)) { _ in log.record(".nowOr(value)") } }
+                placementPending { _ = $0.then(on: .nowOr(PromiseContext.placementSerial)) { _ in self.touch(); log.record(".nowOr(value)") } }
             },
             PlacementCase("retry(on: stored)", .offMain) {
-                _ = retry(on: stored, attempts: 1) { () -> StdPromise<Int> in log.record("retry(on: stored)"); return StdPromise(fulfilled: 1) }
+                _ = retry(on: self.storedContext, attempts: 1) { () -> StdPromise<Int> in
+                    self.touch(); log.record("retry(on: stored)"); return StdPromise(fulfilled: 1)
+                }
             },
         ].runAll()
     }
 
+    /// Uses `self` without touching actor state, so that a closure calling it would be
+    /// isolated to this actor if its context kept the caller's actor.
+    nonisolated func touch() {}
+
     /// A context held in a stored property of the actor.
-    let storedContext: PromiseContext = .utility
+    nonisolated let storedContext: PromiseContext = .utility
+    /// Picks the second branch of the ternary.
+    nonisolated let fast = false
 }
 
 // MARK: - Tests

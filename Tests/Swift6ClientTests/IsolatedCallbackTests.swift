@@ -1,6 +1,7 @@
 // Callbacks keep their caller's actor (Swift 6 mode): 1.x code written inside `@MainActor`
-// classes and actors compiles unchanged, and every callback runs isolated to its actor, for
-// every context. `MainActor.preconditionIsolated()` / `actor.preconditionIsolated()` trap if
+// classes and actors compiles, and every callback with no context, `.main`, `.auto`,
+// `.immediate` or `.nowOr(.main)` (spelled, or held as `PromiseContext.CallerIsolated`) runs
+// isolated to its actor. `MainActor.preconditionIsolated()` / `actor.preconditionIsolated()` trap if
 // a callback ever ran elsewhere.
 
 import Foundation

@@ -15,7 +15,7 @@ let isolatedScenarios: [Scenario] = [
         Thread.isMainThread ? MainActor.assumeIsolated { mainActorCallbacks(n) } : DispatchQueue.main.sync { MainActor.assumeIsolated { mainActorCallbacks(n) } }
     }),
     Scenario("a-value-main", "Tomorrowland", "(a-resolved) written in @MainActor code with a PromiseContext value (.immediate)", sync: { n in
-        // Issue 26: such callbacks are nonisolated (before it, isolated to the main actor).
+        // A context value gives nonisolated callbacks (once isolated to the main actor here).
         Thread.isMainThread ? MainActor.assumeIsolated { valueContextCallbacks(n) } : DispatchQueue.main.sync { MainActor.assumeIsolated { valueContextCallbacks(n) } }
     }),
     Scenario("a-actor", "Tomorrowland", "(a) with callbacks isolated to an actor, fulfilled outside it, awaited", async: { n in

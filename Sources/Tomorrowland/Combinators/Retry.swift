@@ -18,10 +18,11 @@ import Synchronization
 ///   runs `body` right there, later ones after `delay` seconds on `context` (`.immediate`
 ///   means `.auto` for that timer, as for `delay(on:_:)`). Attempts never overlap, and
 ///   attempts that reject synchronously do not grow the stack.
-/// - Isolation: with a named context (`.utility`, `.queue(q)`, …) or a context held in a value,
-///   both closures are nonisolated and run there. Otherwise, if `body` (or else `shouldRetry`) is isolated to an
-///   actor (written in `@MainActor` code or an actor method), both run on that actor, never
-///   synchronously on another one (see the Threading article); give them the same isolation.
+/// - Isolation: with a named context (`.utility`, `.queue(q)`, …) or a context held in a
+///   value, both closures are nonisolated and run there. Otherwise, if `body` (or else
+///   `shouldRetry`) is isolated to an actor (written in `@MainActor` code or an actor method),
+///   both run on that actor, never synchronously on another one (see the Threading article);
+///   give them the same isolation.
 /// - `attempts` counts the first one: `attempts: 3` means at most two retries. Values below 1
 ///   mean 1. A `delay` ≤ 0 retries at once; a NaN or `+infinity` `delay` never fires, so the
 ///   returned promise waits for a cancel request after the first retryable error.
