@@ -79,16 +79,31 @@ public struct CallbackAPI: Sendable {
 
     /// The `TokenPromise` forwarder: the same API without `token:`, with the wrapper's token.
     public struct TokenForwarder: Sendable {
-        /// The doc comment of its caller-isolated overload.
-        public var doc: String
+        /// The doc comment of its caller-isolated overload: written by the generator around
+        /// `summary`, `callback` and `returns` (the promise's method, the parameters, and that the
+        /// returned promise is wrapped and, from the initial wrapper, asked to cancel), or whole.
+        public var doc: Doc
         /// The closure's argument label, when it differs from the row's (`mapResult`: `onComplete`).
         public var label: String?
         /// The body, when it is not `wrap(inner.name(on: context, token: token, callback))`.
         public var body: String?
 
-        public init(doc: String, label: String? = nil, body: String? = nil) {
-            self.doc = doc
+        public enum Doc: Sendable {
+            /// What the forwarder does (after "`Promise.name(on:token:_:)` with the wrapper's
+            /// token: "), the closure's parameter, and the returned promise (before ", wrapped with
+            /// the same token").
+            case parts(summary: String, callback: String, returns: String)
+            /// A whole doc comment.
+            case whole(String)
+        }
+
+        public init(summary: String, callback: String, returns: String, label: String? = nil) {
+            self.doc = .parts(summary: summary, callback: callback, returns: returns)
             self.label = label
+        }
+
+        public init(doc: String, body: String) {
+            self.doc = .whole(doc)
             self.body = body
         }
     }

@@ -172,9 +172,26 @@ struct Decl {
         }
         let scope: CallbackAPI.Scope = row.scope == .stdPromise ? .tokenStdPromise : .tokenPromise
         let body = forwarder.body ?? "wrap(inner.\(row.name)(on: context, token: token, \(callback)))"
+        let doc: String
+        switch forwarder.doc {
+        case .whole(let text): doc = text
+        case .parts(let summary, let callbackDoc, let returned):
+            let width = 92  // the comment's text in an extension: 100 columns less "    /// "
+            let paragraphs = "`Promise.\(row.name)(on:token:_:)` with the wrapper's token: \(summary)".split(separator: "\n\n")
+            let defaultContext = row.parameters.contains { if case .context(true) = $0 { return true } else { return false } }
+            let context = "Where `\(callback)` runs (see `PromiseContext`)."
+                + (defaultContext ? " The default, `.auto`, is evaluated now: `.main` on the main queue or main actor, else `.default`." : "")
+            let lines = paragraphs.map { wrap(String($0), prefix: "", width: width).joined(separator: "\n") }
+                + [(["- Parameters:"] + wrap(context, prefix: "  - context: ", then: "    ", width: width)
+                    + wrap(callbackDoc, prefix: "  - \(callback): ", then: "    ", width: width)
+                    + wrap("\(returned), wrapped with the same token. From the initial `withToken(_:)` wrapper, that promise is also "
+                           + "asked to cancel when the token is invalidated (rule 29).", prefix: "- Returns: ", then: "  ", width: width))
+                    .joined(separator: "\n")]
+            doc = lines.joined(separator: "\n\n")
+        }
         return Decl(name: row.name, scope: scope, declaration: row.declaration, generics: row.generics, parameters: parameters,
                     returns: "Token" + returns, attributes: row.attributes.filter { $0 != "@inlinable" }, owned: false,
-                    doc: forwarder.doc, body: .inline(body), isolation: nil, subject: nil, closures: nil, mark: row.mark)
+                    doc: doc, body: .inline(body), isolation: nil, subject: nil, closures: nil, mark: row.mark)
     }
 
     var callbacks: [String] {
@@ -327,18 +344,20 @@ struct Decl {
     }
 }
 
-/// Words of `text` on lines of at most `width` characters, each starting with `prefix`.
-func wrap(_ text: String, prefix: String, width: Int) -> [String] {
+/// Words of `text` on lines of at most `width` characters, the first starting with `prefix`, the
+/// others with `then` (`prefix` unless given).
+func wrap(_ text: String, prefix: String, then: String? = nil, width: Int) -> [String] {
     var lines: [String] = []
     var line = ""
     for word in text.split(separator: " ") {
-        if !line.isEmpty, prefix.count + line.count + 1 + word.count > width {
-            lines.append(prefix + line)
+        let lead = lines.isEmpty ? prefix : then ?? prefix
+        if !line.isEmpty, lead.count + line.count + 1 + word.count > width {
+            lines.append(lead + line)
             line = ""
         }
         line += (line.isEmpty ? "" : " ") + word
     }
-    if !line.isEmpty { lines.append(prefix + line) }
+    if !line.isEmpty { lines.append((lines.isEmpty ? prefix : then ?? prefix) + line) }
     return lines
 }
 

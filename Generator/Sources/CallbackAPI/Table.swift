@@ -65,18 +65,13 @@ public let callbackAPITable: [CallbackAPI] = [
                     return .resolve(result)
                 }
                 """),
-        tokenForwarder: .init(doc: """
-                `Promise.then(on:token:_:)` with the wrapper's token: runs `onSuccess` on `context`
-                when the promise is fulfilled, unless the token was invalidated after this call.
-
-                - Parameters:
-                  - context: Where `onSuccess` runs (see `PromiseContext`). The default, `.auto`, is
-                    evaluated now: `.main` on the main queue or main actor, else `.default`.
-                  - onSuccess: Called with the value.
-                - Returns: A promise with this promise's result, wrapped with the same token. From
-                  the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
-                  token is invalidated (rule 29).
-                """)
+        tokenForwarder: .init(
+            summary: """
+                runs `onSuccess` on `context` when the promise is fulfilled, unless the token was invalidated \
+                after this call.
+                """,
+            callback: "Called with the value.",
+            returns: "A promise with this promise's result")
     ),
     .op(
         "map",
@@ -123,18 +118,13 @@ public let callbackAPITable: [CallbackAPI] = [
                     }
                 }
                 """),
-        tokenForwarder: .init(doc: """
-                `Promise.map(on:token:_:)` with the wrapper's token: transforms the value on
-                `context`; if the token was invalidated after this call, the returned promise is cancelled
-                instead.
-
-                - Parameters:
-                  - context: Where `onSuccess` runs (see `PromiseContext`).
-                  - onSuccess: Called with the value; what it returns fulfils the returned promise.
-                - Returns: A promise of the transformed value, wrapped with the same token. From the
-                  initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
-                  token is invalidated (rule 29).
-                """)
+        tokenForwarder: .init(
+            summary: """
+                transforms the value on `context`; if the token was invalidated after this call, the returned \
+                promise is cancelled instead.
+                """,
+            callback: "Called with the value; what it returns fulfils the returned promise.",
+            returns: "A promise of the transformed value")
     ),
     .op(
         "flatMap",
@@ -180,18 +170,13 @@ public let callbackAPITable: [CallbackAPI] = [
                     }
                 }
                 """),
-        tokenForwarder: .init(doc: """
-                `Promise.flatMap(on:token:_:)` with the wrapper's token: adopts the promise
-                `onSuccess` returns; if the token was invalidated after this call, the returned promise is
-                cancelled instead.
-
-                - Parameters:
-                  - context: Where `onSuccess` runs (see `PromiseContext`).
-                  - onSuccess: Called with the value; returns the promise to adopt.
-                - Returns: A promise of the adopted promise's result, wrapped with the same token.
-                  From the initial `withToken(_:)` wrapper, that promise is also asked to cancel
-                  when the token is invalidated (rule 29).
-                """)
+        tokenForwarder: .init(
+            summary: """
+                adopts the promise `onSuccess` returns; if the token was invalidated after this call, the \
+                returned promise is cancelled instead.
+                """,
+            callback: "Called with the value; returns the promise to adopt.",
+            returns: "A promise of the adopted promise's result")
     ),
     .op(
         "tryThen",
@@ -222,19 +207,13 @@ public let callbackAPITable: [CallbackAPI] = [
                 return .resolve(result)
             }
             """),
-        tokenForwarder: .init(doc: """
-                `Promise.tryThen(on:token:_:)` with the wrapper's token: runs `onSuccess` on
-                `context` when the promise is fulfilled, unless the token was invalidated after this call;
-                an error it throws rejects the returned promise.
-
-                - Parameters:
-                  - context: Where `onSuccess` runs (see `PromiseContext`). The default, `.auto`, is
-                    evaluated now: `.main` on the main queue or main actor, else `.default`.
-                  - onSuccess: Called with the value; may throw.
-                - Returns: A promise with this promise's result or the thrown error, wrapped with
-                  the same token. From the initial `withToken(_:)` wrapper, that promise is also
-                  asked to cancel when the token is invalidated (rule 29).
-                """)
+        tokenForwarder: .init(
+            summary: """
+                runs `onSuccess` on `context` when the promise is fulfilled, unless the token was invalidated \
+                after this call; an error it throws rejects the returned promise.
+                """,
+            callback: "Called with the value; may throw.",
+            returns: "A promise with this promise's result or the thrown error")
     ),
     .op(
         "tryMap",
@@ -266,18 +245,13 @@ public let callbackAPITable: [CallbackAPI] = [
                 }
             }
             """),
-        tokenForwarder: .init(doc: """
-                `Promise.tryMap(on:token:_:)` with the wrapper's token: transforms the value, or
-                rejects with the error `onSuccess` throws; if the token was invalidated after this call, the
-                returned promise is cancelled instead.
-
-                - Parameters:
-                  - context: Where `onSuccess` runs (see `PromiseContext`).
-                  - onSuccess: Called with the value; returns the new value, or throws.
-                - Returns: A promise of the transformed value, wrapped with the same token. From the
-                  initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
-                  token is invalidated (rule 29).
-                """)
+        tokenForwarder: .init(
+            summary: """
+                transforms the value, or rejects with the error `onSuccess` throws; if the token was \
+                invalidated after this call, the returned promise is cancelled instead.
+                """,
+            callback: "Called with the value; returns the new value, or throws.",
+            returns: "A promise of the transformed value")
     ),
     .op(
         "tryFlatMap",
@@ -310,18 +284,13 @@ public let callbackAPITable: [CallbackAPI] = [
                 }
             }
             """),
-        tokenForwarder: .init(doc: """
-                `Promise.tryFlatMap(on:token:_:)` with the wrapper's token: adopts the promise
-                `onSuccess` returns, or rejects with the error it throws; if the token was
+        tokenForwarder: .init(
+            summary: """
+                adopts the promise `onSuccess` returns, or rejects with the error it throws; if the token was \
                 invalidated after this call, the returned promise is cancelled instead.
-
-                - Parameters:
-                  - context: Where `onSuccess` runs (see `PromiseContext`).
-                  - onSuccess: Called with the value; returns the promise to adopt, or throws.
-                - Returns: A promise of the adopted promise's result, wrapped with the same token.
-                  From the initial `withToken(_:)` wrapper, that promise is also asked to cancel
-                  when the token is invalidated (rule 29).
-                """)
+                """,
+            callback: "Called with the value; returns the promise to adopt, or throws.",
+            returns: "A promise of the adopted promise's result")
     ),
     .op(
         "catch",
@@ -365,18 +334,13 @@ public let callbackAPITable: [CallbackAPI] = [
                     return .resolve(result)
                 }
                 """),
-        tokenForwarder: .init(doc: """
-                `Promise.catch(on:token:_:)` with the wrapper's token: runs `onError` on `context`
-                when the promise is rejected, unless the token was invalidated after this call.
-
-                - Parameters:
-                  - context: Where `onError` runs (see `PromiseContext`). The default, `.auto`, is
-                    evaluated now: `.main` on the main queue or main actor, else `.default`.
-                  - onError: Called with the error.
-                - Returns: A promise with this promise's result, wrapped with the same token. From
-                  the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
-                  token is invalidated (rule 29).
-                """)
+        tokenForwarder: .init(
+            summary: """
+                runs `onError` on `context` when the promise is rejected, unless the token was invalidated \
+                after this call.
+                """,
+            callback: "Called with the error.",
+            returns: "A promise with this promise's result")
     ),
     .op(
         "recover",
@@ -421,18 +385,13 @@ public let callbackAPITable: [CallbackAPI] = [
                     }
                 }
                 """),
-        tokenForwarder: .init(doc: """
-                `Promise.recover(on:token:_:)` with the wrapper's token: replaces an error with a
-                value; if the token was invalidated after this call, the returned promise is cancelled
-                instead.
-
-                - Parameters:
-                  - context: Where `onError` runs (see `PromiseContext`).
-                  - onError: Called with the error; what it returns fulfils the returned promise.
-                - Returns: A promise that cannot be rejected, wrapped with the same token. From the
-                  initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
-                  token is invalidated (rule 29).
-                """)
+        tokenForwarder: .init(
+            summary: """
+                replaces an error with a value; if the token was invalidated after this call, the returned \
+                promise is cancelled instead.
+                """,
+            callback: "Called with the error; what it returns fulfils the returned promise.",
+            returns: "A promise that cannot be rejected")
     ),
     .op(
         "mapError",
@@ -460,21 +419,16 @@ public let callbackAPITable: [CallbackAPI] = [
                 }
             }
             """),
-        tokenForwarder: .init(doc: """
-                `Promise.mapError(on:token:_:)` with the wrapper's token: transforms the error on
-                `context`; if the token was invalidated after this call, the returned promise is cancelled
-                instead.
+        tokenForwarder: .init(
+            summary: """
+                transforms the error on `context`; if the token was invalidated after this call, the returned \
+                promise is cancelled instead.
 
-                Tomorrowland 1.x forgot to pass the token here, so the callback ran even after
-                invalidation; this package passes it, like every other method.
-
-                - Parameters:
-                  - context: Where `onError` runs (see `PromiseContext`).
-                  - onError: Called with the error; what it returns rejects the returned promise.
-                - Returns: A promise with this promise's value or the transformed error, wrapped
-                  with the same token. From the initial `withToken(_:)` wrapper, that promise is
-                  also asked to cancel when the token is invalidated (rule 29).
-                """)
+                Tomorrowland 1.x forgot to pass the token here, so the callback ran even after invalidation; \
+                this package passes it, like every other method.
+                """,
+            callback: "Called with the error; what it returns rejects the returned promise.",
+            returns: "A promise with this promise's value or the transformed error")
     ),
     .op(
         "flatMapError",
@@ -505,18 +459,13 @@ public let callbackAPITable: [CallbackAPI] = [
                 }
             }
             """),
-        tokenForwarder: .init(doc: """
-                `Promise.flatMapError(on:token:_:)` with the wrapper's token: replaces an error with
-                the result of the promise `onError` returns; if the token was invalidated after this call,
-                the returned promise is cancelled instead.
-
-                - Parameters:
-                  - context: Where `onError` runs (see `PromiseContext`).
-                  - onError: Called with the error; returns the promise to adopt.
-                - Returns: A promise with this promise's value or the adopted promise's result,
-                  wrapped with the same token. From the initial `withToken(_:)` wrapper, that
-                  promise is also asked to cancel when the token is invalidated (rule 29).
-                """)
+        tokenForwarder: .init(
+            summary: """
+                replaces an error with the result of the promise `onError` returns; if the token was \
+                invalidated after this call, the returned promise is cancelled instead.
+                """,
+            callback: "Called with the error; returns the promise to adopt.",
+            returns: "A promise with this promise's value or the adopted promise's result")
     ),
     .op(
         "tryMapError",
@@ -546,18 +495,13 @@ public let callbackAPITable: [CallbackAPI] = [
                 }
             }
             """),
-        tokenForwarder: .init(doc: """
-                `Promise.tryMapError(on:token:_:)` with the wrapper's token: what `onError` returns
-                or throws becomes the error; if the token was invalidated after this call, the returned
-                promise is cancelled instead.
-
-                - Parameters:
-                  - context: Where `onError` runs (see `PromiseContext`).
-                  - onError: Called with the error; returns or throws the new error.
-                - Returns: A promise with this promise's value or the new error, wrapped with the
-                  same token. From the initial `withToken(_:)` wrapper, that promise is also asked
-                  to cancel when the token is invalidated (rule 29).
-                """)
+        tokenForwarder: .init(
+            summary: """
+                what `onError` returns or throws becomes the error; if the token was invalidated after this \
+                call, the returned promise is cancelled instead.
+                """,
+            callback: "Called with the error; returns or throws the new error.",
+            returns: "A promise with this promise's value or the new error")
     ),
     .op(
         "tryFlatMapError",
@@ -589,18 +533,14 @@ public let callbackAPITable: [CallbackAPI] = [
                 }
             }
             """),
-        tokenForwarder: .init(doc: """
-                `Promise.tryFlatMapError(on:token:_:)` with the wrapper's token: replaces an error
-                with the result of the promise `onError` returns, or with the error it throws; if
-                the token was invalidated after this call, the returned promise is cancelled instead.
-
-                - Parameters:
-                  - context: Where `onError` runs (see `PromiseContext`).
-                  - onError: Called with the error; returns the promise to adopt, or throws.
-                - Returns: A promise with this promise's value or the adopted promise's result,
-                  wrapped with the same token. From the initial `withToken(_:)` wrapper, that
-                  promise is also asked to cancel when the token is invalidated (rule 29).
-                """)
+        tokenForwarder: .init(
+            summary: """
+                replaces an error with the result of the promise `onError` returns, or with the error it \
+                throws; if the token was invalidated after this call, the returned promise is cancelled \
+                instead.
+                """,
+            callback: "Called with the error; returns the promise to adopt, or throws.",
+            returns: "A promise with this promise's value or the adopted promise's result")
     ),
     .op(
         "tryRecover",
@@ -631,18 +571,13 @@ public let callbackAPITable: [CallbackAPI] = [
                 }
             }
             """),
-        tokenForwarder: .init(doc: """
-                `Promise.tryRecover(on:token:_:)` with the wrapper's token: replaces an error with
-                the value `onError` returns, or with the error it throws; if the token was
-                invalidated after this call, the returned promise is cancelled instead.
-
-                - Parameters:
-                  - context: Where `onError` runs (see `PromiseContext`).
-                  - onError: Called with the error; returns a value, or throws.
-                - Returns: A promise with this promise's value, the recovered value or the thrown
-                  error, wrapped with the same token. From the initial `withToken(_:)` wrapper, that
-                  promise is also asked to cancel when the token is invalidated (rule 29).
-                """)
+        tokenForwarder: .init(
+            summary: """
+                replaces an error with the value `onError` returns, or with the error it throws; if the token \
+                was invalidated after this call, the returned promise is cancelled instead.
+                """,
+            callback: "Called with the error; returns a value, or throws.",
+            returns: "A promise with this promise's value, the recovered value or the thrown error")
     ),
     .op(
         "always",
@@ -683,18 +618,13 @@ public let callbackAPITable: [CallbackAPI] = [
                     return .resolve(result)
                 }
                 """),
-        tokenForwarder: .init(doc: """
-                `Promise.always(on:token:_:)` with the wrapper's token: runs `onComplete` on
-                `context` with the result, whatever it is, unless the token was invalidated after this call.
-
-                - Parameters:
-                  - context: Where `onComplete` runs (see `PromiseContext`). The default, `.auto`,
-                    is evaluated now: `.main` on the main queue or main actor, else `.default`.
-                  - onComplete: Called with the result.
-                - Returns: A promise with this promise's result, wrapped with the same token. From
-                  the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
-                  token is invalidated (rule 29).
-                """)
+        tokenForwarder: .init(
+            summary: """
+                runs `onComplete` on `context` with the result, whatever it is, unless the token was \
+                invalidated after this call.
+                """,
+            callback: "Called with the result.",
+            returns: "A promise with this promise's result")
     ),
     .op(
         "mapResult",
@@ -732,19 +662,13 @@ public let callbackAPITable: [CallbackAPI] = [
                     return .resolve(onComplete(object, result))
                 }
                 """),
-        tokenForwarder: .init(doc: """
-                `Promise.mapResult(on:token:_:)` with the wrapper's token: transforms the result; if
-                the token was invalidated after this call, the returned promise is cancelled instead. (The
-                `onComplete:` label matches Tomorrowland 1.x.)
-
-                - Parameters:
-                  - context: Where `onComplete` runs (see `PromiseContext`).
-                  - onComplete: Called with the result; what it returns resolves the returned
-                    promise.
-                - Returns: A promise of the transformed result, wrapped with the same token. From
-                  the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
-                  token is invalidated (rule 29).
-                """, label: "onComplete")
+        tokenForwarder: .init(
+            summary: """
+                transforms the result; if the token was invalidated after this call, the returned promise is \
+                cancelled instead. (The `onComplete:` label matches Tomorrowland 1.x.)
+                """,
+            callback: "Called with the result; what it returns resolves the returned promise.",
+            returns: "A promise of the transformed result", label: "onComplete")
     ),
     .op(
         "flatMapResult",
@@ -781,18 +705,13 @@ public let callbackAPITable: [CallbackAPI] = [
                     return .adopt(onComplete(object, result))
                 }
                 """),
-        tokenForwarder: .init(doc: """
-                `Promise.flatMapResult(on:token:_:)` with the wrapper's token: adopts the promise
-                `onComplete` returns; if the token was invalidated after this call, the returned promise is
-                cancelled instead.
-
-                - Parameters:
-                  - context: Where `onComplete` runs (see `PromiseContext`).
-                  - onComplete: Called with the result; returns the promise to adopt.
-                - Returns: A promise of the adopted promise's result, wrapped with the same token.
-                  From the initial `withToken(_:)` wrapper, that promise is also asked to cancel
-                  when the token is invalidated (rule 29).
-                """)
+        tokenForwarder: .init(
+            summary: """
+                adopts the promise `onComplete` returns; if the token was invalidated after this call, the \
+                returned promise is cancelled instead.
+                """,
+            callback: "Called with the result; returns the promise to adopt.",
+            returns: "A promise of the adopted promise's result")
     ),
     .op(
         "tryMapResult",
@@ -818,18 +737,13 @@ public let callbackAPITable: [CallbackAPI] = [
                 do { return .resolve(try onComplete(result).mapError { $0 as Swift.Error }) } catch { return .resolve(.error(error)) }
             }
             """),
-        tokenForwarder: .init(doc: """
-                `Promise.tryMapResult(on:token:_:)` with the wrapper's token: transforms the result,
-                or rejects with the error `onComplete` throws; if the token was invalidated after this call,
-                the returned promise is cancelled instead.
-
-                - Parameters:
-                  - context: Where `onComplete` runs (see `PromiseContext`).
-                  - onComplete: Called with the result; returns the new result, or throws.
-                - Returns: A promise of the transformed result, wrapped with the same token. From
-                  the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
-                  token is invalidated (rule 29).
-                """)
+        tokenForwarder: .init(
+            summary: """
+                transforms the result, or rejects with the error `onComplete` throws; if the token was \
+                invalidated after this call, the returned promise is cancelled instead.
+                """,
+            callback: "Called with the result; returns the new result, or throws.",
+            returns: "A promise of the transformed result")
     ),
     .op(
         "tryFlatMapResult",
@@ -856,18 +770,13 @@ public let callbackAPITable: [CallbackAPI] = [
                 do { return .adopt(try onComplete(result).upcast) } catch { return .resolve(.error(error)) }
             }
             """),
-        tokenForwarder: .init(doc: """
-                `Promise.tryFlatMapResult(on:token:_:)` with the wrapper's token: adopts the promise
-                `onComplete` returns, or rejects with the error it throws; if the token was
+        tokenForwarder: .init(
+            summary: """
+                adopts the promise `onComplete` returns, or rejects with the error it throws; if the token was \
                 invalidated after this call, the returned promise is cancelled instead.
-
-                - Parameters:
-                  - context: Where `onComplete` runs (see `PromiseContext`).
-                  - onComplete: Called with the result; returns the promise to adopt, or throws.
-                - Returns: A promise of the adopted promise's result, wrapped with the same token.
-                  From the initial `withToken(_:)` wrapper, that promise is also asked to cancel
-                  when the token is invalidated (rule 29).
-                """)
+                """,
+            callback: "Called with the result; returns the promise to adopt, or throws.",
+            returns: "A promise of the adopted promise's result")
     ),
     .op(
         "tap",
@@ -943,18 +852,13 @@ public let callbackAPITable: [CallbackAPI] = [
                 return .resolve(result)
             }
             """),
-        tokenForwarder: .init(doc: """
-                `Promise.onCancel(on:token:_:)` with the wrapper's token: runs `onCancel` on
-                `context` if the promise is cancelled, unless the token was invalidated after this call.
-
-                - Parameters:
-                  - context: Where `onCancel` runs (see `PromiseContext`). The default, `.auto`, is
-                    evaluated now: `.main` on the main queue or main actor, else `.default`.
-                  - onCancel: Called when the promise is cancelled.
-                - Returns: A promise with this promise's result, wrapped with the same token. From
-                  the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
-                  token is invalidated (rule 29).
-                """)
+        tokenForwarder: .init(
+            summary: """
+                runs `onCancel` on `context` if the promise is cancelled, unless the token was invalidated \
+                after this call.
+                """,
+            callback: "Called when the promise is cancelled.",
+            returns: "A promise with this promise's result")
     ),
     CallbackAPI(
         "propagatingCancellation", in: .promise,

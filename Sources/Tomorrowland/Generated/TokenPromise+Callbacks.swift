@@ -5,16 +5,16 @@
 // MARK: - On the value: then, map, flatMap and their throwing variants
 
 extension TokenPromise {
-    /// `Promise.then(on:token:_:)` with the wrapper's token: runs `onSuccess` on `context`
-    /// when the promise is fulfilled, unless the token was invalidated after this call.
+    /// `Promise.then(on:token:_:)` with the wrapper's token: runs `onSuccess` on `context` when the
+    /// promise is fulfilled, unless the token was invalidated after this call.
     ///
     /// - Parameters:
     ///   - context: Where `onSuccess` runs (see `PromiseContext`). The default, `.auto`, is
     ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
     ///   - onSuccess: Called with the value.
-    /// - Returns: A promise with this promise's result, wrapped with the same token. From
-    ///   the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
-    ///   token is invalidated (rule 29).
+    /// - Returns: A promise with this promise's result, wrapped with the same token. From the
+    ///   initial `withToken(_:)` wrapper, that promise is also asked to cancel when the token is
+    ///   invalidated (rule 29).
     public func then(
         on context: PromiseContext.CallerIsolated = .auto,
         @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Void
@@ -41,16 +41,15 @@ extension TokenPromise {
         wrap(inner.then(on: context, token: token, onSuccess))
     }
 
-    /// `Promise.map(on:token:_:)` with the wrapper's token: transforms the value on
-    /// `context`; if the token was invalidated after this call, the returned promise is cancelled
-    /// instead.
+    /// `Promise.map(on:token:_:)` with the wrapper's token: transforms the value on `context`; if
+    /// the token was invalidated after this call, the returned promise is cancelled instead.
     ///
     /// - Parameters:
     ///   - context: Where `onSuccess` runs (see `PromiseContext`).
     ///   - onSuccess: Called with the value; what it returns fulfils the returned promise.
-    /// - Returns: A promise of the transformed value, wrapped with the same token. From the
-    ///   initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
-    ///   token is invalidated (rule 29).
+    /// - Returns: A promise of the transformed value, wrapped with the same token. From the initial
+    ///   `withToken(_:)` wrapper, that promise is also asked to cancel when the token is
+    ///   invalidated (rule 29).
     public func map<U>(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> U
@@ -77,16 +76,16 @@ extension TokenPromise {
         wrap(inner.map(on: context, token: token, onSuccess))
     }
 
-    /// `Promise.flatMap(on:token:_:)` with the wrapper's token: adopts the promise
-    /// `onSuccess` returns; if the token was invalidated after this call, the returned promise is
-    /// cancelled instead.
+    /// `Promise.flatMap(on:token:_:)` with the wrapper's token: adopts the promise `onSuccess`
+    /// returns; if the token was invalidated after this call, the returned promise is cancelled
+    /// instead.
     ///
     /// - Parameters:
     ///   - context: Where `onSuccess` runs (see `PromiseContext`).
     ///   - onSuccess: Called with the value; returns the promise to adopt.
-    /// - Returns: A promise of the adopted promise's result, wrapped with the same token.
-    ///   From the initial `withToken(_:)` wrapper, that promise is also asked to cancel
-    ///   when the token is invalidated (rule 29).
+    /// - Returns: A promise of the adopted promise's result, wrapped with the same token. From the
+    ///   initial `withToken(_:)` wrapper, that promise is also asked to cancel when the token is
+    ///   invalidated (rule 29).
     public func flatMap<U>(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Promise<U, Error>
@@ -115,17 +114,17 @@ extension TokenPromise {
 }
 
 extension TokenPromise where Error == Swift.Error {
-    /// `Promise.tryThen(on:token:_:)` with the wrapper's token: runs `onSuccess` on
-    /// `context` when the promise is fulfilled, unless the token was invalidated after this call;
-    /// an error it throws rejects the returned promise.
+    /// `Promise.tryThen(on:token:_:)` with the wrapper's token: runs `onSuccess` on `context` when
+    /// the promise is fulfilled, unless the token was invalidated after this call; an error it
+    /// throws rejects the returned promise.
     ///
     /// - Parameters:
     ///   - context: Where `onSuccess` runs (see `PromiseContext`). The default, `.auto`, is
     ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
     ///   - onSuccess: Called with the value; may throw.
-    /// - Returns: A promise with this promise's result or the thrown error, wrapped with
-    ///   the same token. From the initial `withToken(_:)` wrapper, that promise is also
-    ///   asked to cancel when the token is invalidated (rule 29).
+    /// - Returns: A promise with this promise's result or the thrown error, wrapped with the same
+    ///   token. From the initial `withToken(_:)` wrapper, that promise is also asked to cancel when
+    ///   the token is invalidated (rule 29).
     public func tryThen(
         on context: PromiseContext.CallerIsolated = .auto,
         @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Void
@@ -152,16 +151,16 @@ extension TokenPromise where Error == Swift.Error {
         wrap(inner.tryThen(on: context, token: token, onSuccess))
     }
 
-    /// `Promise.tryMap(on:token:_:)` with the wrapper's token: transforms the value, or
-    /// rejects with the error `onSuccess` throws; if the token was invalidated after this call, the
+    /// `Promise.tryMap(on:token:_:)` with the wrapper's token: transforms the value, or rejects
+    /// with the error `onSuccess` throws; if the token was invalidated after this call, the
     /// returned promise is cancelled instead.
     ///
     /// - Parameters:
     ///   - context: Where `onSuccess` runs (see `PromiseContext`).
     ///   - onSuccess: Called with the value; returns the new value, or throws.
-    /// - Returns: A promise of the transformed value, wrapped with the same token. From the
-    ///   initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
-    ///   token is invalidated (rule 29).
+    /// - Returns: A promise of the transformed value, wrapped with the same token. From the initial
+    ///   `withToken(_:)` wrapper, that promise is also asked to cancel when the token is
+    ///   invalidated (rule 29).
     public func tryMap<U>(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> U
@@ -188,16 +187,16 @@ extension TokenPromise where Error == Swift.Error {
         wrap(inner.tryMap(on: context, token: token, onSuccess))
     }
 
-    /// `Promise.tryFlatMap(on:token:_:)` with the wrapper's token: adopts the promise
-    /// `onSuccess` returns, or rejects with the error it throws; if the token was
-    /// invalidated after this call, the returned promise is cancelled instead.
+    /// `Promise.tryFlatMap(on:token:_:)` with the wrapper's token: adopts the promise `onSuccess`
+    /// returns, or rejects with the error it throws; if the token was invalidated after this call,
+    /// the returned promise is cancelled instead.
     ///
     /// - Parameters:
     ///   - context: Where `onSuccess` runs (see `PromiseContext`).
     ///   - onSuccess: Called with the value; returns the promise to adopt, or throws.
-    /// - Returns: A promise of the adopted promise's result, wrapped with the same token.
-    ///   From the initial `withToken(_:)` wrapper, that promise is also asked to cancel
-    ///   when the token is invalidated (rule 29).
+    /// - Returns: A promise of the adopted promise's result, wrapped with the same token. From the
+    ///   initial `withToken(_:)` wrapper, that promise is also asked to cancel when the token is
+    ///   invalidated (rule 29).
     public func tryFlatMap<U, E: Swift.Error>(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Promise<U, E>
@@ -228,16 +227,16 @@ extension TokenPromise where Error == Swift.Error {
 // MARK: - On the error: catch, recover, mapError, flatMapError and their throwing variants
 
 extension TokenPromise {
-    /// `Promise.catch(on:token:_:)` with the wrapper's token: runs `onError` on `context`
-    /// when the promise is rejected, unless the token was invalidated after this call.
+    /// `Promise.catch(on:token:_:)` with the wrapper's token: runs `onError` on `context` when the
+    /// promise is rejected, unless the token was invalidated after this call.
     ///
     /// - Parameters:
-    ///   - context: Where `onError` runs (see `PromiseContext`). The default, `.auto`, is
-    ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
+    ///   - context: Where `onError` runs (see `PromiseContext`). The default, `.auto`, is evaluated
+    ///     now: `.main` on the main queue or main actor, else `.default`.
     ///   - onError: Called with the error.
-    /// - Returns: A promise with this promise's result, wrapped with the same token. From
-    ///   the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
-    ///   token is invalidated (rule 29).
+    /// - Returns: A promise with this promise's result, wrapped with the same token. From the
+    ///   initial `withToken(_:)` wrapper, that promise is also asked to cancel when the token is
+    ///   invalidated (rule 29).
     @discardableResult
     public func `catch`(
         on context: PromiseContext.CallerIsolated = .auto,
@@ -267,16 +266,15 @@ extension TokenPromise {
         wrap(inner.catch(on: context, token: token, onError))
     }
 
-    /// `Promise.recover(on:token:_:)` with the wrapper's token: replaces an error with a
-    /// value; if the token was invalidated after this call, the returned promise is cancelled
-    /// instead.
+    /// `Promise.recover(on:token:_:)` with the wrapper's token: replaces an error with a value; if
+    /// the token was invalidated after this call, the returned promise is cancelled instead.
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`).
     ///   - onError: Called with the error; what it returns fulfils the returned promise.
-    /// - Returns: A promise that cannot be rejected, wrapped with the same token. From the
-    ///   initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
-    ///   token is invalidated (rule 29).
+    /// - Returns: A promise that cannot be rejected, wrapped with the same token. From the initial
+    ///   `withToken(_:)` wrapper, that promise is also asked to cancel when the token is
+    ///   invalidated (rule 29).
     public func recover(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Value
@@ -303,19 +301,18 @@ extension TokenPromise {
         wrap(inner.recover(on: context, token: token, onError))
     }
 
-    /// `Promise.mapError(on:token:_:)` with the wrapper's token: transforms the error on
-    /// `context`; if the token was invalidated after this call, the returned promise is cancelled
-    /// instead.
+    /// `Promise.mapError(on:token:_:)` with the wrapper's token: transforms the error on `context`;
+    /// if the token was invalidated after this call, the returned promise is cancelled instead.
     ///
-    /// Tomorrowland 1.x forgot to pass the token here, so the callback ran even after
-    /// invalidation; this package passes it, like every other method.
+    /// Tomorrowland 1.x forgot to pass the token here, so the callback ran even after invalidation;
+    /// this package passes it, like every other method.
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`).
     ///   - onError: Called with the error; what it returns rejects the returned promise.
-    /// - Returns: A promise with this promise's value or the transformed error, wrapped
-    ///   with the same token. From the initial `withToken(_:)` wrapper, that promise is
-    ///   also asked to cancel when the token is invalidated (rule 29).
+    /// - Returns: A promise with this promise's value or the transformed error, wrapped with the
+    ///   same token. From the initial `withToken(_:)` wrapper, that promise is also asked to cancel
+    ///   when the token is invalidated (rule 29).
     public func mapError<E>(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> E
@@ -342,16 +339,16 @@ extension TokenPromise {
         wrap(inner.mapError(on: context, token: token, onError))
     }
 
-    /// `Promise.flatMapError(on:token:_:)` with the wrapper's token: replaces an error with
-    /// the result of the promise `onError` returns; if the token was invalidated after this call,
-    /// the returned promise is cancelled instead.
+    /// `Promise.flatMapError(on:token:_:)` with the wrapper's token: replaces an error with the
+    /// result of the promise `onError` returns; if the token was invalidated after this call, the
+    /// returned promise is cancelled instead.
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`).
     ///   - onError: Called with the error; returns the promise to adopt.
-    /// - Returns: A promise with this promise's value or the adopted promise's result,
-    ///   wrapped with the same token. From the initial `withToken(_:)` wrapper, that
-    ///   promise is also asked to cancel when the token is invalidated (rule 29).
+    /// - Returns: A promise with this promise's value or the adopted promise's result, wrapped with
+    ///   the same token. From the initial `withToken(_:)` wrapper, that promise is also asked to
+    ///   cancel when the token is invalidated (rule 29).
     public func flatMapError<E>(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Promise<Value, E>
@@ -378,16 +375,16 @@ extension TokenPromise {
         wrap(inner.flatMapError(on: context, token: token, onError))
     }
 
-    /// `Promise.tryMapError(on:token:_:)` with the wrapper's token: what `onError` returns
-    /// or throws becomes the error; if the token was invalidated after this call, the returned
-    /// promise is cancelled instead.
+    /// `Promise.tryMapError(on:token:_:)` with the wrapper's token: what `onError` returns or
+    /// throws becomes the error; if the token was invalidated after this call, the returned promise
+    /// is cancelled instead.
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`).
     ///   - onError: Called with the error; returns or throws the new error.
-    /// - Returns: A promise with this promise's value or the new error, wrapped with the
-    ///   same token. From the initial `withToken(_:)` wrapper, that promise is also asked
-    ///   to cancel when the token is invalidated (rule 29).
+    /// - Returns: A promise with this promise's value or the new error, wrapped with the same
+    ///   token. From the initial `withToken(_:)` wrapper, that promise is also asked to cancel when
+    ///   the token is invalidated (rule 29).
     public func tryMapError<E: Swift.Error>(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> E
@@ -414,16 +411,16 @@ extension TokenPromise {
         wrap(inner.tryMapError(on: context, token: token, onError))
     }
 
-    /// `Promise.tryFlatMapError(on:token:_:)` with the wrapper's token: replaces an error
-    /// with the result of the promise `onError` returns, or with the error it throws; if
-    /// the token was invalidated after this call, the returned promise is cancelled instead.
+    /// `Promise.tryFlatMapError(on:token:_:)` with the wrapper's token: replaces an error with the
+    /// result of the promise `onError` returns, or with the error it throws; if the token was
+    /// invalidated after this call, the returned promise is cancelled instead.
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`).
     ///   - onError: Called with the error; returns the promise to adopt, or throws.
-    /// - Returns: A promise with this promise's value or the adopted promise's result,
-    ///   wrapped with the same token. From the initial `withToken(_:)` wrapper, that
-    ///   promise is also asked to cancel when the token is invalidated (rule 29).
+    /// - Returns: A promise with this promise's value or the adopted promise's result, wrapped with
+    ///   the same token. From the initial `withToken(_:)` wrapper, that promise is also asked to
+    ///   cancel when the token is invalidated (rule 29).
     public func tryFlatMapError<E: Swift.Error>(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Promise<Value, E>
@@ -452,16 +449,16 @@ extension TokenPromise {
 }
 
 extension TokenPromise where Error == Swift.Error {
-    /// `Promise.tryRecover(on:token:_:)` with the wrapper's token: replaces an error with
-    /// the value `onError` returns, or with the error it throws; if the token was
-    /// invalidated after this call, the returned promise is cancelled instead.
+    /// `Promise.tryRecover(on:token:_:)` with the wrapper's token: replaces an error with the value
+    /// `onError` returns, or with the error it throws; if the token was invalidated after this
+    /// call, the returned promise is cancelled instead.
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`).
     ///   - onError: Called with the error; returns a value, or throws.
-    /// - Returns: A promise with this promise's value, the recovered value or the thrown
-    ///   error, wrapped with the same token. From the initial `withToken(_:)` wrapper, that
-    ///   promise is also asked to cancel when the token is invalidated (rule 29).
+    /// - Returns: A promise with this promise's value, the recovered value or the thrown error,
+    ///   wrapped with the same token. From the initial `withToken(_:)` wrapper, that promise is
+    ///   also asked to cancel when the token is invalidated (rule 29).
     public func tryRecover(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Value
@@ -492,16 +489,16 @@ extension TokenPromise where Error == Swift.Error {
 // MARK: - On the whole result: always, mapResult, flatMapResult, their throwing variants, tap, onCancel
 
 extension TokenPromise {
-    /// `Promise.always(on:token:_:)` with the wrapper's token: runs `onComplete` on
-    /// `context` with the result, whatever it is, unless the token was invalidated after this call.
+    /// `Promise.always(on:token:_:)` with the wrapper's token: runs `onComplete` on `context` with
+    /// the result, whatever it is, unless the token was invalidated after this call.
     ///
     /// - Parameters:
-    ///   - context: Where `onComplete` runs (see `PromiseContext`). The default, `.auto`,
-    ///     is evaluated now: `.main` on the main queue or main actor, else `.default`.
+    ///   - context: Where `onComplete` runs (see `PromiseContext`). The default, `.auto`, is
+    ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
     ///   - onComplete: Called with the result.
-    /// - Returns: A promise with this promise's result, wrapped with the same token. From
-    ///   the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
-    ///   token is invalidated (rule 29).
+    /// - Returns: A promise with this promise's result, wrapped with the same token. From the
+    ///   initial `withToken(_:)` wrapper, that promise is also asked to cancel when the token is
+    ///   invalidated (rule 29).
     @discardableResult
     public func always(
         on context: PromiseContext.CallerIsolated = .auto,
@@ -531,17 +528,16 @@ extension TokenPromise {
         wrap(inner.always(on: context, token: token, onComplete))
     }
 
-    /// `Promise.mapResult(on:token:_:)` with the wrapper's token: transforms the result; if
-    /// the token was invalidated after this call, the returned promise is cancelled instead. (The
+    /// `Promise.mapResult(on:token:_:)` with the wrapper's token: transforms the result; if the
+    /// token was invalidated after this call, the returned promise is cancelled instead. (The
     /// `onComplete:` label matches Tomorrowland 1.x.)
     ///
     /// - Parameters:
     ///   - context: Where `onComplete` runs (see `PromiseContext`).
-    ///   - onComplete: Called with the result; what it returns resolves the returned
-    ///     promise.
-    /// - Returns: A promise of the transformed result, wrapped with the same token. From
-    ///   the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
-    ///   token is invalidated (rule 29).
+    ///   - onComplete: Called with the result; what it returns resolves the returned promise.
+    /// - Returns: A promise of the transformed result, wrapped with the same token. From the
+    ///   initial `withToken(_:)` wrapper, that promise is also asked to cancel when the token is
+    ///   invalidated (rule 29).
     public func mapResult<T, E>(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>
@@ -575,9 +571,9 @@ extension TokenPromise {
     /// - Parameters:
     ///   - context: Where `onComplete` runs (see `PromiseContext`).
     ///   - onComplete: Called with the result; returns the promise to adopt.
-    /// - Returns: A promise of the adopted promise's result, wrapped with the same token.
-    ///   From the initial `withToken(_:)` wrapper, that promise is also asked to cancel
-    ///   when the token is invalidated (rule 29).
+    /// - Returns: A promise of the adopted promise's result, wrapped with the same token. From the
+    ///   initial `withToken(_:)` wrapper, that promise is also asked to cancel when the token is
+    ///   invalidated (rule 29).
     public func flatMapResult<T, E>(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>
@@ -604,16 +600,16 @@ extension TokenPromise {
         wrap(inner.flatMapResult(on: context, token: token, onComplete))
     }
 
-    /// `Promise.tryMapResult(on:token:_:)` with the wrapper's token: transforms the result,
-    /// or rejects with the error `onComplete` throws; if the token was invalidated after this call,
+    /// `Promise.tryMapResult(on:token:_:)` with the wrapper's token: transforms the result, or
+    /// rejects with the error `onComplete` throws; if the token was invalidated after this call,
     /// the returned promise is cancelled instead.
     ///
     /// - Parameters:
     ///   - context: Where `onComplete` runs (see `PromiseContext`).
     ///   - onComplete: Called with the result; returns the new result, or throws.
-    /// - Returns: A promise of the transformed result, wrapped with the same token. From
-    ///   the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
-    ///   token is invalidated (rule 29).
+    /// - Returns: A promise of the transformed result, wrapped with the same token. From the
+    ///   initial `withToken(_:)` wrapper, that promise is also asked to cancel when the token is
+    ///   invalidated (rule 29).
     public func tryMapResult<T, E: Swift.Error>(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>
@@ -641,15 +637,15 @@ extension TokenPromise {
     }
 
     /// `Promise.tryFlatMapResult(on:token:_:)` with the wrapper's token: adopts the promise
-    /// `onComplete` returns, or rejects with the error it throws; if the token was
-    /// invalidated after this call, the returned promise is cancelled instead.
+    /// `onComplete` returns, or rejects with the error it throws; if the token was invalidated
+    /// after this call, the returned promise is cancelled instead.
     ///
     /// - Parameters:
     ///   - context: Where `onComplete` runs (see `PromiseContext`).
     ///   - onComplete: Called with the result; returns the promise to adopt, or throws.
-    /// - Returns: A promise of the adopted promise's result, wrapped with the same token.
-    ///   From the initial `withToken(_:)` wrapper, that promise is also asked to cancel
-    ///   when the token is invalidated (rule 29).
+    /// - Returns: A promise of the adopted promise's result, wrapped with the same token. From the
+    ///   initial `withToken(_:)` wrapper, that promise is also asked to cancel when the token is
+    ///   invalidated (rule 29).
     public func tryFlatMapResult<T, E: Swift.Error>(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>
@@ -718,16 +714,16 @@ extension TokenPromise {
         return self
     }
 
-    /// `Promise.onCancel(on:token:_:)` with the wrapper's token: runs `onCancel` on
-    /// `context` if the promise is cancelled, unless the token was invalidated after this call.
+    /// `Promise.onCancel(on:token:_:)` with the wrapper's token: runs `onCancel` on `context` if
+    /// the promise is cancelled, unless the token was invalidated after this call.
     ///
     /// - Parameters:
     ///   - context: Where `onCancel` runs (see `PromiseContext`). The default, `.auto`, is
     ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
     ///   - onCancel: Called when the promise is cancelled.
-    /// - Returns: A promise with this promise's result, wrapped with the same token. From
-    ///   the initial `withToken(_:)` wrapper, that promise is also asked to cancel when the
-    ///   token is invalidated (rule 29).
+    /// - Returns: A promise with this promise's result, wrapped with the same token. From the
+    ///   initial `withToken(_:)` wrapper, that promise is also asked to cancel when the token is
+    ///   invalidated (rule 29).
     @discardableResult
     public func onCancel(
         on context: PromiseContext.CallerIsolated = .auto,
