@@ -19,16 +19,15 @@ struct GeneratedCallbackAPITests {
             """)
     }
 
-    @Test("the table declares the 55 callback APIs, three overloads each")
+    @Test("every API of the table (a row, its with: form, its TokenPromise forwarder) is declared three times")
     func theTableCoversEveryAPI() throws {
-        let generated = CallbackAPIGenerator.files().filter { $0.path.hasPrefix("Sources/") }.map(\.contents).joined()
-        let overloads = generated.components(separatedBy: "\n").filter { $0.contains("on context: PromiseContext.CallerIsolated") }.count
-        let rows = callbackAPITable.count + callbackAPITable.filter { $0.weakOwner != nil }.count
+        let lines = CallbackAPIGenerator.files().filter { $0.path.hasPrefix("Sources/") }.flatMap { $0.contents.components(separatedBy: "\n") }
+        let apis = callbackAPITable.count + callbackAPITable.filter { $0.weakOwner != nil }.count
             + callbackAPITable.filter { $0.tokenForwarder != nil }.count
-        #expect(rows == 55)
-        #expect(overloads == rows)
-        #expect(generated.components(separatedBy: "\n").filter { $0.contains("on context: any PromiseContextConvertible") }.count == rows)
-        #expect(generated.components(separatedBy: "\n").filter { $0.contains("on context: PromiseContext.Named") }.count == rows)
+        #expect(apis >= 55, "the 55 APIs of Tomorrowland 1.4 that take a context and a closure")
+        for kind in ["PromiseContext.CallerIsolated", "any PromiseContextConvertible", "PromiseContext.Named"] {
+            #expect(lines.filter { $0.contains("on context: \(kind)") }.count == apis, "overloads taking \(kind)")
+        }
     }
 
     @Test("no callback API is written by hand outside Sources/Tomorrowland/Generated/")

@@ -108,6 +108,20 @@ public struct CallbackAPI: Sendable {
         }
     }
 
+    /// How the placement tests call an operator: on which of their promises (`value`, `error`,
+    /// `cancelled`) and with which closure (`{record}` records the case's label). The generator
+    /// writes the cases of the operator, its `with:` form (the closure gets `_, ` first) and its
+    /// `TokenPromise` forwarder.
+    public struct Placement: Sendable {
+        public var receiver: String
+        public var closure: String
+
+        public init(on receiver: String, _ closure: String) {
+            self.receiver = receiver
+            self.closure = closure
+        }
+    }
+
     public var name: String
     public var scope: Scope
     public var declaration: Declaration
@@ -138,6 +152,8 @@ public struct CallbackAPI: Sendable {
     public var placementLabels: [String]?
     /// Whether Tools' operator list (`CallbackOperators.names`) includes the name.
     public var isOperator: Bool
+    /// The placement tests' generated cases (`nil`: written by hand in `namedCases`).
+    public var placement: Placement?
 
     public init(
         _ name: String,
@@ -157,7 +173,8 @@ public struct CallbackAPI: Sendable {
         tokenForwarder: TokenForwarder? = nil,
         mark: String? = nil,
         placementLabels: [String]? = nil,
-        isOperator: Bool = false
+        isOperator: Bool = false,
+        placement: Placement? = nil
     ) {
         self.name = name
         self.scope = scope
@@ -177,6 +194,7 @@ public struct CallbackAPI: Sendable {
         self.mark = mark
         self.placementLabels = placementLabels
         self.isOperator = isOperator
+        self.placement = placement
     }
 
     /// A promise operator: `on context:`, `token:` and one closure, in an extension of `Promise`.
@@ -194,12 +212,13 @@ public struct CallbackAPI: Sendable {
         doc: String,
         body: Body,
         weakOwner: WeakOwner? = nil,
-        tokenForwarder: TokenForwarder?
+        tokenForwarder: TokenForwarder?,
+        placement: Placement
     ) -> CallbackAPI {
         CallbackAPI(
             name, in: scope, generics: generics,
             parameters: [.context(defaultAuto: defaultAuto), .token, .callback(callback, type)],
             returns: returns, attributes: attributes, owned: owned, doc: doc, body: body,
-            weakOwner: weakOwner, tokenForwarder: tokenForwarder, mark: mark, isOperator: true)
+            weakOwner: weakOwner, tokenForwarder: tokenForwarder, mark: mark, isOperator: true, placement: placement)
     }
 }

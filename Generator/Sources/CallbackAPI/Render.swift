@@ -92,8 +92,13 @@ public enum CallbackAPIGenerator {
     }
 
     static func placementList(_ table: [CallbackAPI]) -> String {
-        var out = header("The labels of the placement tests' cases, one or more per row.")
+        var out = header("""
+            The placement tests' cases of the promise operators, and the labels of every row's cases. \
+            Compiled in both language modes: Tests/Swift6ClientTests links this file.
+            """)
         out += [
+            "",
+            "import Tomorrowland",
             "",
             "/// The label of every case `MainActorPlacementClient.namedCases` must have: one per API that takes",
             "/// a context and a closure (`name`, `name(with:)`, `token.name`, or the row's own labels).",
@@ -101,8 +106,43 @@ public enum CallbackAPIGenerator {
             "    static let labels: [String] = [",
         ]
         out += table.flatMap { $0.labels }.map { "        \"\($0)\"," }
-        out += ["    ]", "}"]
+        out += [
+            "    ]",
+            "}",
+            "",
+            "extension MainActorPlacementClient {",
+            "    /// A case for every promise operator of the table, its `with:` form and its `TokenPromise`",
+            "    /// forwarder, given the named context `ctx` (with `token` on the operators that take one).",
+            "    func operatorCases(_ ctx: PromiseContext.Named, token: PromiseInvalidationToken?, expected: PlacementExpectation,",
+            "                       _ log: PlacementLog) -> [PlacementCase] {",
+            "        let (value, error, cancelled) = placementPromises()",
+            "        let owner = self.owner",
+            "        let tokenValue = value.withToken(self.token), tokenError = error.withToken(self.token)",
+            "        let tokenCancelled = cancelled.withToken(self.token)",
+            "        return [",
+        ]
+        let operators = table.filter { $0.placement != nil }
+        for row in operators { out += placementCase(row, label: row.name, receiver: row.placement!.receiver, arguments: ", token: token") }
+        for row in operators where row.weakOwner != nil {
+            out += placementCase(row, label: "\(row.name)(with:)", receiver: row.placement!.receiver, arguments: ", with: owner, token: token",
+                                 parameters: "_, ")
+        }
+        for row in operators where row.tokenForwarder != nil {
+            let receiver = row.placement!.receiver
+            out += placementCase(row, label: "token.\(row.name)", receiver: "token" + receiver.prefix(1).uppercased() + receiver.dropFirst(),
+                                 arguments: "")
+        }
+        out += ["        ]", "    }", "}"]
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// `PlacementCase(label, expected) { _ = receiver.name(on: ctx…) { closure } },`
+    static func placementCase(_ row: CallbackAPI, label: String, receiver: String, arguments: String, parameters: String = "") -> [String] {
+        let closure = parameters + row.placement!.closure.replacingAll("{record}", with: "log.record(\"\(label)\")")
+        let call = "_ = \(receiver).\(row.name)(on: ctx\(arguments)) { \(closure) }"
+        let oneLine = "            PlacementCase(\"\(label)\", expected) { \(call) },"
+        if oneLine.count <= 140 { return [oneLine] }
+        return ["            PlacementCase(\"\(label)\", expected) {", "                \(call)", "            },"]
     }
 }
 

@@ -71,7 +71,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 after this call.
                 """,
             callback: "Called with the value.",
-            returns: "A promise with this promise's result")
+            returns: "A promise with this promise's result"),
+        placement: .init(on: "value", "_ in {record}")
     ),
     .op(
         "map",
@@ -124,7 +125,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 promise is cancelled instead.
                 """,
             callback: "Called with the value; what it returns fulfils the returned promise.",
-            returns: "A promise of the transformed value")
+            returns: "A promise of the transformed value"),
+        placement: .init(on: "value", "x in {record}; return x")
     ),
     .op(
         "flatMap",
@@ -176,7 +178,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 returned promise is cancelled instead.
                 """,
             callback: "Called with the value; returns the promise to adopt.",
-            returns: "A promise of the adopted promise's result")
+            returns: "A promise of the adopted promise's result"),
+        placement: .init(on: "value", "x in {record}; return StdPromise(fulfilled: x)")
     ),
     .op(
         "tryThen",
@@ -213,7 +216,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 after this call; an error it throws rejects the returned promise.
                 """,
             callback: "Called with the value; may throw.",
-            returns: "A promise with this promise's result or the thrown error")
+            returns: "A promise with this promise's result or the thrown error"),
+        placement: .init(on: "value", "_ in {record}")
     ),
     .op(
         "tryMap",
@@ -251,7 +255,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 invalidated after this call, the returned promise is cancelled instead.
                 """,
             callback: "Called with the value; returns the new value, or throws.",
-            returns: "A promise of the transformed value")
+            returns: "A promise of the transformed value"),
+        placement: .init(on: "value", "x in {record}; return x")
     ),
     .op(
         "tryFlatMap",
@@ -290,7 +295,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 invalidated after this call, the returned promise is cancelled instead.
                 """,
             callback: "Called with the value; returns the promise to adopt, or throws.",
-            returns: "A promise of the adopted promise's result")
+            returns: "A promise of the adopted promise's result"),
+        placement: .init(on: "value", "x in {record}; return StdPromise(fulfilled: x)")
     ),
     .op(
         "catch",
@@ -340,7 +346,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 after this call.
                 """,
             callback: "Called with the error.",
-            returns: "A promise with this promise's result")
+            returns: "A promise with this promise's result"),
+        placement: .init(on: "error", "_ in {record}")
     ),
     .op(
         "recover",
@@ -391,7 +398,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 promise is cancelled instead.
                 """,
             callback: "Called with the error; what it returns fulfils the returned promise.",
-            returns: "A promise that cannot be rejected")
+            returns: "A promise that cannot be rejected"),
+        placement: .init(on: "error", "_ in {record}; return 0")
     ),
     .op(
         "mapError",
@@ -428,7 +436,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 this package passes it, like every other method.
                 """,
             callback: "Called with the error; what it returns rejects the returned promise.",
-            returns: "A promise with this promise's value or the transformed error")
+            returns: "A promise with this promise's value or the transformed error"),
+        placement: .init(on: "error", "_ -> PlacementError in {record}; return .failed")
     ),
     .op(
         "flatMapError",
@@ -465,7 +474,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 invalidated after this call, the returned promise is cancelled instead.
                 """,
             callback: "Called with the error; returns the promise to adopt.",
-            returns: "A promise with this promise's value or the adopted promise's result")
+            returns: "A promise with this promise's value or the adopted promise's result"),
+        placement: .init(on: "error", "_ -> Promise<Int, PlacementError> in {record}; return Promise(rejected: .failed)")
     ),
     .op(
         "tryMapError",
@@ -501,7 +511,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 call, the returned promise is cancelled instead.
                 """,
             callback: "Called with the error; returns or throws the new error.",
-            returns: "A promise with this promise's value or the new error")
+            returns: "A promise with this promise's value or the new error"),
+        placement: .init(on: "error", "_ -> PlacementError in {record}; return .failed")
     ),
     .op(
         "tryFlatMapError",
@@ -540,7 +551,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 instead.
                 """,
             callback: "Called with the error; returns the promise to adopt, or throws.",
-            returns: "A promise with this promise's value or the adopted promise's result")
+            returns: "A promise with this promise's value or the adopted promise's result"),
+        placement: .init(on: "error", "_ -> Promise<Int, PlacementError> in {record}; return Promise(rejected: .failed)")
     ),
     .op(
         "tryRecover",
@@ -577,7 +589,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 was invalidated after this call, the returned promise is cancelled instead.
                 """,
             callback: "Called with the error; returns a value, or throws.",
-            returns: "A promise with this promise's value, the recovered value or the thrown error")
+            returns: "A promise with this promise's value, the recovered value or the thrown error"),
+        placement: .init(on: "error", "_ in {record}; return 0")
     ),
     .op(
         "always",
@@ -624,7 +637,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 invalidated after this call.
                 """,
             callback: "Called with the result.",
-            returns: "A promise with this promise's result")
+            returns: "A promise with this promise's result"),
+        placement: .init(on: "value", "_ in {record}")
     ),
     .op(
         "mapResult",
@@ -668,7 +682,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 cancelled instead. (The `onComplete:` label matches Tomorrowland 1.x.)
                 """,
             callback: "Called with the result; what it returns resolves the returned promise.",
-            returns: "A promise of the transformed result", label: "onComplete")
+            returns: "A promise of the transformed result", label: "onComplete"),
+        placement: .init(on: "value", "r -> PromiseResult<Int, Error> in {record}; return r")
     ),
     .op(
         "flatMapResult",
@@ -711,7 +726,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 returned promise is cancelled instead.
                 """,
             callback: "Called with the result; returns the promise to adopt.",
-            returns: "A promise of the adopted promise's result")
+            returns: "A promise of the adopted promise's result"),
+        placement: .init(on: "value", "r -> StdPromise<Int> in {record}; return Promise(with: r)")
     ),
     .op(
         "tryMapResult",
@@ -743,7 +759,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 invalidated after this call, the returned promise is cancelled instead.
                 """,
             callback: "Called with the result; returns the new result, or throws.",
-            returns: "A promise of the transformed result")
+            returns: "A promise of the transformed result"),
+        placement: .init(on: "value", "r -> PromiseResult<Int, Error> in {record}; return r")
     ),
     .op(
         "tryFlatMapResult",
@@ -776,7 +793,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 invalidated after this call, the returned promise is cancelled instead.
                 """,
             callback: "Called with the result; returns the promise to adopt, or throws.",
-            returns: "A promise of the adopted promise's result")
+            returns: "A promise of the adopted promise's result"),
+        placement: .init(on: "value", "r -> StdPromise<Int> in {record}; return Promise(with: r)")
     ),
     .op(
         "tap",
@@ -819,7 +837,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 """, body: """
                 _ = inner.tap(on: context, token: token, onComplete)
                 return self
-                """)
+                """),
+        placement: .init(on: "value", "_ in {record}")
     ),
     .op(
         "onCancel",
@@ -858,7 +877,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 after this call.
                 """,
             callback: "Called when the promise is cancelled.",
-            returns: "A promise with this promise's result")
+            returns: "A promise with this promise's result"),
+        placement: .init(on: "cancelled", "{record}")
     ),
     CallbackAPI(
         "propagatingCancellation", in: .promise,
