@@ -58,36 +58,6 @@ public struct Promise<Value, Error> {
         return (Promise(box: box), resolver)
     }
 
-    /// Creates a promise whose `handler` runs on `context` with a resolver.
-    ///
-    /// `.immediate` and `.nowOr(_)` run the handler synchronously, before `init` returns
-    /// (`.nowOr` with `PromiseContext.isExecutingNow` set). If the handler releases the
-    /// resolver without resolving, the promise is cancelled.
-    ///
-    /// With a named context (`.utility`, `.queue(q)`, …) the handler is nonisolated and runs
-    /// there. Otherwise a handler isolated to an actor (written in `@MainActor` code, or in an
-    /// actor method that uses `self`) runs on that actor: synchronously only when the context
-    /// allows it and the caller is already there (see the Threading article).
-    public init(
-        on context: PromiseContext.CallerIsolated,
-        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void
-    ) {
-        self.init(on: context.context, isolation: handler.isolation, unisolated(handler))
-    }
-
-    /// `init(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
-    /// `PromiseContext.x`, a conditional): `handler` is nonisolated and runs on the context the
-    /// value holds, as with a named context and as in Tomorrowland 1.x.
-    public init(on context: any PromiseContextConvertible, _ handler: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
-        self.init(on: context.promiseContext, isolation: nil, handler)
-    }
-
-    /// `init(on:_:)` with a named context (`.utility`, `.queue(q)`, …): `handler` is
-    /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public init(on context: PromiseContext.Named, _ handler: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
-        self.init(on: context.context, isolation: nil, handler)
-    }
-
     /// `init(on:_:)` with the handler's isolation taken apart: `handler` may only run on
     /// `isolation` (or anywhere if it is `nil`).
     init(on context: PromiseContext, isolation: (any Actor)?, _ handler: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
@@ -164,37 +134,6 @@ extension Promise: Equatable {
 }
 
 extension Promise where Error == Swift.Error {
-    /// Creates a promise whose throwing `handler` runs on `context`; a thrown error rejects
-    /// it.
-    ///
-    /// Runs like the non-throwing `init(on:_:)`: `.immediate` and `.nowOr(_)` run the
-    /// handler before `init` returns, and a handler that releases the resolver without
-    /// resolving cancels the promise. If the promise is already resolved when the handler
-    /// throws, the error is dropped (first resolution wins).
-    ///
-    /// - Parameters:
-    ///   - context: Where `handler` runs (see `PromiseContext`).
-    ///   - handler: Called once with the promise's resolver.
-    public init(
-        on context: PromiseContext.CallerIsolated,
-        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void
-    ) {
-        self.init(on: context.context, isolation: handler.isolation, throwing: unisolated(handler))
-    }
-
-    /// The throwing `init(on:_:)` with a context held in a value (a `PromiseContext` property or
-    /// parameter, `PromiseContext.x`, a conditional): `handler` is nonisolated and runs on the
-    /// context the value holds, as with a named context and as in Tomorrowland 1.x.
-    public init(on context: any PromiseContextConvertible, _ handler: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void) {
-        self.init(on: context.promiseContext, isolation: nil, throwing: handler)
-    }
-
-    /// The throwing `init(on:_:)` with a named context (`.utility`, `.queue(q)`, …):
-    /// `handler` is nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public init(on context: PromiseContext.Named, _ handler: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void) {
-        self.init(on: context.context, isolation: nil, throwing: handler)
-    }
-
     /// The throwing `init(on:_:)` with the handler's isolation taken apart.
     init(on context: PromiseContext, isolation: (any Actor)?, throwing body: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void) {
         self.init(on: context, isolation: isolation) { (resolver: Resolver) in

@@ -1,6 +1,7 @@
 // Callbacks keep their caller's actor: 1.x code written inside `@MainActor` classes and
-// actors compiles unchanged (no new warning in Swift 5 mode, no error in Swift 6 mode), and
-// every callback runs isolated to its actor, for every context.
+// actors compiles (no new warning in Swift 5 mode, no error in Swift 6 mode), and every
+// callback with no context, `.main`, `.auto`, `.immediate` or `.nowOr(.main)` (spelled, or held
+// as `PromiseContext.CallerIsolated`) runs isolated to its actor.
 // `MainActor.preconditionIsolated()` / `actor.preconditionIsolated()` trap if a callback ever
 // ran elsewhere.
 //

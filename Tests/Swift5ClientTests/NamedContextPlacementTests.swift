@@ -209,136 +209,9 @@ extension PromiseContext {
     /// `token` on the operators that take one).
     func namedCases(_ ctx: PromiseContext.Named, token: PromiseInvalidationToken?, expected: PlacementExpectation,
                     _ log: PlacementLog) -> [PlacementCase] {
-        let (value, error, cancelled) = placementPromises()
-        let owner = self.owner
-        let tokenValue = value.withToken(self.token), tokenError = error.withToken(self.token)
         let operations = self.operations
-        return [
-            // Promise operators.
-            PlacementCase("then", expected) { _ = value.then(on: ctx, token: token) { _ in log.record("then") } },
-            PlacementCase("map", expected) { _ = value.map(on: ctx, token: token) { x in log.record("map"); return x } },
-            PlacementCase("flatMap", expected) {
-                _ = value.flatMap(on: ctx, token: token) { x in log.record("flatMap"); return StdPromise(fulfilled: x) }
-            },
-            PlacementCase("tryThen", expected) { _ = value.tryThen(on: ctx, token: token) { _ in log.record("tryThen") } },
-            PlacementCase("tryMap", expected) { _ = value.tryMap(on: ctx, token: token) { x in log.record("tryMap"); return x } },
-            PlacementCase("tryFlatMap", expected) {
-                _ = value.tryFlatMap(on: ctx, token: token) { x in log.record("tryFlatMap"); return StdPromise(fulfilled: x) }
-            },
-            PlacementCase("catch", expected) { _ = error.catch(on: ctx, token: token) { _ in log.record("catch") } },
-            PlacementCase("recover", expected) { _ = error.recover(on: ctx, token: token) { _ in log.record("recover"); return 0 } },
-            PlacementCase("mapError", expected) {
-                _ = error.mapError(on: ctx, token: token) { _ -> PlacementError in log.record("mapError"); return .failed }
-            },
-            PlacementCase("flatMapError", expected) {
-                _ = error.flatMapError(on: ctx, token: token) { _ -> Promise<Int, PlacementError> in
-                    log.record("flatMapError"); return Promise(rejected: .failed)
-                }
-            },
-            PlacementCase("tryMapError", expected) {
-                _ = error.tryMapError(on: ctx, token: token) { _ -> PlacementError in log.record("tryMapError"); return .failed }
-            },
-            PlacementCase("tryFlatMapError", expected) {
-                _ = error.tryFlatMapError(on: ctx, token: token) { _ -> Promise<Int, PlacementError> in
-                    log.record("tryFlatMapError"); return Promise(rejected: .failed)
-                }
-            },
-            PlacementCase("tryRecover", expected) { _ = error.tryRecover(on: ctx, token: token) { _ in log.record("tryRecover"); return 0 } },
-            PlacementCase("always", expected) { _ = value.always(on: ctx, token: token) { _ in log.record("always") } },
-            PlacementCase("mapResult", expected) {
-                _ = value.mapResult(on: ctx, token: token) { r -> PromiseResult<Int, Error> in log.record("mapResult"); return r }
-            },
-            PlacementCase("flatMapResult", expected) {
-                _ = value.flatMapResult(on: ctx, token: token) { r -> StdPromise<Int> in log.record("flatMapResult"); return Promise(with: r) }
-            },
-            PlacementCase("tryMapResult", expected) {
-                _ = value.tryMapResult(on: ctx, token: token) { r -> PromiseResult<Int, Error> in log.record("tryMapResult"); return r }
-            },
-            PlacementCase("tryFlatMapResult", expected) {
-                _ = value.tryFlatMapResult(on: ctx, token: token) { r -> StdPromise<Int> in
-                    log.record("tryFlatMapResult"); return Promise(with: r)
-                }
-            },
-            PlacementCase("tap", expected) { _ = value.tap(on: ctx, token: token) { _ in log.record("tap") } },
-            PlacementCase("onCancel", expected) { _ = cancelled.onCancel(on: ctx, token: token) { log.record("onCancel") } },
-            // `with:` owners.
-            PlacementCase("then(with:)", expected) {
-                _ = value.then(on: ctx, with: owner, token: token) { _, _ in log.record("then(with:)") }
-            },
-            PlacementCase("map(with:)", expected) {
-                _ = value.map(on: ctx, with: owner, token: token) { _, x in log.record("map(with:)"); return x }
-            },
-            PlacementCase("flatMap(with:)", expected) {
-                _ = value.flatMap(on: ctx, with: owner, token: token) { _, x in log.record("flatMap(with:)"); return StdPromise(fulfilled: x) }
-            },
-            PlacementCase("catch(with:)", expected) {
-                _ = error.catch(on: ctx, with: owner, token: token) { _, _ in log.record("catch(with:)") }
-            },
-            PlacementCase("recover(with:)", expected) {
-                _ = error.recover(on: ctx, with: owner, token: token) { _, _ in log.record("recover(with:)"); return 0 }
-            },
-            PlacementCase("always(with:)", expected) {
-                _ = value.always(on: ctx, with: owner, token: token) { _, _ in log.record("always(with:)") }
-            },
-            PlacementCase("mapResult(with:)", expected) {
-                _ = value.mapResult(on: ctx, with: owner, token: token) { _, r -> PromiseResult<Int, Error> in
-                    log.record("mapResult(with:)"); return r
-                }
-            },
-            PlacementCase("flatMapResult(with:)", expected) {
-                _ = value.flatMapResult(on: ctx, with: owner, token: token) { _, r -> StdPromise<Int> in
-                    log.record("flatMapResult(with:)"); return Promise(with: r)
-                }
-            },
-            // TokenPromise operators.
-            PlacementCase("token.then", expected) { _ = tokenValue.then(on: ctx) { _ in log.record("token.then") } },
-            PlacementCase("token.map", expected) { _ = tokenValue.map(on: ctx) { x in log.record("token.map"); return x } },
-            PlacementCase("token.flatMap", expected) {
-                _ = tokenValue.flatMap(on: ctx) { x in log.record("token.flatMap"); return StdPromise(fulfilled: x) }
-            },
-            PlacementCase("token.tryThen", expected) { _ = tokenValue.tryThen(on: ctx) { _ in log.record("token.tryThen") } },
-            PlacementCase("token.tryMap", expected) { _ = tokenValue.tryMap(on: ctx) { x in log.record("token.tryMap"); return x } },
-            PlacementCase("token.tryFlatMap", expected) {
-                _ = tokenValue.tryFlatMap(on: ctx) { x in log.record("token.tryFlatMap"); return StdPromise(fulfilled: x) }
-            },
-            PlacementCase("token.catch", expected) { _ = tokenError.catch(on: ctx) { _ in log.record("token.catch") } },
-            PlacementCase("token.recover", expected) { _ = tokenError.recover(on: ctx) { _ in log.record("token.recover"); return 0 } },
-            PlacementCase("token.mapError", expected) {
-                _ = tokenError.mapError(on: ctx) { _ -> PlacementError in log.record("token.mapError"); return .failed }
-            },
-            PlacementCase("token.flatMapError", expected) {
-                _ = tokenError.flatMapError(on: ctx) { _ -> Promise<Int, PlacementError> in
-                    log.record("token.flatMapError"); return Promise(rejected: .failed)
-                }
-            },
-            PlacementCase("token.tryMapError", expected) {
-                _ = tokenError.tryMapError(on: ctx) { _ -> PlacementError in log.record("token.tryMapError"); return .failed }
-            },
-            PlacementCase("token.tryFlatMapError", expected) {
-                _ = tokenError.tryFlatMapError(on: ctx) { _ -> Promise<Int, PlacementError> in
-                    log.record("token.tryFlatMapError"); return Promise(rejected: .failed)
-                }
-            },
-            PlacementCase("token.tryRecover", expected) { _ = tokenError.tryRecover(on: ctx) { _ in log.record("token.tryRecover"); return 0 } },
-            PlacementCase("token.always", expected) { _ = tokenValue.always(on: ctx) { _ in log.record("token.always") } },
-            PlacementCase("token.mapResult", expected) {
-                _ = tokenValue.mapResult(on: ctx) { r -> PromiseResult<Int, Error> in log.record("token.mapResult"); return r }
-            },
-            PlacementCase("token.flatMapResult", expected) {
-                _ = tokenValue.flatMapResult(on: ctx) { r -> StdPromise<Int> in log.record("token.flatMapResult"); return Promise(with: r) }
-            },
-            PlacementCase("token.tryMapResult", expected) {
-                _ = tokenValue.tryMapResult(on: ctx) { r -> PromiseResult<Int, Error> in log.record("token.tryMapResult"); return r }
-            },
-            PlacementCase("token.tryFlatMapResult", expected) {
-                _ = tokenValue.tryFlatMapResult(on: ctx) { r -> StdPromise<Int> in
-                    log.record("token.tryFlatMapResult"); return Promise(with: r)
-                }
-            },
-            PlacementCase("token.tap", expected) { _ = tokenValue.tap(on: ctx) { _ in log.record("token.tap") } },
-            PlacementCase("token.onCancel", expected) {
-                _ = cancelled.withToken(self.token).onCancel(on: ctx) { log.record("token.onCancel") }
-            },
+        // The promise operators' cases are generated from the callback API table (CallbackAPICases.swift).
+        return operatorCases(ctx, token: token, expected: expected, log) + [
             // Promise bodies, cancel handlers, retry and async operations.
             PlacementCase("Promise(on:)", expected) {
                 _ = Promise<Int, PlacementError>(on: ctx) { resolver in log.record("Promise(on:)"); resolver.fulfill(with: 1) }
@@ -515,10 +388,10 @@ extension PromiseContext {
                 _ = value.map(on: !self.fast ? PromiseContext.immediate : .utility) { x in log.record("ternary, immediate"); return x }
             },
             PlacementCase(".nowOr(stored property)", .offMain) {
-                placementPending { $0.then(on: .nowOr(self.transformContext)) { _ in log.record(".nowOr(stored property)") } }
+                placementPending { _ = $0.then(on: .nowOr(self.transformContext)) { _ in log.record(".nowOr(stored property)") } }
             },
             PlacementCase(".nowOr(PromiseContext.placementSerial)", onQueue) {
-                placementPending { $0.then(on: .nowOr(PromiseContext.placementSerial)) { _ in log.record(".nowOr(PromiseContext.placementSerial)") } }
+                placementPending { _ = $0.then(on: .nowOr(PromiseContext.placementSerial)) { _ in log.record(".nowOr(PromiseContext.placementSerial)") } }
             },
             PlacementCase("DelayedPromise(on: ternary)", onQueue) {
                 _ = StdDelayedPromise<Int>(on: self.fast ? .immediate : PromiseContext.placementSerial) { resolver in
@@ -625,32 +498,52 @@ actor PlacementActor {
         ].runAll()
     }
 
-    /// A context held in the actor's stored property, a parameter and a static member: the
-    /// closures (which use no actor state) run on that context, never on the actor.
+    /// A context held in the actor's stored property, a parameter, a static member, a
+    /// ternary and `.nowOr(value)`: the closures use `self` (which would make them isolated
+    /// to this actor with no context or `.main`) but no actor state, and run on that context,
+    /// never on the actor.
     func registerHeldValues(_ log: PlacementLog, on context: PromiseContext = .placementSerial) -> [PlacementRecordExpectation] {
         let (value, error, _) = placementPromises()
         let onQueue = PlacementExpectation.queue(PlacementQueues.queue)
-        let stored = storedContext
         return [
-            PlacementCase("stored property", .offMain) { _ = value.map(on: stored) { x in log.record("stored property"); return x } },
-            PlacementCase("parameter with a default", onQueue) { _ = error.catch(on: context) { _ in log.record("parameter with a default") } },
+            PlacementCase("stored property", .offMain) {
+                _ = value.map(on: self.storedContext) { x in self.touch(); log.record("stored property"); return x }
+            },
+            PlacementCase("parameter with a default", onQueue) {
+                _ = error.catch(on: context) { _ in self.touch(); log.record("parameter with a default") }
+            },
             PlacementCase("PromiseContext(qos:)", .offMain) {
-                _ = StdPromise<Int>(on: PromiseContext(qos: .userInitiated)) { resolver in log.record("PromiseContext(qos:)"); resolver.fulfill(with: 1) }
+                _ = StdPromise<Int>(on: PromiseContext(qos: .userInitiated)) { resolver in
+                    self.touch(); log.record("PromiseContext(qos:)"); resolver.fulfill(with: 1)
+                }
+            },
+            PlacementCase("PromiseContext.placementSerial", onQueue) {
+                _ = value.then(on: PromiseContext.placementSerial) { _ in self.touch(); log.record("PromiseContext.placementSerial") }
             },
             PlacementCase("ternary", onQueue) {
-                _ = value.always(on: self.state < 0 ? PromiseContext.immediate : .placementSerial) { _ in log.record("ternary") }
+                _ = value.always(on: self.fast ? PromiseContext.immediate : .placementSerial) { _ in
+                    self.touch(); log.record("ternary")
+                }
             },
             PlacementCase(".nowOr(value)", onQueue) {
-                placementPending { $0.then(on: .nowOr(PromiseContext.placementSerial)) { _ in log.record(".nowOr(value)") } }
+                placementPending { _ = $0.then(on: .nowOr(PromiseContext.placementSerial)) { _ in self.touch(); log.record(".nowOr(value)") } }
             },
             PlacementCase("retry(on: stored)", .offMain) {
-                _ = retry(on: stored, attempts: 1) { () -> StdPromise<Int> in log.record("retry(on: stored)"); return StdPromise(fulfilled: 1) }
+                _ = retry(on: self.storedContext, attempts: 1) { () -> StdPromise<Int> in
+                    self.touch(); log.record("retry(on: stored)"); return StdPromise(fulfilled: 1)
+                }
             },
         ].runAll()
     }
 
+    /// Uses `self` without touching actor state, so that a closure calling it would be
+    /// isolated to this actor if its context kept the caller's actor.
+    nonisolated func touch() {}
+
     /// A context held in a stored property of the actor.
-    let storedContext: PromiseContext = .utility
+    nonisolated let storedContext: PromiseContext = .utility
+    /// Picks the second branch of the ternary.
+    nonisolated let fast = false
 }
 
 // MARK: - Tests

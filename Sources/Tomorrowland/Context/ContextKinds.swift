@@ -2,7 +2,8 @@
 //
 // Every API that takes a context and a closure is declared three times, once per kind of
 // context argument, so the compiler can choose the closure's isolation from what the call site
-// says:
+// says (the three are generated into Generated/ from one row each, by the repository's
+// Generator/ package):
 // - `PromiseContext.Named` (`.utility`, `.queue(q)`, …, `.nowOr(value)`) and
 //   `any PromiseContextConvertible` (a `PromiseContext` held in a value): the closure is a plain
 //   `@Sendable` closure, nonisolated, run where the context says (1.x);
