@@ -11,7 +11,8 @@
 # change nothing and that no line the tool wrote is over 120 columns, adds Corpus/TwinTests
 # (tests written against the twins), then builds with zero warnings and runs the tests in
 # Swift 6 and in Swift 5 mode (StoreTests checks with DispatchQueue.getSpecific that each
-# callback runs on the queue its context names). What CI runs (.ci/run).
+# callback runs on the queue its context names), and checks that its debug build of
+# Tomorrowland has none of the explorer's schedule points. What CI runs (.ci/run).
 #
 #   Tools/scripts/migrate-corpus.sh            # from the repository root or anywhere
 set -euo pipefail
@@ -79,4 +80,6 @@ for mode in 6 5; do
     swift test --skip-build 2>&1 | tee test.log | grep -E "Executed [0-9]+ tests" | tail -1
     grep -qE "Executed [0-9]+ tests, with 0 failures" test.log || fail "Swift $mode mode: tests failed"
 done
+echo "== the explorer's hooks are not in a dependent's debug build of Tomorrowland"
+bash "$tools/../.ci/check-schedule-points.sh" .build/debug
 echo "migrate-corpus: OK"

@@ -14,9 +14,10 @@
 // `any PromiseContextConvertible` only, so the type checker never ranks two of them. (With the
 // inheriting overload disfavoured instead, six `.map(on: .utility)` and a
 // `.flatMap(on: .main) { StdPromise(fulfilled: $0) }` went from 114 solver scopes to the
-// solver's limit; see BENCHMARKS.md, "Type-checking".) A `.member` of a user's
-// `extension PromiseContext` fits none: such contexts get a twin on `Named` (MIGRATION.md;
-// `tomorrowland-migrate adopt` writes it), or are spelled `PromiseContext.member` (a value).
+// solver's limit; see Benchmarks/notes/issue-19-named-contexts.md, "Type-checking".) A
+// `.member` of a user's `extension PromiseContext` fits none: such contexts get a twin on
+// `Named` (MIGRATION.md; `tomorrowland-migrate adopt` writes it), or are spelled
+// `PromiseContext.member` (a value).
 
 import Dispatch
 import Foundation
