@@ -4,7 +4,7 @@
 
 #if TOMORROWLAND_SCHEDULE_POINTS
 import Foundation
-@testable import Tomorrowland
+@testable import TomorrowlandExplored
 
 extension Scenarios {
     static let more: [Scenario] = [

@@ -4,7 +4,7 @@
 
 #if TOMORROWLAND_SCHEDULE_POINTS
 import Foundation
-@testable import Tomorrowland
+@testable import TomorrowlandExplored
 
 /// A scenario: a name, the rules of Rules.md its check states (by number), and a function
 /// that builds one run of it.
