@@ -9,14 +9,14 @@
 #   bash Mutations/run.sh                       # every mutation, after a baseline run
 #   bash Mutations/run.sh Mutations/04-*.patch  # some
 #
-# Environment: MUTATIONS_WORK (the copy and its build, default /tmp/tomorrowland-mutations),
+# Environment: MUTATIONS_WORK (the copy, its build and the logs; default .build/mutations),
 # MUTATIONS_EXPLORER_TIMEOUT / MUTATIONS_SUITES_TIMEOUT (seconds, default 600 / 300),
 # MUTATIONS_SKIP_BASELINE=1 (skip the run without a mutation, which must pass),
 # MUTATIONS_FROM_LOGS=1 (print the table of the last run again from its logs).
 # Slow: a build and both test runs per mutation (about 4 minutes each on 2 shared cores).
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
-work=${MUTATIONS_WORK:-/tmp/tomorrowland-mutations}
+work=${MUTATIONS_WORK:-$here/.build/mutations}
 explorer_timeout=${MUTATIONS_EXPLORER_TIMEOUT:-600}
 suites_timeout=${MUTATIONS_SUITES_TIMEOUT:-300}
 if [ $# -gt 0 ]; then patches=("$@"); else patches=("$here"/Mutations/*.patch); fi
