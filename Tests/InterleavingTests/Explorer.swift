@@ -93,6 +93,11 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
     private var trace: [(thread: Int, label: String)] = []
     private var choices: [Int] = []
     private var failure: String? = nil
+    /// Work handed over instead of a timer or a dispatch (`deferred(_:)`), for a scenario
+    /// thread to run (`runDeferredWork`); what is left when the run ends is dropped.
+    private var deferredWork: [@Sendable () -> Void] = []
+    /// The thread running `explore`: its `make()` arms timers too.
+    private var exploringThread: pthread_t? = nil
 
     // The search (all under `monitor`).
     private var bound = Explorer.defaultBound
@@ -125,11 +130,19 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
     /// Runs `make()`'s scenario under every schedule within `bound` preemptions (or, with
     /// `replay`, the one schedule that choice string names, with its bound: a string that
     /// runs out or has choices left over fails), until the first failure or `maxSchedules`.
+    /// `name` heads the line a crash prints (see `CrashReport`).
     func explore(bound: Int = Explorer.defaultBound, maxSchedules: Int = 1_000_000, replay: String? = nil,
-                 _ make: () -> ScenarioRun) -> Exploration {
+                 name: String = "a scenario", _ make: () -> ScenarioRun) -> Exploration {
         let start = Date()
+        CrashReport.installOnce()
         SchedulePoints.install(self)
-        defer { SchedulePoints.install(nil) }
+        defer {
+            SchedulePoints.install(nil)
+            CrashReport.end()
+            monitor.lock()
+            exploringThread = nil
+            monitor.unlock()
+        }
         // A choice string is "b<bound>:<choices>" (as printed), or just the choices (with `bound`).
         var bound = bound, replayChoices = replay.map { Substring($0) }
         if let string = replayChoices, string.hasPrefix("b"), let colon = string.firstIndex(of: ":"),
@@ -139,12 +152,14 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         }
         monitor.lock()
         self.bound = bound
+        exploringThread = pthread_self()
         path = []
         self.replay = replayChoices.map { $0.split(separator: ",").map { Int($0) ?? -1 } }
         monitor.unlock()
         var schedules = 0
         while true {
             schedules += 1
+            CrashReport.begin("Interleavings: \(name): CRASHED in schedule \(schedules); replay: choices \"b\(bound):")
             var message: String?
             let check: () -> String?
             do {
@@ -204,6 +219,7 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         trace = []
         choices = []
         failure = nil
+        // (`deferredWork` keeps what `make()` deferred: a timer armed before the threads start.)
         nextDecision = 0
         running = decide(current: nil)
         monitor.broadcast()
@@ -223,7 +239,12 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
             failure = "replay: the schedule ended after \(nextDecision) of the \(replay.count) choices"
         }
         let result = failure
+        let leftovers = deferredWork
+        deferredWork = []
         monitor.unlock()
+        // Dropped outside the monitor: what they hold (a timer's work, a resolver) may run
+        // library code, which asks the handler (`takesDeferredWork`) again.
+        withExtendedLifetime(leftovers) {}
         return result
     }
 
@@ -290,6 +311,7 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
                 path.append(Decision(options: options, taken: 0))
             }
             nextDecision += 1
+            CrashReport.append(choice, first: choices.isEmpty)
             choices.append(choice)
         }
         if currentGoesOn && choice != current { preemptions += 1 }
@@ -411,7 +433,37 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         return true
     }
 
+    override func takesDeferredWork() -> Bool {
+        if Self.currentWorker != nil { return true }
+        monitor.lock()
+        defer { monitor.unlock() }
+        return exploringThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+    }
+
+    override func deferred(_ work: @escaping @Sendable () -> Void) {
+        monitor.lock()
+        defer { monitor.unlock() }
+        deferredWork.append(work)
+    }
+
     // MARK: For scenarios
+
+    /// On a scenario thread: waits until work was deferred (a timer armed, `when`'s assembly
+    /// dispatched) or `giveUp` holds (evaluated as a wait's condition), then runs the first
+    /// such work. `false` if it gave up (or the run was abandoned).
+    @discardableResult
+    static func runDeferredWork(before: () -> Void = {}, orGiveUpWhen giveUp: @escaping () -> Bool) -> Bool {
+        let explorer = shared
+        // The condition runs under the monitor (at each decision): it reads the field directly.
+        wait(for: "deferred work") { !explorer.deferredWork.isEmpty || giveUp() }
+        explorer.monitor.lock()
+        let work = explorer.deferredWork.isEmpty ? nil : explorer.deferredWork.removeFirst()
+        explorer.monitor.unlock()
+        guard let work else { return false }
+        before()
+        work()
+        return true
+    }
 
     /// On a scenario thread: blocks until `condition` holds (a schedule point; `condition` is
     /// evaluated at each decision, so it must not reach a schedule point itself). `false` if

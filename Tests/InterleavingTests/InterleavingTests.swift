@@ -20,10 +20,20 @@ final class InterleavingTests: XCTestCase {
         ?? Explorer.defaultBound
 
     /// Explores `scenario` exhaustively within the default bound; fails with the replayable
-    /// schedule if an invariant breaks.
-    private func exploreAll(_ index: Int, file: StaticString = #filePath, line: UInt = #line) {
+    /// schedule if an invariant breaks. In a child process of this test binary (running just
+    /// this test), so that a crash fails this scenario only, with the schedule it crashed in.
+    private func exploreAll(_ index: Int, test: String = #function, file: StaticString = #filePath, line: UInt = #line) {
         let scenario = Scenarios.all[index]
-        let exploration = Explorer.shared.explore(bound: Self.bound, scenario.make)
+        guard ChildProcess.exploresInProcess else {
+            let child = ChildProcess.run(test: "InterleavingTests.InterleavingTests/" + test.replacingOccurrences(of: "()", with: ""))
+            print(child.report)
+            if child.status != 0 {
+                let how = child.crashed ? "crashed (signal \(child.status))" : "failed (exit status \(child.status))"
+                XCTFail("\(scenario.name): the child process \(how):\n\(child.report)", file: file, line: line)
+            }
+            return
+        }
+        let exploration = Explorer.shared.explore(bound: Self.bound, name: scenario.name, scenario.make)
         print("Interleavings: \(scenario.name): \(exploration)")
         XCTAssertNil(exploration.failure.map { $0.message }, "\(scenario.name): \(exploration)", file: file, line: line)
         XCTAssertTrue(exploration.complete, "\(scenario.name): \(exploration)", file: file, line: line)
@@ -31,7 +41,17 @@ final class InterleavingTests: XCTestCase {
 
     /// One test per scenario below: a scenario added to `Scenarios.all` without its test
     /// would never be explored.
-    func testEveryScenarioHasItsTest() { XCTAssertEqual(Scenarios.all.count, 15) }
+    func testEveryScenarioHasItsTest() { XCTAssertEqual(Scenarios.all.count, 26) }
+
+    /// Every scenario names the rules its check states, and each is a rule of Rules.md (1-30).
+    func testEveryScenarioNamesTheRulesItChecks() {
+        for scenario in Scenarios.all {
+            XCTAssertFalse(scenario.rules.isEmpty, scenario.name)
+            XCTAssertTrue(scenario.rules.allSatisfy { (1...30).contains($0) }, "\(scenario.name): \(scenario.rules)")
+        }
+        let covered = Set(Scenarios.all.flatMap(\.rules)).sorted()
+        print("Interleavings: rules checked by the scenarios: \(covered.map(String.init).joined(separator: ", "))")
+    }
 
     func testScenario00_fulfilVsRequestCancelVsObserver() { exploreAll(0) }
     func testScenario01_twoChildrenCancelVsParentFulfilment() { exploreAll(1) }
@@ -48,6 +68,17 @@ final class InterleavingTests: XCTestCase {
     func testScenario12_timeoutVsResolution() { exploreAll(12) }
     func testScenario13_handlerRegistrationVsCancelVsFulfil() { exploreAll(13) }
     func testScenario14_childrenCancelVsLastHandleDropped() { exploreAll(14) }
+    func testScenario15_twoCancelRequestsWithUpstream() { exploreAll(15) }
+    func testScenario16_invalidationCancelsAtOnce() { exploreAll(16) }
+    func testScenario17_twoInvalidators() { exploreAll(17) }
+    func testScenario18_delayOfFulfilledTimerVsCancel() { exploreAll(18) }
+    func testScenario19_delayOfCancelledTimerVsCancel() { exploreAll(19) }
+    func testScenario20_afterTimerVsCancel() { exploreAll(20) }
+    func testScenario21_whenFulfilledTwoInputs() { exploreAll(21) }
+    func testScenario22_whenFulfilledVsCancel() { exploreAll(22) }
+    func testScenario23_whenFirstRace() { exploreAll(23) }
+    func testScenario24_resultReadVsFulfilment() { exploreAll(24) }
+    func testScenario25_linkVsCancelWithAnotherObserver() { exploreAll(25) }
 
     // MARK: Past bugs, put back
 
@@ -159,6 +190,38 @@ final class InterleavingTests: XCTestCase {
         XCTAssertEqual(Explorer.shared.explore(replay: "b2:0,0,1", make).failure?.message.hasPrefix("replay: the schedule ended"), true)
         // The bound is part of the string: with 0 no preemption is offered, one choice is all.
         XCTAssertNil(Explorer.shared.explore(replay: "b0:0", make).failure?.message)
+    }
+
+    /// A schedule that crashes the process (a trap on a scenario thread) still names itself:
+    /// the child prints the choice string of the schedule it crashed in, and that string
+    /// replays the crash.
+    func testACrashNamesItsSchedule() {
+        let make: () -> ScenarioRun = {
+            let flags = Flags()
+            return ScenarioRun(threads: [
+                {
+                    schedulePoint("check")
+                    if flags.notified.load(ordering: .sequentiallyConsistent) { fatalError("crashed on purpose") }
+                },
+                { flags.notified.store(true, ordering: .sequentiallyConsistent) },
+            ], check: { nil })
+        }
+        let environment = ProcessInfo.processInfo.environment
+        if environment[ChildProcess.inChildKey] != nil {
+            // The child: explores (which crashes), or replays the string it was given.
+            _ = Explorer.shared.explore(replay: environment["INTERLEAVINGS_REPLAY"], name: "crash on purpose", make)
+            return
+        }
+        guard !ChildProcess.exploresInProcess else { return }  // no child processes here
+        let test = "InterleavingTests.InterleavingTests/testACrashNamesItsSchedule"
+        let crashed = ChildProcess.run(test: test)
+        XCTAssertTrue(crashed.crashed, crashed.output)
+        // t0 runs to its point, is preempted there (choice 1 of two), t1 sets the flag, t0 traps.
+        let expected = "Interleavings: crash on purpose: CRASHED in schedule 2; replay: choices \"b2:0,1\""
+        XCTAssertTrue(crashed.output.contains(expected), crashed.output)
+        let replayed = ChildProcess.run(test: test, environment: ["INTERLEAVINGS_REPLAY": "b2:0,1"])
+        XCTAssertTrue(replayed.crashed, replayed.output)
+        XCTAssertTrue(replayed.output.contains("crashed on purpose"), replayed.output)
     }
 
     /// Two threads taking two locks in opposite orders: a deadlock, found and replayed.

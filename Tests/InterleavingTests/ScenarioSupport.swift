@@ -7,21 +7,49 @@ import Synchronization
 @testable import TomorrowlandExplored
 
 /// Events in the order they happened (only one scenario thread runs at a time, so the
-/// order is the schedule's). Safety of `@unchecked Sendable`: `events` is only touched under `lock`.
+/// order is the schedule's), each with the scenario thread it happened on.
+/// Safety of `@unchecked Sendable`: `events` is only touched under `lock`.
 final class EventLog: @unchecked Sendable {
     private let lock = NSLock()
-    private var events: [String] = []
+    private var events: [(name: String, thread: Int?)] = []
 
     func record(_ event: String) {
+        let thread = Explorer.currentWorker
         lock.lock()
-        events.append(event)
+        events.append((event, thread))
         lock.unlock()
     }
 
     var all: [String] {
         lock.lock()
         defer { lock.unlock() }
-        return events
+        return events.map(\.name)
+    }
+
+    /// The scenario thread the first `event` happened on (`nil`: none, or outside a thread).
+    func thread(of event: String) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return events.first { $0.name == event }?.thread
+    }
+
+    /// Whether `event` happened on `thread` strictly between that thread's `start` and `end`.
+    func happened(_ event: String, on thread: Int?, between start: String, and end: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let thread, let at = events.firstIndex(where: { $0.name == event && $0.thread == thread }),
+              let from = events.firstIndex(where: { $0.name == start && $0.thread == thread }) else { return false }
+        let to = events.firstIndex(where: { $0.name == end && $0.thread == thread }) ?? events.count
+        return from < at && at < to
+    }
+
+    /// Records `event` as user code (a handler, a callback) does once the library called it:
+    /// after a schedule point, since other threads may run between the library handing over
+    /// and the code's first step. Without it, the step that took a handler and the handler's
+    /// own event are one step to the explorer.
+    func recordInUserCode(_ event: String) {
+        schedulePoint("user code")
+        record(event)
     }
 
     func count(_ event: String) -> Int { all.filter { $0 == event }.count }

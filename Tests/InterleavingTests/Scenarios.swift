@@ -6,9 +6,11 @@
 import Foundation
 @testable import TomorrowlandExplored
 
-/// A scenario: a name, and a function that builds one run of it.
+/// A scenario: a name, the rules of Rules.md its check states (by number), and a function
+/// that builds one run of it.
 struct Scenario: Sendable {
     var name: String
+    var rules: [Int]
     var make: @Sendable () -> ScenarioRun
 }
 
@@ -42,19 +44,42 @@ func requestingCancel<V: Sendable, E: Sendable>(_ promise: Promise<V, E>, _ log:
     { log.record("request"); promise.requestCancel(); log.record("requested") }
 }
 
-/// A scenario thread that registers an `.immediate` observer on `promise`, which records
-/// "observer <result>" (and releases an object counted by `counter`).
+/// A scenario thread that registers an `.immediate` observer on `promise` (between the events
+/// "observing" and "observed"), which records "observer <result>" (and releases an object
+/// counted by `counter`).
 func observing<V: Sendable, E: Sendable>(_ promise: Promise<V, E>, _ log: EventLog, _ counter: ReleaseCounter) -> @Sendable () -> Void {
     {
         let inObserver = Tracked(counter)
+        log.record("observing")
         _ = promise.always(on: .immediate) { result in inObserver.use(); log.record("observer \(describe(result))") }
+        log.record("observed")
     }
 }
 
-/// `nil` if the observer fired exactly once, with `result`.
+/// `nil` if the observer fired exactly once, with `result`, on its context (rule 11: an
+/// `.immediate` callback runs synchronously on the thread that triggers it: after its
+/// registration began, and on the registering thread only within the registration).
 func observedOnce(_ log: EventLog, _ result: String) -> String? {
     let observed = log.all.filter { $0.hasPrefix("observer") }
-    return expect(observed == ["observer \(result)"], "observer events \(observed) for \(result)")
+    guard observed == ["observer \(result)"] else { return "observer events \(observed) for \(result)" }
+    return ranOnItsContext(log, "observer \(result)", registration: ("observing", "observed"))
+}
+
+/// Rule 11 for the `.immediate` callback that records `event`, registered between the events
+/// `registration`: it ran after the registration began; if it ran on the registering thread,
+/// then within the registration (the promise was already resolved), and otherwise on a thread
+/// that resolved it, never on the registering thread after its registration returned.
+func ranOnItsContext(_ log: EventLog, _ event: String, registration: (started: String, ended: String)) -> String? {
+    guard let ran = log.index(event) else { return nil }
+    guard let registered = log.index(registration.started), registered < ran else {
+        return "\(event) ran before its registration began (rule 11)"
+    }
+    let registeringThread = log.thread(of: registration.started)
+    if log.thread(of: event) == registeringThread {
+        return expect(log.happened(event, on: registeringThread, between: registration.started, and: registration.ended),
+                      "\(event) ran on the registering thread after its registration returned (rule 11)")
+    }
+    return nil
 }
 
 /// Rules 3 and 4 for one cancel request racing one fulfilment: the handler runs at most
@@ -123,22 +148,24 @@ func expect(_ condition: Bool, _ message: @autoclosure () -> String) -> String? 
 }
 
 enum Scenarios {
-    static let all: [Scenario] = [
-        Scenario(name: "fulfil vs requestCancel vs registering an observer", make: fulfilCancelRegister),
-        Scenario(name: "two children requesting cancel vs the parent's fulfilment", make: childrenCancelParentFulfils),
-        Scenario(name: "the last resolver dropped vs requestCancel with a cancel handler", make: lastResolverDroppedVsCancel),
-        Scenario(name: "await on a node: arm / resolve / Task-cancel", make: { awaitOnNode(stopWaiting: false) }),
-        Scenario(name: "await on a node: arm / resolve / Task-cancel, .stopWaiting", make: { awaitOnNode(stopWaiting: true) }),
-        Scenario(name: "await in a Task promise's slot: claim, arm / finish / Task-cancel", make: { awaitInSlot(stopWaiting: false) }),
-        Scenario(name: "await in a Task promise's slot: claim, arm / finish / Task-cancel, .stopWaiting", make: { awaitInSlot(stopWaiting: true) }),
-        Scenario(name: "StdPromise { } starting vs requestCancel", make: taskPromiseStartVsCancel),
-        Scenario(name: "flatMap adoption vs cancel vs the inner promise's fulfilment", make: flatMapAdoptionVsCancel),
-        Scenario(name: "resolve(with:) linking vs the target's fulfilment", make: pipeLinkVsResolution),
-        Scenario(name: "token invalidation vs callback registration vs fulfilment", make: tokenInvalidationVsRegistration),
-        Scenario(name: "retry's stop vs an attempt's rejection", make: retryStopVsRejection),
-        Scenario(name: "a timeout firing vs resolution", make: timeoutVsResolution),
-        Scenario(name: "registering a cancel handler vs requestCancel vs fulfil", make: handlerRegistrationVsCancelVsFulfil),
-        Scenario(name: "two children requesting cancel vs dropping the parent's last handle", make: childrenCancelVsLastHandleDropped),
+    static let all: [Scenario] = first + more
+
+    static let first: [Scenario] = [
+        Scenario(name: "fulfil vs requestCancel vs registering an observer", rules: [2, 3, 4, 11], make: fulfilCancelRegister),
+        Scenario(name: "two children requesting cancel vs the parent's fulfilment", rules: [5], make: childrenCancelParentFulfils),
+        Scenario(name: "the last resolver dropped vs requestCancel with a cancel handler", rules: [1, 4, 11], make: lastResolverDroppedVsCancel),
+        Scenario(name: "await on a node: arm / resolve / Task-cancel", rules: [3, 5], make: { awaitOnNode(stopWaiting: false) }),
+        Scenario(name: "await on a node: arm / resolve / Task-cancel, .stopWaiting", rules: [3, 5], make: { awaitOnNode(stopWaiting: true) }),
+        Scenario(name: "await in a Task promise's slot: claim, arm / finish / Task-cancel", rules: [2, 5], make: { awaitInSlot(stopWaiting: false) }),
+        Scenario(name: "await in a Task promise's slot: claim, arm / finish / Task-cancel, .stopWaiting", rules: [2, 5], make: { awaitInSlot(stopWaiting: true) }),
+        Scenario(name: "StdPromise { } starting vs requestCancel", rules: [3, 4], make: taskPromiseStartVsCancel),
+        Scenario(name: "flatMap adoption vs cancel vs the inner promise's fulfilment", rules: [5, 27], make: flatMapAdoptionVsCancel),
+        Scenario(name: "resolve(with:) linking vs the target's fulfilment", rules: [2, 27], make: pipeLinkVsResolution),
+        Scenario(name: "token invalidation vs callback registration vs fulfilment", rules: [14, 15], make: tokenInvalidationVsRegistration),
+        Scenario(name: "retry's stop vs an attempt's rejection", rules: [3, 5], make: retryStopVsRejection),
+        Scenario(name: "a timeout firing vs resolution", rules: [11, 22], make: timeoutVsResolution),
+        Scenario(name: "registering a cancel handler vs requestCancel vs fulfil", rules: [3, 4], make: handlerRegistrationVsCancelVsFulfil),
+        Scenario(name: "two children requesting cancel vs dropping the parent's last handle", rules: [5], make: childrenCancelVsLastHandleDropped),
     ]
 
     // MARK: Resolution, cancel requests, observers
@@ -483,23 +510,36 @@ enum Scenarios {
     }
 
     /// `retry`: a cancel request stops at once: the output ends cancelled, never rejected
-    /// with the first attempt's error, which would have been retried (5a969b2).
+    /// with the first attempt's error, which would have been retried (5a969b2); and every
+    /// attempt still pending is asked to cancel, as one of its observers (rules 3, 5): the
+    /// second attempt (started by the first one's rejection) always, the first one if the
+    /// request came before its rejection.
     @Sendable static func retryStopVsRejection() -> ScenarioRun {
+        let log = EventLog()
         let attempts = Kept([Promise<Int, ScenarioError>.Resolver]())
         let output = retry(on: .immediate, attempts: 2) { () -> Promise<Int, ScenarioError> in
             let (attempt, resolver) = Promise<Int, ScenarioError>.makeWithResolver()
-            attempts.value!.append(resolver)  // on the thread that runs the attempts, one at a time
+            let number = attempts.value!.count + 1  // on the thread that runs the attempts, one at a time
+            resolver.onRequestCancel(on: .immediate) { _ in log.record("attempt \(number) asked to cancel") }
+            attempts.value!.append(resolver)
+            log.record("attempt \(number) started")
             return attempt
         }
         let first = attempts.value![0]
         let box = Kept(output._box)
         return ScenarioRun(threads: [
-            { first.reject(with: .failed) },
-            { output.requestCancel() },
+            { log.record("reject"); first.reject(with: .failed); log.record("rejected") },
+            requestingCancel(output, log),
         ], check: {
             let result = describe(box.value?.result)
+            let started = attempts.value!.count
             attempts.value = nil
+            let unasked = (1...started).filter { number in
+                let pending = number > 1 || log.happened("requested", before: "reject")
+                return pending && log.count("attempt \(number) asked to cancel") != 1
+            }
             let problem = firstProblem(expect(result == "cancelled", "output \(result) after a cancel request"),
+                                       expect(unasked.isEmpty, "pending attempts \(unasked) were not asked to cancel once"),
                                        checkResolvedCore("output", box.value!))
             return firstProblem(problem, releasedOnce(box, nil, "the output"))
         })

@@ -111,6 +111,9 @@ extension AwaitSlot {
     /// was resumed.
     @inline(__always)
     func storeAndArm(_ continuation: AwaitContinuation, phase: borrowing Atomic<AwaitPhase>) -> Bool {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("continuation.store")
+        #endif
         awaitContinuation = continuation
         switch phase.apply(.arm) {
         case .nothing: return true

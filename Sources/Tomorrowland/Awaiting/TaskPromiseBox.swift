@@ -93,6 +93,9 @@ class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, AwaitSlot, @unchec
     @usableFromInline
     override final func takeAwaitSlotAndObserve(stopWaitingOnCancel: Bool) -> Bool {
         guard awaitPhase.apply(.claim) == .claimed else { return false }
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("awaitStopsOnCancel.store")
+        #endif
         awaitStopsOnCancel = stopWaitingOnCancel
         addObserver()
         return true

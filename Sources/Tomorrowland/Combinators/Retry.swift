@@ -92,9 +92,15 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
 
     /// Starts the next attempt here, or lets the thread already running attempts do it.
     func requestAttempt() {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("retry.pendingRuns.add")
+        #endif
         guard pendingRuns.add(1, ordering: .acquiringAndReleasing).newValue == 1 else { return }
         repeat {
             runAttempt()
+            #if TOMORROWLAND_SCHEDULE_POINTS
+            schedulePoint("retry.pendingRuns.sub")
+            #endif
         } while pendingRuns.subtract(1, ordering: .acquiringAndReleasing).newValue != 0
     }
 

@@ -55,10 +55,20 @@ final class WhenAggregate<Output, Error>: @unchecked Sendable {
     }
 
     func countDown(registering: Bool) {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("when.remaining.sub")
+        #endif
         guard remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
         if registering {
             resolver._box.resolve(.value(assemble()))
         } else {
+            #if TOMORROWLAND_SCHEDULE_POINTS
+            // Under the interleaving explorer a scenario thread runs the assembly.
+            if schedulePointTakesDeferredWork() {
+                schedulePointDefer { [self] in resolver._box.resolve(.value(assemble())) }
+                return
+            }
+            #endif
             DispatchQueue.global(qos: qos).async { [self] in
                 resolver._box.resolve(.value(assemble()))
             }
@@ -161,6 +171,9 @@ final class WhenValueBuffer<Value>: @unchecked Sendable {
 
     @inline(__always)
     func store(_ value: Value, at index: Int) {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("when.value.store")
+        #endif
         slots[index] = value
     }
 
@@ -180,6 +193,11 @@ final class WhenValueBuffer<Value>: @unchecked Sendable {
 final class WhenValueSlot<Value>: @unchecked Sendable {
     private var value: Value?
     init() {}
-    func store(_ value: Value) { self.value = value }
+    func store(_ value: Value) {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("when.value.store")
+        #endif
+        self.value = value
+    }
     func take() -> Value { value.take()! }
 }

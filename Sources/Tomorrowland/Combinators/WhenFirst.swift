@@ -67,6 +67,9 @@ final class WhenFirstRace<Value, Error>: @unchecked Sendable {
     }
 
     private func countDownCancellation() {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("whenFirst.cancellations.sub")
+        #endif
         if cancellations.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
             resolver._box.resolve(.cancelled)
         }

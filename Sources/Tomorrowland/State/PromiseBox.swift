@@ -54,6 +54,9 @@ class PromiseBox<Value, Error>: ResultStorage<PromiseResult<Value, Error>>, @unc
     @inlinable @discardableResult
     final func resolve(_ result: PromiseResult<Value, Error>) -> Bool {
         guard claim(cancelling: result.isCancelled) == .writeResult else { return false }
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("result.store")
+        #endif
         storedResult = result
         publish()
         return true
@@ -64,6 +67,9 @@ class PromiseBox<Value, Error>: ResultStorage<PromiseResult<Value, Error>>, @unc
     @inlinable
     final func resolve(_ result: PromiseResult<Value, Error>, beforeDelivering: () -> Void) -> Bool {
         guard claim(cancelling: result.isCancelled) == .writeResult else { return false }
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("result.store")
+        #endif
         storedResult = result
         publish(beforeDelivering: beforeDelivering)
         return true

@@ -31,6 +31,15 @@ package class SchedulePointHandler: @unchecked Sendable {
     /// The calling thread found `message` broken, where the library would trap: `true` if the
     /// handler records it as the run's failure (the caller then returns without the step).
     package func failed(_ message: StaticString) -> Bool { false }
+
+    /// Whether work the calling thread would hand to a timer or a dispatch queue is handed to
+    /// the handler instead (`deferred(_:)`), for a scenario thread to run: a timer firing
+    /// (`ContextTimer.arm`, which then starts no dispatch source), `when(fulfilled:)`'s
+    /// assembly.
+    package func takesDeferredWork() -> Bool { false }
+
+    /// Work that would have run later on a queue (after `takesDeferredWork()` said `true`).
+    package func deferred(_ work: @escaping @Sendable () -> Void) {}
 }
 
 /// The installed handler, and the test-only switches that put past bugs back.
@@ -106,6 +115,22 @@ func schedulePointReleased(_ lock: AnyObject) {
     guard let handler = SchedulePoints.handler.load(ordering: .relaxed) else { return }
     handler._withUnsafeGuaranteedRef { $0.released(ObjectIdentifier(lock)) }
 }
+/// Whether the installed handler takes the calling thread's deferred work (see
+/// `SchedulePointHandler.takesDeferredWork`); `false` with no handler.
+@usableFromInline @inline(never)
+func schedulePointTakesDeferredWork() -> Bool {
+    guard let handler = SchedulePoints.handler.load(ordering: .relaxed) else { return false }
+    return handler._withUnsafeGuaranteedRef { $0.takesDeferredWork() }
+}
+
+/// Hands work that would run later on a queue to the installed handler (after
+/// `schedulePointTakesDeferredWork()` said `true`).
+@usableFromInline @inline(never)
+func schedulePointDefer(_ work: @escaping @Sendable () -> Void) {
+    guard let handler = SchedulePoints.handler.load(ordering: .relaxed) else { return }
+    handler._withUnsafeGuaranteedRef { $0.deferred(work) }
+}
+
 /// An invariant broke where the library would trap: `true` if the installed handler records
 /// it as the run's failure and the caller should go on without the step; `false` (no handler,
 /// or not a scenario thread): the caller traps.

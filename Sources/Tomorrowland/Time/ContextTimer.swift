@@ -91,24 +91,37 @@ final class ContextTimer: @unchecked Sendable {
     /// `.infinity` never fire (see `waitsForTimer`). Does nothing if the timer was cancelled
     /// before being armed.
     func arm(on context: PromiseContext, after delay: TimeInterval, _ work: @escaping @Sendable () -> Void) {
-        let fireQueue: DispatchQueue?
+        let sourceQueue: DispatchQueue?
         switch context {
         case .operationQueue(let queue):
             armOperation(on: queue, after: delay, work)
             return
         case .main, .immediate, .nowOr:
-            fireQueue = delay.waitsForTimer ? DispatchQueue.global(qos: .userInteractive) : nil
+            sourceQueue = delay.waitsForTimer ? DispatchQueue.global(qos: .userInteractive) : nil
         case .queue(let queue):
-            fireQueue = delay.waitsForTimer ? queue : nil
+            sourceQueue = delay.waitsForTimer ? queue : nil
         case .background, .utility, .default, .userInitiated, .userInteractive:
-            fireQueue = delay.waitsForTimer ? DispatchQueue.global(qos: context.qosClass) : nil
+            sourceQueue = delay.waitsForTimer ? DispatchQueue.global(qos: context.qosClass) : nil
         }
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        // Under the interleaving explorer a scenario thread fires the timer: no dispatch source.
+        let explored = sourceQueue != nil && schedulePointTakesDeferredWork()
+        let fireQueue = explored ? nil : sourceQueue
+        #else
+        let fireQueue = sourceQueue
+        #endif
         let (armed, source): (Bool, DispatchSourceTimer?) = state.withLock { state in
             guard case .unarmed = state else { return (false, nil) }
             let source = fireQueue.map { DispatchSource.makeTimerSource(queue: $0) }
             state = .armed(work: work, source: source, operation: nil)
             return (true, source)
         }
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        if explored {
+            if armed { schedulePointDefer { self.timerFired(on: context) } }
+            return
+        }
+        #endif
         if let source {
             start(source, after: delay, on: context)
         } else if armed {

@@ -143,6 +143,20 @@ final class InvalidationTokenTests: XCTestCase {
         XCTAssertEqual(requests.value, 1)
     }
 
+    /// The token is invalidated before its cancel requests are made: a callback registered
+    /// with it never runs because of the cancellation its own invalidation caused.
+    func testRule15_invalidationsOwnCancelRequestDoesNotRunItsCallbacks() {
+        let token = PromiseInvalidationToken()
+        let (promise, resolver) = P.makeWithResolver()
+        resolver.onRequestCancel(on: .immediate) { $0.cancel() }
+        token.requestCancelOnInvalidate(promise)
+        let ran = Counter()
+        _ = promise.always(on: .immediate, token: token) { _ in ran.increment() }
+        token.invalidate()
+        XCTAssertEqual(promise.result.map(\.isCancelled), true)
+        XCTAssertEqual(ran.value, 0)
+    }
+
     func testRule15_cancelWithoutInvalidatingKeepsCallbacks() {
         let token = PromiseInvalidationToken()
         let (promise, resolver) = P.makeWithResolver()
