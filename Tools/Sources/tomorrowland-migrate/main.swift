@@ -58,9 +58,11 @@ extension TomorrowlandMigrate {
         @Flag(help: "Print JSON for tools instead of tables.")
         var json = false
 
+        @OptionGroup var compiler: CompilerOptions
+
         func run() throws {
             let set = SourceSet.load(paths: paths.paths)
-            let report = TomorrowlandMigrateKit.Report.make(set)
+            let report = TomorrowlandMigrateKit.Report.make(set, compiler: compiler.facts(for: set))
             print(json ? try report.renderJSON() : report.renderText(), terminator: "")
             try finish(problems: set.problems)
         }
@@ -90,9 +92,11 @@ extension TomorrowlandMigrate {
         @Flag(help: "Write the changes to the files instead of printing a diff.")
         var write = false
 
+        @OptionGroup var compiler: CompilerOptions
+
         func run() throws {
             let set = SourceSet.load(paths: paths.paths)
-            try apply(AddAsyncTwinsCommand.run(set), write: write)
+            try apply(compiler.addAsyncTwins(set), write: write)
             try finish(problems: set.problems)
         }
     }
@@ -127,7 +131,6 @@ extension TomorrowlandMigrate {
     }
 }
 
-typealias AddAsyncTwinsCommand = TomorrowlandMigrateKit.AddAsyncTwins
 typealias AddPromiseTwinsCommand = TomorrowlandMigrateKit.AddPromiseTwins
 
 /// Prints the diff (or writes the files), then the notes on standard error.

@@ -15,9 +15,12 @@ struct Project {
     let actors: Set<String>
     /// What the scanned declarations and extensions say about each type, by name.
     let typeFacts: [String: TypeFacts]
+    /// What the compiler says about these files, when it was asked.
+    let compiler: CompilerFacts?
 
-    init(_ set: SourceSet) {
+    init(_ set: SourceSet, compiler: CompilerFacts? = nil) {
         self.set = set
+        self.compiler = compiler
         var scans: [FileScan] = []
         var scope = 1
         for file in set.files {
@@ -133,6 +136,23 @@ struct Project {
     static func unqualified(_ type: String) -> String {
         let base = type.firstIndex(of: "<").map { String(type[..<$0]) } ?? type
         return base.split(separator: ".").last.map(String.init) ?? base
+    }
+
+    /// The compiler's USR of the function declared at `offset` in `path`.
+    func usr(declaredAt offset: Int, in path: String) -> String? {
+        compiler?.file(path)?.declaration(at: offset)?.usr
+    }
+
+    /// The compiler's USR of `site`.
+    func usr(of site: FunctionSite) -> String? {
+        usr(declaredAt: site.decl.positionAfterSkippingLeadingTrivia.utf8Offset, in: site.file.path)
+    }
+
+    /// The declaration a call whose called name is at `offset` in `path` names, as the
+    /// compiler resolved it (nil without the compiler's facts for that file).
+    func callee(nameAt offset: Int, in path: String) -> String? {
+        guard let file = compiler?.file(path) else { return nil }
+        return file.call(calleeAt: offset)?.callee ?? file.references[offset]?.sorted().first
     }
 
     /// The receiver of `call` in `file`, as the scan found it.
