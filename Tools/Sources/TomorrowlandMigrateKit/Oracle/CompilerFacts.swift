@@ -58,6 +58,21 @@ public struct CompilerFacts: Sendable {
     public internal(set) var files: [String: File] = [:]
     /// `path:line:column: error: message` lines the compiler printed.
     public internal(set) var errors: [CompilerDiagnostic] = []
+    /// Promise types of calls as Swift source spells them without module names
+    /// (`Promise<String, StoreError>`), by mangled type.
+    public internal(set) var spelledTypes: [String: String] = [:]
+
+    /// The type of the call whose called name is at `offset` in `path`, spelled for source,
+    /// when it is a promise type that names no generic parameter.
+    public func spelledPromiseType(ofCallAt offset: Int, in path: String) -> String? {
+        guard let type = file(path)?.call(calleeAt: offset)?.type, Self.isPromise(mangled: type),
+              let spelled = spelledTypes[type] else { return nil }
+        // The demangler names generic parameters `A`, `B`, `A1`…: not spellable at a call site.
+        let placeholder = spelled.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).contains { word in
+            word.first?.isUppercase == true && word.dropFirst().allSatisfy(\.isNumber)
+        }
+        return placeholder ? nil : spelled
+    }
 
     public init() {}
 

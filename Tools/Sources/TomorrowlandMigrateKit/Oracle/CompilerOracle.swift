@@ -108,7 +108,8 @@ public struct CompilerOracle: Sendable {
             let mapFile = dumps.appendingPathComponent("map.json")
             try JSONSerialization.data(withJSONObject: map).write(to: mapFile)
             let run = Process.capture(
-                swiftc, search + module.arguments + sources + ["-dump-ast", "-dump-ast-format", "json", "-output-file-map", mapFile.path]
+                swiftc,
+                search + module.arguments + sources + ["-dump-ast", "-dump-ast-format", "json", "-output-file-map", mapFile.path, "-diagnostic-style", "llvm"]
             )
             facts.errors += CompilerDiagnostic.errors(in: run.output).map { error in
                 CompilerDiagnostic(path: original[error.path] ?? error.path, line: error.line, column: error.column, message: error.message)
@@ -120,12 +121,21 @@ public struct CompilerOracle: Sendable {
             // A module other modules import sees the change through its interface.
             if seesChange, involved.dropFirst(index + 1).contains(where: { $0.dependencies.contains(module.name) }) {
                 let emit = Process.capture(swiftc, search + module.arguments + sources + [
-                    "-emit-module", "-emit-module-path", scratchModules + "/\(module.name).swiftmodule",
+                    "-emit-module", "-emit-module-path", scratchModules + "/\(module.name).swiftmodule", "-diagnostic-style", "llvm",
                 ])
                 facts.errors += CompilerDiagnostic.errors(in: emit.output).filter { error in
                     !facts.errors.contains { $0.line == error.line && $0.message == error.message }
                 }
                 changedModules.insert(module.name)
+            }
+        }
+        // Spell the promise types of calls, for pins (one demangler run).
+        let promiseTypes = Set(facts.files.values.flatMap { $0.calls.map(\.type) }.filter(CompilerFacts.isPromise)).sorted()
+        if !promiseTypes.isEmpty {
+            let demangler = ((swiftc as NSString).deletingLastPathComponent as NSString).appendingPathComponent("swift-demangle")
+            let lines = Process.capture(demangler, ["--compact", "--simplified"] + promiseTypes).output.split(separator: "\n")
+            if lines.count == promiseTypes.count {
+                for (mangled, spelled) in zip(promiseTypes, lines) { facts.spelledTypes[mangled] = String(spelled) }
             }
         }
         return facts

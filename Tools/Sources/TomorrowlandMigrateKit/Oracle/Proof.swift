@@ -191,7 +191,13 @@ struct Proof {
     /// Turns issues into decisions for the next round; the notes of issues it cannot settle.
     func decide(_ issues: [Issue], project: Project, decisions: inout ProofDecisions) -> [MigrationNote] {
         var unresolved: [MigrationNote] = []
-        let candidateUSRs = Dictionary(plan.candidates.compactMap { site in project.usr(of: site).map { ($0, site) } }, uniquingKeysWith: { a, _ in a })
+        var candidateUSRs = Dictionary(plan.candidates.compactMap { site in project.usr(of: site).map { ($0, site) } }, uniquingKeysWith: { a, _ in a })
+        // A conformer's method is pinned for the twin of the requirement it implements.
+        for site in set.files.flatMap(FunctionSite.all(in:)) {
+            guard let usr = project.usr(of: site), candidateUSRs[usr] == nil,
+                  let requirement = plan.candidates.first(where: { $0.inProtocol && project.implements(site, $0) }) else { continue }
+            candidateUSRs[usr] = requirement
+        }
         for issue in issues {
             switch issue {
             case .rejectedTwin(let key, let message, _, _):

@@ -68,8 +68,14 @@ public enum AddAsyncTwins {
                 let receiver = project.receiver(of: found.call, in: file)
                 // The compiler names the one declaration the call means; the syntax, those it may.
                 let callee = project.callee(nameAt: Calls.nameOffset(of: found.call), in: file.path)
+                let calleeSite = callee.flatMap { usr in everySite.first { project.usr(of: $0) == usr } }
                 let matching = (byName[found.name] ?? []).filter { site in
-                    if project.compiler?.file(file.path) != nil { return callee != nil && project.usr(of: site) == callee }
+                    if project.compiler?.file(file.path) != nil {
+                        // The declaration it names, or the requirement that declaration implements
+                        // (whose twin in the protocol's extension the conformer gets too).
+                        return callee != nil && (project.usr(of: site) == callee
+                            || site.inProtocol && calleeSite.map { project.implements($0, site) } == true)
+                    }
                     return CallMatching.labels(labels, canCall: site.decl) && project.receiver(receiver, reaches: site.container)
                 }
                 guard !matching.isEmpty else { continue }
@@ -94,10 +100,16 @@ public enum AddAsyncTwins {
                 }
                 let types = Set(possible.map { $0.isAsync ? "(async)" : $0.promise?.canonical ?? "(not a promise)" })
                 let pinSite = possible.first { !$0.isAsync && $0.promise != nil } ?? matching[0]
-                let pinType = pinSite.promise!.spelled
+                var pinType = pinSite.promise!.spelled
                 let line = file.line(of: found.call)
-                let spellable = types.count == 1 && project.isSpellableAnywhere(pinType)
+                var spellable = types.count == 1 && project.isSpellableAnywhere(pinType)
                     && project.identifiers(in: pinType).allSatisfy { !(pinSite.scope?.libraryGenericNames.contains($0) ?? false) }
+                // The declaration's spelling names its generic parameters or associated types:
+                // the compiler's type of this call (`Promise<String, StoreError>`) can be written.
+                if !spellable, types.count == 1,
+                   let compiled = project.compiler?.spelledPromiseType(ofCallAt: Calls.nameOffset(of: found.call), in: file.path) {
+                    (pinType, spellable) = (compiled, true)
+                }
                 if spellable {
                     rewrites[file.path, default: []] += found.edits(coercingTo: pinType)
                     rewriteNotes.append((found.name, MigrationNote(path: file.path, line: line, message: """
