@@ -38,14 +38,20 @@ public struct CompilerFacts: Sendable {
     /// What the compiler said about one file.
     public struct File: Sendable {
         public internal(set) var declarations: [Declaration] = []
-        /// Every reference to a declaration (calls, values, types, members), by offset; one
-        /// offset can hold several (a type and its initializer).
+        /// Every reference to a declaration (calls, values, types, members), by the offset of
+        /// its last token; one offset can hold several (a type and its initializer).
         public internal(set) var references: [Int: Set<String>] = [:]
         public internal(set) var calls: [Call] = []
 
         /// The declaration starting at `offset` (functions first where several do).
         public func declaration(at offset: Int) -> Declaration? {
             declarations.first { $0.offset == offset && $0.kind == "func_decl" } ?? declarations.first { $0.offset == offset }
+        }
+
+        /// The function whose last token (its body's `}`, or the end of a requirement's
+        /// signature) is at `offset`: where a declaration starts depends on its modifiers.
+        public func function(endingAt offset: Int) -> Declaration? {
+            declarations.first { $0.end == offset && ["func_decl", "constructor_decl", "accessor_decl"].contains($0.kind) }
         }
 
         /// The call whose callee's name token is at `offset`.
@@ -128,8 +134,10 @@ public struct CompilerFacts: Sendable {
                 conformances: conformances(of: node)
             ))
         }
-        if let decl = node["decl"] as? [String: Any], let usr = decl["decl_usr"] as? String, let (start, _) = range(node) {
-            file.references[start, default: []].insert(usr)
+        // By where the reference ends (`value` in `x.f().value`): a pin's `(` before the base
+        // moves the start of a member reference, never its end.
+        if let decl = node["decl"] as? [String: Any], let usr = decl["decl_usr"] as? String, let (_, end) = range(node) {
+            file.references[end, default: []].insert(usr)
         }
         if kind == "call_expr", let (start, end) = range(node), let type = node["type"] as? String {
             let callee = (node["fn"] as? [String: Any]).flatMap(calleeReference)

@@ -109,7 +109,8 @@ public struct CompilerOracle: Sendable {
             try JSONSerialization.data(withJSONObject: map).write(to: mapFile)
             let run = Process.capture(
                 swiftc,
-                search + module.arguments + sources + ["-dump-ast", "-dump-ast-format", "json", "-output-file-map", mapFile.path, "-diagnostic-style", "llvm"]
+                search + module.arguments + sources + ["-dump-ast", "-dump-ast-format", "json", "-output-file-map", mapFile.path, "-diagnostic-style", "llvm",
+                 "-continue-building-after-errors"]
             )
             facts.errors += CompilerDiagnostic.errors(in: run.output).map { error in
                 CompilerDiagnostic(path: original[error.path] ?? error.path, line: error.line, column: error.column, message: error.message)

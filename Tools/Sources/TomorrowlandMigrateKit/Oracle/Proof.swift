@@ -60,7 +60,8 @@ extension AddAsyncTwins {
             }
             let previous = decisions
             let unresolved = proof.decide(issues, project: project, decisions: &decisions)
-            if !unresolved.isEmpty || decisions == previous {
+            // Progress (a pin, a rejected twin) may settle the rest in the next round.
+            if decisions == previous {
                 var result = MigrationResult(problems: set.problems)
                 result.notes = (unresolved.isEmpty ? issues.map(\.note) : unresolved).map { note in
                     MigrationNote(path: note.path, line: note.line, message: "nothing written: " + note.message)
@@ -153,7 +154,13 @@ struct Proof {
     func issues() -> [Issue] {
         var issues: [Issue] = []
         for (path, old) in before.files.sorted(by: { $0.key < $1.key }) {
-            let new = after.files[path] ?? CompilerFacts.File()
+            // No AST for a file (the compiler stopped early): its errors are the issues.
+            guard let new = after.files[path] else {
+                if after.errors.isEmpty {
+                    issues.append(.broken(path: path, offset: 0, line: 1, message: "the compiler gave no AST for this file"))
+                }
+                continue
+            }
             let inserts = inserts(for: path)
             for (offset, was) in old.references.sorted(by: { $0.key < $1.key }) {
                 let now = new.references[Self.newOffset(offset, inserts)] ?? []

@@ -149,7 +149,7 @@ extension Report {
         }
         // The compiler knows which declaration the call names: nothing is unknown.
         if let compiler = project.compiler, compiler.file(call.path) != nil {
-            let target = project.usr(declaredAt: function.offset, in: function.file)
+            let target = project.usr(endingAt: function.endOffset, in: function.file)
             return target != nil && project.callee(nameAt: call.nameOffset, in: call.path) == target ? .calls : .other
         }
         guard project.receiver(call.receiver, reaches: function.container) else { return .other }

@@ -138,14 +138,14 @@ struct Project {
         return base.split(separator: ".").last.map(String.init) ?? base
     }
 
-    /// The compiler's USR of the function declared at `offset` in `path`.
-    func usr(declaredAt offset: Int, in path: String) -> String? {
-        compiler?.file(path)?.declaration(at: offset)?.usr
+    /// The compiler's USR of the function whose last token is at `offset` in `path`.
+    func usr(endingAt offset: Int, in path: String) -> String? {
+        compiler?.file(path)?.function(endingAt: offset)?.usr
     }
 
     /// The compiler's USR of `site`.
     func usr(of site: FunctionSite) -> String? {
-        usr(declaredAt: site.decl.positionAfterSkippingLeadingTrivia.utf8Offset, in: site.file.path)
+        usr(endingAt: site.decl.endOffset, in: site.file.path)
     }
 
     /// The declaration a call whose called name is at `offset` in `path` names, as the

@@ -32,8 +32,8 @@ public struct FunctionRecord: Sendable {
     let scope: Int
     /// A computed property or property requirement rather than a function.
     var isProperty: Bool { scope < 0 }
-    /// Where the declaration starts (UTF-8 offset; 0 for properties).
-    var offset = 0
+    /// Where the declaration's last token is (UTF-8 offset; 0 for properties).
+    var endOffset = 0
 
     /// `fetch(id:_:)`, or the bare name for properties.
     public var signature: String {
@@ -193,7 +193,7 @@ final class Scanner: TypeTrackingVisitor {
             isAsyncTwin: isAsync && Twins.forwardedName(ofAsyncTwin: node) == node.name.text,
             isPromiseTwin: promise != nil && Twins.forwardedName(ofPromiseTwin: node) == node.name.text,
             wantsPromiseTwin: node.leadingTrivia.hasMarker, scope: scope,
-            offset: node.positionAfterSkippingLeadingTrivia.utf8Offset
+            endOffset: node.endOffset
         ))
         scopes.append(scope)
         functionDepth += 1
@@ -290,6 +290,13 @@ final class Scanner: TypeTrackingVisitor {
     override func visit(_ node: ClosureParameterSyntax) -> SyntaxVisitorContinueKind {
         scan.variableNames.insert((node.secondName ?? node.firstName).text)
         return .visitChildren
+    }
+}
+
+extension FunctionDeclSyntax {
+    /// The UTF-8 offset of the last token: where the compiler's range of the declaration ends.
+    var endOffset: Int {
+        lastToken(viewMode: .sourceAccurate)?.positionAfterSkippingLeadingTrivia.utf8Offset ?? 0
     }
 }
 
