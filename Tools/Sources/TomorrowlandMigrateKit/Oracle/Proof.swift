@@ -208,7 +208,10 @@ struct Proof {
         for issue in issues {
             switch issue {
             case .rejectedTwin(let key, let message, _, _):
-                decisions.rejected[key] = decisions.rejected[key] ?? "the compiler rejects the twin: \(message)"
+                // `.value` exists only for promises whose error is an Error.
+                let hint = message.contains("'value'") ? " (`.value` needs an error type that conforms to Error; "
+                    + "await `.resolvedResult` by hand)" : ""
+                decisions.rejected[key] = decisions.rejected[key] ?? "the compiler rejects the twin: \(message)\(hint)"
             case .brokenPin(let name, let path, let line, let message):
                 for site in plan.candidates where site.name == name {
                     decisions.rejected[AddAsyncTwins.key(site)] = "the pin of the call at \(path):\(line) does not compile: \(message)"

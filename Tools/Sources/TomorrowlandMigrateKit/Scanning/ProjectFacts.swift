@@ -1,5 +1,6 @@
 // What every command needs to know about the whole set of files at once.
 
+import Foundation
 import SwiftSyntax
 
 /// The scanned files plus the project-wide facts the rewriters check against.
@@ -245,12 +246,17 @@ private final class TypeFactsCollector: TypeTrackingVisitor {
 
     private static let errorProtocols: Set<String> = ["Error", "Swift.Error", "LocalizedError", "CustomNSError"]
 
+    /// `Error`, or a composition with it (`Error & Sendable`).
+    private static func isError(_ type: TypeSyntax) -> Bool {
+        type.trimmedDescription.split(separator: "&").contains { errorProtocols.contains($0.trimmingCharacters(in: .whitespaces)) }
+    }
+
     private func noteGenerics(_ clause: GenericParameterClauseSyntax?) {
         for parameter in clause?.parameters ?? [] { unspellable.insert(parameter.name.text) }
     }
 
     override func enter(_ type: TypeScope) {
-        let isError = type.inheritance?.inheritedTypes.contains { Self.errorProtocols.contains($0.type.trimmedDescription) } == true
+        let isError = type.inheritance?.inheritedTypes.contains { Self.isError($0.type) } == true
         if isError { errorTypes.insert(type.name) }
         // A type declared inside another type or a function body is not visible everywhere.
         if !type.isExtension && (!types.isEmpty || bodies > 0) { unspellable.insert(type.name) }
@@ -265,7 +271,7 @@ private final class TypeFactsCollector: TypeTrackingVisitor {
     }
     override func visit(_ node: AssociatedTypeDeclSyntax) -> SyntaxVisitorContinueKind {
         unspellable.insert(node.name.text)
-        if node.inheritanceClause?.inheritedTypes.contains(where: { Self.errorProtocols.contains($0.type.trimmedDescription) }) == true {
+        if node.inheritanceClause?.inheritedTypes.contains(where: { Self.isError($0.type) }) == true {
             errorTypes.insert(node.name.text)
         }
         return .visitChildren
