@@ -42,6 +42,9 @@ public struct CompilerFacts: Sendable {
         /// its last token; one offset can hold several (a type and its initializer).
         public internal(set) var references: [Int: Set<String>] = [:]
         public internal(set) var calls: [Call] = []
+        /// Indexes of the two lists above, for the lookups below.
+        private var functionsByEnd: [Int: Declaration] = [:]
+        private var callsByCallee: [Int: Call] = [:]
 
         /// The declaration starting at `offset` (functions first where several do).
         public func declaration(at offset: Int) -> Declaration? {
@@ -51,12 +54,21 @@ public struct CompilerFacts: Sendable {
         /// The function whose last token (its body's `}`, or the end of a requirement's
         /// signature) is at `offset`: where a declaration starts depends on its modifiers.
         public func function(endingAt offset: Int) -> Declaration? {
-            declarations.first { $0.end == offset && ["func_decl", "constructor_decl", "accessor_decl"].contains($0.kind) }
+            functionsByEnd[offset]
         }
 
         /// The call whose callee's name token is at `offset`.
         public func call(calleeAt offset: Int) -> Call? {
-            calls.first { $0.calleeOffset == offset }
+            callsByCallee[offset]
+        }
+
+        mutating func index() {
+            for declaration in declarations where ["func_decl", "constructor_decl", "accessor_decl"].contains(declaration.kind) {
+                if functionsByEnd[declaration.end] == nil { functionsByEnd[declaration.end] = declaration }
+            }
+            for call in calls {
+                if let offset = call.calleeOffset, callsByCallee[offset] == nil { callsByCallee[offset] = call }
+            }
         }
     }
 
@@ -84,7 +96,7 @@ public struct CompilerFacts: Sendable {
 
     /// The facts for `path` (any spelling of it).
     public func file(_ path: String) -> File? {
-        files[CompilerFacts.key(path)]
+        files[path] ?? files[CompilerFacts.key(path)]
     }
 
     /// Every declaration of every file, by USR.
@@ -110,6 +122,7 @@ public struct CompilerFacts: Sendable {
         guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { return }
         var file = File()
         Self.collect(root, into: &file)
+        file.index()
         files[Self.key(path)] = file
     }
 

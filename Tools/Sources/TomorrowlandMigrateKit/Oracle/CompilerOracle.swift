@@ -78,7 +78,8 @@ public struct CompilerOracle: Sendable {
     /// The facts for every file of the modules that hold `paths`, with the files in
     /// `replacing` (by path) read from that text instead: the modules whose sources changed
     /// are re-emitted to a scratch folder, so that modules importing them see the change.
-    public func facts(for paths: [String], replacing: [String: String] = [:]) throws -> CompilerFacts {
+    /// A module that sees no change takes its facts from `unchanged` when given.
+    public func facts(for paths: [String], replacing: [String: String] = [:], unchanged: CompilerFacts? = nil) throws -> CompilerFacts {
         let keys = Set(paths.map(CompilerFacts.key))
         let replaced = Dictionary(replacing.map { (CompilerFacts.key($0.key), $0.value) }, uniquingKeysWith: { $1 })
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tomorrowland-migrate-\(UUID().uuidString)")
@@ -100,6 +101,10 @@ public struct CompilerOracle: Sendable {
                 original[copy] = source
             }
             let seesChange = !original.isEmpty || module.dependencies.contains(where: changedModules.contains)
+            if !seesChange, let unchanged, module.sources.allSatisfy({ unchanged.files[$0] != nil }) {
+                for source in module.sources { facts.files[source] = unchanged.files[source] }
+                continue
+            }
             let search = seesChange ? ["-I", scratchModules] : []
             let dumps = scratch.appendingPathComponent("ast\(index)")
             try FileManager.default.createDirectory(at: dumps, withIntermediateDirectories: true)
@@ -130,8 +135,9 @@ public struct CompilerOracle: Sendable {
                 changedModules.insert(module.name)
             }
         }
-        // Spell the promise types of calls, for pins (one demangler run).
-        let promiseTypes = Set(facts.files.values.flatMap { $0.calls.map(\.type) }.filter(CompilerFacts.isPromise)).sorted()
+        // Spell the promise types of calls and results, for pins and twins (one demangler run).
+        let types = facts.files.values.flatMap { $0.calls.map(\.type) + $0.declarations.compactMap(\.resultType) }
+        let promiseTypes = Set(types.filter(CompilerFacts.isPromise)).sorted()
         if !promiseTypes.isEmpty {
             let demangler = ((swiftc as NSString).deletingLastPathComponent as NSString).appendingPathComponent("swift-demangle")
             let lines = Process.capture(demangler, ["--compact", "--simplified"] + promiseTypes).output.split(separator: "\n")

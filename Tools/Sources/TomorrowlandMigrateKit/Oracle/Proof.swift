@@ -35,6 +35,7 @@ extension AddAsyncTwins {
         if let first = before.errors.first {
             return syntaxOnly(set, because: "the code does not type-check as it is (\(first))")
         }
+        let set = set.recognizing(before)
         let project = Project(set, compiler: before)
         var decisions = ProofDecisions()
         for round in 1...8 {
@@ -43,7 +44,7 @@ extension AddAsyncTwins {
             let replacing = Dictionary(plan.result.changes.map { ($0.path, $0.updated) }, uniquingKeysWith: { $1 })
             let after: CompilerFacts
             do {
-                after = try oracle.facts(for: paths, replacing: replacing)
+                after = try oracle.facts(for: paths, replacing: replacing, unchanged: before)
             } catch {
                 return syntaxOnly(set, because: "the compiler could not be run on the scratch copy (\(error))")
             }
@@ -198,6 +199,7 @@ struct Proof {
     /// Turns issues into decisions for the next round; the notes of issues it cannot settle.
     func decide(_ issues: [Issue], project: Project, decisions: inout ProofDecisions) -> [MigrationNote] {
         var unresolved: [MigrationNote] = []
+        let earlierPins = decisions.forcedPins
         var candidateUSRs = Dictionary(plan.candidates.compactMap { site in project.usr(of: site).map { ($0, site) } }, uniquingKeysWith: { a, _ in a })
         // A conformer's method is pinned for the twin of the requirement it implements.
         for site in set.files.flatMap(FunctionSite.all(in:)) {
@@ -219,7 +221,7 @@ struct Proof {
             case .changed(let path, let offset, let line, let was, let now):
                 // A call of a function that gets a twin: pinned to the promise it returns.
                 let callee = before.file(path)?.call(calleeAt: offset)?.callee ?? was.sorted().first
-                if let callee, candidateUSRs[callee] != nil, pin(at: offset, in: path, decisions: &decisions) { continue }
+                if let callee, candidateUSRs[callee] != nil, pin(at: offset, in: path, earlier: earlierPins, decisions: &decisions) { continue }
                 // The twin that captured it, found by its declaration in the scratch copy.
                 let captured = twins(declaring: now.subtracting(was))
                 if captured.isEmpty {
@@ -241,7 +243,7 @@ struct Proof {
                 for callee in enclosingCallees(at: offset, in: path) {
                     guard let site = candidateUSRs[callee.usr] else { continue }
                     settled = true
-                    if !pin(at: callee.nameOffset, in: path, decisions: &decisions) {
+                    if !pin(at: callee.nameOffset, in: path, earlier: earlierPins, decisions: &decisions) {
                         decisions.rejected[AddAsyncTwins.key(site)] = "the call at \(path):\(line) does not compile with the twin: \(message)"
                     }
                     break
@@ -253,11 +255,13 @@ struct Proof {
     }
 
     /// Asks for a pin of the call whose name is at `offset`, when the file is scanned, the
-    /// call can take one and was not pinned for this already.
-    private func pin(at offset: Int, in path: String, decisions: inout ProofDecisions) -> Bool {
+    /// call can take one and an earlier round did not pin it already (one round can ask twice:
+    /// a changed reference and an error at the same call).
+    private func pin(at offset: Int, in path: String, earlier: Set<ProofDecisions.PinKey>, decisions: inout ProofDecisions) -> Bool {
         guard let file = set.files.first(where: { CompilerFacts.key($0.path) == path }) else { return false }
         let key = ProofDecisions.PinKey(path: file.path, nameOffset: offset)
-        guard !decisions.forcedPins.contains(key), let call = Self.call(named: offset, in: file), !Self.isCoerced(call) else { return false }
+        if decisions.forcedPins.contains(key) { return !earlier.contains(key) }
+        guard let call = Self.call(named: offset, in: file), !Self.isCoerced(call) else { return false }
         decisions.forcedPins.insert(key)
         return true
     }

@@ -93,6 +93,7 @@ extension Report {
     /// Builds the report of `set`; with the compiler's facts, each call counts for exactly the
     /// declaration it names (no "unknown" callers).
     public static func make(_ set: SourceSet, compiler: CompilerFacts? = nil) -> Report {
+        let set = compiler.map(set.recognizing) ?? set
         let project = Project(set, compiler: compiler)
         let scans = project.scans
         var report = Report(total: Progress(name: "total", promiseStyle: 0, asyncStyle: 0, migratedPercent: nil))
@@ -148,7 +149,7 @@ extension Report {
             return .other
         }
         // The compiler knows which declaration the call names: nothing is unknown.
-        if let compiler = project.compiler, compiler.file(call.path) != nil {
+        if project.compiler != nil, project.compiledFile(call.path) != nil {
             let target = project.usr(endingAt: function.endOffset, in: function.file)
             return target != nil && project.callee(nameAt: call.nameOffset, in: call.path) == target ? .calls : .other
         }

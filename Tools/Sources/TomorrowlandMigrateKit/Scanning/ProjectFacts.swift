@@ -19,9 +19,15 @@ struct Project {
     /// What the compiler says about these files, when it was asked.
     let compiler: CompilerFacts?
 
+    /// The compiler's facts by the paths of `set` as given (no path lookups in loops).
+    private let compiled: [String: CompilerFacts.File]
+
     init(_ set: SourceSet, compiler: CompilerFacts? = nil) {
         self.set = set
         self.compiler = compiler
+        var compiled: [String: CompilerFacts.File] = [:]
+        for file in set.files { compiled[file.path] = compiler?.file(file.path) }
+        self.compiled = compiled
         var scans: [FileScan] = []
         var scope = 1
         for file in set.files {
@@ -141,7 +147,12 @@ struct Project {
 
     /// The compiler's USR of the function whose last token is at `offset` in `path`.
     func usr(endingAt offset: Int, in path: String) -> String? {
-        compiler?.file(path)?.function(endingAt: offset)?.usr
+        compiledFile(path)?.function(endingAt: offset)?.usr
+    }
+
+    /// The compiler's facts for `path`.
+    func compiledFile(_ path: String) -> CompilerFacts.File? {
+        compiled[path] ?? compiler?.file(path)
     }
 
     /// The compiler's USR of `site`.
@@ -152,7 +163,7 @@ struct Project {
     /// The declaration a call whose called name is at `offset` in `path` names, as the
     /// compiler resolved it (nil without the compiler's facts for that file).
     func callee(nameAt offset: Int, in path: String) -> String? {
-        guard let file = compiler?.file(path) else { return nil }
+        guard let file = compiledFile(path) else { return nil }
         return file.call(calleeAt: offset)?.callee ?? file.references[offset]?.sorted().first
     }
 

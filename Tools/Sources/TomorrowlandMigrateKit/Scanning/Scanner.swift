@@ -183,7 +183,7 @@ final class Scanner: TypeTrackingVisitor {
             : inProtocol ? .requirement
             : types.isEmpty ? .function
             : isStatic ? .staticMethod : .method
-        let promise = node.signature.returnClause.flatMap { PromiseType($0.type, aliases: file.promiseAliases) }
+        let promise = file.promise(returnedBy: node)
         let isAsync = node.signature.effectSpecifiers?.asyncSpecifier != nil
         scan.functions.append(FunctionRecord(
             file: file.path, line: file.line(of: node.name), name: node.name.text,

@@ -63,14 +63,15 @@ public enum AddAsyncTwins {
             finder.walk(file.tree)
             for found in finder.found {
                 // A call the proof found changed is pinned even where the syntax looked settled.
-                if !forced.isEmpty, UnsafeCallFinder.isPinned(found.call), !forced.contains(Calls.nameOffset(of: found.call)) { continue }
+                if !forced.isEmpty, UnsafeCallFinder.isPinned(found.call), !UnsafeCallFinder.readsAmbiguousMember(found.call),
+                   !forced.contains(Calls.nameOffset(of: found.call)) { continue }
                 let labels = Calls.labels(of: found.call)
                 let receiver = project.receiver(of: found.call, in: file)
                 // The compiler names the one declaration the call means; the syntax, those it may.
                 let callee = project.callee(nameAt: Calls.nameOffset(of: found.call), in: file.path)
                 let calleeSite = callee.flatMap { usr in everySite.first { project.usr(of: $0) == usr } }
                 let matching = (byName[found.name] ?? []).filter { site in
-                    if project.compiler?.file(file.path) != nil {
+                    if project.compiledFile(file.path) != nil {
                         // The declaration it names, or the requirement that declaration implements
                         // (whose twin in the protocol's extension the conformer gets too).
                         return callee != nil && (project.usr(of: site) == callee
@@ -225,13 +226,18 @@ public enum AddAsyncTwins {
         let candidates: [FunctionSite]
     }
 
-    /// A candidate as `rejected` knows it: the same signature in the same type is the same function.
+    /// A candidate as `rejected` knows it: the same signature and parameter types in the same
+    /// type is the same function (overloads differ by their parameter types).
     struct CandidateKey: Hashable {
         let container: String?
         let signature: String
+        let parameters: String
     }
 
-    static func key(_ site: FunctionSite) -> CandidateKey { CandidateKey(container: site.container, signature: site.signature) }
+    static func key(_ site: FunctionSite) -> CandidateKey {
+        let parameters = site.decl.signature.parameterClause.parameters.map { $0.type.trimmedDescription }.joined(separator: ", ")
+        return CandidateKey(container: site.container, signature: site.signature, parameters: parameters)
+    }
 
     private static func decide(
         _ site: FunctionSite, _ promise: PromiseType, project: Project, everySite: [FunctionSite], requirements: [FunctionSite]

@@ -19,7 +19,7 @@ struct FunctionSite {
     var line: Int { file.line(of: decl.name) }
     var signature: String { name + "(" + labels.map { ($0 ?? "_") + ":" }.joined() + ")" }
     var isAsync: Bool { decl.signature.effectSpecifiers?.asyncSpecifier != nil }
-    var promise: PromiseType? { decl.signature.returnClause.flatMap { PromiseType($0.type, aliases: file.promiseAliases) } }
+    var promise: PromiseType? { file.promise(returnedBy: decl) }
 
     /// The same name and labels, in the same type (or both at top level).
     func overloads(_ other: FunctionSite) -> Bool {

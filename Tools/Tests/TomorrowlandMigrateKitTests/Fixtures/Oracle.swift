@@ -50,6 +50,14 @@ final class CachingLoader: Loader, @unchecked Sendable {
     override func refresh() -> StdPromise<Int> { StdPromise(fulfilled: 2) }
 }
 
+/// A generic typealias of a promise: only the compiler sees the promise behind it.
+typealias Loading<T> = Promise<T, StoreError>
+
+func loadCount() -> Loading<Int> { Promise(fulfilled: 3) }
+
+/// A 1.x habit: a `String` error. `.value` needs an Error: the compiler rejects the twin.
+func legacyCode() -> Promise<Int, String> { Promise(fulfilled: 4) }
+
 /// Variadic: cannot be forwarded (a limit of the language).
 func sum(_ values: Int...) -> StdPromise<Int> { StdPromise(fulfilled: values.reduce(0, +)) }
 
@@ -64,6 +72,10 @@ func callers() async -> [String] {
     let loaded = CachingLoader().load("abc")
     let refreshed = loader.refresh()
     let total = sum(1, 2)
-    _ = (first, second, found, removed, loaded, refreshed, total)
+    let count = loadCount()
+    // The annotation looks like a pin, but `Any` takes the twin's String too: only the
+    // compiler's proof sees that this call would change.
+    let anything: Any = badge(2)
+    _ = (first, second, found, removed, loaded, refreshed, total, count, anything)
     return ["\(xs)"]
 }
