@@ -9,10 +9,12 @@ import Testing
 struct OracleTests {
     /// Fixtures/Oracle.swift in a fresh folder, and an oracle that type-checks it as the
     /// module `Fixture` in `swiftVersion` mode against this test run's library.
-    static func fixture(swiftVersion: Int) throws -> (set: SourceSet, oracle: CompilerOracle, directory: URL) {
+    static func fixture(
+        swiftVersion: Int, source given: (path: String, text: String)? = nil
+    ) throws -> (set: SourceSet, oracle: CompilerOracle, directory: URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tomorrowland-oracle-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let source = try Support.fixture("Oracle.swift")
+        let source = try given ?? Support.fixture("Oracle.swift")
         try source.text.write(to: directory.appendingPathComponent(source.path), atomically: true, encoding: .utf8)
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tomorrowland-migrate-module-cache")
         let module = ModuleInvocation(
@@ -96,6 +98,23 @@ struct OracleTests {
             """)
         let outcome = try Support.compile([("Oracle.swift", text), client], swiftVersion: swiftVersion)
         #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+    }
+
+    @Test("code that does not type-check: the syntax decides, and the first note says why")
+    func fallsBackToSyntax() throws {
+        let broken = (path: "Broken.swift", text: """
+            import Tomorrowland
+
+            func count() -> StdPromise<Int> { StdPromise(fulfilled: undefinedValue) }
+            """)
+        let (set, oracle, directory) = try Self.fixture(swiftVersion: 6, source: broken)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = AddAsyncTwins.run(set, oracle: oracle)
+        let first = try #require(result.notes.first?.message)
+        #expect(first.hasPrefix("call targets read from syntax only: the code does not type-check as it is"), "\(first)")
+        #expect(first.contains("undefinedValue"))
+        // The syntax-only plan is still made.
+        #expect(result.changes.first?.updated.contains("func count() async throws -> Int") == true)
     }
 
     @Test("the report with the compiler's facts counts no caller as unknown")

@@ -126,8 +126,12 @@ public struct CompilerFacts: Sendable {
         files[Self.key(path)] = file
     }
 
+    /// The node's range in the file; nil for code a macro expanded (`@Test`, `#expect`): that
+    /// lives in a buffer of its own (`buffer_id`), and the macro's arguments as written are
+    /// checked where they are written.
     private static func range(_ node: [String: Any]) -> (Int, Int)? {
-        guard let range = node["range"] as? [String: Any], let start = range["start"] as? Int, let end = range["end"] as? Int else {
+        guard let range = node["range"] as? [String: Any], range["buffer_id"] == nil,
+              let start = range["start"] as? Int, let end = range["end"] as? Int else {
             return nil
         }
         return (start, end)

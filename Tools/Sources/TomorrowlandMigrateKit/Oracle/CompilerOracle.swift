@@ -193,7 +193,7 @@ enum BuildManifest {
         while index < args.count {
             let arg = args[index]
             if arg == "-Xcc", index + 1 < args.count, args[index + 1] == "-g" { index += 2; continue }
-            if single.contains(arg) || (arg.hasPrefix("-j") && arg.count > 2) { index += 1; continue }
+            if single.contains(arg) { index += 1; continue }
             if withValue.contains(arg) { index += 2; continue }
             if arg.hasPrefix("@"), let list = try? String(contentsOfFile: String(arg.dropFirst()), encoding: .utf8) {
                 sources += list.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

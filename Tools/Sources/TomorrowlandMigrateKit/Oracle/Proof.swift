@@ -37,9 +37,10 @@ extension AddAsyncTwins {
         }
         let set = set.recognizing(before)
         let project = Project(set, compiler: before)
+        let elsewhere = existingTwins(around: set)
         var decisions = ProofDecisions()
         for round in 1...8 {
-            var plan = plan(set, project: project, decisions: decisions)
+            var plan = plan(set, project: project, decisions: decisions, elsewhere: elsewhere)
             guard !plan.result.changes.isEmpty else { return plan.result }
             let replacing = Dictionary(plan.result.changes.map { ($0.path, $0.updated) }, uniquingKeysWith: { $1 })
             let after: CompilerFacts

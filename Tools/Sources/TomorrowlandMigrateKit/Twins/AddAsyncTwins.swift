@@ -6,19 +6,22 @@ import SwiftSyntax
 public enum AddAsyncTwins {
     /// Plans the twins and the call-site rewrites for `set` from its syntax alone; writes nothing.
     public static func run(_ set: SourceSet) -> MigrationResult {
-        plan(set, project: Project(set), decisions: ProofDecisions()).result
+        plan(set, project: Project(set), decisions: ProofDecisions(), elsewhere: existingTwins(around: set)).result
+    }
+
+    /// Async twins an earlier run wrote elsewhere in the package (and what they forward to):
+    /// they count when pinning call sites here; nothing is written there.
+    static func existingTwins(around set: SourceSet) -> [FunctionSite] {
+        Twins.existingAsyncTwins(in: PackageContext(roots: set.roots)?.otherFiles(of: set) ?? [])
     }
 
     /// Plans the twins and the call-site rewrites for `set`, then writes nothing.
     /// `decisions`: what the compiler's proof of earlier rounds asked for (twins it rejected,
-    /// calls it wants pinned).
-    static func plan(_ set: SourceSet, project: Project, decisions: ProofDecisions) -> Plan {
+    /// calls it wants pinned); `elsewhere`: `existingTwins(around:)`.
+    static func plan(_ set: SourceSet, project: Project, decisions: ProofDecisions, elsewhere: [FunctionSite]) -> Plan {
         var result = MigrationResult(problems: set.problems)
         let sites = set.files.map(FunctionSite.all(in:))
-        // Async twins an earlier run wrote elsewhere in the package (and what they forward
-        // to) count when pinning call sites here; nothing is written there.
-        let elsewhere = PackageContext(roots: set.roots)?.otherFiles(of: set) ?? []
-        let everySite = sites.flatMap { $0 } + Twins.existingAsyncTwins(in: elsewhere)
+        let everySite = sites.flatMap { $0 } + elsewhere
 
         // 1. Candidates: promise-returning functions that can get a twin (protocol requirements
         // get theirs in an extension of the protocol). Functions whose twin exists already
