@@ -46,6 +46,7 @@ struct OracleTests {
         let find = try #require(compiled.call(calleeAt: offset("find(7)")))
         #expect(find.callee == compiled.declaration(at: offset("func find(_ id: Int) -> Promise<String, Failure> {"))?.usr)
         #expect(CompilerFacts.isPromise(mangled: find.type))
+        #expect(find.receiverType?.contains("16MemoryRepositoryV") == true, "\(find.receiverType ?? "nil")")
         // `StdPromise`, `Tomorrowland.Promise`: the compiler's type decides, not the spelling.
         let loaded = try #require(compiled.call(calleeAt: offset("load(\"abc\")")))
         #expect(CompilerFacts.isPromise(mangled: loaded.type))

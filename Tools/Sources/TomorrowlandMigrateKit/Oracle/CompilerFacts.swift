@@ -33,6 +33,9 @@ public struct CompilerFacts: Sendable {
         public let calleeOffset: Int?
         /// The mangled type of the call's result.
         public let type: String
+        /// The mangled type of the receiver of a method call (`MemoryRepository<StoreError>`
+        /// for `makeStore().find(1)`), nil for other calls.
+        public let receiverType: String?
     }
 
     /// What the compiler said about one file.
@@ -157,8 +160,15 @@ public struct CompilerFacts: Sendable {
             file.references[end, default: []].insert(usr)
         }
         if kind == "call_expr", let (start, end) = range(node), let type = node["type"] as? String {
-            let callee = (node["fn"] as? [String: Any]).flatMap(calleeReference)
-            file.calls.append(Call(offset: start, lastTokenOffset: end, callee: callee?.usr, calleeOffset: callee?.offset, type: type))
+            let function = node["fn"] as? [String: Any]
+            let callee = function.flatMap(calleeReference)
+            // `x.f(…)`: a dot-syntax call whose single argument is the receiver `x`.
+            let receiver = function.flatMap { $0["_kind"] as? String == "dot_syntax_call_expr" ? $0 : nil }
+                .flatMap { (($0["args"] as? [String: Any])?["args"] as? [[String: Any]])?.first?["expr"] as? [String: Any] }
+            file.calls.append(Call(
+                offset: start, lastTokenOffset: end, callee: callee?.usr, calleeOffset: callee?.offset, type: type,
+                receiverType: receiver?["type"] as? String
+            ))
         }
         for (key, child) in node where key != "_kind" { collect(child, into: &file) }
     }
