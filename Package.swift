@@ -1,8 +1,10 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// Compiles in the schedule points of the interleaving explorer, in debug builds only: a
-/// release build compiles exactly what it would without them.
+/// Compiles in the schedule points of the interleaving explorer and its put-back bugs
+/// (State/SchedulePoints.swift), in debug builds. Given only to `TomorrowlandExplored` and
+/// `InterleavingTests`: the `Tomorrowland` target, the one a dependent's build compiles, never
+/// has it, in any configuration (`.ci/check-schedule-points.sh` checks both builds' objects).
 let schedulePoints = SwiftSetting.define("TOMORROWLAND_SCHEDULE_POINTS", .when(configuration: .debug))
 
 let package = Package(
@@ -13,16 +15,26 @@ let package = Package(
         .library(name: "TomorrowlandAsync", targets: ["TomorrowlandAsync"]),
     ],
     targets: [
-        // Debug builds only: the schedule points of the interleaving explorer (State/SchedulePoints.swift).
-        .target(name: "Tomorrowland", swiftSettings: [schedulePoints]),
+        .target(name: "Tomorrowland"),
+        // The library's sources again (Tests/TomorrowlandExplored is a symbolic link to
+        // Sources/Tomorrowland), compiled with the explorer's schedule points for
+        // InterleavingTests alone. No product contains it: a dependent never builds it, while
+        // this package's `swift test` builds and runs it.
+        .target(
+            name: "TomorrowlandExplored",
+            path: "Tests/TomorrowlandExplored",
+            exclude: ["Tomorrowland.docc"],
+            swiftSettings: [schedulePoints]
+        ),
         .target(name: "TomorrowlandAsync", dependencies: ["Tomorrowland"]),
         // The helpers the test targets share (TestError, Counter, eventually, SwiftCompiler, …): a
         // plain target in Swift 6 mode, imported by the Swift 5 mode targets too.
         .target(name: "TestSupport", dependencies: ["Tomorrowland"], path: "Tests/TestSupport"),
         .testTarget(name: "TomorrowlandTests", dependencies: ["Tomorrowland", "TestSupport"]),
         .testTarget(name: "TomorrowlandAsyncTests", dependencies: ["TomorrowlandAsync", "TestSupport"]),
-        // Every interleaving of small scenarios, by a deterministic scheduler (debug builds only).
-        .testTarget(name: "InterleavingTests", dependencies: ["Tomorrowland"], swiftSettings: [schedulePoints]),
+        // Every interleaving of small scenarios, by a deterministic scheduler, on TomorrowlandExplored
+        // (debug builds only).
+        .testTarget(name: "InterleavingTests", dependencies: ["TomorrowlandExplored"], swiftSettings: [schedulePoints]),
         // Written the way Tomorrowland 1.x users write code, in Swift 5 mode: must keep compiling.
         .testTarget(
             name: "Swift5ClientTests",

@@ -1,7 +1,9 @@
 // swift-tools-version: 6.1
-// `tomorrowland-migrate`: moves a codebase from Tomorrowland promises to async/await one
-// function at a time. A separate package so that the library itself keeps zero dependencies.
+// `tomorrowland-migrate`: makes a Tomorrowland 1.x codebase compile against this package
+// (`adopt`), then moves it from promises to async/await one function at a time. A separate
+// package so that the library itself keeps zero dependencies.
 //
+//   swift run --package-path Tools tomorrowland-migrate adopt Sources/ [--write]   # from 1.x: first
 //   swift run --package-path Tools tomorrowland-migrate report Sources/
 //   swift run --package-path Tools tomorrowland-migrate add-async-twins Sources/ [--write]
 //   swift run --package-path Tools tomorrowland-migrate add-promise-twins Sources/ [--all] [--write]

@@ -39,11 +39,11 @@ PEERS=(
     "b b.NIO-Embedded"                  "c c.NIO-Embedded"                "a-resolved -"
     "a-named -"                         "b-named -"                       "k k.NIO-Embedded"
     "k-nested k-nested.NIO-Embedded"    "l l.NIO-Embedded"                "a-main -"
-    "a-actor -"                         "j j.NIO-Embedded"                "d d.async-func"
-    "e-hop e-hop.cancellable-unsafe"    "f f.Task"                        "f-on f.Task"
-    "g-task g-task.NIO-executor"        "g-actor g-actor.NIO-executor"    "g-many g-many.NIO-executor"
-    "g-many-kept -"                     "h h.Dispatch"                    "e-exec e-exec.cancellable-unsafe"
-    "e-exec-base -"
+    "a-value-main -"                    "a-actor -"                       "j j.NIO-Embedded"
+    "d d.async-func"                    "e-hop e-hop.cancellable-unsafe"  "f f.Task"
+    "f-on f.Task"                       "g-task g-task.NIO-executor"      "g-actor g-actor.NIO-executor"
+    "g-many g-many.NIO-executor"        "g-many-kept -"                   "h h.Dispatch"
+    "e-exec e-exec.cancellable-unsafe"  "e-exec-base -"
 )
 
 status=0

@@ -95,7 +95,7 @@ apply_variant() { # variant
         if ! git -C "$work" apply --check "$p" 2>"$out/apply.log"; then
             echo "floor.sh: FAILED: ${p#"$repo"/} no longer applies to HEAD ($short) for variant $1:" >&2
             cat "$out/apply.log" >&2
-            echo "floor.sh: regenerate it against HEAD (BENCHMARKS.md, \"What the two documented behaviours cost\")" >&2
+            echo "floor.sh: regenerate it against HEAD (Benchmarks/notes/documented-behaviours-cost.md)" >&2
             exit 1
         fi
         git -C "$work" apply "$p"
@@ -223,7 +223,7 @@ def times(rs):
     return "; ".join(f"{w:.2f}× [{lo:.2f}–{hi:.2f}] CPU {cpu:.2f}× (load {load:.1f})" for w, lo, hi, cpu, load in rs)
 base = counts("main")
 nio, task = base["b.NIO-Embedded"], base["f.Task"]
-TASK_ALLOCS = 4   # exact (gdb on malloc, BENCHMARKS.md): closure context, Task init context, task, first slab
+TASK_ALLOCS = 4   # exact (gdb on malloc, Benchmarks/notes/issue-13-bridge-at-the-floor.md): closure context, Task init context, task, first slab
 print(f"\nfloor.sh at `{commit}`. Cells: instructions / allocations / atomic RMWs per operation (callgrind); "
       f"(f)'s allocations are the exact package-benchmark count (callgrind's in brackets). Peers from the main run: "
       f"b.NIO-Embedded {nio[0]:,} / {nio[1]:.0f} / {nio[2]:.0f}, f.Task {task[0]:,} / {TASK_ALLOCS} (callgrind {task[1]:.2f}) / {task[2]:.0f}.\n")

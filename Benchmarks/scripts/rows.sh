@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The bridge-at-the-floor rows of BENCHMARKS.md, measured and checked against their targets in
-# one go: instructions, allocations and atomic RMWs per op from instructions.sh (callgrind),
-# time ratios from the interleaved `InstructionHarness ratio` (as ratios.sh). Prints a
-# markdown table. ~6 minutes.
+# The bridge-at-the-floor rows (Benchmarks/notes/issue-13-bridge-at-the-floor.md), measured
+# and checked against their targets in one go: instructions, allocations and atomic RMWs per
+# op from instructions.sh (callgrind), time ratios from the interleaved `InstructionHarness
+# ratio` (as ratios.sh). Prints a markdown table. ~6 minutes.
 #
 #   Benchmarks/scripts/rows.sh [ROUNDS]      (default 41 rounds per time ratio)
 set -euo pipefail

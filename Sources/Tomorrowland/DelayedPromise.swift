@@ -32,24 +32,10 @@ public struct DelayedPromise<Value, Error>: Equatable {
 
     private let storage: DelayedPromiseStorage<Value, Error>
 
-    /// Creates a delayed promise whose `handler` runs on `context` on first access to
-    /// `promise`. With no named context, a handler written in `@MainActor` code or an actor
-    /// method is isolated to that actor and runs on it instead; with a named context
-    /// (`.utility`, `.queue(q)`, …) it is nonisolated and runs there (see the Threading article).
-    public init(on context: PromiseContext.CallerIsolated, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Resolver) -> Void) {
-        storage = DelayedPromiseStorage(context: context.context, isolation: handler.isolation, handler: unisolated(handler))
-    }
-
-    /// `init(on:_:)` with a context held in a value: `handler` keeps the caller's actor, as
-    /// with `.main` (see `PromiseContextConvertible`).
-    public init(on context: any PromiseContextConvertible, @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Resolver) -> Void) {
-        storage = DelayedPromiseStorage(context: context.promiseContext, isolation: handler.isolation, handler: unisolated(handler))
-    }
-
-    /// `init(on:_:)` with a named context (`.utility`, `.queue(q)`, …): `handler` is
-    /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public init(on context: PromiseContext.Named, _ handler: @escaping @Sendable (_ resolver: Resolver) -> Void) {
-        storage = DelayedPromiseStorage(context: context.context, isolation: nil, handler: handler)
+    /// `init(on:_:)` with the handler's isolation taken apart: `handler` may only run on
+    /// `isolation` (anywhere if it is `nil`).
+    init(context: PromiseContext, isolation: (any Actor)?, handler: @escaping @Sendable (_ resolver: Resolver) -> Void) {
+        storage = DelayedPromiseStorage(context: context, isolation: isolation, handler: handler)
     }
 
     /// The promise. The first access starts the handler; every access returns the same

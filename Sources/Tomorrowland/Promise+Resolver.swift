@@ -77,45 +77,6 @@ extension Promise {
             }
         }
 
-        /// Registers a handler to run when cancellation is requested.
-        ///
-        /// The handler runs on `context` with a resolver of this promise. If cancel was
-        /// already requested, or the promise was already cancelled, it runs at once
-        /// (synchronously for `.immediate` and `.nowOr`); if the promise was fulfilled or
-        /// rejected, it never runs. A handler scheduled on a non-`.immediate` context that gets
-        /// to run after the promise was meanwhile fulfilled or rejected is skipped; one whose
-        /// promise was meanwhile cancelled still runs, so several handlers that each call
-        /// `resolver.cancel()` all run, in registration order. Handlers still pending when
-        /// the promise resolves are released then, without running. A pending handler keeps
-        /// the promise resolvable.
-        ///
-        /// A handler given no named context and written in `@MainActor` code or an actor
-        /// method is isolated to that actor and runs on it; with a named context (`.utility`,
-        /// `.queue(q)`, …) it is nonisolated and runs there (see the Threading article).
-        public func onRequestCancel(
-            on context: PromiseContext.CallerIsolated,
-            @_inheritActorContext _ callback: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void
-        ) {
-            _box.registerCancelHandler(
-                CancelHandlerNode(context: context.context, resolver: self, isolation: callback.isolation, handler: unisolated(callback)))
-        }
-
-        /// `onRequestCancel(on:_:)` with a context held in a value: `callback` keeps the
-        /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-        public func onRequestCancel(
-            on context: any PromiseContextConvertible,
-            @_inheritActorContext _ callback: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void
-        ) {
-            _box.registerCancelHandler(
-                CancelHandlerNode(context: context.promiseContext, resolver: self, isolation: callback.isolation, handler: unisolated(callback)))
-        }
-
-        /// `onRequestCancel(on:_:)` with a named context (`.utility`, `.queue(q)`, …):
-        /// `callback` is nonisolated and runs on that context, as in Tomorrowland 1.x.
-        public func onRequestCancel(on context: PromiseContext.Named, _ callback: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
-            _box.registerCancelHandler(CancelHandlerNode(context: context.context, resolver: self, isolation: nil, handler: callback))
-        }
-
         /// Whether cancellation was requested while the promise is pending, or the promise
         /// was cancelled. Once the promise is fulfilled or rejected this is `false`, even if
         /// cancellation had been requested before.

@@ -11,10 +11,11 @@
 /// with; callbacks registered on one promise run in registration order. Resolution never
 /// recurses: arbitrarily long chains resolve in constant stack.
 ///
-/// Name a queue and your closure runs there, nonisolated; name none (or `.main`) and it runs
-/// on your actor. A callback given a named context (`.utility`, `.queue(q)`, …) is an
-/// ordinary nonisolated closure run on that context. Any other callback keeps the isolation
-/// of the code that writes it: written in `@MainActor` code or in an actor method that uses
+/// A context that names a queue — spelled out or in a variable — runs your closure on that
+/// queue; no context, `.main`, `.auto` or `.immediate` runs it on your actor. A callback given
+/// a named context (`.utility`, `.queue(q)`, …) or a `PromiseContext` value is an ordinary
+/// nonisolated closure run on that context. Any other callback keeps the isolation of the
+/// code that writes it: written in `@MainActor` code or in an actor method that uses
 /// `self`, it is isolated to that actor and runs only on it (delivered there when its context
 /// cannot run it there); it is released there too. See "Name a queue and your closure runs
 /// there" in the Threading article for each context.
@@ -55,38 +56,6 @@ public struct Promise<Value, Error> {
         let box = PromiseBox<Value, Error>()
         let resolver = Resolver(handle: ResolverHandle(box))
         return (Promise(box: box), resolver)
-    }
-
-    /// Creates a promise whose `handler` runs on `context` with a resolver.
-    ///
-    /// `.immediate` and `.nowOr(_)` run the handler synchronously, before `init` returns
-    /// (`.nowOr` with `PromiseContext.isExecutingNow` set). If the handler releases the
-    /// resolver without resolving, the promise is cancelled.
-    ///
-    /// With a named context (`.utility`, `.queue(q)`, …) the handler is nonisolated and runs
-    /// there. Otherwise a handler isolated to an actor (written in `@MainActor` code, or in an
-    /// actor method that uses `self`) runs on that actor: synchronously only when the context
-    /// allows it and the caller is already there (see the Threading article).
-    public init(
-        on context: PromiseContext.CallerIsolated,
-        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void
-    ) {
-        self.init(on: context.context, isolation: handler.isolation, unisolated(handler))
-    }
-
-    /// `init(on:_:)` with a context held in a value: `handler` keeps the caller's actor, as
-    /// with `.main` (see `PromiseContextConvertible`).
-    public init(
-        on context: any PromiseContextConvertible,
-        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void
-    ) {
-        self.init(on: context.promiseContext, isolation: handler.isolation, unisolated(handler))
-    }
-
-    /// `init(on:_:)` with a named context (`.utility`, `.queue(q)`, …): `handler` is
-    /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public init(on context: PromiseContext.Named, _ handler: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void) {
-        self.init(on: context.context, isolation: nil, handler)
     }
 
     /// `init(on:_:)` with the handler's isolation taken apart: `handler` may only run on
@@ -165,39 +134,6 @@ extension Promise: Equatable {
 }
 
 extension Promise where Error == Swift.Error {
-    /// Creates a promise whose throwing `handler` runs on `context`; a thrown error rejects
-    /// it.
-    ///
-    /// Runs like the non-throwing `init(on:_:)`: `.immediate` and `.nowOr(_)` run the
-    /// handler before `init` returns, and a handler that releases the resolver without
-    /// resolving cancels the promise. If the promise is already resolved when the handler
-    /// throws, the error is dropped (first resolution wins).
-    ///
-    /// - Parameters:
-    ///   - context: Where `handler` runs (see `PromiseContext`).
-    ///   - handler: Called once with the promise's resolver.
-    public init(
-        on context: PromiseContext.CallerIsolated,
-        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void
-    ) {
-        self.init(on: context.context, isolation: handler.isolation, throwing: unisolated(handler))
-    }
-
-    /// The throwing `init(on:_:)` with a context held in a value: `handler` keeps the
-    /// caller's actor, as with `.main` (see `PromiseContextConvertible`).
-    public init(
-        on context: any PromiseContextConvertible,
-        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void
-    ) {
-        self.init(on: context.promiseContext, isolation: handler.isolation, throwing: unisolated(handler))
-    }
-
-    /// The throwing `init(on:_:)` with a named context (`.utility`, `.queue(q)`, …):
-    /// `handler` is nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public init(on context: PromiseContext.Named, _ handler: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void) {
-        self.init(on: context.context, isolation: nil, throwing: handler)
-    }
-
     /// The throwing `init(on:_:)` with the handler's isolation taken apart.
     init(on context: PromiseContext, isolation: (any Actor)?, throwing body: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void) {
         self.init(on: context, isolation: isolation) { (resolver: Resolver) in

@@ -44,32 +44,6 @@ public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendabl
     /// Holds the creator keeper until `start()` hands it to the handler (rule 1).
     private var resolver: Resolver?
 
-    /// Creates an operation that runs `handler` on `context` when started. With no named
-    /// context, a handler written in `@MainActor` code or an actor method is isolated to that
-    /// actor and runs on it instead; with a named context (`.utility`, `.queue(q)`, …) it is
-    /// nonisolated and runs there (see the Threading article).
-    public convenience init(
-        on context: PromiseContext.CallerIsolated,
-        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Resolver) -> Void
-    ) {
-        self.init(on: context.context, isolation: handler.isolation, unisolated(handler))
-    }
-
-    /// `init(on:_:)` with a context held in a value: `handler` keeps the caller's actor, as
-    /// with `.main` (see `PromiseContextConvertible`).
-    public convenience init(
-        on context: any PromiseContextConvertible,
-        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Resolver) -> Void
-    ) {
-        self.init(on: context.promiseContext, isolation: handler.isolation, unisolated(handler))
-    }
-
-    /// `init(on:_:)` with a named context (`.utility`, `.queue(q)`, …): `handler` is
-    /// nonisolated and runs on that context, as in Tomorrowland 1.x.
-    public convenience init(on context: PromiseContext.Named, _ handler: @escaping @Sendable (_ resolver: Resolver) -> Void) {
-        self.init(on: context.context, isolation: nil, handler)
-    }
-
     /// `init(on:_:)` with the handler's isolation taken apart: `handler` may only run on
     /// `isolation` (anywhere if it is `nil`).
     init(on context: PromiseContext, isolation: (any Actor)?, _ handler: @escaping @Sendable (_ resolver: Resolver) -> Void) {

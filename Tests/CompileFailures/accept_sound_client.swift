@@ -66,19 +66,22 @@ final class ProfileViewModel {
 }
 
 // Callbacks written in an actor method are isolated to the actor and run on it, with no
-// context, `.main` or a context value; a named context (`.utility`) runs a pure closure there.
+// context, `.main` or a context held as `PromiseContext.CallerIsolated`; a named context
+// (`.utility`) or a `PromiseContext` value runs a pure closure where it says.
 actor Tally {
     var value = 0
+    let delivery: PromiseContext.CallerIsolated = .main
     let context: PromiseContext = .utility
 
     func observe(_ promise: Promise<Int, String>) {
         _ = promise.then { delta in
             self.value += delta
         }
-        _ = promise.then(on: context) { delta in
+        _ = promise.then(on: delivery) { delta in
             self.value += delta
         }
         _ = promise.map(on: .utility) { delta in delta * 2 }
+        _ = promise.map(on: context) { delta in delta * 2 }
     }
 }
 

@@ -31,6 +31,52 @@ final class FeedScreen {
     }
 }
 
+// MARK: What no longer compiles, and the fix
+
+let ledgerQueue: DispatchQueue = {
+    let queue = DispatchQueue(label: "ledger")
+    queue.setSpecific(key: ledgerQueueKey, value: true)
+    return queue
+}()
+let ledgerQueueKey = DispatchSpecificKey<Bool>()
+
+extension PromiseContext {
+    static let ledger = PromiseContext.queue(ledgerQueue)
+    static let screen = PromiseContext.main
+}
+
+extension PromiseContext.Named {
+    static var ledger: Self { Self(PromiseContext.ledger) }  // `.ledger`: on ledgerQueue
+}
+
+extension PromiseContext.CallerIsolated {
+    static var screen: Self { .main }  // `.screen`: on the caller's actor, like `.main`
+}
+
+func parse(_ data: StdPromise<Data>, isFast: Bool) -> StdPromise<Int> {
+    data.map(on: isFast ? PromiseContext.immediate : .utility) { $0.count }
+}
+
+func printLater(_ promise: StdPromise<Int>) -> StdPromise<Int> {
+    let then = promise.then(on:token:_:)
+        as (PromiseContext, PromiseInvalidationToken?, @escaping @Sendable (Int) -> Void) -> StdPromise<Int>
+    return then(.utility, nil) { print($0) }
+}
+
+/// `.ledger` and `.screen` written in main-actor code, as the section's twins make them.
+@MainActor final class LedgerScreen {
+    var shown: [Int] = []
+
+    func show(_ amount: StdPromise<Int>) -> StdPromise<Bool> {
+        amount.map(on: .ledger) { _ in DispatchQueue.getSpecific(key: ledgerQueueKey) == true }
+            .map(on: .screen) { onLedger in
+                MainActor.preconditionIsolated()
+                self.shown.append(onLedger ? 1 : 0)
+                return onLedger
+            }
+    }
+}
+
 // MARK: Tests
 
 @Suite("MIGRATION.md: from Tomorrowland 1.x")
@@ -61,6 +107,15 @@ struct MigrationFromOnePointXTests {
         loader = nil  // its token invalidates on deinit and requests cancellation of the load
         #expect(await eventually { image.result != nil })
         #expect(image.result?.isCancelled == true)
+    }
+
+    @Test @MainActor func customContextTwinsRunWhereTheySay() async throws {
+        let screen = LedgerScreen()
+        #expect(try await screen.show(StdPromise(fulfilled: 5)).value == true)
+        #expect(screen.shown == [1])
+        #expect(try await parse(StdPromise(fulfilled: Data([1, 2])), isFast: true).value == 2)
+        #expect(try await parse(StdPromise(fulfilled: Data([1, 2, 3])), isFast: false).value == 3)
+        #expect(try await printLater(StdPromise(fulfilled: 7)).value == 7)
     }
 
     @Test @MainActor func mainCallbacksCanAssumeMainActorIsolation() async {

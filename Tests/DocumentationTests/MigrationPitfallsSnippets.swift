@@ -67,37 +67,33 @@ func cancellablePhotoURL(for user: User) async throws -> String {
     try await fetchPhoto(for: user).map(on: .utility) { $0.url }.value
 }
 
-// MARK: A context held in a value keeps the caller's actor
+// MARK: A context value is nonisolated, even `.main`
 
 @MainActor final class InterestScreen {
     private(set) var shown: [Double] = []
     let balanceContext: PromiseContext = .queue(balanceQueue)
+    let delivery: PromiseContext.CallerIsolated = .main
 
     func applyInterest(_ rate: StdPromise<Double>, to balance: BalanceBox) {
-        // Named: this closure is nonisolated and runs on balanceQueue, as in 1.x.
-        _ = rate.map(on: .queue(balanceQueue)) { rate in
+        // A value: this closure is nonisolated and runs on balanceQueue, as in 1.x.
+        _ = rate.map(on: balanceContext) { rate in
             balance.value *= 1 + rate
             return balance.value
-        }.then { amount in
-            self.shown.append(amount)  // no context: a main-actor callback, on the main actor
+        }.then(on: delivery) { amount in
+            self.shown.append(amount)  // CallerIsolated: a main-actor callback, on the main actor
         }
-        // Don't write `rate.map(on: balanceContext) { … balance.value … }`: a context value
-        // keeps the caller's actor, so that closure runs on the main actor, not on balanceQueue.
     }
 }
 
 extension InterestScreen {
-    /// The "do": where a `.queue(balanceQueue)` closure written in this class runs.
+    /// Where a `.queue(balanceQueue)` closure written in this class runs.
     func queueCallbackRunsOnBalanceQueue() -> StdPromise<Bool> {
         StdPromise(fulfilled: 0).map(on: .queue(balanceQueue)) { _ in isOnBalanceQueue() }
     }
 
-    /// The "don't": where a closure given `balanceContext` (a value) runs.
+    /// Where a closure given `balanceContext` (a value) runs.
     func contextValueCallbackRunsOnBalanceQueue() -> StdPromise<Bool> {
-        StdPromise(fulfilled: 0).map(on: balanceContext) { _ in
-            MainActor.preconditionIsolated()
-            return isOnBalanceQueue()
-        }
+        StdPromise(fulfilled: 0).map(on: balanceContext) { _ in isOnBalanceQueue() }
     }
 }
 
@@ -191,7 +187,7 @@ struct MigrationPitfallsTests {
         _ = balanceQueueKey
         let screen = InterestScreen()
         #expect(try await screen.queueCallbackRunsOnBalanceQueue().value == true)
-        #expect(try await screen.contextValueCallbackRunsOnBalanceQueue().value == false)
+        #expect(try await screen.contextValueCallbackRunsOnBalanceQueue().value == true)
         #expect(try await nonisolatedQueueCallbackRunsOnBalanceQueue().value == true)
         let balance = BalanceBox()
         screen.applyInterest(StdPromise(fulfilled: 0.5), to: balance)

@@ -1,11 +1,12 @@
 // Explorer: a deterministic scheduler that runs a scenario's threads one at a time and
 // explores, depth first, every order of their atomic steps within a preemption bound
 // (CHESS-style systematic testing). The steps are the library's schedule points
-// (Sources/Tomorrowland/State/SchedulePoints.swift), compiled into debug builds only.
+// (Sources/Tomorrowland/State/SchedulePoints.swift), compiled only into TomorrowlandExplored's
+// debug build.
 
 #if TOMORROWLAND_SCHEDULE_POINTS
 import Foundation
-@testable import Tomorrowland
+@testable import TomorrowlandExplored
 
 /// One run of a scenario: its threads, and the invariants checked once they all finished.
 struct ScenarioRun {

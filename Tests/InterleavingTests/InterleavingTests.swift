@@ -1,13 +1,18 @@
 // Every scenario under every schedule within the preemption bound; the explorer's own
 // checks (schedule counts, deadlock, lost wakeup, replay); and three past bugs put back,
-// each found by the explorer. Debug builds only (the schedule points are compiled out of
-// release builds). All of it also runs under the thread sanitizer (about 80 s there).
+// each found by the explorer. Runs on TomorrowlandExplored (the library compiled again with
+// the schedule points, see Package.swift), in debug builds only. All of it also runs under
+// the thread sanitizer (about 80 s there).
+
+#if DEBUG && !TOMORROWLAND_SCHEDULE_POINTS
+#error("InterleavingTests: a debug build without the schedule points would run none of the explorer (Package.swift: schedulePoints)")
+#endif
 
 #if TOMORROWLAND_SCHEDULE_POINTS
 import Foundation
 import Synchronization
 import XCTest
-@testable import Tomorrowland
+@testable import TomorrowlandExplored
 
 final class InterleavingTests: XCTestCase {
     /// The preemption bound of the scenarios: 2, or `INTERLEAVINGS_BOUND` (a deeper search by hand).

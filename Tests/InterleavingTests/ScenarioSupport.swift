@@ -4,7 +4,7 @@
 #if TOMORROWLAND_SCHEDULE_POINTS
 import Foundation
 import Synchronization
-@testable import Tomorrowland
+@testable import TomorrowlandExplored
 
 /// Events in the order they happened (only one scenario thread runs at a time, so the
 /// order is the schedule's). Safety of `@unchecked Sendable`: `events` is only touched under `lock`.

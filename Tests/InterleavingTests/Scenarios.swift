@@ -4,7 +4,7 @@
 
 #if TOMORROWLAND_SCHEDULE_POINTS
 import Foundation
-@testable import Tomorrowland
+@testable import TomorrowlandExplored
 
 /// A scenario: a name, and a function that builds one run of it.
 struct Scenario: Sendable {

@@ -10,11 +10,14 @@ import XCTest
 final class DelayedPromiseTests: XCTestCase {
     func testDelayedPromiseRunsOnFirstAccess() {
         let invoked = Locked(0)
-        let dp = DelayedPromise<Int, String>(on: .utility, { (resolver) in
+        let queue = DispatchQueue(label: "delayed-promise")
+        let dp = DelayedPromise<Int, String>(on: .queue(queue), { (resolver) in
             invoked.modify({ $0 += 1 })
             resolver.fulfill(with: 42)
         })
-        usleep(50_000)
+        // Upstream slept here; a gate instead: a handler scheduled by the initializer would
+        // have run on the serial queue by the time this empty block did.
+        queue.sync {}
         XCTAssertEqual(invoked.value, 0, "the handler waits for the first access")
         let expectation = XCTestExpectation(onSuccess: dp.promise, expectedValue: 42)
         wait(for: [expectation], timeout: 10)

@@ -194,7 +194,8 @@ final class PromiseOperationTests: XCTestCase {
         queue.maxConcurrentOperationCount = 1
         let resolverBox = Locked<Promise<Int, String>.Resolver?>(nil)
         let started = XCTestExpectation(description: "op1 started")
-        let op1 = PromiseOperation<Int, String>(on: .utility, { (resolver) in
+        let handlerQueue = DispatchQueue(label: "op1")
+        let op1 = PromiseOperation<Int, String>(on: .queue(handlerQueue), { (resolver) in
             resolverBox.value = resolver
             started.fulfill()
         })
@@ -206,8 +207,12 @@ final class PromiseOperationTests: XCTestCase {
         queue.addOperation(op1)
         queue.addOperation(op2)
         wait(for: [started], timeout: 10)
-        usleep(100_000)
-        XCTAssertFalse(op2Ran.value, "the queue is blocked until op1's promise resolves")
+        // Upstream slept here; a gate instead: once this empty block ran on op1's serial
+        // queue, op1's handler has returned, and the queue (one operation at a time) can start
+        // op2 only once op1 finished.
+        handlerQueue.sync {}
+        XCTAssertFalse(op1.isFinished, "the queue is blocked until op1's promise resolves")
+        XCTAssertFalse(op2Ran.value)
         let expectation = XCTestExpectation(onSuccess: op2.promise, expectedValue: 2)
         resolverBox.value?.fulfill(with: 1)
         wait(for: [expectation], timeout: 10)

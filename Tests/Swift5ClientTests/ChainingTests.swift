@@ -11,7 +11,8 @@ class User {
     init(name: String) { self.name = name }
 }
 
-enum MyAPI {
+/// The 1.x README's API calls (IsolatedCallbackTests declares `MyAPI` and its `requestFeed`).
+extension MyAPI {
     static var apiKey: String?
 
     static func fetchUser(named name: String) -> Promise<User, String> {

@@ -1,25 +1,38 @@
-// Callbacks keep their caller's actor (Swift 5 mode): Tomorrowland 1.x code inside
-// `@MainActor` classes and actors compiles unchanged (no new warning) and each callback runs
-// isolated to its actor. `MainActor.preconditionIsolated()` / `preconditionIsolated()` trap
-// if a callback ever ran elsewhere.
+// Callbacks keep their caller's actor: 1.x code written inside `@MainActor` classes and
+// actors compiles (no new warning in Swift 5 mode, no error in Swift 6 mode), and every
+// callback with no context, `.main`, `.auto`, `.immediate` or `.nowOr(.main)` (spelled, or held
+// as `PromiseContext.CallerIsolated`) runs isolated to its actor.
+// `MainActor.preconditionIsolated()` / `actor.preconditionIsolated()` trap if a callback ever
+// ran elsewhere.
+//
+// One file, compiled in both language modes: this is the Swift 5 client target's file, and
+// Tests/Swift6ClientTests/IsolatedCallbackTests.swift is a symbolic link to it.
+//
+// A context held in a value here is a `PromiseContext.CallerIsolated` value, whose type keeps
+// the caller's actor. NamedContextPlacementTests covers the other side: a named context
+// (`.utility`, `.queue(q)`) or a `PromiseContext` value runs the closure on that context,
+// nonisolated.
 
 import Foundation
 import Tomorrowland
 import XCTest
 
-struct FeedItem: Equatable {
+struct FeedItem: Sendable, Equatable {
     var title: String
 }
 
-struct FeedUser {
+struct FeedUser: Sendable {
     var name: String
 }
 
-enum FeedError: Error {
+enum FeedError: Swift.Error, Equatable {
     case offline
 }
 
-extension MyAPI {
+/// The README's API (ChainingTests adds its `fetchUser` and `login`).
+enum MyAPI {
+    /// A promise resolved off the main actor: the feed, or `FeedError.offline` for an
+    /// unnamed user.
     static func requestFeed(for user: FeedUser) -> StdPromise<[FeedItem]> {
         StdPromise(on: .utility) { resolver in
             if user.name.isEmpty {
@@ -31,13 +44,14 @@ extension MyAPI {
     }
 }
 
-/// Tomorrowland's README example, verbatim, inside a view controller.
+/// Tomorrowland's README example, verbatim, where such code lives: a view controller.
 @MainActor final class FeedViewController {
     var networkActivityIndicatorVisible = false
     var user: FeedUser
-    var items: [FeedItem] = []
-    var shownErrors: [String] = []
-    var loads = 0
+    private(set) var items: [FeedItem] = []
+    private(set) var shownErrors: [String] = []
+    private(set) var loads = 0
+    let token = PromiseInvalidationToken()
 
     init(user: FeedUser) { self.user = user }
 
@@ -63,7 +77,10 @@ extension MyAPI {
         }
     }
 
-    func load(on context: PromiseContext) {
+    /// The same chain on a context held in a value whose type keeps the main actor
+    /// (`PromiseContext.CallerIsolated`); a `PromiseContext` value would run the callbacks on
+    /// its own context, nonisolated.
+    func load(on context: PromiseContext.CallerIsolated) {
         networkActivityIndicatorVisible = true
         MyAPI.requestFeed(for: user).then(on: context) { feedItems in
             self.refreshUI(with: feedItems)
@@ -76,7 +93,6 @@ extension MyAPI {
     }
 
     /// `with:` owners, promise bodies and cancel handlers on `.main`, `when` + `then`, a token.
-    let token = PromiseInvalidationToken()
     func loadAll(users: [FeedUser]) -> StdPromise<Void> {
         let promises = users.map { user in
             StdPromise<[FeedItem]>(on: .main) { resolver in
@@ -98,15 +114,35 @@ extension MyAPI {
 
 /// 1.x code moved into an actor: callbacks update the actor's state.
 actor FeedCounter {
-    var counts: [String: Int] = [:]
+    private(set) var counts: [String: Int] = [:]
+    private(set) var callbacks = 0
 
-    func observe(_ feed: StdPromise<[FeedItem]>, on context: PromiseContext) -> StdPromise<Int> {
+    /// Callbacks on a context held in a `PromiseContext.CallerIsolated` value.
+    func observe(_ feed: StdPromise<[FeedItem]>, on context: PromiseContext.CallerIsolated) -> StdPromise<Int> {
         feed.then(on: context) { items in
             self.preconditionIsolated()
             for item in items { self.counts[item.title, default: 0] += 1 }
+            self.callbacks += 1
         }.map(on: context) { items in
             self.preconditionIsolated()
+            self.callbacks += 1
             return items.count
+        }.recover(on: context) { _ in
+            self.preconditionIsolated()
+            return -1
+        }.upcast
+    }
+
+    /// A promise body and a cancel handler written in the actor.
+    func work(on context: PromiseContext.CallerIsolated) -> StdPromise<Int> {
+        StdPromise<Int>(on: context) { resolver in
+            self.preconditionIsolated()
+            self.callbacks += 1
+            resolver.onRequestCancel(on: context) { resolver in
+                self.preconditionIsolated()
+                self.counts["cancel", default: 0] += 1
+                resolver.cancel()
+            }
         }
     }
 }
@@ -130,39 +166,71 @@ actor SnapshotStore {
     }
 }
 
-final class IsolatedCallbackTests: XCTestCase {
-    let contexts: [(String, PromiseContext)] = [
-        ("main", .main), ("utility", .utility), ("queue(other)", .queue(DispatchQueue(label: "swift5-isolated"))),
-        ("queue(main)", .queue(.main)), ("operationQueue", .operationQueue(OperationQueue())),
-        ("immediate", .immediate), ("nowOr(utility)", .nowOr(.utility)),
-    ]
+/// Main-actor state shared with callbacks.
+@MainActor final class MainRecorder {
+    private(set) var events: [String] = []
+    func record(_ event: String) {
+        MainActor.preconditionIsolated()
+        events.append(event)
+    }
+}
 
+/// Every context that keeps the caller's actor, held in a value of its own type (a
+/// `PromiseContext` value runs the callback where it says: NamedContextPlacementTests).
+let everyContext: [(String, PromiseContext.CallerIsolated)] = [
+    ("main", .main), ("immediate", .immediate), ("nowOr(main)", .nowOr(.main)),
+]
+
+/// Waits (with a deadline) until `promise` resolves, and returns its result.
+func settled<Value, Error>(_ promise: Promise<Value, Error>, timeout: TimeInterval = 10) async -> PromiseResult<Value, Error>? {
+    let done = XCTestExpectation(description: "settled")
+    promise.always(on: .immediate) { _ in done.fulfill() }
+    _ = await XCTWaiter().fulfillment(of: [done], timeout: timeout)
+    return promise.result
+}
+
+final class IsolatedCallbackTests: XCTestCase {
+    /// The README's example in a view controller compiles unchanged and runs on the main
+    /// actor, with `.auto` (evaluated on the main queue: `.main`) and with every context.
     func testFeedViewControllerFromReadme() {
-        for (name, context) in [("auto", PromiseContext.auto)] + contexts {
+        for (name, context) in [("auto", PromiseContext.CallerIsolated.auto)] + everyContext {
             let controller = MainActor.assumeIsolated { FeedViewController(user: FeedUser(name: name)) }
             MainActor.assumeIsolated {
                 if name == "auto" { controller.load() } else { controller.load(on: context) }
+                if case .immediate = context.context {} else if case .nowOr = context.context {} else {
+                    // Not run synchronously: the callbacks are delivered later on the main actor.
+                    XCTAssertTrue(controller.networkActivityIndicatorVisible, name)
+                }
             }
             let idle = expectation(for: NSPredicate { _, _ in MainActor.assumeIsolated { controller.loads == 1 } }, evaluatedWith: nil)
             wait(for: [idle], timeout: 10)
             MainActor.assumeIsolated {
                 XCTAssertEqual(controller.items, [FeedItem(title: name)], name)
                 XCTAssertFalse(controller.networkActivityIndicatorVisible, name)
+                XCTAssertEqual(controller.shownErrors, [], name)
             }
         }
+        let failing = MainActor.assumeIsolated { FeedViewController(user: FeedUser(name: "")) }
+        MainActor.assumeIsolated { failing.load(on: .main) }
+        let idle = expectation(for: NSPredicate { _, _ in MainActor.assumeIsolated { failing.loads == 1 } }, evaluatedWith: nil)
+        wait(for: [idle], timeout: 10)
+        MainActor.assumeIsolated { XCTAssertEqual(failing.shownErrors, ["offline"]) }
     }
 
-    func testWhenWithOwnerBodiesCancelHandlersAndToken() {
+    /// `with:` owners, promise bodies and cancel handlers on `.main`, `when` + `then`; a token
+    /// invalidated before resolution skips the callback it guards.
+    func testViewControllerWhenWithOwnerBodiesCancelHandlersAndToken() {
         let controller = MainActor.assumeIsolated { FeedViewController(user: FeedUser(name: "x")) }
-        let all = MainActor.assumeIsolated { () -> StdPromise<Void> in
-            return controller.loadAll(users: [FeedUser(name: "a"), FeedUser(name: "b")])
+        let all = MainActor.assumeIsolated {
+            controller.loadAll(users: [FeedUser(name: "a"), FeedUser(name: "b")])
         }
-        let done = expectation(description: "done")
+        let done = expectation(description: "all loaded")
         all.always(on: .immediate) { _ in done.fulfill() }
         wait(for: [done], timeout: 10)
         MainActor.assumeIsolated {
             XCTAssertEqual(controller.items, [FeedItem(title: "a"), FeedItem(title: "b")])
             XCTAssertEqual(controller.loads, 2)
+            XCTAssertEqual(controller.shownErrors, [])
         }
 
         // A token invalidated before resolution: the map is skipped (its promise cancelled).
@@ -178,44 +246,167 @@ final class IsolatedCallbackTests: XCTestCase {
             staleDone.fulfill()
         }
         wait(for: [staleDone], timeout: 10)
-        MainActor.assumeIsolated { XCTAssertTrue(controller.networkActivityIndicatorVisible) }
-    }
-
-    func testActorBodyUsingSelfRunsInAJobAndOneUsingALocalRunsSynchronously() {
-        let store = SnapshotStore()
-        let done = expectation(description: "snapshots")
-        Task {
-            let (promise, resultAtOnce) = await store.snapshotUsingSelf()
-            XCTAssertNil(resultAtOnce)
-            let local = await store.snapshotFromALocal()
-            XCTAssertEqual(local?.value, 7)
-            promise.always(on: .immediate) { result in
-                XCTAssertEqual(result.value, 7)
-                done.fulfill()
-            }
+        MainActor.assumeIsolated {
+            XCTAssertEqual(controller.items, [FeedItem(title: "c")], "the owner's then ran")
+            XCTAssertTrue(controller.networkActivityIndicatorVisible, "the map guarded by the token did not")
         }
-        wait(for: [done], timeout: 10)
-    }
 
-    func testActorCallbacksRunOnTheActor() {
-        let counter = FeedCounter()
-        for (name, context) in contexts {
-            let done = expectation(description: name)
-            Task {
-                let observed = await counter.observe(MyAPI.requestFeed(for: FeedUser(name: name)), on: context)
-                observed.always(on: .immediate) { result in
-                    XCTAssertEqual(result.value, 1, name)
-                    done.fulfill()
+        // A cancel request reaches the main-actor cancel handler on the main actor.
+        let pending = MainActor.assumeIsolated { () -> StdPromise<Int> in
+            StdPromise<Int>(on: .immediate) { resolver in
+                resolver.onRequestCancel(on: .main) { resolver in
+                    MainActor.preconditionIsolated()
+                    controller.networkActivityIndicatorVisible = false
+                    resolver.cancel()
                 }
             }
-            wait(for: [done], timeout: 10)
         }
-        let counted = expectation(description: "counts")
-        Task {
-            let counts = await counter.counts
-            XCTAssertEqual(counts.count, self.contexts.count)
-            counted.fulfill()
+        let cancelled = expectation(description: "cancelled")
+        pending.always(on: .immediate) { result in
+            XCTAssertTrue(result.isCancelled)
+            cancelled.fulfill()
         }
-        wait(for: [counted], timeout: 10)
+        DispatchQueue.global().async { pending.requestCancel() }
+        wait(for: [cancelled], timeout: 10)
+        MainActor.assumeIsolated { XCTAssertFalse(controller.networkActivityIndicatorVisible) }
+    }
+
+    /// A main-actor callback runs on the main actor for every context, resolved
+    /// off the main queue (pending at registration) and already resolved at registration.
+    func testMainActorCallbacksRunIsolatedOnEveryContext() {
+        let recorder = MainActor.assumeIsolated { MainRecorder() }
+        for (name, context) in everyContext {
+            let (promise, resolver) = Promise<Int, Never>.makeWithResolver()
+            let ran = expectation(description: name)
+            ran.expectedFulfillmentCount = 3
+            MainActor.assumeIsolated {
+                promise.then(on: context) { _ in
+                    recorder.record("then \(name)")
+                    ran.fulfill()
+                }.map(on: context) { value in
+                    recorder.record("map \(name)")
+                    return value
+                }.always(on: context) { _ in
+                    recorder.record("always \(name)")
+                    ran.fulfill()
+                }
+                Promise<Int, Never>(fulfilled: 1).tap(on: context) { _ in
+                    recorder.record("resolved \(name)")
+                    ran.fulfill()
+                }
+            }
+            DispatchQueue.global().async { resolver.fulfill(with: 1) }
+            wait(for: [ran], timeout: 10)
+        }
+        let events = MainActor.assumeIsolated { recorder.events }
+        for (name, _) in everyContext {
+            let chain = events.filter { $0.hasSuffix(" \(name)") && !$0.hasPrefix("resolved") }
+            XCTAssertEqual(chain, ["then \(name)", "map \(name)", "always \(name)"], "in order on the main actor")
+            XCTAssertTrue(events.contains("resolved \(name)"))
+        }
+    }
+
+    /// On the main queue, `.immediate` and `.nowOr` run a main-actor
+    /// callback synchronously when the promise is already resolved, as they always did.
+    func testMainActorCallbackRunsSynchronouslyOnMainForImmediateAndNowOr() {
+        MainActor.assumeIsolated {
+            let recorder = MainRecorder()
+            Promise<Int, Never>(fulfilled: 1).tap(on: .immediate) { _ in recorder.record("immediate") }
+            Promise<Int, Never>(fulfilled: 1).tap(on: .nowOr(.main)) { _ in
+                recorder.record(PromiseContext.isExecutingNow ? "now" : "later")
+            }
+            _ = Promise<Int, Never>(on: .immediate) { resolver in
+                recorder.record("body")
+                resolver.fulfill(with: 1)
+            }
+            XCTAssertEqual(recorder.events, ["immediate", "now", "body"])
+        }
+    }
+
+    /// An invalidated token skips a main-actor callback; the token is checked on the actor,
+    /// when the callback would run.
+    func testTokenInvalidatedBeforeResolution() {
+        let recorder = MainActor.assumeIsolated { MainRecorder() }
+        let token = PromiseInvalidationToken()
+        let (promise, resolver) = StdPromise<Int>.makeWithResolver()
+        let chain = MainActor.assumeIsolated {
+            promise.then(on: .main, token: token) { _ in recorder.record("then") }
+                .map(on: .main, token: token) { _ in recorder.record("map") }
+        }
+        token.invalidate()
+        DispatchQueue.global().async { resolver.fulfill(with: 1) }
+        let done = expectation(description: "done")
+        chain.always(on: .immediate) { result in
+            XCTAssertEqual(result.isCancelled, true)
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 10)
+        MainActor.assumeIsolated { XCTAssertEqual(recorder.events, []) }
+    }
+
+    /// An actor's callbacks update its state on the actor, for every context.
+    func testActorCallbacksRunIsolatedOnEveryContext() async {
+        let counter = FeedCounter()
+        for (name, context) in everyContext {
+            let observed = await counter.observe(MyAPI.requestFeed(for: FeedUser(name: name)), on: context)
+            let result = await settled(observed)
+            XCTAssertEqual(result?.value, 1, name)
+            let failed = await counter.observe(MyAPI.requestFeed(for: FeedUser(name: "")), on: context)
+            let failure = await settled(failed)
+            XCTAssertEqual(failure?.value, -1, name)
+        }
+        let counts = await counter.counts
+        let callbacks = await counter.callbacks
+        XCTAssertEqual(counts.count, everyContext.count)
+        XCTAssertEqual(Set(counts.values), [1])
+        XCTAssertEqual(callbacks, 2 * everyContext.count)
+    }
+
+    /// Promise bodies and cancel handlers written in an actor run on the actor.
+    func testActorPromiseBodiesAndCancelHandlers() async {
+        let counter = FeedCounter()
+        for (name, context) in everyContext {
+            let work = await counter.work(on: context)
+            DispatchQueue.global().async { work.requestCancel() }
+            let result = await settled(work)
+            XCTAssertEqual(result?.isCancelled, true, name)
+        }
+        let cancels = await counter.counts["cancel"]
+        let bodies = await counter.callbacks
+        XCTAssertEqual(cancels, everyContext.count)
+        XCTAssertEqual(bodies, everyContext.count)
+    }
+
+    /// A promise body in an actor that uses `self` runs in a job on the actor, after the
+    /// method returned; one that uses a local is nonisolated and runs synchronously.
+    func testActorBodyUsingSelfRunsInAJobAndOneUsingALocalRunsSynchronously() async {
+        let store = SnapshotStore()
+        let (promise, resultAtOnce) = await store.snapshotUsingSelf()
+        XCTAssertNil(resultAtOnce)
+        let local = await store.snapshotFromALocal()
+        XCTAssertEqual(local?.value, 7)
+        let result = await settled(promise)
+        XCTAssertEqual(result?.value, 7)
+    }
+
+    /// Callbacks registered for one actor run in registration order.
+    func testActorCallbacksKeepRegistrationOrder() async {
+        actor Log {
+            var entries: [Int] = []
+            func observe(_ promise: Promise<Int, Never>) -> Promise<Int, Never> {
+                var last = promise
+                for index in 0..<20 {
+                    last = promise.then { _ in self.entries.append(index) }
+                }
+                return last
+            }
+        }
+        let log = Log()
+        let (promise, resolver) = Promise<Int, Never>.makeWithResolver()
+        let last = await log.observe(promise)
+        resolver.fulfill(with: 1)
+        _ = await settled(last)
+        let entries = await log.entries
+        XCTAssertEqual(entries, Array(0..<20))
     }
 }

@@ -1,7 +1,9 @@
-// A named context is where the code runs, for every API that takes a context and a
-// closure: a closure written in a `@MainActor` class or in an actor, given `.utility`,
-// `.queue(q)`, `.operationQueue(q)`, … runs on that context, not on the main queue or the
-// actor; the same closure with no context, `.main` or a `PromiseContext` value runs on the
+// A context that names a queue is where the code runs, for every API that takes a context and
+// a closure: a closure written in a `@MainActor` class or in an actor, given `.utility`,
+// `.queue(q)`, `.operationQueue(q)`, … or a `PromiseContext` held in a value (a stored
+// property, a parameter with a default, `PromiseContext(qos:)`, a custom `PromiseContext.x`, a
+// ternary, `.nowOr(value)`) runs on that context, not on the main queue or the actor; the
+// same closure with no context, `.main`, `.auto`, `.immediate` or `.nowOr(.main)` runs on the
 // caller's actor.
 //
 // One file, compiled in both language modes: this is the Swift 5 client target's file, and
@@ -30,6 +32,9 @@ enum PlacementQueues {
 
     /// Marks the main queue (idempotent; `setUp` calls it).
     static func markMainQueue() { DispatchQueue.main.setSpecific(key: placementKey, value: main) }
+
+    /// One serial queue that answers `queue`, for contexts held in static members.
+    static let shared = makeQueue()
 
     /// A serial queue that answers `queue` to `currentPlace()`.
     static func makeQueue() -> DispatchQueue {
@@ -175,6 +180,19 @@ func placementPromises() -> (value: StdPromise<Int>, error: StdPromise<Int>, can
     return (StdPromise(fulfilled: 1), StdPromise(rejected: PlacementError.failed), cancelled)
 }
 
+/// A promise fulfilled with 1 from a global queue after `register` ran, so that a `.nowOr`
+/// callback registered on it cannot run synchronously.
+func placementPending(_ register: (StdPromise<Int>) -> Void) {
+    let (promise, resolver) = StdPromise<Int>.makeWithResolver()
+    register(promise)
+    DispatchQueue.global().async { resolver.fulfill(with: 1) }
+}
+
+extension PromiseContext {
+    /// A 1.x-style custom context: `PromiseContext.placementSerial` is a value.
+    static let placementSerial = PromiseContext.queue(PlacementQueues.shared)
+}
+
 // MARK: - Closures written in a @MainActor class
 
 @MainActor final class MainActorPlacementClient {
@@ -182,141 +200,18 @@ func placementPromises() -> (value: StdPromise<Int>, error: StdPromise<Int>, can
     let owner = PlacementOwner()
     let token = PromiseInvalidationToken()
     let operations = OperationQueue()
+    /// A context held in a stored property, as 1.x view controllers do.
+    var transformContext: PromiseContext = .utility
+    /// Picks the first branch of the ternaries below.
+    var fast = false
 
     /// Every API that takes a context and a closure, given the named context `ctx` (with
     /// `token` on the operators that take one).
     func namedCases(_ ctx: PromiseContext.Named, token: PromiseInvalidationToken?, expected: PlacementExpectation,
                     _ log: PlacementLog) -> [PlacementCase] {
-        let (value, error, cancelled) = placementPromises()
-        let owner = self.owner
-        let tokenValue = value.withToken(self.token), tokenError = error.withToken(self.token)
         let operations = self.operations
-        return [
-            // Promise operators.
-            PlacementCase("then", expected) { _ = value.then(on: ctx, token: token) { _ in log.record("then") } },
-            PlacementCase("map", expected) { _ = value.map(on: ctx, token: token) { x in log.record("map"); return x } },
-            PlacementCase("flatMap", expected) {
-                _ = value.flatMap(on: ctx, token: token) { x in log.record("flatMap"); return StdPromise(fulfilled: x) }
-            },
-            PlacementCase("tryThen", expected) { _ = value.tryThen(on: ctx, token: token) { _ in log.record("tryThen") } },
-            PlacementCase("tryMap", expected) { _ = value.tryMap(on: ctx, token: token) { x in log.record("tryMap"); return x } },
-            PlacementCase("tryFlatMap", expected) {
-                _ = value.tryFlatMap(on: ctx, token: token) { x in log.record("tryFlatMap"); return StdPromise(fulfilled: x) }
-            },
-            PlacementCase("catch", expected) { _ = error.catch(on: ctx, token: token) { _ in log.record("catch") } },
-            PlacementCase("recover", expected) { _ = error.recover(on: ctx, token: token) { _ in log.record("recover"); return 0 } },
-            PlacementCase("mapError", expected) {
-                _ = error.mapError(on: ctx, token: token) { _ -> PlacementError in log.record("mapError"); return .failed }
-            },
-            PlacementCase("flatMapError", expected) {
-                _ = error.flatMapError(on: ctx, token: token) { _ -> Promise<Int, PlacementError> in
-                    log.record("flatMapError"); return Promise(rejected: .failed)
-                }
-            },
-            PlacementCase("tryMapError", expected) {
-                _ = error.tryMapError(on: ctx, token: token) { _ -> PlacementError in log.record("tryMapError"); return .failed }
-            },
-            PlacementCase("tryFlatMapError", expected) {
-                _ = error.tryFlatMapError(on: ctx, token: token) { _ -> Promise<Int, PlacementError> in
-                    log.record("tryFlatMapError"); return Promise(rejected: .failed)
-                }
-            },
-            PlacementCase("tryRecover", expected) { _ = error.tryRecover(on: ctx, token: token) { _ in log.record("tryRecover"); return 0 } },
-            PlacementCase("always", expected) { _ = value.always(on: ctx, token: token) { _ in log.record("always") } },
-            PlacementCase("mapResult", expected) {
-                _ = value.mapResult(on: ctx, token: token) { r -> PromiseResult<Int, Error> in log.record("mapResult"); return r }
-            },
-            PlacementCase("flatMapResult", expected) {
-                _ = value.flatMapResult(on: ctx, token: token) { r -> StdPromise<Int> in log.record("flatMapResult"); return Promise(with: r) }
-            },
-            PlacementCase("tryMapResult", expected) {
-                _ = value.tryMapResult(on: ctx, token: token) { r -> PromiseResult<Int, Error> in log.record("tryMapResult"); return r }
-            },
-            PlacementCase("tryFlatMapResult", expected) {
-                _ = value.tryFlatMapResult(on: ctx, token: token) { r -> StdPromise<Int> in
-                    log.record("tryFlatMapResult"); return Promise(with: r)
-                }
-            },
-            PlacementCase("tap", expected) { _ = value.tap(on: ctx, token: token) { _ in log.record("tap") } },
-            PlacementCase("onCancel", expected) { _ = cancelled.onCancel(on: ctx, token: token) { log.record("onCancel") } },
-            // `with:` owners.
-            PlacementCase("then(with:)", expected) {
-                _ = value.then(on: ctx, with: owner, token: token) { _, _ in log.record("then(with:)") }
-            },
-            PlacementCase("map(with:)", expected) {
-                _ = value.map(on: ctx, with: owner, token: token) { _, x in log.record("map(with:)"); return x }
-            },
-            PlacementCase("flatMap(with:)", expected) {
-                _ = value.flatMap(on: ctx, with: owner, token: token) { _, x in log.record("flatMap(with:)"); return StdPromise(fulfilled: x) }
-            },
-            PlacementCase("catch(with:)", expected) {
-                _ = error.catch(on: ctx, with: owner, token: token) { _, _ in log.record("catch(with:)") }
-            },
-            PlacementCase("recover(with:)", expected) {
-                _ = error.recover(on: ctx, with: owner, token: token) { _, _ in log.record("recover(with:)"); return 0 }
-            },
-            PlacementCase("always(with:)", expected) {
-                _ = value.always(on: ctx, with: owner, token: token) { _, _ in log.record("always(with:)") }
-            },
-            PlacementCase("mapResult(with:)", expected) {
-                _ = value.mapResult(on: ctx, with: owner, token: token) { _, r -> PromiseResult<Int, Error> in
-                    log.record("mapResult(with:)"); return r
-                }
-            },
-            PlacementCase("flatMapResult(with:)", expected) {
-                _ = value.flatMapResult(on: ctx, with: owner, token: token) { _, r -> StdPromise<Int> in
-                    log.record("flatMapResult(with:)"); return Promise(with: r)
-                }
-            },
-            // TokenPromise operators.
-            PlacementCase("token.then", expected) { _ = tokenValue.then(on: ctx) { _ in log.record("token.then") } },
-            PlacementCase("token.map", expected) { _ = tokenValue.map(on: ctx) { x in log.record("token.map"); return x } },
-            PlacementCase("token.flatMap", expected) {
-                _ = tokenValue.flatMap(on: ctx) { x in log.record("token.flatMap"); return StdPromise(fulfilled: x) }
-            },
-            PlacementCase("token.tryThen", expected) { _ = tokenValue.tryThen(on: ctx) { _ in log.record("token.tryThen") } },
-            PlacementCase("token.tryMap", expected) { _ = tokenValue.tryMap(on: ctx) { x in log.record("token.tryMap"); return x } },
-            PlacementCase("token.tryFlatMap", expected) {
-                _ = tokenValue.tryFlatMap(on: ctx) { x in log.record("token.tryFlatMap"); return StdPromise(fulfilled: x) }
-            },
-            PlacementCase("token.catch", expected) { _ = tokenError.catch(on: ctx) { _ in log.record("token.catch") } },
-            PlacementCase("token.recover", expected) { _ = tokenError.recover(on: ctx) { _ in log.record("token.recover"); return 0 } },
-            PlacementCase("token.mapError", expected) {
-                _ = tokenError.mapError(on: ctx) { _ -> PlacementError in log.record("token.mapError"); return .failed }
-            },
-            PlacementCase("token.flatMapError", expected) {
-                _ = tokenError.flatMapError(on: ctx) { _ -> Promise<Int, PlacementError> in
-                    log.record("token.flatMapError"); return Promise(rejected: .failed)
-                }
-            },
-            PlacementCase("token.tryMapError", expected) {
-                _ = tokenError.tryMapError(on: ctx) { _ -> PlacementError in log.record("token.tryMapError"); return .failed }
-            },
-            PlacementCase("token.tryFlatMapError", expected) {
-                _ = tokenError.tryFlatMapError(on: ctx) { _ -> Promise<Int, PlacementError> in
-                    log.record("token.tryFlatMapError"); return Promise(rejected: .failed)
-                }
-            },
-            PlacementCase("token.tryRecover", expected) { _ = tokenError.tryRecover(on: ctx) { _ in log.record("token.tryRecover"); return 0 } },
-            PlacementCase("token.always", expected) { _ = tokenValue.always(on: ctx) { _ in log.record("token.always") } },
-            PlacementCase("token.mapResult", expected) {
-                _ = tokenValue.mapResult(on: ctx) { r -> PromiseResult<Int, Error> in log.record("token.mapResult"); return r }
-            },
-            PlacementCase("token.flatMapResult", expected) {
-                _ = tokenValue.flatMapResult(on: ctx) { r -> StdPromise<Int> in log.record("token.flatMapResult"); return Promise(with: r) }
-            },
-            PlacementCase("token.tryMapResult", expected) {
-                _ = tokenValue.tryMapResult(on: ctx) { r -> PromiseResult<Int, Error> in log.record("token.tryMapResult"); return r }
-            },
-            PlacementCase("token.tryFlatMapResult", expected) {
-                _ = tokenValue.tryFlatMapResult(on: ctx) { r -> StdPromise<Int> in
-                    log.record("token.tryFlatMapResult"); return Promise(with: r)
-                }
-            },
-            PlacementCase("token.tap", expected) { _ = tokenValue.tap(on: ctx) { _ in log.record("token.tap") } },
-            PlacementCase("token.onCancel", expected) {
-                _ = cancelled.withToken(self.token).onCancel(on: ctx) { log.record("token.onCancel") }
-            },
+        // The promise operators' cases are generated from the callback API table (CallbackAPICases.swift).
+        return operatorCases(ctx, token: token, expected: expected, log) + [
             // Promise bodies, cancel handlers, retry and async operations.
             PlacementCase("Promise(on:)", expected) {
                 _ = Promise<Int, PlacementError>(on: ctx) { resolver in log.record("Promise(on:)"); resolver.fulfill(with: 1) }
@@ -414,57 +309,101 @@ func placementPromises() -> (value: StdPromise<Int>, error: StdPromise<Int>, can
         ]
     }
 
-    /// The contrast: a representative API of each family, given a context held in a value
-    /// (`PromiseContext.utility` spelled out, a stored `PromiseContext`): the closure touches
-    /// main-actor state, so it is isolated to the main actor, and runs there.
-    func contextValueCases(_ ctx: any PromiseContextConvertible, _ log: PlacementLog) -> [PlacementCase] {
+    /// A representative API of each family, given a context held in a value
+    /// (`PromiseContext.utility` spelled out, a stored `PromiseContext`): the closure is
+    /// nonisolated, as with a named context, and runs where the value says.
+    func contextValueCases(_ ctx: any PromiseContextConvertible, expected: PlacementExpectation,
+                           _ log: PlacementLog) -> [PlacementCase] {
         let (value, error, cancelled) = placementPromises()
         let owner = self.owner, operations = self.operations
         return [
-            PlacementCase("then", .main) { _ = value.then(on: ctx) { _ in self.mainState += 1; log.record("then") } },
-            PlacementCase("map", .main) { _ = value.map(on: ctx) { x in self.mainState += 1; log.record("map"); return x } },
-            PlacementCase("catch", .main) { _ = error.catch(on: ctx) { _ in self.mainState += 1; log.record("catch") } },
-            PlacementCase("always", .main) { _ = value.always(on: ctx) { _ in self.mainState += 1; log.record("always") } },
-            PlacementCase("onCancel", .main) { _ = cancelled.onCancel(on: ctx) { self.mainState += 1; log.record("onCancel") } },
-            PlacementCase("then(token:)", .main) {
-                _ = value.then(on: ctx, token: self.token) { _ in self.mainState += 1; log.record("then(token:)") }
+            PlacementCase("then", expected) { _ = value.then(on: ctx) { _ in log.record("then") } },
+            PlacementCase("map", expected) { _ = value.map(on: ctx) { x in log.record("map"); return x } },
+            PlacementCase("catch", expected) { _ = error.catch(on: ctx) { _ in log.record("catch") } },
+            PlacementCase("always", expected) { _ = value.always(on: ctx) { _ in log.record("always") } },
+            PlacementCase("onCancel", expected) { _ = cancelled.onCancel(on: ctx) { log.record("onCancel") } },
+            PlacementCase("then(token:)", expected) {
+                _ = value.then(on: ctx, token: self.token) { _ in log.record("then(token:)") }
             },
-            PlacementCase("then(with:)", .main) {
-                _ = value.then(on: ctx, with: owner) { _, _ in self.mainState += 1; log.record("then(with:)") }
+            PlacementCase("then(with:)", expected) {
+                _ = value.then(on: ctx, with: owner) { _, _ in log.record("then(with:)") }
             },
-            PlacementCase("token.then", .main) {
-                _ = value.withToken(self.token).then(on: ctx) { _ in self.mainState += 1; log.record("token.then") }
+            PlacementCase("token.then", expected) {
+                _ = value.withToken(self.token).then(on: ctx) { _ in log.record("token.then") }
             },
-            PlacementCase("Promise(on:)", .main) {
-                _ = StdPromise<Int>(on: ctx) { resolver in self.mainState += 1; log.record("Promise(on:)"); resolver.fulfill(with: 1) }
+            PlacementCase("Promise(on:)", expected) {
+                _ = StdPromise<Int>(on: ctx) { resolver in log.record("Promise(on:)"); resolver.fulfill(with: 1) }
             },
-            PlacementCase("DelayedPromise(on:)", .main) {
+            PlacementCase("DelayedPromise(on:)", expected) {
                 _ = StdDelayedPromise<Int>(on: ctx) { resolver in
-                    self.mainState += 1; log.record("DelayedPromise(on:)"); resolver.fulfill(with: 1)
+                    log.record("DelayedPromise(on:)"); resolver.fulfill(with: 1)
                 }.promise
             },
-            PlacementCase("PromiseOperation(on:)", .main) {
+            PlacementCase("PromiseOperation(on:)", expected) {
                 operations.addOperation(StdPromiseOperation<Int>(on: ctx) { resolver in
-                    self.mainState += 1; log.record("PromiseOperation(on:)"); resolver.fulfill(with: 1)
+                    log.record("PromiseOperation(on:)"); resolver.fulfill(with: 1)
                 })
             },
-            PlacementCase("onRequestCancel(on:)", .main) {
+            PlacementCase("onRequestCancel(on:)", expected) {
                 let (promise, resolver) = StdPromise<Int>.makeWithResolver()
-                resolver.onRequestCancel(on: ctx) { resolver in self.mainState += 1; log.record("onRequestCancel(on:)"); resolver.cancel() }
+                resolver.onRequestCancel(on: ctx) { resolver in log.record("onRequestCancel(on:)"); resolver.cancel() }
                 promise.requestCancel()
             },
-            PlacementCase("propagatingCancellation(on:)", .main) {
+            PlacementCase("propagatingCancellation(on:)", expected) {
                 let (promise, resolver) = StdPromise<Int>.makeWithResolver()
                 promise.propagatingCancellation(on: ctx) { _ in
-                    self.mainState += 1; log.record("propagatingCancellation(on:)"); resolver.cancel()
+                    log.record("propagatingCancellation(on:)"); resolver.cancel()
                 }.requestCancel()
             },
-            PlacementCase("retry(on:)", .main) {
+            PlacementCase("retry(on:)", expected) {
                 _ = retry(on: ctx, attempts: 1) { () -> StdPromise<Int> in
-                    self.mainState += 1; log.record("retry(on:)"); return StdPromise(fulfilled: 1)
+                    log.record("retry(on:)"); return StdPromise(fulfilled: 1)
                 }
             },
         ]
+    }
+
+    /// Each way 1.x code holds a context in a value, from main-actor code: a stored
+    /// property, a parameter with a default, `PromiseContext(qos:)`, a custom static member, a
+    /// ternary and `.nowOr(value)`. Each closure runs on the context the value holds.
+    func heldValueCases(_ log: PlacementLog) -> [PlacementCase] {
+        let value = StdPromise<Int>(fulfilled: 1)
+        let onQueue = PlacementExpectation.queue(PlacementQueues.queue)
+        return [
+            PlacementCase("stored property", .offMain) {
+                _ = value.map(on: self.transformContext) { x in log.record("stored property"); return x }
+            },
+            PlacementCase("parameter with a default", onQueue) { self.load(value, log) },
+            PlacementCase("PromiseContext(qos:)", .offMain) {
+                _ = value.then(on: PromiseContext(qos: .utility)) { _ in log.record("PromiseContext(qos:)") }
+            },
+            PlacementCase("PromiseContext.placementSerial", onQueue) {
+                _ = value.then(on: PromiseContext.placementSerial) { _ in log.record("PromiseContext.placementSerial") }
+            },
+            PlacementCase("ternary", onQueue) {
+                _ = value.map(on: self.fast ? PromiseContext.immediate : .placementSerial) { x in log.record("ternary"); return x }
+            },
+            // `.immediate` from the ternary: synchronously, here on the main queue.
+            PlacementCase("ternary, immediate", .main) {
+                _ = value.map(on: !self.fast ? PromiseContext.immediate : .utility) { x in log.record("ternary, immediate"); return x }
+            },
+            PlacementCase(".nowOr(stored property)", .offMain) {
+                placementPending { _ = $0.then(on: .nowOr(self.transformContext)) { _ in log.record(".nowOr(stored property)") } }
+            },
+            PlacementCase(".nowOr(PromiseContext.placementSerial)", onQueue) {
+                placementPending { _ = $0.then(on: .nowOr(PromiseContext.placementSerial)) { _ in log.record(".nowOr(PromiseContext.placementSerial)") } }
+            },
+            PlacementCase("DelayedPromise(on: ternary)", onQueue) {
+                _ = StdDelayedPromise<Int>(on: self.fast ? .immediate : PromiseContext.placementSerial) { resolver in
+                    log.record("DelayedPromise(on: ternary)"); resolver.fulfill(with: 1)
+                }.promise
+            },
+        ]
+    }
+
+    /// A parameter with a default, as 1.x services take their context.
+    func load(_ value: StdPromise<Int>, on context: PromiseContext = .placementSerial, _ log: PlacementLog) {
+        _ = value.then(on: context) { _ in log.record("parameter with a default") }
     }
 
     /// The contrast with no context, `.main` and the other contexts that name no executor:
@@ -556,13 +495,55 @@ actor PlacementActor {
                     self.preconditionIsolated(); self.state += 1; log.record("Promise(on: .immediate)"); resolver.fulfill(with: 1)
                 }
             },
-            PlacementCase("Promise(on: PromiseContext.utility)", onActor) {
-                _ = StdPromise<Int>(on: PromiseContext.utility) { resolver in
-                    self.preconditionIsolated(); self.state += 1; log.record("Promise(on: PromiseContext.utility)"); resolver.fulfill(with: 1)
+        ].runAll()
+    }
+
+    /// A context held in the actor's stored property, a parameter, a static member, a
+    /// ternary and `.nowOr(value)`: the closures use `self` (which would make them isolated
+    /// to this actor with no context or `.main`) but no actor state, and run on that context,
+    /// never on the actor.
+    func registerHeldValues(_ log: PlacementLog, on context: PromiseContext = .placementSerial) -> [PlacementRecordExpectation] {
+        let (value, error, _) = placementPromises()
+        let onQueue = PlacementExpectation.queue(PlacementQueues.queue)
+        return [
+            PlacementCase("stored property", .offMain) {
+                _ = value.map(on: self.storedContext) { x in self.touch(); log.record("stored property"); return x }
+            },
+            PlacementCase("parameter with a default", onQueue) {
+                _ = error.catch(on: context) { _ in self.touch(); log.record("parameter with a default") }
+            },
+            PlacementCase("PromiseContext(qos:)", .offMain) {
+                _ = StdPromise<Int>(on: PromiseContext(qos: .userInitiated)) { resolver in
+                    self.touch(); log.record("PromiseContext(qos:)"); resolver.fulfill(with: 1)
+                }
+            },
+            PlacementCase("PromiseContext.placementSerial", onQueue) {
+                _ = value.then(on: PromiseContext.placementSerial) { _ in self.touch(); log.record("PromiseContext.placementSerial") }
+            },
+            PlacementCase("ternary", onQueue) {
+                _ = value.always(on: self.fast ? PromiseContext.immediate : .placementSerial) { _ in
+                    self.touch(); log.record("ternary")
+                }
+            },
+            PlacementCase(".nowOr(value)", onQueue) {
+                placementPending { _ = $0.then(on: .nowOr(PromiseContext.placementSerial)) { _ in self.touch(); log.record(".nowOr(value)") } }
+            },
+            PlacementCase("retry(on: stored)", .offMain) {
+                _ = retry(on: self.storedContext, attempts: 1) { () -> StdPromise<Int> in
+                    self.touch(); log.record("retry(on: stored)"); return StdPromise(fulfilled: 1)
                 }
             },
         ].runAll()
     }
+
+    /// Uses `self` without touching actor state, so that a closure calling it would be
+    /// isolated to this actor if its context kept the caller's actor.
+    nonisolated func touch() {}
+
+    /// A context held in a stored property of the actor.
+    nonisolated let storedContext: PromiseContext = .utility
+    /// Picks the second branch of the ternary.
+    nonisolated let fast = false
 }
 
 // MARK: - Tests
@@ -628,17 +609,34 @@ final class NamedContextPlacementTests: XCTestCase {
         check("spelled out") { log in client.namedContextsSpelledOut(queue: q, operationQueue: oq, log).runAll() }
     }
 
-    /// The contrast: a context held in a value (even `.utility` or `.queue(q)`) keeps the
-    /// main actor, as do no context, `.main`, `.auto`, `.immediate` and `.nowOr(.main)`.
-    func testMainActorClosuresWithoutANamedContextRunOnTheMainActor() {
+    /// A context held in a value (`PromiseContext.utility`, `.queue(q)`, even `.main`) runs a
+    /// closure written in main-actor code where the value says, as in 1.x: nonisolated, like a
+    /// named context.
+    func testMainActorClosuresGivenAContextValueRunWhereItSays() {
         let client = MainActor.assumeIsolated { MainActorPlacementClient() }
-        let values: [(String, PromiseContext)] = [
-            ("PromiseContext.utility", PromiseContext.utility), ("PromiseContext.queue(q)", PromiseContext.queue(PlacementQueues.makeQueue())),
-            ("PromiseContext.main", PromiseContext.main),
+        let values: [(String, PromiseContext, PlacementExpectation)] = [
+            ("PromiseContext.utility", PromiseContext.utility, .offMain),
+            ("PromiseContext.queue(q)", PromiseContext.queue(PlacementQueues.makeQueue()), .queue(PlacementQueues.queue)),
+            ("PromiseContext.operationQueue(q)", PromiseContext.operationQueue(PlacementQueues.makeOperationQueue()),
+             .queue(PlacementQueues.operations)),
+            ("PromiseContext.main", PromiseContext.main, .main),
         ]
-        for (name, ctx) in values {
-            check(name) { log in client.contextValueCases(ctx, log).runAll() }
+        for (name, ctx, expected) in values {
+            check(name) { log in client.contextValueCases(ctx, expected: expected, log).runAll() }
         }
+    }
+
+    /// Every way of holding a context value, in main-actor code: each closure runs where the
+    /// value says.
+    func testMainActorClosuresGivenHeldContextValuesRunWhereTheySay() {
+        let client = MainActor.assumeIsolated { MainActorPlacementClient() }
+        check("held values") { log in client.heldValueCases(log).runAll() }
+    }
+
+    /// The contrast: no context, `.main`, `.auto`, `.immediate` and `.nowOr(.main)`, spelled at
+    /// the call site, keep the main actor.
+    func testMainActorClosuresWithoutAContextOfTheirOwnRunOnTheMainActor() {
+        let client = MainActor.assumeIsolated { MainActorPlacementClient() }
         check("no context, .main, .auto, .immediate, .nowOr(.main)") { log in client.callerIsolatedCases(log).runAll() }
         MainActor.assumeIsolated { XCTAssertGreaterThan(client.mainState, 0) }
     }
@@ -651,6 +649,7 @@ final class NamedContextPlacementTests: XCTestCase {
             check("actor, \(name)") { log in await actor.registerNamed(ctx, expected: expected, log) }
         }
         check("actor, using self") { log in await actor.registerUsingSelf(log) }
+        check("actor, held values") { log in await actor.registerHeldValues(log) }
     }
 }
 

@@ -13,11 +13,17 @@
 //
 // Callbacks keep their caller's actor: inside a `@MainActor` type (every UIKit/AppKit view
 // controller) or an actor, a callback literal such as the README's
-// `.then { self.refreshUI(with: items) }` is isolated to that actor, compiles as it did with
-// 1.x, and runs on that actor whatever its context (IsolatedCallbackTests).
+// `.then { self.refreshUI(with: items) }` with no context, `.main`, `.auto` or `.immediate` is
+// isolated to that actor, compiles as it did with 1.x, and runs on that actor
+// (IsolatedCallbackTests); one given a named queue or a `PromiseContext` value runs on that
+// queue, nonisolated (NamedContextPlacementTests).
 //
 // Nothing in this target may be "modernised": if a construct here stops compiling, that is
-// a source-compatibility regression of the library, not a test to fix.
+// a source-compatibility regression of the library, not a test to fix. The exceptions are the
+// edits `tomorrowland-migrate adopt` makes (MIGRATION.md, "What no longer compiles, and the
+// fix") and the 1.x data races it lists: the value-context rule made two helpers of
+// IsolatedCallbackTests that touched main-actor or actor state from a `PromiseContext` value
+// take `PromiseContext.CallerIsolated` instead, the documented way to keep the actor.
 
 import Foundation
 import Tomorrowland

@@ -1,7 +1,8 @@
 // Contexts of a user's own that name a queue: declared on `PromiseContext.Named` (as
 // MIGRATION.md says), `.decoding` picks the named overload from a `@MainActor` class, so its
-// closure is nonisolated and runs on that queue; `Named(qos:)` likewise. The same context kept
-// as a `PromiseContext` value keeps the caller's actor.
+// closure is nonisolated and runs on that queue; `Named(qos:)` and `Named(PromiseContext.x)`
+// (the twin `tomorrowland-migrate adopt` writes) likewise. The same context held as a
+// `PromiseContext` value (`PromiseContext.decoding`) runs there too.
 
 import Foundation
 import Tomorrowland
@@ -21,6 +22,12 @@ extension PromiseContext.Named {
 
 extension PromiseContext {
     static let decoding = PromiseContext.queue(decodingQueue)
+    static let parsing = PromiseContext.queue(decodingQueue)
+}
+
+extension PromiseContext.Named {
+    /// The twin `adopt` writes for `PromiseContext.parsing`.
+    static var parsing: Self { Self(PromiseContext.parsing) }
 }
 
 @MainActor
@@ -37,11 +44,19 @@ private final class DecodingScreen {
         data.map(on: PromiseContext.Named(qos: .utility)) { _ in DispatchQueue.getSpecific(key: mainKey) == true }
     }
 
-    /// `PromiseContext.decoding` (a value): the closure keeps the main actor.
+    /// `.parsing` (a twin wrapping the `PromiseContext` member): on the decoding queue.
+    func parse(_ data: StdPromise<Int>) -> StdPromise<Bool> {
+        data.map(on: .parsing) { _ in DispatchQueue.getSpecific(key: decodingKey) == true }
+    }
+
+    /// `PromiseContext.decoding` (a value): the closure is nonisolated and runs on the
+    /// decoding queue; back on the main actor with `.main`.
     func decodeWithValue(_ data: StdPromise<Int>) -> StdPromise<Bool> {
         data.map(on: PromiseContext.decoding) { _ in
+            DispatchQueue.getSpecific(key: decodingKey) == true
+        }.map(on: .main) { onDecodingQueue in
             self.shown.append("value")
-            return DispatchQueue.getSpecific(key: mainKey) == true
+            return onDecodingQueue
         }
     }
 }
@@ -65,12 +80,14 @@ final class UserNamedContextTests: XCTestCase {
         XCTAssertEqual(value(of: onQueue), true)
         let offMain = MainActor.assumeIsolated { screen.decodeOnQoS(StdPromise(fulfilled: 1)) }
         XCTAssertEqual(value(of: offMain), false)
+        let twin = MainActor.assumeIsolated { screen.parse(StdPromise(fulfilled: 1)) }
+        XCTAssertEqual(value(of: twin), true)
     }
 
-    func testUserContextHeldAsAValueKeepsTheMainActor() {
+    func testUserContextHeldAsAValueRunsOnItsQueue() {
         let screen = MainActor.assumeIsolated { DecodingScreen() }
-        let onMain = MainActor.assumeIsolated { screen.decodeWithValue(StdPromise(fulfilled: 1)) }
-        XCTAssertEqual(value(of: onMain), true)
+        let onQueue = MainActor.assumeIsolated { screen.decodeWithValue(StdPromise(fulfilled: 1)) }
+        XCTAssertEqual(value(of: onQueue), true)
         XCTAssertEqual(MainActor.assumeIsolated { screen.shown }, ["value"])
     }
 }

@@ -18,6 +18,8 @@ final class SendableSoundnessTests: XCTestCase {
         "reject_capture_class_in_token_promise.swift",
         "reject_capture_self_in_cancel_requested.swift",
         "reject_capture_task_in_on_request_cancel.swift",
+        "reject_context_value_actor_state.swift",
+        "reject_context_value_mainactor_state.swift",
         "reject_mainactor_state_from_utility.swift",
         "reject_mainactor_state_in_lazy_var_closure.swift",
         "reject_mutate_captured_var.swift",
@@ -159,6 +161,20 @@ final class SendableSoundnessTests: XCTestCase {
     func testRejectsActorStateFromNamedContextClosures() throws {
         try assertRejected("reject_named_context_actor_state.swift")
         try assertRejected("reject_named_context_actor_state.swift", languageMode: 5)
+    }
+
+    /// A closure given a context held in a value (a stored property, a parameter, `PromiseContext(qos:)`,
+    /// a custom `PromiseContext.x`, a ternary, `.nowOr(value)`) is nonisolated and runs on that
+    /// context too, so touching main-actor state from it is an error in both modes.
+    func testRejectsMainActorStateFromContextValueClosures() throws {
+        try assertRejected("reject_context_value_mainactor_state.swift")
+        try assertRejected("reject_context_value_mainactor_state.swift", languageMode: 5)
+    }
+
+    /// The same in an actor method that uses `self`.
+    func testRejectsActorStateFromContextValueClosures() throws {
+        try assertRejected("reject_context_value_actor_state.swift")
+        try assertRejected("reject_context_value_actor_state.swift", languageMode: 5)
     }
 
     func testRejectsActorStateInCallback() throws {

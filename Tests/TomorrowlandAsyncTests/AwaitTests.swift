@@ -66,6 +66,22 @@ struct AwaitTests {
 
     // MARK: Task cancellation → promise
 
+    /// What the negative checks below rely on instead of a sleep: `Task.cancel()` runs the
+    /// awaiting Task's cancellation handler before it returns (`withTaskCancellationHandler`),
+    /// and that handler's cancel request, with the `.immediate` handlers it triggers, runs
+    /// on the cancelling thread. So right after `cancel()`, a request that was going to be
+    /// made has been made.
+    @Test func cancelRunsTheAwaitersRequestBeforeReturning() async throws {
+        let (promise, resolver) = StdPromise<Int>.makeWithResolver()
+        let requested = Counter()
+        resolver.onRequestCancel(on: .immediate) { _ in requested.increment() }
+        let t = await startAwaiting { try await promise.value }
+        t.cancel()
+        #expect(requested.value == 1)
+        resolver.cancel()
+        await #expect(throws: CancellationError.self) { try await withDeadline { try await t.value } }
+    }
+
     @Test func cancellingOneOfTwoAwaitersDoesNotCancelThePromise() async throws {
         let (promise, resolver) = StdPromise<Int>.makeWithResolver()
         let requested = Counter()
@@ -73,12 +89,14 @@ struct AwaitTests {
         // Both Tasks observe the promise before the first is cancelled (no sleep guessing it).
         let first = await startAwaiting { try await promise.value }
         let second = await startAwaiting { try await promise.value }
+        // No wait is needed before the negative checks (see `cancelRunsTheAwaitersRequestBeforeReturning`):
+        // `cancel()` returns after the awaiter's request, and the `.immediate` handler it
+        // would trigger, ran. The control below is counted the moment `second.cancel()` returns.
         first.cancel()
-        try await Task.sleep(for: .milliseconds(50))
         #expect(requested.value == 0)
         #expect(!resolver.hasRequestedCancel)
         second.cancel()
-        #expect(await eventually { requested.value == 1 })
+        #expect(requested.value == 1)
         // Cooperative: both still wait for the real outcome.
         resolver.fulfill(with: 9)
         #expect(try await withDeadline { try await first.value } == 9)
@@ -107,8 +125,7 @@ struct AwaitTests {
         resolver.onRequestCancel(on: .immediate) { _ in requested.increment() }
         let child = promise.map(on: .immediate) { $0 + 1 }
         let t = await startAwaiting { try await promise.value }  // awaiting when this returns
-        t.cancel()
-        try await Task.sleep(for: .milliseconds(50))
+        t.cancel()  // the awaiter's request ran before this returned: no wait (see above)
         #expect(requested.value == 0, "the map child is an observer that did not ask")
         resolver.cancel()
         await #expect(throws: CancellationError.self) { try await withDeadline { try await t.value } }
@@ -122,11 +139,10 @@ struct AwaitTests {
         let child = promise.map(on: .immediate) { $0 + 1 }
         // The Task observes the promise before the child asks (no sleep guessing it).
         let t = await startAwaiting { try await promise.value }
-        child.requestCancel()
-        try await Task.sleep(for: .milliseconds(20))
+        child.requestCancel()  // an `.immediate` map: its request reaches `promise` before this returns
         #expect(requested.value == 0, "the awaiting Task is an observer that did not ask")
         t.cancel()
-        #expect(await eventually { requested.value == 1 })
+        #expect(requested.value == 1, "counted before cancel() returned")
         resolver.cancel()
         await #expect(throws: CancellationError.self) { try await withDeadline { try await t.value } }
     }
@@ -138,11 +154,10 @@ struct AwaitTests {
         let child = promise.map(on: .immediate) { $0 + 1 }
         // The Task holds a handle to `promise` (and so does this test) for the whole time.
         let t = await startAwaiting { try await promise.value }  // awaiting when this returns
-        t.cancel()
-        try await Task.sleep(for: .milliseconds(20))
+        t.cancel()  // the awaiter's request ran before this returned: no wait
         #expect(requested.value == 0, "the map child has not asked yet")
         child.requestCancel()
-        #expect(await eventually { requested.value == 1 }, "the awaiter's handle must not block the last request")
+        #expect(requested.value == 1, "the awaiter's handle must not block the last request")
         resolver.cancel()
         await #expect(throws: CancellationError.self) { try await withDeadline { try await t.value } }
         _ = promise
@@ -168,8 +183,9 @@ struct AwaitTests {
         let (promise, resolver) = StdPromise<String>.makeWithResolver()
         let t = await startAwaiting { try await promise.value }  // awaiting when this returns
         t.cancel()
-        #expect(await eventually { resolver.hasRequestedCancel })
-        try await Task.sleep(for: .milliseconds(20))
+        // The awaiter's cancellation handler ran before `cancel()` returned, so a wrong "stop
+        // waiting" would already have resumed the Task with CancellationError: no wait.
+        #expect(resolver.hasRequestedCancel)
         resolver.fulfill(with: "delivered anyway")
         #expect(try await withDeadline { try await t.value } == "delivered anyway")
     }
@@ -262,22 +278,31 @@ actor IsolationProbe {
 
     private func mark() { marked = true }
 
+    /// Awaits already-resolved promises with a job of this actor's own queued behind the
+    /// method; returns whether that job ran during those awaits (it can only if one of them
+    /// suspended). No wait for the job: `Task { self.mark() }` inherits the actor and is
+    /// enqueued on it before `Task.init` returns, and it cannot run while this method holds
+    /// the actor. The loop at the end is the control that it was queued: one suspension runs it.
     func awaitResolvedAndCheckNoInterleaving() async -> Bool {
         marked = false
         Task { self.mark() }
-        // Give the competing job time to be enqueued on this actor (it runs only if we suspend).
-        usleep(20_000)
         for _ in 0..<100 { _ = await Promise<Int, NoError>(fulfilled: 1).resolvedResult }
         _ = try? await StdPromise<Int>(fulfilled: 1).value
-        return marked
+        let interleaved = marked
+        while !marked { await Task.yield() }
+        return interleaved
     }
 
+    /// The control for the method above: awaiting a pending promise suspends, and the job
+    /// queued on this actor runs meanwhile. The job itself resolves the promise, so the await
+    /// can only end once the actor ran it while this method was suspended (no timing involved).
     func awaitPendingAndCheckInterleaving() async -> Bool {
         marked = false
-        Task { self.mark() }
-        usleep(20_000)
         let (promise, resolver) = Promise<Int, NoError>.makeWithResolver()
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { resolver.fulfill(with: 1) }
+        Task {
+            self.mark()
+            resolver.fulfill(with: 1)
+        }
         _ = await promise.resolvedResult
         return marked
     }

@@ -46,10 +46,11 @@ struct InvalidationsTests {
             holder.token!.invalidate()
             #expect(await eventually { seen.value == round })
         }
-        try await Task.sleep(for: .milliseconds(20))
-        #expect(seen.value == 3, "exactly one element per invalidation")
+        // No wait for a wrong extra element: the final count is the gate. `invalidate()`
+        // records an element before it returns, and releasing the token ends the sequence
+        // only after a recorded element is delivered, so an extra one would make it 4.
         holder.token = nil
-        #expect(try await withDeadline { await consumer.value } == 3)
+        #expect(try await withDeadline { await consumer.value } == 3, "exactly one element per invalidation")
     }
 
     @Test func coalescesInvalidationsWhileTheConsumerIsBusy() async throws {
@@ -65,10 +66,9 @@ struct InvalidationsTests {
         for _ in 0..<5 { holder.token!.invalidate() }
         gate.increment()
         #expect(await eventually { seen.value == 2 })
-        try await Task.sleep(for: .milliseconds(30))
-        #expect(seen.value == 2, "five invalidations while busy coalesce into one element")
+        // The final count is the gate (see above): a second element left from the five would make it 3.
         holder.token = nil
-        #expect(try await withDeadline { await consumer.value } == 2)
+        #expect(try await withDeadline { await consumer.value } == 2, "five invalidations while busy coalesce into one element")
     }
 
     @Test func finishesWhenTheLastCopyIsReleased() async throws {
@@ -152,7 +152,7 @@ struct InvalidationsTests {
         let holder = TokenHolder(PromiseInvalidationToken(invalidateOnDeinit: false))
         let consumer = await startConsumer(holder.token!.invalidations)
         holder.token!.cancelWithoutInvalidating()
-        try await Task.sleep(for: .milliseconds(20))
+        // No wait: an element it wrongly recorded would be delivered before the end (see above).
         holder.token = nil
         #expect(try await withDeadline { await consumer.value } == 0)
     }
@@ -178,10 +178,12 @@ struct InvalidationsTests {
             try? await Task.sleep(for: .seconds(60))
             return Task.isCancelled
         }.requestCancelOnInvalidate(token)
-        try await Task.sleep(for: .milliseconds(10))
+        // No wait: registering runs nothing later, and `invalidate()` runs the action (which
+        // cancels the Task) before it returns.
         #expect(!task.isCancelled)
         #expect(token._invalidationObserverCount == 1)
         token.invalidate()
+        #expect(task.isCancelled)
         #expect(try await withDeadline { await task.value })
         #expect(token._invalidationObserverCount == 0, "one-shot: gone after firing")
     }
@@ -190,9 +192,11 @@ struct InvalidationsTests {
         let token = PromiseInvalidationToken(invalidateOnDeinit: false)
         let task = Task { try? await Task.sleep(for: .seconds(60)) }.requestCancelOnInvalidate(token)
         token.cancelWithoutInvalidating()
-        try await Task.sleep(for: .milliseconds(20))
+        // No wait: a wrongly fired action would have cancelled the Task before the call
+        // returned, as `invalidate()` does (the control below).
         #expect(!task.isCancelled)
-        task.cancel()
+        token.invalidate()
+        #expect(task.isCancelled)
     }
 }
 

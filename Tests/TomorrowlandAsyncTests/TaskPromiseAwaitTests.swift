@@ -55,20 +55,32 @@ struct TaskPromiseAwaitTests {
 
     @Test func cancellingOneOfTwoAwaitingTasksKeepsTheOperationCancellingBothCancelsIt() async throws {
         let sawCancel = Counter()
+        // The operation counts its Task's cancellation in a cancellation handler, which
+        // `Task.cancel()` runs before it returns once the operation is inside it (`running`).
+        let running = Counter()
+        let (stop, stopOperation) = AsyncStream.makeStream(of: Void.self)
         let promise = StdPromise<Int> {
-            while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(1)) }
-            sawCancel.increment()
+            await withTaskCancellationHandler {
+                running.increment()
+                for await _ in stop {}
+            } onCancel: {
+                sawCancel.increment()
+                stopOperation.finish()
+            }
             throw CancellationError()
         }
         // Both Tasks observe the promise before the first is cancelled (no sleep guessing it).
         let first = await startAwaiting { await promise.resolvedResult }
         let second = await startAwaiting { await promise.resolvedResult }
+        #expect(await eventually { running.value == 1 })
+        // No wait before the negative check: `first.cancel()` runs the awaiter's request
+        // before it returns, and a request reaching the promise cancels the operation's Task
+        // at once, so a wrong cancel would already be counted. The control: `second.cancel()`.
         first.cancel()
-        try await Task.sleep(for: .milliseconds(50))
         #expect(sawCancel.value == 0, "the other awaiting Task still observes the promise")
         #expect(promise.result == nil)
         second.cancel()
-        #expect(await eventually { sawCancel.value == 1 })
+        #expect(sawCancel.value == 1)
         #expect(try await withDeadline { await first.value }.isCancelled)
         #expect(try await withDeadline { await second.value }.isCancelled)
     }

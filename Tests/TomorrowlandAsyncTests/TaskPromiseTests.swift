@@ -172,7 +172,10 @@ final class DeepCancellationTests: XCTestCase {
         }
         let allStarted = await eventually(seconds: 60) { started.value == levels }
         XCTAssertTrue(allStarted)
-        try await Task.sleep(for: .milliseconds(500)) // every level suspends in `previous.value`
+        // Not an ordering the checks depend on (they hold whether a level is suspended in
+        // `previous.value` or not there yet): it only makes the nested case, every level
+        // suspended, the likely one. No public state says "suspended".
+        try await Task.sleep(for: .milliseconds(500))
         let requested = Counter()
         let leaf = last
         let thread = Thread {

@@ -7,11 +7,14 @@ import XCTest
 final class UtilitiesDelayedPromiseTests: XCTestCase {
     func testHandlerRunsOnlyOnFirstAccess() {
         let runs = Counter()
-        let delayed = DelayedPromise<Int, TestError>(on: .utility) { resolver in
+        let queue = DispatchQueue(label: "delayed-promise-tests")
+        let delayed = DelayedPromise<Int, TestError>(on: .queue(queue)) { resolver in
             runs.increment()
             resolver.fulfill(with: 1)
         }
-        Thread.sleep(forTimeInterval: 0.02)
+        // The gate, not a sleep: a handler scheduled by the initializer would have run on
+        // the serial queue by the time this empty block did.
+        queue.sync {}
         XCTAssertEqual(runs.value, 0)
         let first = delayed.promise
         let second = delayed.promise

@@ -22,7 +22,8 @@ final class UtilitiesPromiseOperationTests: XCTestCase {
 
     func testPromiseStaysUnresolvedUntilStart() {
         let operation = PromiseOperation<Int, TestError>(on: .immediate) { $0.fulfill(with: 1) }
-        Thread.sleep(forTimeInterval: 0.01)
+        // No wait: with `.immediate` nothing but a thread calling `start()` can run the
+        // handler, so no time passing could change this check (the control follows).
         XCTAssertNil(operation.promise.result)
         operation.start()
         XCTAssertEqual(operation.promise.result, .value(1), ".immediate runs on the thread that calls start()")
@@ -49,7 +50,8 @@ final class UtilitiesPromiseOperationTests: XCTestCase {
         queue.maxConcurrentOperationCount = 1
         let (gate, openGate) = Promise<Int, TestError>.makeWithResolver()
         let order = Recorder<String>()
-        let first = PromiseOperation<Int, TestError>(on: .utility) { resolver in
+        let handlerQueue = DispatchQueue(label: "promise-operation-tests")
+        let first = PromiseOperation<Int, TestError>(on: .queue(handlerQueue)) { resolver in
             order.append("first started")
             resolver.resolve(with: gate)
         }
@@ -60,8 +62,12 @@ final class UtilitiesPromiseOperationTests: XCTestCase {
         queue.addOperation(first)
         queue.addOperation(second)
         waitUntil { order.values == ["first started"] }
-        Thread.sleep(forTimeInterval: 0.05)
-        XCTAssertEqual(order.values, ["first started"], "the handler returned but the promise is pending")
+        // The gate, not a sleep: once this empty block ran on the handler's serial queue, the
+        // handler has returned. The queue (one operation at a time) can start `second` only
+        // after `first` finishes, so `first` unfinished is the queue still blocked.
+        handlerQueue.sync {}
+        XCTAssertFalse(first.isFinished, "the handler returned but the promise is pending")
+        XCTAssertEqual(order.values, ["first started"])
         openGate.fulfill(with: 1)
         XCTAssertEqual(waitForResult(second.promise), .value(2))
         XCTAssertEqual(order.values, ["first started", "second started"])

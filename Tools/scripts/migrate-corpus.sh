@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# The tool on a realistic codebase, with no hand edits: Tools/Corpus is an ~840-line app core
+# The tool on a realistic codebase, with no hand edits: Tools/Corpus is an ~1,000-line app core
 # written the way teams used Tomorrowland 1.x (a protocol with promise requirements and its
 # conformers and test fakes, open classes with overrides, typed errors, `extension Promise`
 # helpers, a @MainActor view model, an actor, non-Sendable services, typealiases, #if blocks,
-# doc comments, XCTest tests). This script copies it, runs
+# doc comments, XCTest tests, custom contexts in `extension PromiseContext`, contexts chosen by
+# ternaries and held in properties). This script copies it, runs
+#   adopt Sources/ Tests/ --write (without it the copy does not compile) ·
 #   report · add-async-twins Sources/ Tests/ --write · add-promise-twins Sources/ Tests/ --write
-# checks that the progress figures did not move, that second runs change nothing and that no
-# line the tool wrote is over 120 columns, adds Corpus/TwinTests (tests written against the
-# twins), then builds with zero warnings and runs the tests in Swift 6 and in Swift 5 mode.
-# What CI runs (.ci/run).
+# checks that adopt lists nothing, that the progress figures did not move, that second runs
+# change nothing and that no line the tool wrote is over 120 columns, adds Corpus/TwinTests
+# (tests written against the twins), then builds with zero warnings and runs the tests in
+# Swift 6 and in Swift 5 mode (StoreTests checks with DispatchQueue.getSpecific that each
+# callback runs on the queue its context names), and checks that its debug build of
+# Tomorrowland has none of the explorer's schedule points. What CI runs (.ci/run).
 #
 #   Tools/scripts/migrate-corpus.sh            # from the repository root or anywhere
 set -euo pipefail
@@ -24,6 +28,13 @@ swift build --package-path "$tools" --product tomorrowland-migrate
 tool="$(swift build --package-path "$tools" --show-bin-path)/tomorrowland-migrate"
 cd "$work"
 fail() { echo "migrate-corpus: $*" >&2; exit 1; }
+
+echo "== tomorrowland-migrate adopt Sources/ Tests/ --write"
+"$tool" adopt Sources/ Tests/ --write 2> adopt-notes.txt
+[ ! -s adopt-notes.txt ] || fail "adopt listed sites in the corpus (it has no 1.x races):"$'\n'"$(cat adopt-notes.txt)"
+grep -q "extension PromiseContext.Named {" Sources/AppCore/Storage.swift || fail "adopt wrote no twin of the corpus's custom contexts"
+second_adopt=$("$tool" adopt Sources/ Tests/ 2>/dev/null) || fail "a second adopt run failed"
+[ -z "$second_adopt" ] || fail "a second adopt run wanted changes"
 
 echo "== tomorrowland-migrate report Sources/ Tests/"
 "$tool" report Sources/ Tests/ > report-before.txt
@@ -75,4 +86,6 @@ for mode in 6 5; do
     swift test --skip-build 2>&1 | tee test.log | grep -E "Executed [0-9]+ tests" | tail -1
     grep -qE "Executed [0-9]+ tests, with 0 failures" test.log || fail "Swift $mode mode: tests failed"
 done
+echo "== the explorer's hooks are not in a dependent's debug build of Tomorrowland"
+bash "$tools/../.ci/check-schedule-points.sh" .build/debug
 echo "migrate-corpus: OK"

@@ -14,6 +14,10 @@ let isolatedScenarios: [Scenario] = [
         // dispatchMain) on another thread, from which the main queue is reachable.
         Thread.isMainThread ? MainActor.assumeIsolated { mainActorCallbacks(n) } : DispatchQueue.main.sync { MainActor.assumeIsolated { mainActorCallbacks(n) } }
     }),
+    Scenario("a-value-main", "Tomorrowland", "(a-resolved) written in @MainActor code with a PromiseContext value (.immediate)", sync: { n in
+        // A context value gives nonisolated callbacks (once isolated to the main actor here).
+        Thread.isMainThread ? MainActor.assumeIsolated { valueContextCallbacks(n) } : DispatchQueue.main.sync { MainActor.assumeIsolated { valueContextCallbacks(n) } }
+    }),
     Scenario("a-actor", "Tomorrowland", "(a) with callbacks isolated to an actor, fulfilled outside it, awaited", async: { n in
         let actor = CallbackActor()
         for i in 0..<n {
@@ -41,6 +45,16 @@ func mainActorCallbacks(_ n: Int) -> Int {
         resolver.fulfill(with: i)
     }
     tally = state.sum
+    return checkTally(expectedTally(n, plus: 1))
+}
+
+/// (a-resolved) given a context held in a value, written in `@MainActor` code.
+@MainActor
+func valueContextCallbacks(_ n: Int) -> Int {
+    let context: PromiseContext = .immediate
+    for i in 0..<n {
+        _ = StdPromise<Int>(fulfilled: i).map(on: context) { $0 &+ 1 }.then(on: context) { tally &+= $0 }
+    }
     return checkTally(expectedTally(n, plus: 1))
 }
 

@@ -1,73 +1,9 @@
-// retry: run a promise-producing operation again while it rejects.
+// retry: run a promise-producing operation again while it rejects. The public `retry(on:…)`
+// overloads are generated into Generated/Handlers.swift (from the callback API table,
+// Generator/Sources/CallbackAPI/Table.swift); they call `_retry`.
 
 import Foundation
 import Synchronization
-
-/// Runs `body` and, while the promise it returns rejects, runs it again, up to `attempts`
-/// times in total. Returns a promise of the first fulfilment, or of the last error.
-///
-/// ```swift
-/// let feed = retry(on: .utility, attempts: 3, delay: 0.5, while: { $0 is URLError }) {
-///     MyAPI.requestFeed(for: user)
-/// }
-/// ```
-///
-/// - `body` runs on `context`: the first attempt at once for `.immediate`/`.nowOr` (like
-///   `Promise(on:_:)`), dispatched otherwise. `shouldRetry` runs on `context` with each error
-///   (`.nowOr` synchronously when the attempt is already rejected); a retry without delay
-///   runs `body` right there, later ones after `delay` seconds on `context` (`.immediate`
-///   means `.auto` for that timer, as for `delay(on:_:)`). Attempts never overlap, and
-///   attempts that reject synchronously do not grow the stack.
-/// - Isolation: with a named context (`.utility`, `.queue(q)`, …) both closures are
-///   nonisolated and run there. Otherwise, if `body` (or else `shouldRetry`) is isolated to an
-///   actor (written in `@MainActor` code or an actor method), both run on that actor, never
-///   synchronously on another one (see the Threading article); give them the same isolation.
-/// - `attempts` counts the first one: `attempts: 3` means at most two retries. Values below 1
-///   mean 1. A `delay` ≤ 0 retries at once; a NaN or `+infinity` `delay` never fires, so the
-///   returned promise waits for a cancel request after the first retryable error.
-/// - The returned promise fulfils with the first value and rejects with the last error (when
-///   `shouldRetry` returns `false` or the attempts run out). If an attempt is cancelled, the
-///   returned promise is cancelled and nothing is retried.
-/// - Cancellation: a cancel request on the returned promise stops at once: the returned
-///   promise is cancelled, a pending delay is dropped, no further attempt starts, and the
-///   in-flight attempt is asked to cancel (as one of its observers, rule 5). Once the
-///   request is in, an attempt that resolves concurrently cannot resolve the returned promise
-///   any more: it ends cancelled, never rejected with an error that would have been retried.
-public func retry<Value, Error>(
-    on context: PromiseContext.CallerIsolated,
-    attempts: Int,
-    delay: TimeInterval = 0,
-    @_inheritActorContext while shouldRetry: @escaping @isolated(any) @Sendable (Error) -> Bool = { _ in true },
-    @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Promise<Value, Error>
-) -> Promise<Value, Error> {
-    _retry(on: context.context, isolation: body.isolation ?? shouldRetry.isolation, attempts: attempts, delay: delay,
-           shouldRetry: unisolated(shouldRetry), body: unisolated(body))
-}
-
-/// `retry(on:attempts:delay:while:_:)` with a context held in a value: `body` and
-/// `shouldRetry` keep the caller's actor, as with `.main` (see `PromiseContextConvertible`).
-public func retry<Value, Error>(
-    on context: any PromiseContextConvertible,
-    attempts: Int,
-    delay: TimeInterval = 0,
-    @_inheritActorContext while shouldRetry: @escaping @isolated(any) @Sendable (Error) -> Bool = { _ in true },
-    @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Promise<Value, Error>
-) -> Promise<Value, Error> {
-    _retry(on: context.promiseContext, isolation: body.isolation ?? shouldRetry.isolation, attempts: attempts, delay: delay,
-           shouldRetry: unisolated(shouldRetry), body: unisolated(body))
-}
-
-/// `retry(on:attempts:delay:while:_:)` with a named context (`.utility`, `.queue(q)`, …):
-/// `body` and `shouldRetry` are nonisolated and run on that context, as in Tomorrowland 1.x.
-public func retry<Value, Error>(
-    on context: PromiseContext.Named,
-    attempts: Int,
-    delay: TimeInterval = 0,
-    while shouldRetry: @escaping @Sendable (Error) -> Bool = { _ in true },
-    _ body: @escaping @Sendable () -> Promise<Value, Error>
-) -> Promise<Value, Error> {
-    _retry(on: context.context, isolation: nil, attempts: attempts, delay: delay, shouldRetry: shouldRetry, body: body)
-}
 
 /// `retry` with the callbacks' isolation taken apart: they may only run on `isolation`.
 func _retry<Value, Error>(

@@ -2,19 +2,22 @@
 //
 // Every API that takes a context and a closure is declared three times, once per kind of
 // context argument, so the compiler can choose the closure's isolation from what the call site
-// says:
-// - `PromiseContext.Named` (`.utility`, `.queue(q)`, …): the closure is a plain `@Sendable`
-//   closure, nonisolated, run where the context says (1.x);
-// - `PromiseContext.CallerIsolated` (no context, `.main`, `.auto`, `.immediate`, `.nowOr(.main)`)
-//   and `any PromiseContextConvertible` (a `PromiseContext` held in a value): the closure
-//   inherits the caller's actor and runs on it.
+// says (the three are generated into Generated/ from one row each, by the repository's
+// Generator/ package):
+// - `PromiseContext.Named` (`.utility`, `.queue(q)`, …, `.nowOr(value)`) and
+//   `any PromiseContextConvertible` (a `PromiseContext` held in a value): the closure is a plain
+//   `@Sendable` closure, nonisolated, run where the context says (1.x);
+// - `PromiseContext.CallerIsolated` (no context, `.main`, `.auto`, `.immediate`, `.nowOr(.main)`,
+//   spelled at the call site): the closure inherits the caller's actor and runs on it.
 // No overload is `@_disfavoredOverload`: a `.utility` argument fits `Named` only (an
 // existential offers no implicit members), `.main` fits `CallerIsolated` only, and a value fits
 // `any PromiseContextConvertible` only, so the type checker never ranks two of them. (With the
 // inheriting overload disfavoured instead, six `.map(on: .utility)` and a
 // `.flatMap(on: .main) { StdPromise(fulfilled: $0) }` went from 114 solver scopes to the
-// solver's limit; see BENCHMARKS.md, "Type-checking".) A `.member` of a user's
-// `extension PromiseContext` fits none: such contexts belong on `Named` (MIGRATION.md).
+// solver's limit; see Benchmarks/notes/issue-19-named-contexts.md, "Type-checking".) A
+// `.member` of a user's `extension PromiseContext` fits none: such contexts get a twin on
+// `Named` (MIGRATION.md; `tomorrowland-migrate adopt` writes it), or are spelled
+// `PromiseContext.member` (a value).
 
 import Dispatch
 import Foundation
@@ -29,19 +32,31 @@ extension PromiseContext {
     /// in `@MainActor` code or in an actor. Touching that actor's state from it is a compile
     /// error: the closure runs on another queue.
     ///
-    /// Contexts of your own that name a queue belong here too, so that `.imageDecoding` picks
-    /// this overload (a `PromiseContext` value keeps the caller's actor):
+    /// A `PromiseContext` held in a value (a property, a parameter, `PromiseContext.x`) picks
+    /// the `any PromiseContextConvertible` overload, which behaves the same way: the closure is
+    /// nonisolated and runs on the context the value holds.
+    ///
+    /// Contexts of your own that name a queue belong here too, so that `.imageDecoding` (with
+    /// the leading dot) compiles and picks this overload (`tomorrowland-migrate adopt` writes
+    /// these for the contexts of a 1.x `extension PromiseContext`):
     ///
     /// ```swift
     /// extension PromiseContext.Named {
-    ///     static let imageDecoding = Named.queue(decodeQueue)
+    ///     static let imageDecoding: Self = .queue(decodeQueue)
     /// }
     /// ```
     public struct Named: Sendable, Hashable {
         /// The context this value names.
         public let context: PromiseContext
 
-        @inlinable init(_ context: PromiseContext) { self.context = context }
+        /// A context held in a value, used as a named one: a callback given it is nonisolated
+        /// and runs on `context`, exactly as when the value itself is passed.
+        ///
+        /// Use it to give a context of your own a name on `Named`, so that the leading-dot
+        /// spelling compiles: `static var db: Self { Self(PromiseContext.db) }`. For `.main`,
+        /// `.auto` or `.immediate` the callback is still nonisolated (it does not keep the
+        /// caller's actor); declare such a context on `CallerIsolated` instead.
+        @inlinable public init(_ context: PromiseContext) { self.context = context }
 
         /// `DispatchQueue.global(qos: .background)`.
         @inlinable public static var background: Named { Named(.background) }
@@ -63,6 +78,11 @@ extension PromiseContext {
         public init(qos: DispatchQoS.QoSClass) { self.init(PromiseContext(qos: qos)) }
         /// Synchronously if the promise is already resolved, otherwise on `context`.
         @inlinable public static func nowOr(_ context: Named) -> Named { Named(.sharedNowOr(context.context)) }
+        /// Synchronously if the promise is already resolved, otherwise on the context held in
+        /// `context` (`.nowOr(someContext)`); the callback is nonisolated, as for the value itself.
+        @inlinable public static func nowOr(_ context: any PromiseContextConvertible) -> Named {
+            Named(.sharedNowOr(context.promiseContext))
+        }
     }
 
     /// A context that names no executor of its own: the callback keeps the caller's actor.
@@ -88,20 +108,32 @@ extension PromiseContext {
         @inlinable public static func nowOr(_ context: CallerIsolated) -> CallerIsolated {
             CallerIsolated(.sharedNowOr(context.context))
         }
-        /// Synchronously if the promise is already resolved, otherwise on the context held in
-        /// `context` (`.nowOr(someContext)`).
-        @inlinable public static func nowOr(_ context: any PromiseContextConvertible) -> CallerIsolated {
-            CallerIsolated(.sharedNowOr(context.promiseContext))
-        }
     }
 }
 
 /// A context held in a value: `PromiseContext` conforms.
 ///
-/// A callback API given a `PromiseContext` value (`let context: PromiseContext = …`, or
-/// `PromiseContext.utility` spelled out) takes it as `any PromiseContextConvertible`; its
-/// closure keeps the caller's actor, as with `.main`. Pass the context by name (`.utility`)
-/// to get a nonisolated closure that runs on that queue.
+/// A callback API given a `PromiseContext` value (a property, a parameter,
+/// `PromiseContext(qos:)`, `PromiseContext.db`, `fast ? PromiseContext.immediate : .utility`)
+/// takes it as `any PromiseContextConvertible`. Its closure is an ordinary nonisolated
+/// `@Sendable` closure, run on the context the value holds when the callback runs, as in 1.x
+/// and as for `.utility` spelled out; touching an actor's state from it is a compile error.
+///
+/// Only the contexts that name no executor of their own, spelled at the call site (no
+/// context, `.main`, `.auto`, `.immediate`, `.nowOr(.main)`), keep the caller's actor. To hold
+/// such a context in a value and keep that behaviour, give the value the type
+/// `PromiseContext.CallerIsolated`:
+///
+/// ```swift
+/// @MainActor final class Screen {
+///     var title = ""
+///     let delivery: PromiseContext.CallerIsolated = .main
+///
+///     func show(_ name: StdPromise<String>) {
+///         name.then(on: delivery) { self.title = $0 }  // on the main actor
+///     }
+/// }
+/// ```
 public protocol PromiseContextConvertible: Sendable {
     /// The context.
     var promiseContext: PromiseContext { get }

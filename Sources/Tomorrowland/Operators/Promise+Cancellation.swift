@@ -16,50 +16,6 @@ extension Promise {
         registerPassthrough(link: .blocking)
     }
 
-    /// Returns a promise that propagates cancellation to this one as soon as all of *its*
-    /// children have requested cancel, even while handles to it are still held (rule 8).
-    ///
-    /// Use it to share one piece of work between clients (with `makeChild()` for each) and
-    /// still cancel the work when every client lost interest. When the returned promise is
-    /// asked to cancel, because all its children requested cancel or because
-    /// `requestCancel()` was called on it directly, `cancelRequested` runs once on `context`
-    /// with the returned promise (synchronously for `.immediate` and `.nowOr`), and then the
-    /// request is passed upstream as one observer's request, exactly like automatic
-    /// propagation. Passing it on does not cancel the returned promise: it keeps taking
-    /// this promise's result, so if this promise ignores the request and is fulfilled, the
-    /// returned promise is fulfilled too (and children attached meanwhile with it).
-    /// `cancelRequested` is released when the returned promise resolves.
-    ///
-    /// With no named context, a `cancelRequested` written in `@MainActor` code or an actor
-    /// method is isolated to that actor and runs on it instead; with a named context
-    /// (`.utility`, `.queue(q)`, …) it is nonisolated and runs there (see the Threading article).
-    public func propagatingCancellation(
-        on context: PromiseContext.CallerIsolated,
-        @_inheritActorContext cancelRequested: @escaping @isolated(any) @Sendable (Promise<Value, Error>) -> Void
-    ) -> Promise<Value, Error> {
-        _propagatingCancellation(on: context.context, isolation: cancelRequested.isolation, cancelRequested: unisolated(cancelRequested))
-    }
-
-    /// `propagatingCancellation(on:cancelRequested:)` with a context held in a value:
-    /// `cancelRequested` keeps the caller's actor, as with `.main` (see
-    /// `PromiseContextConvertible`).
-    public func propagatingCancellation(
-        on context: any PromiseContextConvertible,
-        @_inheritActorContext cancelRequested: @escaping @isolated(any) @Sendable (Promise<Value, Error>) -> Void
-    ) -> Promise<Value, Error> {
-        _propagatingCancellation(on: context.promiseContext, isolation: cancelRequested.isolation, cancelRequested: unisolated(cancelRequested))
-    }
-
-    /// `propagatingCancellation(on:cancelRequested:)` with a named context (`.utility`,
-    /// `.queue(q)`, …): `cancelRequested` is nonisolated and runs on that context, as in
-    /// Tomorrowland 1.x.
-    public func propagatingCancellation(
-        on context: PromiseContext.Named,
-        cancelRequested: @escaping @Sendable (Promise<Value, Error>) -> Void
-    ) -> Promise<Value, Error> {
-        _propagatingCancellation(on: context.context, isolation: nil, cancelRequested: cancelRequested)
-    }
-
     /// `propagatingCancellation(on:cancelRequested:)` with the callback's isolation taken apart.
     func _propagatingCancellation(
         on context: PromiseContext,

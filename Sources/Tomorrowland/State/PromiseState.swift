@@ -34,8 +34,9 @@
 // ```
 //
 // A callback's path, in five hops:
-//  1. `promise.then { … }` (Operators/Promise+Value.swift) makes a `ChildBox` and calls
-//     `register` (Operators/Register.swift), the one registration path.
+//  1. `promise.then { … }` (Generated/Promise+Callbacks.swift) makes a `ChildBox` (`ThenBox`,
+//     Operators/Promise+Value.swift) and calls `register` (Operators/Register.swift), the one
+//     registration path.
 //  2. `PromiseCore.register` pushes the child onto the callback list (`ListHead.registerCallback`
 //     below): `.pushed`, or `.fireNow` if the promise already resolved.
 //  3. `resolver.fulfill(with:)` calls `PromiseBox.resolve`: `PromiseCore.claim`

@@ -1,12 +1,13 @@
-// SchedulePoints: test builds only. Every atomic step of the core, of the await handshake and
-// of `Locked` first reports here, so that the interleaving explorer (Tests/InterleavingTests)
-// can run one thread at a time and choose which one takes the next step.
+// SchedulePoints: the explorer's build only. Every atomic step of the core, of the await
+// handshake and of `Locked` first reports here, so that the interleaving explorer
+// (Tests/InterleavingTests) can run one thread at a time and choose which one takes the next step.
 //
-// `TOMORROWLAND_SCHEDULE_POINTS` is defined for the debug configuration only (Package.swift):
-// in a release build this file is empty and every call site is compiled out, so release code
-// is what it was without the explorer. In a debug build with no explorer installed, a schedule
-// point is a call that reads the installed handler (a lazily initialized global: a one-time
-// check, then one relaxed atomic load) and returns.
+// `TOMORROWLAND_SCHEDULE_POINTS` is defined only for `TomorrowlandExplored`, a test-only copy of
+// this library (Tests/TomorrowlandExplored links to these sources), in debug builds (Package.swift):
+// in the `Tomorrowland` target, the one apps build, this file is empty and every call site is
+// compiled out. In the copy, with no explorer installed, a schedule point is a call that reads
+// the installed handler (a lazily initialized global: a one-time check, then one relaxed atomic
+// load) and returns.
 
 #if TOMORROWLAND_SCHEDULE_POINTS
 import Synchronization

@@ -1,5 +1,6 @@
-// tomorrowland-migrate: moves a codebase from Tomorrowland promises to async/await one
-// function at a time. Argument parsing and printing only; the work is in TomorrowlandMigrateKit.
+// tomorrowland-migrate: makes a Tomorrowland 1.x codebase compile against this package (adopt),
+// then moves it from promises to async/await one function at a time. Argument parsing and
+// printing only; the work is in TomorrowlandMigrateKit.
 
 import ArgumentParser
 import Foundation
@@ -12,9 +13,10 @@ struct TomorrowlandMigrate: ParsableCommand {
         discussion: """
             Workflow: report → add-async-twins → convert callers → rewrite a body as async → \
             add-promise-twins for the remaining callers → delete the twins the report shows unused. \
-            A function marked with a `// \(skipMarker)` comment gets no twin from either command.
+            A function marked with a `// \(skipMarker)` comment gets no twin from either command. \
+            Moving from Tomorrowland 1.x to this package: run `adopt` first.
             """,
-        subcommands: [Report.self, AddAsyncTwins.self, AddPromiseTwins.self]
+        subcommands: [Report.self, AddAsyncTwins.self, AddPromiseTwins.self, Adopt.self]
     )
 }
 
@@ -136,6 +138,49 @@ extension TomorrowlandMigrate {
     }
 }
 
+extension TomorrowlandMigrate {
+    struct Adopt: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make the edits that code written for Tomorrowland 1.x needs to compile against this package.",
+            discussion: """
+                Each edit keeps the 1.x meaning: a context that names a queue runs the closure on that \
+                queue; no context, .main, .auto or .immediate runs it on the caller's actor. \
+                (1) A context declared in `extension PromiseContext` (`static let db = \
+                PromiseContext.queue(dbQueue)`) gets a twin on PromiseContext.Named \
+                (`static var db: Self { Self(PromiseContext.db) }`), or on \
+                PromiseContext.CallerIsolated when its value is .main, .auto, .immediate or .nowOr of \
+                one, so that `.then(on: .db)` compiles. (2) A ternary of implicit members that mixes \
+                the two kinds (`on: fast ? .immediate : .utility`) becomes a PromiseContext value \
+                (`fast ? PromiseContext.immediate : .utility`): its closure is nonisolated and runs on \
+                the context chosen. (3) A callback method referenced without a call and without a \
+                type from its context (`let f = promise.then(on:token:_:)`) gets the type of its \
+                PromiseContext overload when the receiver's declared type is in the file. (4) In \
+                actor-isolated code, `PromiseContext.main` (or a custom context holding .main or .auto) \
+                given to a closure that uses `self` becomes `.main`: a value's closure is nonisolated, \
+                while 1.x ran it on the main queue, as .main does. \
+                Listed with file:line, not changed: a closure given a named context or a context value \
+                in actor-isolated code that uses `self`, and a method of an actor-isolated type passed \
+                with one (touching the actor's state there was a data race in 1.x and is a compile \
+                error now), and references whose type is not known. \
+                Without --write, prints a unified diff. Running it twice changes nothing.
+                """
+        )
+
+        @OptionGroup var paths: Paths
+
+        @Flag(help: "Write the changes to the files instead of printing a diff.")
+        var write = false
+
+        func run() throws {
+            let set = SourceSet.load(paths: paths.paths)
+            try apply(AdoptCommand.run(set), write: write)
+            try finish(problems: set.problems)
+        }
+    }
+}
+
+typealias AdoptCommand = TomorrowlandMigrateKit.Adopt
+typealias AddAsyncTwinsCommand = TomorrowlandMigrateKit.AddAsyncTwins
 typealias AddPromiseTwinsCommand = TomorrowlandMigrateKit.AddPromiseTwins
 
 /// Prints the diff (or writes the files), then the notes on standard error.

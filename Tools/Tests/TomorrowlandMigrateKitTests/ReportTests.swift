@@ -102,10 +102,8 @@ struct ReportTests {
 
     @Test("the command line: tables, --json, non-zero exit on problems, diff and --write")
     func commandLine() throws {
-        let tool = try Support.productsDirectory().appendingPathComponent("tomorrowland-migrate")
-        try #require(FileManager.default.isExecutableFile(atPath: tool.path), "build the tool first: swift build --package-path Tools")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let tool = try Support.tool()
+        let directory = try Support.makeTemporaryDirectory("cli")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("A.swift")
         try "import Tomorrowland\n\nfunc load() -> StdPromise<Int> { Promise(fulfilled: 1) }\n".write(to: file, atomically: true, encoding: .utf8)

@@ -24,6 +24,20 @@ enum Support {
         return modules.lastPathComponent == "Modules" ? modules.deletingLastPathComponent() : modules
     }
 
+    /// The `tomorrowland-migrate` executable of this build.
+    static func tool() throws -> URL {
+        let tool = try productsDirectory().appendingPathComponent("tomorrowland-migrate")
+        try #require(FileManager.default.isExecutableFile(atPath: tool.path), "build the tool first: swift build --package-path Tools")
+        return tool
+    }
+
+    /// A new empty folder; the caller removes it.
+    static func makeTemporaryDirectory(_ prefix: String) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
     /// Writes `sources` to a fresh folder and type-checks them together (down to SIL, so
     /// Swift 6's region-based isolation diagnostics run) as one module.
     static func compile(_ sources: [(path: String, text: String)], swiftVersion: Int) throws -> SwiftCompiler.Outcome {

@@ -123,16 +123,14 @@ public struct PromiseType: Sendable, Equatable {
     public var hasNoError: Bool { error == "NoError" || error == "Tomorrowland.NoError" }
 }
 
-/// The names Tomorrowland's promise operators are called by. `map`, `flatMap`, `tap`,
-/// `delay` and `timeout` count only with an `on:` argument (collections and other types
-/// have the same names); `when` only as `when(fulfilled:…)` / `when(first:…)`.
+/// The names Tomorrowland's promise operators are called by: those that take a context and a
+/// closure (`CallbackOperators`, generated from the library's callback API table) and a few
+/// others. `map`, `flatMap`, `tap`, `delay` and `timeout` count only with an `on:` argument
+/// (collections and other types have the same names); `when` only as `when(fulfilled:…)` /
+/// `when(first:…)`.
 enum PromiseOperators {
-    static let always: Set<String> = [
-        "then", "tryThen", "catch", "recover", "tryRecover", "always", "mapResult", "flatMapResult",
-        "tryMapResult", "tryFlatMapResult", "mapError", "flatMapError", "tryMapError", "tryFlatMapError",
-        "tryMap", "tryFlatMap", "onCancel", "ignoringCancel", "requestCancelOnInvalidate",
-        "propagatingCancellation", "fork",
-    ]
+    static let always: Set<String> = CallbackOperators.names.subtracting(withContextArgument)
+        .union(["ignoringCancel", "requestCancelOnInvalidate", "fork"])
     static let withContextArgument: Set<String> = ["map", "flatMap", "tap", "delay", "timeout"]
 
     /// The operator `call` invokes, or nil when it is not (recognisably) a promise operator.
