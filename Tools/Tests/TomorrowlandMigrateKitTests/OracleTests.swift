@@ -73,8 +73,9 @@ struct OracleTests {
         #expect(skips.contains { $0.hasPrefix("refresh(): no async twin: an override") })
         #expect(skips.contains { $0.hasPrefix("find(_:): no async twin: implements `Repository.find(_:)`") })
         let text = try #require(result.changes.first?.updated)
-        // badge ×2, Repository.find, prune, Loader.load, Loader.refresh, loadCount.
-        #expect(text.components(separatedBy: "(added by tomorrowland-migrate)").count - 1 == 7)
+        // badge ×2, Repository.find, prune, Loader.load, Loader.refresh, loadCount, Screen.show.
+        #expect(text.components(separatedBy: "(added by tomorrowland-migrate)").count - 1 == 8)
+        #expect(text.contains("func show(_ count: Int) async throws -> Int {"))
         #expect(text.contains("try await (loadCount() as Loading<Int>).value"))
         // Pinned by the proof (round 2), not by the syntax.
         #expect(text.contains("let anything: Any = badge(2) as Promise<String, StoreFailure>"))

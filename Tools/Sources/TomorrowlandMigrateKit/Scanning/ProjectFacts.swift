@@ -167,6 +167,20 @@ struct Project {
         return file.call(calleeAt: offset)?.callee ?? file.references[offset]?.sorted().first
     }
 
+    /// Where the function with `usr` is used as a value (referenced, not called), as the
+    /// compiler resolved the references: `(path, line)`.
+    func valueUse(of usr: String) -> (String, Int)? {
+        guard let compiler else { return nil }
+        for (path, file) in compiler.files.sorted(by: { $0.key < $1.key }) {
+            for (offset, usrs) in file.references.sorted(by: { $0.key < $1.key })
+            where usrs.contains(usr) && file.call(calleeAt: offset) == nil {
+                let text = set.files.first { CompilerFacts.key($0.path) == path }?.text ?? (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+                return (path, text.utf8.prefix(offset).filter { $0 == UInt8(ascii: "\n") }.count + 1)
+            }
+        }
+        return nil
+    }
+
     /// The receiver of `call` in `file`, as the scan found it.
     func receiver(of call: FunctionCallExprSyntax, in file: ParsedFile) -> Receiver {
         scans.first { $0.path == file.path }?.receivers[call.id] ?? .unknown

@@ -266,7 +266,10 @@ enum Twins {
             return SkipReason("rethrows; write its twin by hand")
         }
         if case .failure(let reason) = Twins.forwardedArguments(of: site.decl, inoutAllowed: asyncTwin) { return reason }
-        if let use = project.scans.lazy.compactMap({ scan in scan.functionValueUses(of: site.name).first.map { (scan.path, $0) } }).first {
+        // The compiler says which function a value use names; the syntax only knows the name.
+        let valueUse = project.usr(of: site).map { project.valueUse(of: $0) }
+            ?? project.scans.lazy.compactMap({ scan in scan.functionValueUses(of: site.name).first.map { (scan.path, $0) } }).first
+        if let use = valueUse {
             return SkipReason("`\(site.name)` is used as a value at \(use.0):\(use.1); a same-named overload would make that ambiguous")
         }
         return nil

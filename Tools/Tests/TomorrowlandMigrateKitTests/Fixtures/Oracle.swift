@@ -58,6 +58,15 @@ func loadCount() -> Loading<Int> { Promise(fulfilled: 3) }
 /// A 1.x habit: a `String` error. `.value` needs an Error: the compiler rejects the twin.
 func legacyCode() -> Promise<Int, String> { Promise(fulfilled: 4) }
 
+/// `show` as a value names the free function, not the method: only the compiler can tell.
+struct Screen {
+    func show(_ count: Int) -> StdPromise<Int> { StdPromise(fulfilled: count) }
+}
+
+func show(_ text: String) -> String { text }
+
+let shown: [String] = ["a"].map(show)
+
 /// Variadic: cannot be forwarded (a limit of the language).
 func sum(_ values: Int...) -> StdPromise<Int> { StdPromise(fulfilled: values.reduce(0, +)) }
 
