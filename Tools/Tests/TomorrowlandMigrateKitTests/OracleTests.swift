@@ -42,6 +42,8 @@ struct OracleTests {
         let stringBadge = try #require(compiled.call(calleeAt: offset("badge(\"b\")"))?.callee)
         #expect(intBadge != stringBadge)
         #expect(compiled.declaration(at: offset("func badge(_ count: Int)"))?.usr == intBadge)
+        // A module-qualified call: its callee is found at its name, where the syntax looks.
+        #expect(compiled.call(calleeAt: offset("badge(3)"))?.callee == intBadge)
         // A call on a function's result: the compiler knows the receiver and the call's type.
         let find = try #require(compiled.call(calleeAt: offset("find(7)")))
         #expect(find.callee == compiled.declaration(at: offset("func find(_ id: Int) -> Promise<String, Failure> {"))?.usr)
@@ -130,7 +132,8 @@ struct OracleTests {
         // `makeStore().find(7)` counts for the conformer's method it names, not the requirement.
         #expect(withCompiler.plan.first { $0.function == "MemoryRepository.find(_:)" }?.promiseStyleCallers == 1)
         #expect(withCompiler.plan.first { $0.function == "Repository.find(_:)" }?.promiseStyleCallers == 0)
-        // Each overload of `badge` has its own callers: `badge(1)` and `badge(2)`, `badge("b")`.
-        #expect(withCompiler.plan.filter { $0.function == "badge(_:)" }.map(\.promiseStyleCallers) == [2, 1])
+        // Each overload of `badge` has its own callers: `badge(1)`, `badge(2)` and
+        // `Fixture.badge(3)`; `badge("b")`.
+        #expect(withCompiler.plan.filter { $0.function == "badge(_:)" }.map(\.promiseStyleCallers) == [3, 1])
     }
 }

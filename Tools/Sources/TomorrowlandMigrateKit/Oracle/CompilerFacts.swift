@@ -29,7 +29,8 @@ public struct CompilerFacts: Sendable {
         public let lastTokenOffset: Int
         /// The called declaration, when the compiler resolved it to one.
         public let callee: String?
-        /// The callee's name token (`find` in `store.find(1)`): where the reference sits.
+        /// The callee's name token (`find` in `store.find(1)`, `names` in `AppCore.names(…)`):
+        /// where the reference to it ends.
         public let calleeOffset: Int?
         /// The mangled type of the call's result.
         public let type: String
@@ -176,10 +177,12 @@ public struct CompilerFacts: Sendable {
     /// The declaration a call's function expression names: through `x.f` (the method, not
     /// `x`), conversions and parentheses, never into the arguments.
     private static func calleeReference(_ node: [String: Any]) -> (usr: String, offset: Int)? {
-        if let decl = node["decl"] as? [String: Any], let usr = decl["decl_usr"] as? String, let (start, _) = range(node) {
-            return (usr, start)
+        // Its last token: `names` in `AppCore.names(…)` (where the reference starts at `AppCore`).
+        if let decl = node["decl"] as? [String: Any], let usr = decl["decl_usr"] as? String, let (_, end) = range(node) {
+            return (usr, end)
         }
-        for key in ["fn", "sub_expr", "expr"] {
+        // `rhs`: `Module.f` is a dot_syntax_base_ignored_expr (`lhs` the module, `rhs` the function).
+        for key in ["fn", "sub_expr", "expr", "rhs"] {
             if let inner = node[key] as? [String: Any], let found = calleeReference(inner) { return found }
         }
         return nil

@@ -85,6 +85,7 @@ func callers() async -> [String] {
     // The annotation looks like a pin, but `Any` takes the twin's String too: only the
     // compiler's proof sees that this call would change.
     let anything: Any = badge(2)
-    _ = (first, second, found, removed, loaded, refreshed, total, count, anything)
+    let qualified = Fixture.badge(3)
+    _ = (first, second, found, removed, loaded, refreshed, total, count, anything, qualified)
     return ["\(xs)"]
 }
