@@ -50,6 +50,12 @@ pinned=$(grep -c "gets \`as" notes.txt || true)
 skipped=$(grep -c ": no async twin: \|: no promise twin: " notes.txt || true)
 echo "$twins async twins, $promise_twins promise twins, $pinned call sites pinned, $skipped functions skipped (each with its reason)"
 [ "$twins" -ge 20 ] || fail "expected at least 20 async twins, got $twins"
+# The compiler decides: its proof ran, no call is "unknown", no function is skipped on a guess.
+grep -q "checked by the compiler" notes.txt || fail "add-async-twins did not prove its plan with the compiler"
+if grep -E "might pick the twin|may also mean another|is not known to conform to Error|nothing written" notes.txt; then
+    fail "a function was skipped on a guess, or the proof failed"
+fi
+if grep -q "unknown)" report-before.txt; then fail "the report counts callers as unknown on code that builds"; fi
 [ "$promise_twins" -ge 3 ] || fail "expected at least 3 promise twins, got $promise_twins"
 
 "$tool" report Sources/ Tests/ > report-after.txt

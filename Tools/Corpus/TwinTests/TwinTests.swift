@@ -126,4 +126,30 @@ final class TwinTests: XCTestCase {
         reset.always(on: .main) { _ in done.fulfill() }
         wait(for: [done], timeout: 10)
     }
+
+    func testTwinsOnlyTheCompilerCouldPlace() async throws {
+        // Both overloads of `stockLevel` have twins; each call awaits the one its argument picks.
+        let byName: Int = try await stockLevel("pears")
+        let byNumber: Int = try await stockLevel(2)
+        XCTAssertEqual([byName, byNumber], [50, 200])
+        // The requirement's twin (its error an `Error & Sendable` associated type) serves the
+        // generic conformer, reached through a function's result.
+        let price: Int = try await makeCatalog().price(of: "apples")
+        XCTAssertEqual(price, 120)
+        do {
+            let _: Int = try await makeCatalog().price(of: "kiwis")
+            XCTFail("expected an error")
+        } catch {
+            XCTAssertEqual(error as? StockError, .unknownItem("?"))
+        }
+        // `inout` is passed on.
+        var entries = ["a", "b", "c"]
+        let removed: Int = try await prune(&entries, keeping: 1)
+        XCTAssertEqual(removed, 2)
+        XCTAssertEqual(entries, ["a"])
+        // The base class's twins reach the subclass: `load` inherited, `restock` overridden.
+        let loaded: Int = try await ColdWarehouse().load("figs")
+        let restocked: Int = try await ColdWarehouse().restock("figs")
+        XCTAssertEqual([loaded, restocked], [4, 50])
+    }
 }

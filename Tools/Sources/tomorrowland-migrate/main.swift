@@ -47,7 +47,9 @@ extension TomorrowlandMigrate {
                 promise-style; level n: its deepest such callee is at level n - 1. Within a level, \
                 functions whose bodies use no promise operators come first. "promise-style \
                 callers" counts the call sites (outside twins) that neither await the function nor \
-                go through `.value`. A call is matched by name, argument labels and arity, and by \
+                go through `.value`. A call counts for the declaration the compiler says it names \
+                (the package is built and type-checked first). With --syntax-only, or when the \
+                package does not build, a call is matched by name, argument labels and arity, and by \
                 the receiver's type where the syntax tells it (`Type.f()`, `Type(…).f()`, a \
                 variable, parameter or stored property declared with a type or initialized by \
                 `Type(…)`, `self`); calls on other receivers that may call a method are counted \
@@ -60,9 +62,11 @@ extension TomorrowlandMigrate {
         @Flag(help: "Print JSON for tools instead of tables.")
         var json = false
 
+        @OptionGroup var compiler: CompilerOptions
+
         func run() throws {
             let set = SourceSet.load(paths: paths.paths)
-            let report = TomorrowlandMigrateKit.Report.make(set)
+            let report = TomorrowlandMigrateKit.Report.make(set, compiler: compiler.facts(for: set))
             print(json ? try report.renderJSON() : report.renderText(), terminator: "")
             try finish(problems: set.problems)
         }
@@ -78,8 +82,11 @@ extension TomorrowlandMigrate {
                 static/class, labels, default arguments, attributes and the doc comment; a twin that \
                 would be nonisolated is nonisolated(nonsending) (it runs on its caller's actor); a \
                 protocol requirement's twin goes in an extension of the protocol. Call sites \
-                in async code that the twin would capture get an explicit `as Promise<…>`; when that \
-                type cannot be written there, the function gets no twin and the call site is listed. \
+                in async code that the twin would capture get an explicit `as Promise<…>`. The package is \
+                built and type-checked first: each call's target comes from the compiler, and the plan \
+                is checked in a scratch copy (every existing reference must still name the same \
+                declaration; the compiler's findings add pins or drop twins, with the reason) before \
+                anything is printed or written. \
                 `f(…).value`, `.result` and `.resolvedResult` are pinned too (the value could have \
                 such a member). Twins an earlier run wrote elsewhere in the package count; folders \
                 of the package that were not scanned are named. \
@@ -92,9 +99,11 @@ extension TomorrowlandMigrate {
         @Flag(help: "Write the changes to the files instead of printing a diff.")
         var write = false
 
+        @OptionGroup var compiler: CompilerOptions
+
         func run() throws {
             let set = SourceSet.load(paths: paths.paths)
-            try apply(AddAsyncTwinsCommand.run(set), write: write)
+            try apply(compiler.addAsyncTwins(set), write: write)
             try finish(problems: set.problems)
         }
     }

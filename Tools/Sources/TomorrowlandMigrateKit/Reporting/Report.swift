@@ -90,9 +90,11 @@ public struct Report: Codable, Sendable {
 }
 
 extension Report {
-    /// Builds the report of `set`.
-    public static func make(_ set: SourceSet) -> Report {
-        let project = Project(set)
+    /// Builds the report of `set`; with the compiler's facts, each call counts for exactly the
+    /// declaration it names (no "unknown" callers).
+    public static func make(_ set: SourceSet, compiler: CompilerFacts? = nil) -> Report {
+        let set = compiler.map(set.recognizing) ?? set
+        let project = Project(set, compiler: compiler)
         let scans = project.scans
         var report = Report(total: Progress(name: "total", promiseStyle: 0, asyncStyle: 0, migratedPercent: nil))
         report.problems = set.problems.map(\.description)
@@ -145,6 +147,11 @@ extension Report {
     static func resolve(_ call: CallRecord, _ function: FunctionRecord, project: Project) -> Resolution {
         guard call.name == function.name, !function.isProperty, CallMatching.labels(call.labels, canCall: function.parameters) else {
             return .other
+        }
+        // The compiler knows which declaration the call names: nothing is unknown.
+        if project.compiler != nil, project.compiledFile(call.path) != nil {
+            let target = project.usr(endingAt: function.endOffset, in: function.file)
+            return target != nil && project.callee(nameAt: call.nameOffset, in: call.path) == target ? .calls : .other
         }
         guard project.receiver(call.receiver, reaches: function.container) else { return .other }
         return call.receiver == .unknown ? .unknown : .calls

@@ -1,5 +1,6 @@
 // What every command needs to know about the whole set of files at once.
 
+import Foundation
 import SwiftSyntax
 
 /// The scanned files plus the project-wide facts the rewriters check against.
@@ -15,9 +16,18 @@ struct Project {
     let actors: Set<String>
     /// What the scanned declarations and extensions say about each type, by name.
     let typeFacts: [String: TypeFacts]
+    /// What the compiler says about these files, when it was asked.
+    let compiler: CompilerFacts?
 
-    init(_ set: SourceSet) {
+    /// The compiler's facts by the paths of `set` as given (no path lookups in loops).
+    private let compiled: [String: CompilerFacts.File]
+
+    init(_ set: SourceSet, compiler: CompilerFacts? = nil) {
         self.set = set
+        self.compiler = compiler
+        var compiled: [String: CompilerFacts.File] = [:]
+        for file in set.files { compiled[file.path] = compiler?.file(file.path) }
+        self.compiled = compiled
         var scans: [FileScan] = []
         var scope = 1
         for file in set.files {
@@ -135,6 +145,42 @@ struct Project {
         return base.split(separator: ".").last.map(String.init) ?? base
     }
 
+    /// The compiler's USR of the function whose last token is at `offset` in `path`.
+    func usr(endingAt offset: Int, in path: String) -> String? {
+        compiledFile(path)?.function(endingAt: offset)?.usr
+    }
+
+    /// The compiler's facts for `path`.
+    func compiledFile(_ path: String) -> CompilerFacts.File? {
+        compiled[path] ?? compiler?.file(path)
+    }
+
+    /// The compiler's USR of `site`.
+    func usr(of site: FunctionSite) -> String? {
+        usr(endingAt: site.decl.endOffset, in: site.file.path)
+    }
+
+    /// The declaration a call whose called name is at `offset` in `path` names, as the
+    /// compiler resolved it (nil without the compiler's facts for that file).
+    func callee(nameAt offset: Int, in path: String) -> String? {
+        guard let file = compiledFile(path) else { return nil }
+        return file.call(calleeAt: offset)?.callee ?? file.references[offset]?.sorted().first
+    }
+
+    /// Where the function with `usr` is used as a value (referenced, not called), as the
+    /// compiler resolved the references: `(path, line)`.
+    func valueUse(of usr: String) -> (String, Int)? {
+        guard let compiler else { return nil }
+        for (path, file) in compiler.files.sorted(by: { $0.key < $1.key }) {
+            for (offset, usrs) in file.references.sorted(by: { $0.key < $1.key })
+            where usrs.contains(usr) && file.call(calleeAt: offset) == nil {
+                let text = set.files.first { CompilerFacts.key($0.path) == path }?.text ?? (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+                return (path, text.utf8.prefix(offset).filter { $0 == UInt8(ascii: "\n") }.count + 1)
+            }
+        }
+        return nil
+    }
+
     /// The receiver of `call` in `file`, as the scan found it.
     func receiver(of call: FunctionCallExprSyntax, in file: ParsedFile) -> Receiver {
         scans.first { $0.path == file.path }?.receivers[call.id] ?? .unknown
@@ -225,12 +271,17 @@ private final class TypeFactsCollector: TypeTrackingVisitor {
 
     private static let errorProtocols: Set<String> = ["Error", "Swift.Error", "LocalizedError", "CustomNSError"]
 
+    /// `Error`, or a composition with it (`Error & Sendable`).
+    private static func isError(_ type: TypeSyntax) -> Bool {
+        type.trimmedDescription.split(separator: "&").contains { errorProtocols.contains($0.trimmingCharacters(in: .whitespaces)) }
+    }
+
     private func noteGenerics(_ clause: GenericParameterClauseSyntax?) {
         for parameter in clause?.parameters ?? [] { unspellable.insert(parameter.name.text) }
     }
 
     override func enter(_ type: TypeScope) {
-        let isError = type.inheritance?.inheritedTypes.contains { Self.errorProtocols.contains($0.type.trimmedDescription) } == true
+        let isError = type.inheritance?.inheritedTypes.contains { Self.isError($0.type) } == true
         if isError { errorTypes.insert(type.name) }
         // A type declared inside another type or a function body is not visible everywhere.
         if !type.isExtension && (!types.isEmpty || bodies > 0) { unspellable.insert(type.name) }
@@ -245,7 +296,7 @@ private final class TypeFactsCollector: TypeTrackingVisitor {
     }
     override func visit(_ node: AssociatedTypeDeclSyntax) -> SyntaxVisitorContinueKind {
         unspellable.insert(node.name.text)
-        if node.inheritanceClause?.inheritedTypes.contains(where: { Self.errorProtocols.contains($0.type.trimmedDescription) }) == true {
+        if node.inheritanceClause?.inheritedTypes.contains(where: { Self.isError($0.type) }) == true {
             errorTypes.insert(node.name.text)
         }
         return .visitChildren

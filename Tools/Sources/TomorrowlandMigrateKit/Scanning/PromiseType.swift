@@ -1,5 +1,6 @@
 // Recognising Tomorrowland's promise types in written Swift.
 
+import Foundation
 import SwiftSyntax
 
 /// A promise type as written in a declaration: `Promise<User, Error>`, `StdPromise<Data>`,
@@ -53,6 +54,34 @@ public struct PromiseType: Sendable, Equatable {
             return
         }
         self.init(type)
+    }
+
+    /// A promise type the compiler found: `compiled` as the demangler spells it
+    /// (`Promise<Int, StoreError>`), `written` as the declaration does (`Loading<Int>`); nil
+    /// when it names generic parameters (the demangler's `A`, `B`…), which only the
+    /// declaration's own spelling could write.
+    init?(compiled: String, mangled: String, written: String) {
+        guard let open = compiled.firstIndex(of: "<"), compiled.hasSuffix(">") else { return nil }
+        var arguments: [String] = []
+        var depth = 0
+        var current = ""
+        for character in compiled[compiled.index(after: open)..<compiled.index(before: compiled.endIndex)] {
+            if "<[(".contains(character) { depth += 1 }
+            if ">])".contains(character) { depth -= 1 }
+            if character == ",", depth == 0 {
+                arguments.append(current.trimmingCharacters(in: .whitespaces))
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        arguments.append(current.trimmingCharacters(in: .whitespaces))
+        let placeholder = arguments.joined(separator: " ").split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).contains {
+            $0.first?.isUppercase == true && $0.dropFirst().allSatisfy(\.isNumber)
+        }
+        guard arguments.count == 2, !placeholder else { return nil }
+        let kind: Kind = mangled.hasPrefix("$s12Tomorrowland12TokenPromiseV") ? .tokenPromise : .promise
+        self.init(kind: kind, value: arguments[0], error: arguments[1], spelled: written)
     }
 
     private init(kind: Kind, value: String, error: String, spelled: String) {

@@ -32,6 +32,8 @@ public struct FunctionRecord: Sendable {
     let scope: Int
     /// A computed property or property requirement rather than a function.
     var isProperty: Bool { scope < 0 }
+    /// Where the declaration's last token is (UTF-8 offset; 0 for properties).
+    var endOffset = 0
 
     /// `fetch(id:_:)`, or the bare name for properties.
     public var signature: String {
@@ -72,6 +74,9 @@ struct CallRecord: Sendable {
     let awaited: Bool
     /// In an `await` expression without `.value`: a call of an async function.
     let underAwait: Bool
+    /// Where the called name is (`Calls.nameOffset(of:)`), in the file at `path`.
+    var nameOffset = 0
+    var path = ""
 }
 
 /// Everything `Scanner` found in one file.
@@ -178,7 +183,7 @@ final class Scanner: TypeTrackingVisitor {
             : inProtocol ? .requirement
             : types.isEmpty ? .function
             : isStatic ? .staticMethod : .method
-        let promise = node.signature.returnClause.flatMap { PromiseType($0.type, aliases: file.promiseAliases) }
+        let promise = file.promise(returnedBy: node)
         let isAsync = node.signature.effectSpecifiers?.asyncSpecifier != nil
         scan.functions.append(FunctionRecord(
             file: file.path, line: file.line(of: node.name), name: node.name.text,
@@ -187,7 +192,8 @@ final class Scanner: TypeTrackingVisitor {
             kind: kind, container: functionDepth > 0 ? nil : types.last?.name, isAsync: isAsync, promise: promise,
             isAsyncTwin: isAsync && Twins.forwardedName(ofAsyncTwin: node) == node.name.text,
             isPromiseTwin: promise != nil && Twins.forwardedName(ofPromiseTwin: node) == node.name.text,
-            wantsPromiseTwin: node.leadingTrivia.hasMarker, scope: scope
+            wantsPromiseTwin: node.leadingTrivia.hasMarker, scope: scope,
+            endOffset: node.endOffset
         ))
         scopes.append(scope)
         functionDepth += 1
@@ -228,7 +234,8 @@ final class Scanner: TypeTrackingVisitor {
             scan.receivers[node.id] = receiver
             scan.calls.append(CallRecord(
                 name: name, labels: Calls.labels(of: node), receiver: receiver, line: line, scope: scopes.last!,
-                awaited: Calls.isAwaitedBridge(node), underAwait: Calls.isUnderAwait(Syntax(node))
+                awaited: Calls.isAwaitedBridge(node), underAwait: Calls.isUnderAwait(Syntax(node)),
+                nameOffset: Calls.nameOffset(of: node), path: file.path
             ))
         }
         if Calls.isTaskPromiseBridge(node) {
@@ -286,6 +293,13 @@ final class Scanner: TypeTrackingVisitor {
     }
 }
 
+extension FunctionDeclSyntax {
+    /// The UTF-8 offset of the last token: where the compiler's range of the declaration ends.
+    var endOffset: Int {
+        lastToken(viewMode: .sourceAccurate)?.positionAfterSkippingLeadingTrivia.utf8Offset ?? 0
+    }
+}
+
 extension FunctionParameterSyntax {
     /// The argument label callers write, nil for `_`.
     var argumentLabel: String? {
@@ -329,6 +343,15 @@ enum Calls {
             return (member.declName.baseName.text, member.base)
         }
         return nil
+    }
+
+    /// The UTF-8 offset of the called name's token (`find` in `store.find(1)`): where the
+    /// compiler's reference to the callee sits.
+    static func nameOffset(of call: FunctionCallExprSyntax) -> Int {
+        var called = call.calledExpression
+        if let specialized = called.as(GenericSpecializationExprSyntax.self) { called = specialized.expression }
+        if let member = called.as(MemberAccessExprSyntax.self) { return member.declName.baseName.positionAfterSkippingLeadingTrivia.utf8Offset }
+        return called.positionAfterSkippingLeadingTrivia.utf8Offset
     }
 
     /// The label `labels(of:)` gives an unlabelled trailing closure.

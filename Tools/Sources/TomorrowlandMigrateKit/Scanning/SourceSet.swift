@@ -15,6 +15,14 @@ public struct ParsedFile: Sendable {
     let converter: SourceLocationConverter
     /// The typealiases of promise types declared in the set this file belongs to.
     var promiseAliases: [String: PromiseType] = [:]
+    /// Promise types the compiler found where the syntax did not (a generic typealias, an
+    /// alias from another module), by the last-token offset of the function returning them.
+    var compiledPromises: [Int: PromiseType] = [:]
+
+    /// The promise type `decl` returns: as written, or as the compiler found it.
+    func promise(returnedBy decl: FunctionDeclSyntax) -> PromiseType? {
+        decl.signature.returnClause.flatMap { PromiseType($0.type, aliases: promiseAliases) } ?? compiledPromises[decl.endOffset]
+    }
 
     init(path: String, folder: String, text: String) {
         self.path = path
@@ -40,7 +48,7 @@ public struct InputProblem: Sendable, Equatable, CustomStringConvertible {
 
 /// The `.swift` files under the paths a command was given.
 public struct SourceSet: Sendable {
-    public let files: [ParsedFile]
+    public private(set) var files: [ParsedFile]
     /// Paths that could not be read and files that do not parse: those files are left out.
     public let problems: [InputProblem]
     /// The paths the set was loaded from (empty for a set built in memory).
@@ -76,6 +84,23 @@ public struct SourceSet: Sendable {
         var set = SourceSet(files: withAliases(files), problems: problems)
         set.roots = paths
         return set
+    }
+
+    /// The set with the promise types the compiler found where the syntax did not.
+    func recognizing(_ facts: CompilerFacts) -> SourceSet {
+        var copy = self
+        copy.files = files.map { file in
+            var file = file
+            for site in FunctionSite.all(in: file) {
+                guard site.promise == nil, let returnType = site.decl.signature.returnClause?.type,
+                      let declaration = facts.file(file.path)?.function(endingAt: site.decl.endOffset),
+                      let mangled = declaration.resultType, let spelled = facts.spelledTypes[mangled],
+                      let promise = PromiseType(compiled: spelled, mangled: mangled, written: returnType.trimmedDescription) else { continue }
+                file.compiledPromises[site.decl.endOffset] = promise
+            }
+            return file
+        }
+        return copy
     }
 
     /// Builds a set from sources in memory (tests).

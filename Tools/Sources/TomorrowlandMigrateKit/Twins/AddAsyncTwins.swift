@@ -4,24 +4,38 @@ import Foundation
 import SwiftSyntax
 
 public enum AddAsyncTwins {
-    /// Plans the twins and the call-site rewrites for `set`; writes nothing.
+    /// Plans the twins and the call-site rewrites for `set` from its syntax alone; writes nothing.
     public static func run(_ set: SourceSet) -> MigrationResult {
-        let project = Project(set)
+        plan(set, project: Project(set), decisions: ProofDecisions(), elsewhere: existingTwins(around: set)).result
+    }
+
+    /// Async twins an earlier run wrote elsewhere in the package (and what they forward to):
+    /// they count when pinning call sites here; nothing is written there.
+    static func existingTwins(around set: SourceSet) -> [FunctionSite] {
+        Twins.existingAsyncTwins(in: PackageContext(roots: set.roots)?.otherFiles(of: set) ?? [])
+    }
+
+    /// Plans the twins and the call-site rewrites for `set`, then writes nothing.
+    /// `decisions`: what the compiler's proof of earlier rounds asked for (twins it rejected,
+    /// calls it wants pinned); `elsewhere`: `existingTwins(around:)`.
+    static func plan(_ set: SourceSet, project: Project, decisions: ProofDecisions, elsewhere: [FunctionSite]) -> Plan {
         var result = MigrationResult(problems: set.problems)
         let sites = set.files.map(FunctionSite.all(in:))
-        // Async twins an earlier run wrote elsewhere in the package (and what they forward
-        // to) count when pinning call sites here; nothing is written there.
-        let elsewhere = PackageContext(roots: set.roots)?.otherFiles(of: set) ?? []
-        let everySite = sites.flatMap { $0 } + Twins.existingAsyncTwins(in: elsewhere)
+        let everySite = sites.flatMap { $0 } + elsewhere
 
         // 1. Candidates: promise-returning functions that can get a twin (protocol requirements
         // get theirs in an extension of the protocol). Functions whose twin exists already
         // still have their call sites pinned.
         var candidates: [FunctionSite] = []
         var alreadyTwinned: [FunctionSite] = []
-        let requirements = everySite.filter { $0.inProtocol && $0.promise != nil && !$0.isAsync }
+        // A requirement the proof rejected serves no conformer: they get twins of their own.
+        let requirements = everySite.filter { $0.inProtocol && $0.promise != nil && !$0.isAsync && decisions.rejected[key($0)] == nil }
         for site in everySite {
             guard let promise = site.promise, !site.isAsync else { continue }
+            if let reason = decisions.rejected[key(site)] {
+                result.notes.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): no async twin: \(reason)"))
+                continue
+            }
             switch decide(site, promise, project: project, everySite: everySite, requirements: requirements) {
             case .add: candidates.append(site)
             case .alreadyDone:
@@ -47,13 +61,26 @@ public enum AddAsyncTwins {
         let twinSites = Set(everySite.filter { site in site.isAsync && (candidates + alreadyTwinned).contains { $0.overloads(site) } }.map(\.decl.id))
         let sameName = Dictionary(grouping: everySite.filter { byName[$0.name] != nil && !twinSites.contains($0.decl.id) }, by: \.name)
         for file in set.files {
-            let finder = UnsafeCallFinder(file: file, names: Set(byName.keys))
+            let forced = decisions.forcedPins.filter { $0.path == file.path }.map(\.nameOffset)
+            let finder = UnsafeCallFinder(file: file, names: Set(byName.keys), includingPinned: !forced.isEmpty)
             finder.walk(file.tree)
             for found in finder.found {
+                // A call the proof found changed is pinned even where the syntax looked settled.
+                if !forced.isEmpty, UnsafeCallFinder.isPinned(found.call), !UnsafeCallFinder.readsAmbiguousMember(found.call),
+                   !forced.contains(Calls.nameOffset(of: found.call)) { continue }
                 let labels = Calls.labels(of: found.call)
                 let receiver = project.receiver(of: found.call, in: file)
-                let matching = (byName[found.name] ?? []).filter {
-                    CallMatching.labels(labels, canCall: $0.decl) && project.receiver(receiver, reaches: $0.container)
+                // The compiler names the one declaration the call means; the syntax, those it may.
+                let callee = project.callee(nameAt: Calls.nameOffset(of: found.call), in: file.path)
+                let calleeSite = callee.flatMap { usr in everySite.first { project.usr(of: $0) == usr } }
+                let matching = (byName[found.name] ?? []).filter { site in
+                    if project.compiledFile(file.path) != nil {
+                        // The declaration it names, or the requirement that declaration implements
+                        // (whose twin in the protocol's extension the conformer gets too).
+                        return callee != nil && (project.usr(of: site) == callee
+                            || site.inProtocol && calleeSite.map { project.implements($0, site) } == true)
+                    }
+                    return CallMatching.labels(labels, canCall: site.decl) && project.receiver(receiver, reaches: site.container)
                 }
                 guard !matching.isEmpty else { continue }
                 // A twin already in place: a call under `await` already means it (written for it,
@@ -68,23 +95,33 @@ public enum AddAsyncTwins {
                 }
                 // The receiver's own type's declaration is the one called (an override included);
                 // otherwise overrides are the method they override.
-                if let own = receiver.typeName, possible.contains(where: { $0.container == own }) {
+                if callee != nil {
+                    possible = matching
+                } else if let own = receiver.typeName, possible.contains(where: { $0.container == own }) {
                     possible = possible.filter { $0.container == own }
                 } else {
                     possible.removeAll { $0.decl.modifiers.contains { $0.name.text == "override" } }
                 }
                 let types = Set(possible.map { $0.isAsync ? "(async)" : $0.promise?.canonical ?? "(not a promise)" })
                 let pinSite = possible.first { !$0.isAsync && $0.promise != nil } ?? matching[0]
-                let pinType = pinSite.promise!.spelled
+                var pinType = pinSite.promise!.spelled
                 let line = file.line(of: found.call)
-                let spellable = types.count == 1 && project.isSpellableAnywhere(pinType)
+                var spellable = types.count == 1 && project.isSpellableAnywhere(pinType)
                     && project.identifiers(in: pinType).allSatisfy { !(pinSite.scope?.libraryGenericNames.contains($0) ?? false) }
+                // The declaration's spelling names its generic parameters or associated types:
+                // the compiler's type of this call (`Promise<String, StoreError>`) can be written.
+                if !spellable, types.count == 1,
+                   let compiled = project.compiler?.spelledPromiseType(ofCallAt: Calls.nameOffset(of: found.call), in: file.path) {
+                    (pinType, spellable) = (compiled, true)
+                }
                 if spellable {
                     rewrites[file.path, default: []] += found.edits(coercingTo: pinType)
                     rewriteNotes.append((found.name, MigrationNote(path: file.path, line: line, message: """
                         `\(found.shortText)` gets `as \(pinType)` so that it keeps calling the promise-returning \(found.name)
                         """)))
-                } else if found.context == .async {
+                } else if found.context == .async, project.compiler == nil {
+                    // (With the compiler, the proof decides: only a call that would really
+                    // change its meaning costs the function its twin.)
                     let why = types.count == 1 ? "its promise type cannot be written there" : "it may also mean another function of that name"
                     for site in matching {
                         if alreadyTwinned.contains(where: { $0.decl.id == site.decl.id }) {
@@ -138,24 +175,36 @@ public enum AddAsyncTwins {
 
         // 3. The twins themselves.
         var importedInto: [String] = []
+        var plannedEdits: [String: [OwnedEdit]] = [:]
         for (index, file) in set.files.enumerated() {
             var edits = rewrites[file.path, default: []].filter { $0.owner.map(twinned.contains) ?? true }
             let mine = sites[index].filter { site in candidates.contains { $0.decl.id == site.decl.id && $0.file.path == file.path } }
-            var protocolTwins: [(protocolDecl: ProtocolDeclSyntax, text: String)] = []
+            var protocolTwins: [(protocolDecl: ProtocolDeclSyntax, text: String, key: CandidateKey)] = []
             for site in mine {
                 let text = twinText(for: site, nonsending: project.isolation(of: site) == .nonisolated)
                 if site.inProtocol, let protocolDecl = site.decl.enclosingProtocol {
-                    protocolTwins.append((protocolDecl, text))
+                    protocolTwins.append((protocolDecl, text, key(site)))
                 } else {
-                    edits.append(OwnedEdit(owner: nil, edit: .insert("\n\n" + text, at: site.decl.endPositionBeforeTrailingTrivia)))
+                    let inserted = "\n\n" + text
+                    edits.append(OwnedEdit(
+                        owner: nil, edit: .insert(inserted, at: site.decl.endPositionBeforeTrailingTrivia),
+                        twins: [(0..<inserted.utf8.count, key(site))]
+                    ))
                 }
             }
             // A protocol's twins go in one extension of it, right after it.
             for group in Dictionary(grouping: protocolTwins, by: { $0.protocolDecl.id }).values {
                 let protocolDecl = group[0].protocolDecl
                 let indent = Twins.indentation(of: protocolDecl, in: file)
-                let text = "\n\n\(indent)extension \(protocolDecl.name.text) {\n" + group.map(\.text).joined(separator: "\n\n") + "\n\(indent)}"
-                edits.append(OwnedEdit(owner: nil, edit: .insert(text, at: protocolDecl.endPositionBeforeTrailingTrivia)))
+                var text = "\n\n\(indent)extension \(protocolDecl.name.text) {\n"
+                var owned: [(Range<Int>, CandidateKey)] = []
+                for (number, twin) in group.enumerated() {
+                    if number > 0 { text += "\n\n" }
+                    owned.append((text.utf8.count..<text.utf8.count + twin.text.utf8.count, twin.key))
+                    text += twin.text
+                }
+                text += "\n\(indent)}"
+                edits.append(OwnedEdit(owner: nil, edit: .insert(text, at: protocolDecl.endPositionBeforeTrailingTrivia), twins: owned))
             }
             if !mine.isEmpty, let importEdit = Imports.addAsyncImport(to: file) {
                 edits.append(importEdit)
@@ -163,19 +212,35 @@ public enum AddAsyncTwins {
             }
             guard !edits.isEmpty else { continue }
             let updated = TextEdit.apply(edits.map(\.edit), to: file.text)
-            if updated != file.text { result.changes.append(FileChange(path: file.path, original: file.text, updated: updated)) }
+            if updated != file.text {
+                result.changes.append(FileChange(path: file.path, original: file.text, updated: updated))
+                plannedEdits[file.path] = edits
+            }
         }
         result.notes += PackageNotes.notes(for: set, importedInto: importedInto, command: "add-async-twins")
-        return result
+        return Plan(result: result, edits: plannedEdits, candidates: candidates)
     }
 
-    /// A candidate as `rejected` knows it: the same signature in the same type is the same function.
-    private struct CandidateKey: Hashable {
+    /// What one planning round produced: the result, and the edits behind each change (to map
+    /// the compiler's positions in the changed files back to the original ones).
+    struct Plan {
+        var result: MigrationResult
+        let edits: [String: [OwnedEdit]]
+        let candidates: [FunctionSite]
+    }
+
+    /// A candidate as `rejected` knows it: the same signature and parameter types in the same
+    /// type is the same function (overloads differ by their parameter types).
+    struct CandidateKey: Hashable {
         let container: String?
         let signature: String
+        let parameters: String
     }
 
-    private static func key(_ site: FunctionSite) -> CandidateKey { CandidateKey(container: site.container, signature: site.signature) }
+    static func key(_ site: FunctionSite) -> CandidateKey {
+        let parameters = site.decl.signature.parameterClause.parameters.map { $0.type.trimmedDescription }.joined(separator: ", ")
+        return CandidateKey(container: site.container, signature: site.signature, parameters: parameters)
+    }
 
     private static func decide(
         _ site: FunctionSite, _ promise: PromiseType, project: Project, everySite: [FunctionSite], requirements: [FunctionSite]
@@ -186,14 +251,16 @@ public enum AddAsyncTwins {
             let name = requirement.container ?? ""
             return .skip(SkipReason("implements `\(name).\(requirement.signature)`: the twin in `extension \(name)` serves it"))
         }
-        if let reason = Twins.commonSkipReason(site, project: project, requirementsAllowed: true) { return .skip(reason) }
+        if let reason = Twins.commonSkipReason(site, project: project, asyncTwin: true) { return .skip(reason) }
         if let scope = site.scope, scope.libraryGenericNames.contains(promise.error), !scope.constrainsErrorToSwiftError {
             return .skip(SkipReason(
                 "in `extension \(scope.name)`, `\(promise.error)` is the promise's generic parameter, not known to conform to "
                     + "Swift.Error; move it to `extension \(scope.name) where Error: Swift.Error` to get a twin"
             ))
         }
-        if !promise.hasUntypedError, !promise.hasNoError, !isError(promise.error, in: site, project: project) {
+        // With the compiler, the proof decides: it type-checks the twin (an associated type
+        // constrained to `Error & Sendable`, a typealias, a refined protocol all pass).
+        if project.compiler == nil, !promise.hasUntypedError, !promise.hasNoError, !isError(promise.error, in: site, project: project) {
             return .skip(SkipReason("`\(promise.error)` is not known to conform to Error, so `.value` is not available; await `.resolvedResult` by hand"))
         }
         return .add
@@ -354,4 +421,6 @@ enum Imports {
 struct OwnedEdit {
     let owner: String?
     let edit: TextEdit
+    /// The twins the inserted text holds: where each is in `edit.text` (UTF-8 offsets).
+    var twins: [(range: Range<Int>, key: AddAsyncTwins.CandidateKey)] = []
 }

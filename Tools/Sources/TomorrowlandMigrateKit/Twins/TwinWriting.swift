@@ -19,7 +19,7 @@ struct FunctionSite {
     var line: Int { file.line(of: decl.name) }
     var signature: String { name + "(" + labels.map { ($0 ?? "_") + ":" }.joined() + ")" }
     var isAsync: Bool { decl.signature.effectSpecifiers?.asyncSpecifier != nil }
-    var promise: PromiseType? { decl.signature.returnClause.flatMap { PromiseType($0.type, aliases: file.promiseAliases) } }
+    var promise: PromiseType? { file.promise(returnedBy: decl) }
 
     /// The same name and labels, in the same type (or both at top level).
     func overloads(_ other: FunctionSite) -> Bool {
@@ -135,7 +135,7 @@ enum Twins {
         body: (_ call: String, _ width: Int) -> String
     ) -> String {
         let decl = site.decl
-        let arguments = (try? forwardedArguments(of: decl).get()) ?? ""
+        let arguments = (try? forwardedArguments(of: decl, inoutAllowed: true).get()) ?? ""
         let dropped: Set<String> = extraModifier?.contains("nonisolated") == true ? ["nonisolated"] : []
         let (attributeLines, inlinePrefix) = prefix(
             of: decl, droppingModifiers: dropped, droppingAttributes: droppingAttributes, extraModifier: extraModifier
@@ -253,32 +253,39 @@ enum Twins {
         return (lines, parts.map { $0 + " " }.joined())
     }
 
-    /// Why `site` can get no twin in either direction, or nil.
-    static func commonSkipReason(_ site: FunctionSite, project: Project, requirementsAllowed: Bool = false) -> SkipReason? {
+    /// Why `site` can get no twin in either direction, or nil. An async twin (`asyncTwin`) may
+    /// twin a requirement (in an extension) and pass `inout` parameters on (`&xs`).
+    static func commonSkipReason(_ site: FunctionSite, project: Project, asyncTwin: Bool = false) -> SkipReason? {
         if site.decl.leadingTrivia.hasComment(containing: skipMarker) { return SkipReason("marked `// \(skipMarker)`") }
         if site.isLocal { return SkipReason("declared inside a function body") }
         if site.decl.modifiers.contains(where: { $0.name.text == "override" }) {
             return SkipReason("an override: the twin of the overridden method already reaches it dynamically")
         }
-        if site.decl.body == nil, !(requirementsAllowed && site.inProtocol) { return SkipReason("has no body") }
+        if site.decl.body == nil, !(asyncTwin && site.inProtocol) { return SkipReason("has no body") }
         if site.decl.signature.effectSpecifiers?.throwsClause?.throwsSpecifier.text == "rethrows" {
             return SkipReason("rethrows; write its twin by hand")
         }
-        if case .failure(let reason) = Twins.forwardedArguments(of: site.decl) { return reason }
-        if let use = project.scans.lazy.compactMap({ scan in scan.functionValueUses(of: site.name).first.map { (scan.path, $0) } }).first {
+        if case .failure(let reason) = Twins.forwardedArguments(of: site.decl, inoutAllowed: asyncTwin) { return reason }
+        // The compiler says which function a value use names; the syntax only knows the name.
+        let valueUse = project.usr(of: site).map { project.valueUse(of: $0) }
+            ?? project.scans.lazy.compactMap({ scan in scan.functionValueUses(of: site.name).first.map { (scan.path, $0) } }).first
+        if let use = valueUse {
             return SkipReason("`\(site.name)` is used as a value at \(use.0):\(use.1); a same-named overload would make that ambiguous")
         }
         return nil
     }
 
-    /// `label: name, name, other: other` for forwarding every parameter, or why not.
-    static func forwardedArguments(of decl: FunctionDeclSyntax) -> Result<String, SkipReason> {
+    /// `label: name, name, other: &other` for forwarding every parameter, or why not. An
+    /// async twin passes an `inout` parameter on (`&xs`: the call is exclusive access for the
+    /// whole await); a promise twin cannot, since its Task outlives the call.
+    static func forwardedArguments(of decl: FunctionDeclSyntax, inoutAllowed: Bool) -> Result<String, SkipReason> {
         var arguments: [String] = []
         for parameter in decl.signature.parameterClause.parameters {
             let type = parameter.type.trimmedDescription
-            if parameter.type.as(AttributedTypeSyntax.self)?.specifiers.contains(where: { $0.trimmedDescription == "inout" }) == true
-                || type.hasPrefix("inout ") {
-                return .failure(SkipReason("has an inout parameter: a twin cannot hold on to it across an await"))
+            let isInout = parameter.type.as(AttributedTypeSyntax.self)?.specifiers.contains { $0.trimmedDescription == "inout" } == true
+                || type.hasPrefix("inout ")
+            if isInout, !inoutAllowed {
+                return .failure(SkipReason("has an inout parameter: the Task the twin starts outlives the call, so it cannot hold on to it"))
             }
             if parameter.ellipsis != nil {
                 return .failure(SkipReason("has a variadic parameter, which cannot be forwarded"))
@@ -289,7 +296,8 @@ enum Twins {
             guard let name = parameter.parameterName else {
                 return .failure(SkipReason("has an unnamed parameter (`_: T`), which cannot be forwarded"))
             }
-            arguments.append(parameter.argumentLabel.map { "\($0): \(name)" } ?? name)
+            let value = isInout ? "&" + name : name
+            arguments.append(parameter.argumentLabel.map { "\($0): \(value)" } ?? value)
         }
         return .success(arguments.joined(separator: ", "))
     }

@@ -59,7 +59,7 @@ final class UserAPI: Sendable {
         Promise(rejected: "no \(key)")
     }
 
-    /// `inout` cannot be held across an await: no twin.
+    /// `inout`: the twin passes it on (`&counter`), exclusive access for the whole await.
     func bump(_ counter: inout Int) -> Promise<Int, NoError> {
         counter += 1
         return Promise(fulfilled: counter)

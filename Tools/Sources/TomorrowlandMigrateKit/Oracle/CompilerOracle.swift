@@ -1,0 +1,225 @@
+// Asking the compiler: one `swiftc -dump-ast -dump-ast-format json` per module, with the
+// arguments SwiftPM compiles that module with (read from the debug build's manifest), on the
+// files as they are or as a command would leave them (a scratch copy).
+
+import Foundation
+
+/// One module to type-check: its sources and the compiler arguments that are not sources
+/// or outputs.
+public struct ModuleInvocation: Sendable {
+    public let name: String
+    public let sources: [String]
+    public let arguments: [String]
+    /// The modules (of the same set) it imports.
+    public let dependencies: [String]
+
+    public init(name: String, sources: [String], arguments: [String], dependencies: [String] = []) {
+        self.name = name
+        self.sources = sources.map(CompilerFacts.key)
+        self.arguments = arguments
+        self.dependencies = dependencies
+    }
+}
+
+/// Why the compiler could not be asked: the commands then read syntax only.
+public struct OracleUnavailable: Error, Sendable, CustomStringConvertible {
+    public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
+}
+
+/// The compiler as the source of truth for call targets, types and conformances.
+public struct CompilerOracle: Sendable {
+    public let swiftc: String
+    public let modules: [ModuleInvocation]
+
+    public init(swiftc: String, modules: [ModuleInvocation]) {
+        self.swiftc = swiftc
+        self.modules = modules
+    }
+
+    /// The oracle for the SwiftPM package around `roots`: runs `swift build --build-tests`
+    /// (a warm build is quick) and reads each module's compiler arguments from the
+    /// `.build/debug.yaml` it leaves.
+    public static func forPackage(around roots: [String]) -> Result<CompilerOracle, OracleUnavailable> {
+        guard let package = PackageContext(roots: roots) else {
+            return .failure(OracleUnavailable(description: "no Package.swift above \(roots.first ?? "the paths")"))
+        }
+        let build = Process.capture("/usr/bin/env", ["swift", "build", "--build-tests", "--package-path", package.root])
+        guard build.status == 0 else {
+            let firstError = CompilerDiagnostic.errors(in: build.output).first.map(\.description)
+                ?? build.output.split(separator: "\n").suffix(3).joined(separator: "\n")
+            return .failure(OracleUnavailable(description: "the package at \(package.root) does not build: \(firstError)"))
+        }
+        let manifest = package.root + "/.build/debug.yaml"
+        guard let text = try? String(contentsOfFile: manifest, encoding: .utf8) else {
+            return .failure(OracleUnavailable(description: "no build manifest at \(manifest)"))
+        }
+        let modules = BuildManifest.modules(in: text)
+        guard let swiftc = modules.first?.compiler else {
+            return .failure(OracleUnavailable(description: "\(manifest) lists no Swift module"))
+        }
+        return .success(CompilerOracle(swiftc: swiftc, modules: modules.map(\.module)))
+    }
+
+    /// The modules that hold any of `paths`, each after the ones it imports.
+    func modules(holding paths: Set<String>) -> [ModuleInvocation] {
+        var pending = modules.filter { !Set($0.sources).isDisjoint(with: paths) }
+        var ordered: [ModuleInvocation] = []
+        while !pending.isEmpty {
+            let ready = pending.firstIndex { module in !module.dependencies.contains { name in pending.contains { $0.name == name } } }
+            ordered.append(pending.remove(at: ready ?? 0))
+        }
+        return ordered
+    }
+
+    /// The facts for every file of the modules that hold `paths`, with the files in
+    /// `replacing` (by path) read from that text instead: the modules whose sources changed
+    /// are re-emitted to a scratch folder, so that modules importing them see the change.
+    /// A module that sees no change takes its facts from `unchanged` when given.
+    public func facts(for paths: [String], replacing: [String: String] = [:], unchanged: CompilerFacts? = nil) throws -> CompilerFacts {
+        let keys = Set(paths.map(CompilerFacts.key))
+        let replaced = Dictionary(replacing.map { (CompilerFacts.key($0.key), $0.value) }, uniquingKeysWith: { $1 })
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tomorrowland-migrate-\(UUID().uuidString)")
+        let scratchModules = scratch.appendingPathComponent("Modules").path
+        try FileManager.default.createDirectory(atPath: scratchModules, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var facts = CompilerFacts()
+        var changedModules = Set<String>()
+        let involved = modules(holding: keys)
+        for (index, module) in involved.enumerated() {
+            var sources: [String] = []
+            var original: [String: String] = [:] // scratch path → real path
+            for source in module.sources {
+                guard let text = replaced[source] else { sources.append(source); continue }
+                let copy = scratch.appendingPathComponent("src\(index)").appendingPathComponent(source).path
+                try FileManager.default.createDirectory(atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try text.write(toFile: copy, atomically: true, encoding: .utf8)
+                sources.append(copy)
+                original[copy] = source
+            }
+            let seesChange = !original.isEmpty || module.dependencies.contains(where: changedModules.contains)
+            if !seesChange, let unchanged, module.sources.allSatisfy({ unchanged.files[$0] != nil }) {
+                for source in module.sources { facts.files[source] = unchanged.files[source] }
+                continue
+            }
+            let search = seesChange ? ["-I", scratchModules] : []
+            let dumps = scratch.appendingPathComponent("ast\(index)")
+            try FileManager.default.createDirectory(at: dumps, withIntermediateDirectories: true)
+            var map: [String: [String: String]] = [:]
+            for (number, source) in sources.enumerated() { map[source] = ["ast-dump": dumps.appendingPathComponent("\(number).json").path] }
+            let mapFile = dumps.appendingPathComponent("map.json")
+            try JSONSerialization.data(withJSONObject: map).write(to: mapFile)
+            let run = Process.capture(
+                swiftc,
+                search + module.arguments + sources + ["-dump-ast", "-dump-ast-format", "json", "-output-file-map", mapFile.path, "-diagnostic-style", "llvm",
+                 "-continue-building-after-errors"]
+            )
+            facts.errors += CompilerDiagnostic.errors(in: run.output).map { error in
+                CompilerDiagnostic(path: original[error.path] ?? error.path, line: error.line, column: error.column, message: error.message)
+            }
+            for (number, source) in sources.enumerated() {
+                guard let data = FileManager.default.contents(atPath: dumps.appendingPathComponent("\(number).json").path) else { continue }
+                try facts.add(astJSON: data, path: original[source] ?? source)
+            }
+            // A module other modules import sees the change through its interface.
+            if seesChange, involved.dropFirst(index + 1).contains(where: { $0.dependencies.contains(module.name) }) {
+                let emit = Process.capture(swiftc, search + module.arguments + sources + [
+                    "-emit-module", "-emit-module-path", scratchModules + "/\(module.name).swiftmodule", "-diagnostic-style", "llvm",
+                ])
+                facts.errors += CompilerDiagnostic.errors(in: emit.output).filter { error in
+                    !facts.errors.contains { $0.line == error.line && $0.message == error.message }
+                }
+                changedModules.insert(module.name)
+            }
+        }
+        // Spell the promise types of calls and results, for pins and twins (one demangler run).
+        let types = facts.files.values.flatMap { $0.calls.map(\.type) + $0.declarations.compactMap(\.resultType) }
+        let promiseTypes = Set(types.filter(CompilerFacts.isPromise)).sorted()
+        if !promiseTypes.isEmpty {
+            let demangler = ((swiftc as NSString).deletingLastPathComponent as NSString).appendingPathComponent("swift-demangle")
+            let lines = Process.capture(demangler, ["--compact", "--simplified"] + promiseTypes).output.split(separator: "\n")
+            if lines.count == promiseTypes.count {
+                for (mangled, spelled) in zip(promiseTypes, lines) { facts.spelledTypes[mangled] = String(spelled) }
+            }
+        }
+        return facts
+    }
+}
+
+/// Reading SwiftPM's llbuild manifest (`.build/debug.yaml`).
+enum BuildManifest {
+    /// The Swift modules the manifest compiles, in build order, with their arguments minus
+    /// outputs, incremental-build and index-store flags (and with every source listed).
+    static func modules(in text: String) -> [(compiler: String, module: ModuleInvocation)] {
+        var result: [(compiler: String, module: ModuleInvocation)] = []
+        var current: String?
+        var inputs: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("  \"C."), line.hasSuffix(".module\":") {
+                // `"C.AppCore-x86_64-unknown-linux-gnu-debug.module":` (a module name has no `-`).
+                current = line.dropFirst(5).split(separator: "-").first.map(String.init)
+                inputs = []
+            } else if current != nil, trimmed.hasPrefix("inputs: ") {
+                inputs = (try? JSONSerialization.jsonObject(with: Data(trimmed.dropFirst(8).utf8))) as? [String] ?? []
+            } else if let name = current, trimmed.hasPrefix("args: ") {
+                current = nil
+                guard let args = (try? JSONSerialization.jsonObject(with: Data(trimmed.dropFirst(6).utf8))) as? [String],
+                      let first = args.first, first.hasSuffix("swiftc") else { continue }
+                let (arguments, sources) = cleaned(Array(args.dropFirst()))
+                let dependencies = inputs.compactMap { input -> String? in
+                    guard input.hasSuffix(".swiftmodule"), input.contains("/Modules/") else { return nil }
+                    return ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+                }
+                result.append((first, ModuleInvocation(name: name, sources: sources, arguments: arguments, dependencies: dependencies)))
+            }
+        }
+        return result
+    }
+
+    /// Drops what only a build needs; reads `@file` source lists.
+    static func cleaned(_ args: [String]) -> (arguments: [String], sources: [String]) {
+        let single: Set<String> = [
+            "-emit-dependencies", "-emit-module", "-incremental", "-c", "-enable-batch-mode", "-serialize-diagnostics",
+            "-parseable-output", "-g", "-emit-objc-header", "-whole-module-optimization", "-wmo",
+        ]
+        let withValue: Set<String> = ["-emit-module-path", "-output-file-map", "-index-store-path", "-emit-objc-header-path", "-o"]
+        var arguments: [String] = []
+        var sources: [String] = []
+        var index = 0
+        while index < args.count {
+            let arg = args[index]
+            if arg == "-Xcc", index + 1 < args.count, args[index + 1] == "-g" { index += 2; continue }
+            if single.contains(arg) { index += 1; continue }
+            if withValue.contains(arg) { index += 2; continue }
+            if arg.hasPrefix("@"), let list = try? String(contentsOfFile: String(arg.dropFirst()), encoding: .utf8) {
+                sources += list.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            } else if arg.hasSuffix(".swift"), !arg.hasPrefix("-") {
+                sources.append(arg)
+            } else {
+                arguments.append(arg)
+            }
+            index += 1
+        }
+        return (arguments, sources)
+    }
+}
+
+extension Process {
+    /// Runs `executable` with `arguments`; its exit status and its standard output and error together.
+    static func capture(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        do { try process.run() } catch { return (-1, "cannot run \(executable): \(error)") }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}

@@ -1,0 +1,329 @@
+// Proof instead of guessing: `add-async-twins` writes its twins and pins into a scratch copy,
+// asks the compiler again, and checks that every reference of the original code still names
+// the declaration it named before (a pinned call: through its pin). A call that would change
+// its meaning gets pinned; a twin the compiler rejects, or one that captures a call no pin
+// can keep, is dropped with the compiler's reason. Only a plan that passes is written.
+
+import Foundation
+import SwiftSyntax
+
+/// What the proof of earlier rounds asked the planner for.
+struct ProofDecisions: Equatable {
+    /// Twins not to write, with the reason.
+    var rejected: [AddAsyncTwins.CandidateKey: String] = [:]
+    /// Calls to pin although the syntax looked settled, by file and called name's offset.
+    var forcedPins: Set<PinKey> = []
+
+    struct PinKey: Hashable {
+        let path: String
+        let nameOffset: Int
+    }
+}
+
+extension AddAsyncTwins {
+    /// Plans the twins with the compiler's facts and proves the plan in a scratch copy before
+    /// returning it (see `Proof`). When the compiler cannot be asked or the code does not
+    /// type-check as it is, plans from the syntax alone and says so in a note.
+    public static func run(_ set: SourceSet, oracle: CompilerOracle) -> MigrationResult {
+        let paths = set.files.map(\.path)
+        let before: CompilerFacts
+        do {
+            before = try oracle.facts(for: paths)
+        } catch {
+            return syntaxOnly(set, because: "the compiler could not be run (\(error))")
+        }
+        if let first = before.errors.first {
+            return syntaxOnly(set, because: "the code does not type-check as it is (\(first))")
+        }
+        let set = set.recognizing(before)
+        let project = Project(set, compiler: before)
+        let elsewhere = existingTwins(around: set)
+        var decisions = ProofDecisions()
+        for round in 1...8 {
+            var plan = plan(set, project: project, decisions: decisions, elsewhere: elsewhere)
+            guard !plan.result.changes.isEmpty else { return plan.result }
+            let replacing = Dictionary(plan.result.changes.map { ($0.path, $0.updated) }, uniquingKeysWith: { $1 })
+            let after: CompilerFacts
+            do {
+                after = try oracle.facts(for: paths, replacing: replacing, unchanged: before)
+            } catch {
+                return syntaxOnly(set, because: "the compiler could not be run on the scratch copy (\(error))")
+            }
+            let proof = Proof(set: set, before: before, after: after, plan: plan)
+            let issues = proof.issues()
+            if issues.isEmpty {
+                let checked = before.files.values.reduce(0) { $0 + $1.references.count }
+                plan.result.notes.append(MigrationNote(
+                    path: paths.first ?? ".", line: 1,
+                    message: "checked by the compiler (round \(round)): all \(checked) references in \(before.files.count) file(s) "
+                        + "name the same declaration as before, and the twins type-check"
+                ))
+                return plan.result
+            }
+            let previous = decisions
+            let unresolved = proof.decide(issues, project: project, decisions: &decisions)
+            // Progress (a pin, a rejected twin) may settle the rest in the next round.
+            if decisions == previous {
+                var result = MigrationResult(problems: set.problems)
+                result.notes = (unresolved.isEmpty ? issues.map(\.note) : unresolved).map { note in
+                    MigrationNote(path: note.path, line: note.line, message: "nothing written: " + note.message)
+                }
+                return result
+            }
+        }
+        var result = MigrationResult(problems: set.problems)
+        result.notes.append(MigrationNote(path: paths.first ?? ".", line: 1, message: "nothing written: the proof did not settle in 8 rounds"))
+        return result
+    }
+
+    /// The syntax-only plan, with a note that says why the compiler was not used.
+    public static func syntaxOnly(_ set: SourceSet, because reason: String) -> MigrationResult {
+        var result = run(set)
+        result.notes.insert(MigrationNote(
+            path: set.files.first?.path ?? ".", line: 1,
+            message: "call targets read from syntax only: \(reason); fix the build for exact call targets and a proof"
+        ), at: 0)
+        return result
+    }
+}
+
+/// Compares the compiler's facts before and after a plan.
+struct Proof {
+    let set: SourceSet
+    let before: CompilerFacts
+    let after: CompilerFacts
+    let plan: AddAsyncTwins.Plan
+
+    /// Something the compiler said about the scratch copy.
+    enum Issue {
+        /// The reference at `offset` (original text) names `now` instead of `was`.
+        case changed(path: String, offset: Int, line: Int, was: Set<String>, now: Set<String>)
+        /// An error inside the text of a twin.
+        case rejectedTwin(AddAsyncTwins.CandidateKey, message: String, path: String, line: Int)
+        /// An error in the text a pin added, for calls of `name`.
+        case brokenPin(name: String, path: String, line: Int, message: String)
+        /// An error in the original code, at `offset`.
+        case broken(path: String, offset: Int, line: Int, message: String)
+
+        var note: MigrationNote {
+            switch self {
+            case .changed(let path, _, let line, let was, let now):
+                return MigrationNote(path: path, line: line, message: "a reference would name \(now.sorted()) instead of \(was.sorted())")
+            case .rejectedTwin(let key, let message, let path, let line):
+                return MigrationNote(path: path, line: line, message: "the twin of \(key.signature) does not compile: \(message)")
+            case .brokenPin(let name, let path, let line, let message):
+                return MigrationNote(path: path, line: line, message: "the pin of a call of \(name) does not compile: \(message)")
+            case .broken(let path, _, let line, let message):
+                return MigrationNote(path: path, line: line, message: "with the twins this no longer compiles: \(message)")
+            }
+        }
+    }
+
+    /// The inserted texts of a file, in text order, with where each lands in the new text.
+    private struct Insert {
+        let start: Int
+        let newStart: Int
+        let length: Int
+        let edit: OwnedEdit
+    }
+
+    private func inserts(for path: String) -> [Insert] {
+        let key = CompilerFacts.key(path)
+        let edits = plan.edits.first { CompilerFacts.key($0.key) == key }?.value ?? []
+        var shift = 0
+        return edits.enumerated().sorted { ($0.element.edit.start, $0.offset) < ($1.element.edit.start, $1.offset) }.map { _, owned in
+            let length = owned.edit.text.utf8.count
+            defer { shift += length }
+            return Insert(start: owned.edit.start, newStart: owned.edit.start + shift, length: length, edit: owned)
+        }
+    }
+
+    private static func newOffset(_ old: Int, _ inserts: [Insert]) -> Int {
+        old + inserts.filter { $0.start <= old }.reduce(0) { $0 + $1.length }
+    }
+
+    /// The original offset of `new`, or the insert it lies in.
+    private static func oldOffset(_ new: Int, _ inserts: [Insert]) -> (offset: Int?, insert: Insert?) {
+        var shift = 0
+        for insert in inserts {
+            if new < insert.newStart { break }
+            if new < insert.newStart + insert.length { return (nil, insert) }
+            shift += insert.length
+        }
+        return (new - shift, nil)
+    }
+
+    func issues() -> [Issue] {
+        var issues: [Issue] = []
+        for (path, old) in before.files.sorted(by: { $0.key < $1.key }) {
+            // No AST for a file (the compiler stopped early): its errors are the issues.
+            guard let new = after.files[path] else {
+                if after.errors.isEmpty {
+                    issues.append(.broken(path: path, offset: 0, line: 1, message: "the compiler gave no AST for this file"))
+                }
+                continue
+            }
+            let inserts = inserts(for: path)
+            for (offset, was) in old.references.sorted(by: { $0.key < $1.key }) {
+                let now = new.references[Self.newOffset(offset, inserts)] ?? []
+                if now != was { issues.append(.changed(path: path, offset: offset, line: lineOf(offset, path: path), was: was, now: now)) }
+            }
+            for (offset, now) in new.references.sorted(by: { $0.key < $1.key }) {
+                guard let original = Self.oldOffset(offset, inserts).offset, old.references[original] == nil else { continue }
+                issues.append(.changed(path: path, offset: original, line: lineOf(original, path: path), was: [], now: now))
+            }
+        }
+        for error in after.errors {
+            let path = CompilerFacts.key(error.path)
+            let text = plan.result.changes.first { CompilerFacts.key($0.path) == path }?.updated
+                ?? (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            let position = Self.offset(line: error.line, column: error.column, in: text)
+            let inserts = inserts(for: path)
+            let (original, insert) = Self.oldOffset(position, inserts)
+            if let insert {
+                let inside = position - insert.newStart
+                if let twin = insert.edit.twins.first(where: { $0.range.contains(inside) }) {
+                    let line = lineOf(insert.start, path: path)
+                    issues.append(.rejectedTwin(twin.key, message: error.message, path: path, line: line))
+                } else {
+                    issues.append(.brokenPin(
+                        name: insert.edit.owner ?? "", path: path, line: lineOf(insert.start, path: path), message: error.message
+                    ))
+                }
+            } else if let original {
+                issues.append(.broken(path: path, offset: original, line: lineOf(original, path: path), message: error.message))
+            }
+        }
+        return issues
+    }
+
+    /// Turns issues into decisions for the next round; the notes of issues it cannot settle.
+    func decide(_ issues: [Issue], project: Project, decisions: inout ProofDecisions) -> [MigrationNote] {
+        var unresolved: [MigrationNote] = []
+        let earlierPins = decisions.forcedPins
+        var candidateUSRs = Dictionary(plan.candidates.compactMap { site in project.usr(of: site).map { ($0, site) } }, uniquingKeysWith: { a, _ in a })
+        // A conformer's method is pinned for the twin of the requirement it implements.
+        for site in set.files.flatMap(FunctionSite.all(in:)) {
+            guard let usr = project.usr(of: site), candidateUSRs[usr] == nil,
+                  let requirement = plan.candidates.first(where: { $0.inProtocol && project.implements(site, $0) }) else { continue }
+            candidateUSRs[usr] = requirement
+        }
+        for issue in issues {
+            switch issue {
+            case .rejectedTwin(let key, let message, _, _):
+                // `.value` exists only for promises whose error is an Error.
+                let hint = message.contains("'value'") ? " (`.value` needs an error type that conforms to Error; "
+                    + "await `.resolvedResult` by hand)" : ""
+                decisions.rejected[key] = decisions.rejected[key] ?? "the compiler rejects the twin: \(message)\(hint)"
+            case .brokenPin(let name, let path, let line, let message):
+                for site in plan.candidates where site.name == name {
+                    decisions.rejected[AddAsyncTwins.key(site)] = "the pin of the call at \(path):\(line) does not compile: \(message)"
+                }
+            case .changed(let path, let offset, let line, let was, let now):
+                // A call of a function that gets a twin: pinned to the promise it returns.
+                let callee = before.file(path)?.call(calleeAt: offset)?.callee ?? was.sorted().first
+                if let callee, candidateUSRs[callee] != nil, pin(at: offset, in: path, earlier: earlierPins, decisions: &decisions) { continue }
+                // The twin that captured it, found by its declaration in the scratch copy.
+                let captured = twins(declaring: now.subtracting(was))
+                if captured.isEmpty {
+                    let names = Set((was.union(now)).compactMap { before.declarationsByUSR[$0]?.name })
+                    let suspects = plan.candidates.filter { names.contains($0.name) }
+                    if suspects.isEmpty {
+                        unresolved.append(MigrationNote(path: path, line: line, message: "a reference would change its meaning: \(issue.note.message)"))
+                    }
+                    for site in suspects {
+                        decisions.rejected[AddAsyncTwins.key(site)] = "the reference at \(path):\(line) would change its meaning, and no pin keeps it"
+                    }
+                }
+                for key in captured {
+                    decisions.rejected[key] = decisions.rejected[key]
+                        ?? "the call at \(path):\(line) would name the twin, and no pin can keep it"
+                }
+            case .broken(let path, let offset, let line, let message):
+                var settled = false
+                for callee in enclosingCallees(at: offset, in: path) {
+                    guard let site = candidateUSRs[callee.usr] else { continue }
+                    settled = true
+                    if !pin(at: callee.nameOffset, in: path, earlier: earlierPins, decisions: &decisions) {
+                        decisions.rejected[AddAsyncTwins.key(site)] = "the call at \(path):\(line) does not compile with the twin: \(message)"
+                    }
+                    break
+                }
+                if !settled { unresolved.append(issue.note) }
+            }
+        }
+        return unresolved
+    }
+
+    /// Asks for a pin of the call whose name is at `offset`, when the file is scanned, the
+    /// call can take one and an earlier round did not pin it already (one round can ask twice:
+    /// a changed reference and an error at the same call).
+    private func pin(at offset: Int, in path: String, earlier: Set<ProofDecisions.PinKey>, decisions: inout ProofDecisions) -> Bool {
+        guard let file = set.files.first(where: { CompilerFacts.key($0.path) == path }) else { return false }
+        let key = ProofDecisions.PinKey(path: file.path, nameOffset: offset)
+        if decisions.forcedPins.contains(key) { return !earlier.contains(key) }
+        guard let call = Self.call(named: offset, in: file), !Self.isCoerced(call) else { return false }
+        decisions.forcedPins.insert(key)
+        return true
+    }
+
+    /// `f() as P` or `(f() as P)`: pinned already.
+    static func isCoerced(_ call: FunctionCallExprSyntax) -> Bool {
+        if Calls.coercedParentheses(around: call) != nil { return true }
+        guard let elements = call.parent?.parent?.as(SequenceExprSyntax.self)?.elements.map({ $0 }),
+              let index = elements.firstIndex(where: { $0.id == call.id }), index + 1 < elements.count else { return false }
+        return elements[index + 1].is(UnresolvedAsExprSyntax.self)
+    }
+
+    /// The call whose called name is at `offset`.
+    static func call(named offset: Int, in file: ParsedFile) -> FunctionCallExprSyntax? {
+        guard let token = file.tree.token(at: AbsolutePosition(utf8Offset: offset)) else { return nil }
+        var current = token.parent
+        while let node = current {
+            if let call = node.as(FunctionCallExprSyntax.self), Calls.nameOffset(of: call) == offset { return call }
+            current = node.parent
+        }
+        return nil
+    }
+
+    /// The callees of the calls around `offset` (innermost first), as the compiler resolved them before.
+    private func enclosingCallees(at offset: Int, in path: String) -> [(usr: String, nameOffset: Int)] {
+        guard let file = before.file(path) else { return [] }
+        return file.calls.filter { $0.offset <= offset && offset <= $0.lastTokenOffset + 1 }
+            .sorted { ($0.lastTokenOffset - $0.offset) < ($1.lastTokenOffset - $1.offset) }
+            .compactMap { call in call.callee.flatMap { usr in call.calleeOffset.map { (usr, $0) } } }
+    }
+
+    /// The twins (by their owner) that declare one of `usrs` in the scratch copy of any file.
+    private func twins(declaring usrs: Set<String>) -> [AddAsyncTwins.CandidateKey] {
+        var result: [AddAsyncTwins.CandidateKey] = []
+        for (file, facts) in after.files {
+            let inserts = inserts(for: file)
+            for declaration in facts.declarations where usrs.contains(declaration.usr) {
+                guard let insert = Self.oldOffset(declaration.offset, inserts).insert else { continue }
+                let inside = declaration.offset - insert.newStart
+                if let twin = insert.edit.twins.first(where: { $0.range.contains(inside) }), !result.contains(twin.key) {
+                    result.append(twin.key)
+                }
+            }
+        }
+        return result
+    }
+
+    private func lineOf(_ offset: Int, path: String) -> Int {
+        let text = set.files.first { CompilerFacts.key($0.path) == path }?.text ?? (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return Array(text.utf8.prefix(offset)).filter { $0 == UInt8(ascii: "\n") }.count + 1
+    }
+
+    /// The UTF-8 offset of a 1-based line and column.
+    static func offset(line: Int, column: Int, in text: String) -> Int {
+        var current = 1
+        var index = 0
+        let bytes = Array(text.utf8)
+        while current < line, index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\n") { current += 1 }
+            index += 1
+        }
+        return index + column - 1
+    }
+}

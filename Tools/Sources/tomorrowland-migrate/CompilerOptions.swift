@@ -1,0 +1,44 @@
+// `--syntax-only`: the commands that can ask the compiler do so unless told not to.
+
+import ArgumentParser
+import Foundation
+import TomorrowlandMigrateKit
+
+/// Whether to ask the compiler (`swift build --build-tests`, then `swiftc -dump-ast`) for call
+/// targets, or to read syntax only.
+struct CompilerOptions: ParsableArguments {
+    @Flag(help: """
+        Read syntax only: do not build the package and ask the compiler which declaration each call names \
+        (the fallback when the package does not build).
+        """)
+    var syntaxOnly = false
+
+    /// The compiler's facts for `set`, or nil (with the reason on standard error).
+    func facts(for set: SourceSet) -> CompilerFacts? {
+        guard !syntaxOnly else { return nil }
+        switch CompilerOracle.forPackage(around: set.roots).flatMap({ oracle in
+            Result { try oracle.facts(for: set.files.map(\.path)) }.mapError { OracleUnavailable(description: "\($0)") }
+        }) {
+        case .success(let facts) where facts.errors.isEmpty:
+            return facts
+        case .success(let facts):
+            warn("the code does not type-check as it is (\(facts.errors[0])): call targets read from syntax only")
+        case .failure(let reason):
+            warn("\(reason): call targets read from syntax only")
+        }
+        return nil
+    }
+
+    /// `add-async-twins` with the compiler's proof, or from syntax (saying why).
+    func addAsyncTwins(_ set: SourceSet) -> MigrationResult {
+        if syntaxOnly { return AddAsyncTwins.run(set) }
+        switch CompilerOracle.forPackage(around: set.roots) {
+        case .success(let oracle): return AddAsyncTwins.run(set, oracle: oracle)
+        case .failure(let reason): return AddAsyncTwins.syntaxOnly(set, because: reason.description)
+        }
+    }
+
+    private func warn(_ text: String) {
+        FileHandle.standardError.write(Data(("note: " + text + "\n").utf8))
+    }
+}

@@ -1,0 +1,139 @@
+// The compiler as the oracle: call targets, types and conformances from `swiftc -dump-ast`,
+// and `add-async-twins` proving its plan in a scratch copy before it returns it.
+
+import Foundation
+import Testing
+@testable import TomorrowlandMigrateKit
+
+@Suite("the compiler as the oracle")
+struct OracleTests {
+    /// Fixtures/Oracle.swift in a fresh folder, and an oracle that type-checks it as the
+    /// module `Fixture` in `swiftVersion` mode against this test run's library.
+    static func fixture(
+        swiftVersion: Int, source given: (path: String, text: String)? = nil
+    ) throws -> (set: SourceSet, oracle: CompilerOracle, directory: URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tomorrowland-oracle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let source = try given ?? Support.fixture("Oracle.swift")
+        try source.text.write(to: directory.appendingPathComponent(source.path), atomically: true, encoding: .utf8)
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tomorrowland-migrate-module-cache")
+        let module = ModuleInvocation(
+            name: "Fixture", sources: [directory.appendingPathComponent(source.path).path],
+            arguments: [
+                "-module-name", "Fixture", "-parse-as-library", "-swift-version", String(swiftVersion),
+                "-I", try SwiftCompiler.modulesDirectory(holding: "TomorrowlandAsync").path, "-module-cache-path", cache.path,
+            ]
+        )
+        let oracle = CompilerOracle(swiftc: try SwiftCompiler.swiftc().path, modules: [module])
+        return (SourceSet.load(paths: [directory.path]), oracle, directory)
+    }
+
+    @Test("facts: the overload each call names, a call's type on a function's result, conformances through protocols")
+    func facts() throws {
+        let (set, oracle, directory) = try Self.fixture(swiftVersion: 6)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let facts = try oracle.facts(for: set.files.map(\.path))
+        #expect(facts.errors.isEmpty, "\(facts.errors)")
+        let file = try #require(set.files.first)
+        let compiled = try #require(facts.file(file.path))
+        let offset = { (text: String) in file.text.utf8.count - (file.text.range(of: text).map { file.text[$0.lowerBound...] } ?? "").utf8.count }
+        // `badge(1)` and `badge("b")` name different declarations, each the right one.
+        let intBadge = try #require(compiled.call(calleeAt: offset("badge(1)"))?.callee)
+        let stringBadge = try #require(compiled.call(calleeAt: offset("badge(\"b\")"))?.callee)
+        #expect(intBadge != stringBadge)
+        #expect(compiled.declaration(at: offset("func badge(_ count: Int)"))?.usr == intBadge)
+        // A module-qualified call: its callee is found at its name, where the syntax looks.
+        #expect(compiled.call(calleeAt: offset("badge(3)"))?.callee == intBadge)
+        // A call on a function's result: the compiler knows the receiver and the call's type.
+        let find = try #require(compiled.call(calleeAt: offset("find(7)")))
+        #expect(find.callee == compiled.declaration(at: offset("func find(_ id: Int) -> Promise<String, Failure> {"))?.usr)
+        #expect(CompilerFacts.isPromise(mangled: find.type))
+        #expect(find.receiverType?.contains("16MemoryRepositoryV") == true, "\(find.receiverType ?? "nil")")
+        // `StdPromise`, `Tomorrowland.Promise`: the compiler's type decides, not the spelling.
+        let loaded = try #require(compiled.call(calleeAt: offset("load(\"abc\")")))
+        #expect(CompilerFacts.isPromise(mangled: loaded.type))
+        // A method reached through the class hierarchy names the superclass's declaration.
+        #expect(loaded.callee == compiled.declaration(at: offset("func load(_ key: String)"))?.usr)
+        // `StoreError: AppError` where `AppError: Error`: Error, implied.
+        let storeError = try #require(compiled.declaration(at: offset("enum StoreError")))
+        #expect(storeError.conformances.contains("s:s5ErrorP"))
+    }
+
+    @Test("with the proof, every function gets a twin but a variadic one and one whose error is no Error; it compiles", arguments: [6, 5])
+    func provenTwins(swiftVersion: Int) throws {
+        let (set, oracle, directory) = try Self.fixture(swiftVersion: swiftVersion)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = AddAsyncTwins.run(set, oracle: oracle)
+        let notes = result.notes.map(\.message)
+        #expect(notes.contains { $0.hasPrefix("checked by the compiler") }, "\(notes)")
+        let skips = notes.filter { $0.contains("no async twin") }
+        // The variadic function (a limit of the language); the override and the conformer are
+        // served by the twins of the method they override and of the requirement.
+        #expect(skips.count == 4, "\(skips)")
+        #expect(skips.contains { $0.hasPrefix("legacyCode(): no async twin: the compiler rejects the twin") && $0.contains("`.value` needs") })
+        #expect(skips.contains { $0.hasPrefix("sum(_:): no async twin: has a variadic parameter") })
+        #expect(skips.contains { $0.hasPrefix("refresh(): no async twin: an override") })
+        #expect(skips.contains { $0.hasPrefix("find(_:): no async twin: implements `Repository.find(_:)`") })
+        let text = try #require(result.changes.first?.updated)
+        // badge ×2, Repository.find, prune, Loader.load, Loader.refresh, loadCount, Screen.show.
+        #expect(text.components(separatedBy: "(added by tomorrowland-migrate)").count - 1 == 8)
+        #expect(text.contains("func show(_ count: Int) async throws -> Int {"))
+        #expect(text.contains("try await (loadCount() as Loading<Int>).value"))
+        // Pinned by the proof (round 2), not by the syntax.
+        #expect(text.contains("let anything: Any = badge(2) as Promise<String, StoreFailure>"))
+        #expect(notes.contains { $0.hasPrefix("checked by the compiler (round 2)") })
+        #expect(text.contains("try await (prune(&xs, keeping: n) as StdPromise<Int>).value"))
+        #expect(text.contains("try await (find(id) as Promise<String, Failure>).value"))
+        let client = (path: "OracleClient.swift", text: """
+            import TomorrowlandAsync
+
+            func client() async throws -> String {
+                var xs = [1, 2, 3]
+                let removed = try await prune(&xs, keeping: 2)
+                let item = try await makeStore().find(1)
+                let count = try await CachingLoader().load("abcd")
+                let fresh = try await CachingLoader().refresh()
+                let loaded = try await loadCount()
+                let total = removed + count + fresh + loaded
+                let first = try await badge(total)
+                let second = try await badge("x")
+                return first + second + item
+            }
+            """)
+        let outcome = try Support.compile([("Oracle.swift", text), client], swiftVersion: swiftVersion)
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+    }
+
+    @Test("code that does not type-check: the syntax decides, and the first note says why")
+    func fallsBackToSyntax() throws {
+        let broken = (path: "Broken.swift", text: """
+            import Tomorrowland
+
+            func count() -> StdPromise<Int> { StdPromise(fulfilled: undefinedValue) }
+            """)
+        let (set, oracle, directory) = try Self.fixture(swiftVersion: 6, source: broken)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = AddAsyncTwins.run(set, oracle: oracle)
+        let first = try #require(result.notes.first?.message)
+        #expect(first.hasPrefix("call targets read from syntax only: the code does not type-check as it is"), "\(first)")
+        #expect(first.contains("undefinedValue"))
+        // The syntax-only plan is still made.
+        #expect(result.changes.first?.updated.contains("func count() async throws -> Int") == true)
+    }
+
+    @Test("the report with the compiler's facts counts no caller as unknown")
+    func reportHasNoUnknowns() throws {
+        let (set, oracle, directory) = try Self.fixture(swiftVersion: 6)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let withCompiler = Report.make(set, compiler: try oracle.facts(for: set.files.map(\.path)))
+        let syntaxOnly = Report.make(set)
+        #expect(syntaxOnly.plan.contains { $0.unknownCallers > 0 }, "the fixture has calls the syntax cannot resolve")
+        #expect(withCompiler.plan.allSatisfy { $0.unknownCallers == 0 })
+        // `makeStore().find(7)` counts for the conformer's method it names, not the requirement.
+        #expect(withCompiler.plan.first { $0.function == "MemoryRepository.find(_:)" }?.promiseStyleCallers == 1)
+        #expect(withCompiler.plan.first { $0.function == "Repository.find(_:)" }?.promiseStyleCallers == 0)
+        // Each overload of `badge` has its own callers: `badge(1)`, `badge(2)` and
+        // `Fixture.badge(3)`; `badge("b")`.
+        #expect(withCompiler.plan.filter { $0.function == "badge(_:)" }.map(\.promiseStyleCallers) == [3, 1])
+    }
+}
