@@ -12,12 +12,16 @@ set -euo pipefail
 build="${1:?usage: check-schedule-points.sh BUILD_DIR}"
 nm=$(command -v llvm-nm || true)
 [[ -n "$nm" ]] || nm="$(dirname "$(readlink -f "$(command -v swift)")")/llvm-nm"
+[[ -x "$nm" ]] || { echo "check-schedule-points: FAILED: no llvm-nm (looked for $nm)" >&2; exit 1; }
 
 # Defined symbols of a target's objects that belong to the schedule points.
 hooks() {
     local objects=("$build/$1.build"/*.o)
     [[ -e "${objects[0]}" ]] || { echo "check-schedule-points: no objects in $build/$1.build" >&2; exit 1; }
-    "$nm" --defined-only "${objects[@]}" 2>/dev/null | grep -v ':$' | grep -ci 'schedulepoint' || true
+    local symbols
+    # nm's own failure fails the check; only grep's "no match" means zero.
+    symbols=$("$nm" --defined-only "${objects[@]}") || { echo "check-schedule-points: FAILED: llvm-nm on $1" >&2; exit 1; }
+    grep -v ':$' <<<"$symbols" | grep -ci 'schedulepoint' || true
 }
 
 library=$(hooks Tomorrowland)

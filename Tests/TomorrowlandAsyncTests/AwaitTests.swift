@@ -289,7 +289,7 @@ actor IsolationProbe {
         for _ in 0..<100 { _ = await Promise<Int, NoError>(fulfilled: 1).resolvedResult }
         _ = try? await StdPromise<Int>(fulfilled: 1).value
         let interleaved = marked
-        while !marked { await Task.yield() }
+        while !marked && !Task.isCancelled { await Task.yield() }  // a deadline's cancel ends it
         return interleaved
     }
 

@@ -118,8 +118,13 @@ public struct CompilerFacts: Sendable {
     /// Whether a mangled type is Tomorrowland's `Promise` (however the source spelled it:
     /// `StdPromise`, a typealias, a module-qualified name).
     public static func isPromise(mangled type: String) -> Bool {
-        type.hasPrefix("$s12Tomorrowland7PromiseV") || type.hasPrefix("$s12Tomorrowland12TokenPromiseV")
+        type.hasPrefix(mangledPromisePrefix) || type.hasPrefix(mangledTokenPromisePrefix)
     }
+
+    /// How a mangled `Tomorrowland.Promise<…>` type begins.
+    static let mangledPromisePrefix = "$s12Tomorrowland7PromiseV"
+    /// How a mangled `Tomorrowland.TokenPromise<…>` type begins.
+    static let mangledTokenPromisePrefix = "$s12Tomorrowland12TokenPromiseV"
 
     /// Adds the facts of one `-dump-ast-format json` output, for the file at `path`.
     mutating func add(astJSON data: Data, path: String) throws {

@@ -208,6 +208,7 @@ struct Proof {
                   let requirement = plan.candidates.first(where: { $0.inProtocol && project.implements(site, $0) }) else { continue }
             candidateUSRs[usr] = requirement
         }
+        let declarationsByUSR = before.declarationsByUSR  // a computed table: built once, not per lookup
         for issue in issues {
             switch issue {
             case .rejectedTwin(let key, let message, _, _):
@@ -226,7 +227,7 @@ struct Proof {
                 // The twin that captured it, found by its declaration in the scratch copy.
                 let captured = twins(declaring: now.subtracting(was))
                 if captured.isEmpty {
-                    let names = Set((was.union(now)).compactMap { before.declarationsByUSR[$0]?.name })
+                    let names = Set((was.union(now)).compactMap { declarationsByUSR[$0]?.name })
                     let suspects = plan.candidates.filter { names.contains($0.name) }
                     if suspects.isEmpty {
                         unresolved.append(MigrationNote(path: path, line: line, message: "a reference would change its meaning: \(issue.note.message)"))

@@ -80,7 +80,7 @@ public struct PromiseType: Sendable, Equatable {
             $0.first?.isUppercase == true && $0.dropFirst().allSatisfy(\.isNumber)
         }
         guard arguments.count == 2, !placeholder else { return nil }
-        let kind: Kind = mangled.hasPrefix("$s12Tomorrowland12TokenPromiseV") ? .tokenPromise : .promise
+        let kind: Kind = mangled.hasPrefix(CompilerFacts.mangledTokenPromisePrefix) ? .tokenPromise : .promise
         self.init(kind: kind, value: arguments[0], error: arguments[1], spelled: written)
     }
 
