@@ -22,16 +22,15 @@ extension Promise {
         isolation: (any Actor)?,
         cancelRequested: @escaping @Sendable (Promise<Value, Error>) -> Void
     ) -> Promise<Value, Error> {
-        let child = PromiseBox<Value, Error>()
-        // Sealed at once: handles to the returned promise never block propagation (rule 8).
-        child.preseal()
-        _box.addObserver()
-        // Registered before the pipe: if this promise already resolved, the pipe resolves
-        // `child` at once and its resolution drops the hook unrun.
-        child.registerCancelHandler(CancelForwardingNode(
-            upstream: _box, context: context, isolation: isolation, cancelRequested: cancelRequested))
-        _box.register(PipeNode(target: child))
-        return Promise(box: child)
+        // A blocking pipe: this promise counts the child as an observer that never asks.
+        registerPassthrough(link: .blocking) { child in
+            // Sealed at once: handles to the returned promise never block propagation (rule 8).
+            child.preseal()
+            // Registered before the pipe: if this promise already resolved, the pipe resolves
+            // `child` at once and its resolution drops the hook unrun.
+            child.registerCancelHandler(CancelForwardingNode(
+                upstream: _box, context: context, isolation: isolation, cancelRequested: cancelRequested))
+        }
     }
 
     /// Requests cancellation of this promise when `token` is invalidated (or when

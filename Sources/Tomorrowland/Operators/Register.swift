@@ -60,10 +60,13 @@ extension Promise {
     }
 
     /// Registers a child that adopts this promise's result with no callback and no context
-    /// hop (`makeChild`, `tap()`, `ignoringCancel`): a pipe, so chains stay flat.
-    func registerPassthrough(link: CancelLink) -> Promise<Value, Error> {
+    /// hop (`makeChild`, `tap()`, `ignoringCancel`, `propagatingCancellation`): a pipe, so
+    /// chains stay flat. `prepare` runs on the child before the pipe is registered (if this
+    /// promise already resolved, the pipe resolves the child at once).
+    func registerPassthrough(link: CancelLink, prepare: (PromiseBox<Value, Error>) -> Void = { _ in }) -> Promise<Value, Error> {
         let child = PromiseBox<Value, Error>()
         link.apply(child: child, parent: _box)
+        prepare(child)
         _box.register(PipeNode(target: child))
         return Promise(box: child)
     }
