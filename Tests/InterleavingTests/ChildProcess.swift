@@ -45,6 +45,11 @@ enum ChildProcess {
         process.arguments = [test]
         var childEnvironment = ProcessInfo.processInfo.environment
         childEnvironment[inChildKey] = "1"
+        // No Swift backtracer in the child: a crash would start `swift-backtrace`, which
+        // inherits the pipe below and, under the thread sanitizer, was seen to hang reading
+        // the dead child's memory, holding the pipe open and this read with it. The crash
+        // line (`CrashReport`) and the runtime's own fatal-error message still print.
+        childEnvironment["SWIFT_BACKTRACE"] = "enable=no"
         childEnvironment.merge(environment) { $1 }
         process.environment = childEnvironment
         let pipe = Pipe()

@@ -51,3 +51,4 @@ public func eventually(seconds: Double = 30, _ condition: @Sendable () -> Bool) 
     }
     return condition()
 }
+

@@ -191,6 +191,3 @@ final class DeepCancellationTests: XCTestCase {
         XCTAssertEqual(root.result?.isCancelled, true, "the request reached the root Task")
     }
 }
-
-/// Whether this process runs under the thread sanitizer (its runtime exports `__tsan_init`).
-private let runsUnderThreadSanitizer = dlsym(nil, "__tsan_init") != nil

@@ -161,7 +161,7 @@ final class UtilitiesRetryTests: XCTestCase {
         let racer = Racer()
         defer { racer.stop() }
         let failures = Recorder<String>()
-        for round in 0..<150_000 {
+        for round in 0..<reducedUnderThreadSanitizer(150_000) {
             let (first, firstResolver) = Promise<Int, TestError>.makeWithResolver()
             let calls = Counter()
             let unused = Slot(false)

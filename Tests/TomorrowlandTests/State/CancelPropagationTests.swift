@@ -485,7 +485,7 @@ final class CancelPropagationTests: XCTestCase {
                 let (root, r) = Promise<Int, String>.makeWithResolver()
                 r.onRequestCancel(on: .immediate) { $0.cancel(); requests.increment() }
                 var p = root
-                for _ in 0..<100_000 { p = p.makeChild() }
+                for _ in 0..<reducedUnderThreadSanitizer(100_000) { p = p.makeChild() }
                 leaf = p
             }
             leaf!.requestCancel()
@@ -503,7 +503,7 @@ final class CancelPropagationTests: XCTestCase {
             rootResolver.onRequestCancel(on: .immediate) { $0.cancel(); requests.increment() }
             var resolvers = [rootResolver]
             var previous = root
-            for _ in 0..<100_000 {
+            for _ in 0..<reducedUnderThreadSanitizer(100_000) {
                 let (next, r) = Promise<Int, String>.makeWithResolver()
                 let upstream = previous
                 r.onRequestCancel(on: .immediate) { _ in upstream.requestCancel() }
