@@ -4,8 +4,9 @@
 # Builds and runs AllocationGate (Sources/AllocationGate), which measures every scenario of
 # `deterministicAllocations` (Sources/ScenarioKit/Scenario.swift) as the `Allocations`
 # package-benchmark target does (same runs, warm-up, malloc interposer and p90; see the header
-# of AllocationGate.swift) without building package-benchmark or the peers, and compares
-# mallocCountTotal with the checked-in p90 thresholds at zero tolerance. Timings are never checked.
+# of AllocationGate.swift) without building package-benchmark, its plugin's tools or the peers,
+# and compares mallocCountTotal with the checked-in p90 thresholds at zero tolerance. Timings
+# are never checked.
 #   exit 0  counts equal the thresholds, or lower (then it asks for a threshold update)
 #   exit 1  an allocation regression (seen in two runs), a gated scenario without a thresholds
 #           file, or the gate failed to build or run
@@ -35,10 +36,12 @@ elif [ ! -d "$thresholds" ]; then
     exit 0
 fi
 
-swift build -c release --product AllocationGate \
+# Only what the gate links (see the header of Package.swift), in a scratch path of its own so
+# that the full package's .build keeps its resolution.
+TOMORROWLAND_ALLOCATION_GATE_ONLY=1 swift build -c release --product AllocationGate --scratch-path .build-gate \
     || { echo "check-allocations: FAILED: AllocationGate did not build"; exit 1; }
 gate() {
-    .build/release/AllocationGate "$mode" "$thresholds"
+    .build-gate/release/AllocationGate "$mode" "$thresholds"
 }
 gate
 status=$?
