@@ -71,12 +71,13 @@ final class Window: @unchecked Sendable {  // the semaphore orders the writes be
     var stop = 0
     var stopTime = ContinuousClock.now
 
-    /// package-benchmark's `measurementPreSynchronization`: the malloc total, then the clock.
+    /// Where package-benchmark's `measurementPreSynchronization` reads the malloc total.
     @inline(__always) func open() {
         start = MallocInterposerSwift.getStatistics().mallocCount
     }
 
-    /// package-benchmark's `measurementPostSynchronization`: the clock, then the malloc total.
+    /// package-benchmark's `measurementPostSynchronization`: the clock (for the run limit),
+    /// then the malloc total.
     @inline(__always) func close() {
         stopTime = .now
         stop = MallocInterposerSwift.getStatistics().mallocCount
