@@ -18,7 +18,7 @@ python3 - "$out/Current_run.jmh.json" <<'PY'
 import json, sys
 
 def size(scenario_id):
-    # Mirrors Sizing.of in Sources/BenchmarkSupport/Register.swift.
+    # Mirrors Sizing.of in Sources/ScenarioKit/Sizing.swift.
     return {"k": 100_000, "k-nested": 100_000, "l": 100_000, "j": 10_000,
             "i1": 200_000, "i2": 200_000}.get(scenario_id, 1_000)
 

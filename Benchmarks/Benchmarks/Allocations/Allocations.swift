@@ -1,6 +1,8 @@
-// Tomorrowland's deterministic scenarios with exact malloc counts, checked against
-// Thresholds/ by scripts/check-allocations.sh in CI. Only malloc counts are checked: an
-// allocation regression fails CI, a slow machine never does.
+// Tomorrowland's deterministic scenarios with exact malloc counts, against Thresholds/:
+// `swift package benchmark thresholds check --target Allocations --path Thresholds/6.3`.
+// CI makes the same measurement with AllocationGate (scripts/check-allocations.sh), which
+// does not build package-benchmark. Only malloc counts are checked: an allocation regression
+// fails CI, a slow machine never does.
 
 import Benchmark
 import BenchmarkSupport
