@@ -99,7 +99,6 @@ second_convert=$("$tool" convert-calls Sources/ Tests/ 2>/dev/null) || fail "a s
 [ -z "$second_convert" ] || fail "a second convert-calls run wanted changes"
 second_delete=$("$tool" delete-twins Sources/ Tests/ --include-public 2>/dev/null) || fail "a second delete-twins run failed"
 [ -z "$second_delete" ] || fail "a second delete-twins run wanted changes"
-"$tool" report Sources/ Tests/ | grep '^total ' | sed 's/^/after convert-calls and delete-twins: /'
 for mode in 6 5; do
     echo "== Swift $mode mode: build (no warnings) and test"
     sed -i.bak -E "s/swiftLanguageModes: \[\.v[0-9]+\]/swiftLanguageModes: [.v$mode]/" Package.swift
