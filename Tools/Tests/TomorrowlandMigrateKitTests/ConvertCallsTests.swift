@@ -30,6 +30,41 @@ struct ConvertCallsTests {
             let fifth = try await detached.value
             return [found, "\\(count + level + sum + polled + typed)", "\\(result)", eager, later, "\\(missing)", fifth]
         }
+
+        func switches(store: Store) async -> [String] {
+            var lines: [String] = []
+            do {
+                let item = try await store.find(0)
+                lines.append(item)
+            } catch let error as Failure {
+                lines.append("\\(error)")
+            } catch {
+                lines.append("cancelled")
+            }
+            do {
+                let count = try await store.count()
+                lines.append("\\(count)")
+            } catch {
+                lines.append("cancelled")
+            }
+            switch await store.find(1).resolvedResult {
+            case .error(let error):
+                lines.append("\\(error)")
+            case .value(let item):
+                lines.append(item)
+            case .cancelled:
+                lines.append("cancelled")
+            }
+            switch await store.setting().resolvedResult {
+            case .value(let setting):
+                lines.append("\\(setting.value)")
+            case .error(let error):
+                lines.append("\\(error)")
+            case .cancelled:
+                lines.append("cancelled")
+            }
+            return lines
+        }
         """
 
     @Test("bridges become direct calls; the rest is listed with the reason; it compiles and a second run changes nothing", arguments: [6, 5])
@@ -49,14 +84,17 @@ struct ConvertCallsTests {
         #expect(notes.contains("left `store.find(3).value(onTaskCancel: .stopWaiting)`: " + ConvertCalls.Reason.cancellationPolicy))
         #expect(notes.contains("left `store.find(4)`: " + ConvertCalls.Reason.valueUse))
         #expect(notes.contains { $0.hasPrefix("checked by the compiler (round 1)") }, "\(notes)")
-        #expect(notes.last?.hasPrefix("convert-calls: 7 call(s) converted, 4 left (1: ") == true, "\(notes)")
+        #expect(notes.contains("left `switch await store.find(1).resolvedResult`: a `switch` on `.resolvedResult` converts only "
+            + "with the cases `.value`, `.error`, `.cancelled` in that order"))
+        #expect(notes.contains("left `switch await store.setting().resolvedResult`: " + ConvertCalls.Reason.untypedResultSwitch))
+        #expect(notes.last?.hasPrefix("convert-calls: 9 call(s) converted, 6 left (1: ") == true, "\(notes)")
         try Support.expectCompiles([("Convert.swift", text)], swiftVersion: swiftVersion)
 
         // A second run on the converted file finds nothing to convert.
         try text.write(to: directory.appendingPathComponent("Convert.swift"), atomically: true, encoding: .utf8)
         let second = ConvertCalls.run(SourceSet.load(paths: [directory.path]), oracle: oracle)
         #expect(second.changes.isEmpty)
-        #expect(second.notes.last?.message.hasPrefix("convert-calls: 0 call(s) converted, 4 left") == true)
+        #expect(second.notes.last?.message.hasPrefix("convert-calls: 0 call(s) converted, 6 left") == true)
     }
 
     @Test("a conversion the compiler does not confirm is left, with its reason, and the others are written")

@@ -13,6 +13,8 @@ public enum ConvertCalls {
     enum Reason {
         static let resolvedResult = "`.resolvedResult` gives a PromiseResult; its do/catch equivalent would be longer"
         static let cancellationPolicy = "`.value(onTaskCancel:)` chooses a Task-cancellation policy that the direct call has not"
+        static let untypedResultSwitch = "a `switch` on `.resolvedResult` of a promise whose error is untyped (or of a throwing function): "
+            + "a rejection with CancellationError would move to the cancelled case"
         static let valueUse = "the promise is used as a value (kept, passed on or chained), not awaited at once"
         static let notScanned = "the async counterpart is not in the scanned files"
         static func thrown(bridge: String, direct: String) -> String {
@@ -43,8 +45,8 @@ public enum ConvertCalls {
         return result
     }
 
-    /// A bridge left as it is.
-    struct Left {
+    /// A bridge left as it is (an Error only to travel in a `Result`).
+    struct Left: Error {
         let path: String
         let line: Int
         /// The code, or the change that was tried.
@@ -97,47 +99,98 @@ public enum ConvertCalls {
                 let nameOffset = Calls.nameOffset(of: call)
                 guard let callee = project.callee(nameAt: nameOffset, in: file.path), let pair = targets[callee],
                       !twinBodies.contains(where: { $0.path == file.path && $0.range.contains(call.position) }) else { continue }
-                let text = "`\(Self.shortText(of: call))`"
+                let line = file.line(of: call)
+                let promiseSite = byUSR[callee] ?? pair.promise
+                let planned: Result<Conversion, Left>
                 switch bridge(around: call) {
                 case .none:
                     if CallContext.of(Syntax(call)) == .async {
-                        left.append(Left(path: file.path, line: file.line(of: call), text: text, reason: Reason.valueUse))
+                        left.append(Left(path: file.path, line: line, text: "`\(Self.shortText(of: call))`", reason: Reason.valueUse))
                     }
+                    continue
                 case .unsupported(let reason, let outer):
-                    left.append(Left(path: file.path, line: file.line(of: call), text: "`\(Self.shortText(of: outer))`", reason: reason))
+                    left.append(Left(path: file.path, line: line, text: "`\(Self.shortText(of: outer))`", reason: reason))
+                    continue
+                case .resultSwitch(let switchExpr):
+                    // The error as this call site can spell it (the compiler's type of the call; a
+                    // declaration may name it by a generic parameter).
+                    let compiled = project.compiler?.spelledPromiseType(ofCallAt: nameOffset, in: file.path).flatMap { spelled in
+                        project.compiledFile(file.path)?.call(calleeAt: nameOffset).flatMap {
+                            PromiseType(compiled: spelled, mangled: $0.type, written: spelled)
+                        }
+                    }
+                    planned = switchConversion(switchExpr, call: call, site: promiseSite, async: pair.async, error: compiled?.error, in: file)
                 case .value(let outer, let parentheses):
-                    let awaited = Self.outermostEffects(of: outer)
-                    let summaryText = "`\(Self.shortText(of: awaited))`"
-                    let promiseSite = byUSR[callee] ?? pair.promise
-                    let (bridgeThrows, directThrows) = (Self.bridgeThrows(promiseSite), Self.thrown(by: pair.async))
-                    guard bridgeThrows == directThrows else {
-                        left.append(Left(
-                            path: file.path, line: file.line(of: call), text: summaryText,
-                            reason: Reason.thrown(bridge: bridgeThrows, direct: directThrows)
-                        ))
-                        continue
-                    }
-                    var edits: [TextEdit] = []
-                    if let parentheses {
-                        let open = parentheses.positionAfterSkippingLeadingTrivia.utf8Offset
-                        edits.append(TextEdit(start: open, end: call.positionAfterSkippingLeadingTrivia.utf8Offset, text: ""))
-                    }
-                    let callEnd = call.endPositionBeforeTrailingTrivia.utf8Offset
-                    edits.append(TextEdit(start: callEnd, end: outer.endPositionBeforeTrailingTrivia.utf8Offset, text: ""))
-                    let start = awaited.positionAfterSkippingLeadingTrivia.utf8Offset
-                    let end = awaited.endPositionBeforeTrailingTrivia.utf8Offset
-                    let before = String(decoding: Array(file.text.utf8)[start..<end], as: UTF8.self)
-                    let after = TextEdit.apply(edits.map { TextEdit(start: $0.start - start, end: $0.end - start, text: $0.text) }, to: before)
+                    planned = valueConversion(outer, parentheses: parentheses, call: call, site: promiseSite, async: pair.async, in: file)
+                }
+                switch planned {
+                case .failure(let reason):
+                    left.append(reason)
+                case .success(let conversion):
                     let meaning = pair.twin == .async ? "its async twin" : "the async function its promise twin runs"
                     changes.append(PlannedChange(
-                        path: file.path, edits: edits, scope: start..<end, line: file.line(of: call),
-                        summary: "`\(Self.oneLine(before))` → `\(Self.oneLine(after))`",
+                        path: file.path, edits: conversion.edits, scope: conversion.scope, line: line, summary: conversion.summary,
                         expectations: [.init(place: .original(nameOffset), target: .usr(pair.asyncUSR), meaning: "\(meaning) (\(pair.async.signature))")]
                     ))
                 }
             }
         }
         return (changes, left)
+    }
+
+    /// The edits of one conversion, the original text it answers for, and what it does.
+    struct Conversion {
+        let edits: [TextEdit]
+        let scope: Range<Int>
+        let summary: String
+    }
+
+    /// `try await f(x).value` (or pinned, or `.inner.value`) as `try await f(x)`, when `async`
+    /// throws what the bridge to `site`'s promise throws.
+    static func valueConversion(
+        _ outer: ExprSyntax, parentheses: ExprSyntax?, call: FunctionCallExprSyntax, site: FunctionSite, async: FunctionSite, in file: ParsedFile
+    ) -> Result<Conversion, Left> {
+        let awaited = Self.outermostEffects(of: outer)
+        let (bridgeThrows, directThrows) = (Self.bridgeThrows(site), Self.thrown(by: async))
+        guard bridgeThrows == directThrows else {
+            return .failure(Left(
+                path: file.path, line: file.line(of: call), text: "`\(Self.shortText(of: awaited))`",
+                reason: Reason.thrown(bridge: bridgeThrows, direct: directThrows)
+            ))
+        }
+        var edits: [TextEdit] = []
+        if let parentheses {
+            let open = parentheses.positionAfterSkippingLeadingTrivia.utf8Offset
+            edits.append(TextEdit(start: open, end: call.positionAfterSkippingLeadingTrivia.utf8Offset, text: ""))
+        }
+        let callEnd = call.endPositionBeforeTrailingTrivia.utf8Offset
+        edits.append(TextEdit(start: callEnd, end: outer.endPositionBeforeTrailingTrivia.utf8Offset, text: ""))
+        let start = awaited.positionAfterSkippingLeadingTrivia.utf8Offset
+        let end = awaited.endPositionBeforeTrailingTrivia.utf8Offset
+        let before = String(decoding: Array(file.text.utf8)[start..<end], as: UTF8.self)
+        let after = TextEdit.apply(edits.map { TextEdit(start: $0.start - start, end: $0.end - start, text: $0.text) }, to: before)
+        return .success(Conversion(edits: edits, scope: start..<end, summary: "`\(Self.oneLine(before))` → `\(Self.oneLine(after))`"))
+    }
+
+    /// `switch await f(x).resolvedResult { … }` as a do/catch (see `ResultSwitch`), when the
+    /// promise's error is typed or NoError and `async` throws what the twin of such a promise
+    /// throws. `error`: the error as the call site can spell it, when the compiler knows it.
+    static func switchConversion(
+        _ switchExpr: SwitchExprSyntax, call: FunctionCallExprSyntax, site: FunctionSite, async: FunctionSite, error: String?, in file: ParsedFile
+    ) -> Result<Conversion, Left> {
+        let subject = "`switch await \(Self.shortText(of: call)).resolvedResult`"
+        let left = { (reason: String) in Left(path: file.path, line: file.line(of: call), text: subject, reason: reason) }
+        guard let promise = site.promise, site.decl.signature.effectSpecifiers?.throwsClause == nil,
+              promise.hasNoError || !promise.hasUntypedError else { return .failure(left(Reason.untypedResultSwitch)) }
+        let (bridgeThrows, directThrows) = (promise.hasNoError ? "CancellationError" : "any Error", Self.thrown(by: async))
+        guard directThrows == bridgeThrows else { return .failure(left(Reason.thrown(bridge: bridgeThrows, direct: directThrows))) }
+        let edits = ResultSwitch.edits(
+            switchExpr, call: call, error: error ?? promise.error, noError: promise.hasNoError, value: promise.value, in: file
+        )
+        return edits.map { edits in
+            let scope = switchExpr.positionAfterSkippingLeadingTrivia.utf8Offset..<switchExpr.endPositionBeforeTrailingTrivia.utf8Offset
+            return Conversion(edits: edits, scope: scope, summary: "\(subject) → `do { … try await \(Self.shortText(of: call)) … } catch …`")
+        }.mapError { left($0.text) }
     }
 
     /// What surrounds a call of a promise-returning function.
@@ -147,6 +200,8 @@ public enum ConvertCalls {
         /// `await f(…).value` or `await (f(…) as P).value` (`.inner.value`): `outer` is the
         /// member access, `parentheses` the `(f(…) as P)` of a pinned call.
         case value(outer: ExprSyntax, parentheses: ExprSyntax?)
+        /// `switch await f(…).resolvedResult { … }`.
+        case resultSwitch(SwitchExprSyntax)
         /// An awaited member that is not converted, and why.
         case unsupported(String, outer: ExprSyntax)
     }
@@ -163,6 +218,10 @@ public enum ConvertCalls {
             guard let value = member.parent?.as(MemberAccessExprSyntax.self), value.declName.baseName.text == "value" else { return .none }
             outer = value
         case "resolvedResult":
+            if let awaited = member.parent?.as(AwaitExprSyntax.self), let switchExpr = awaited.parent?.as(SwitchExprSyntax.self),
+               switchExpr.subject.id == awaited.id {
+                return .resultSwitch(switchExpr)
+            }
             return .unsupported(Reason.resolvedResult, outer: ExprSyntax(member))
         default:
             return .none

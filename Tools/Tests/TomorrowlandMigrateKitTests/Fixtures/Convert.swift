@@ -92,3 +92,40 @@ func callers(store: Store, token: PromiseInvalidationToken) async throws -> [Str
     let fifth = try await detached.value
     return [found, "\(count + level + sum + polled + typed)", "\(result)", eager, later, "\(missing)", fifth]
 }
+
+func switches(store: Store) async -> [String] {
+    var lines: [String] = []
+    switch await (store.find(0) as Promise<String, Failure>).resolvedResult {
+    case .value(let item):
+        lines.append(item)
+    case .error(let error):
+        lines.append("\(error)")
+    case .cancelled:
+        lines.append("cancelled")
+    }
+    switch await store.count().resolvedResult {
+    case let .value(count):
+        lines.append("\(count)")
+    case .error:
+        lines.append("never")
+    case .cancelled:
+        lines.append("cancelled")
+    }
+    switch await store.find(1).resolvedResult {
+    case .error(let error):
+        lines.append("\(error)")
+    case .value(let item):
+        lines.append(item)
+    case .cancelled:
+        lines.append("cancelled")
+    }
+    switch await store.setting().resolvedResult {
+    case .value(let setting):
+        lines.append("\(setting.value)")
+    case .error(let error):
+        lines.append("\(error)")
+    case .cancelled:
+        lines.append("cancelled")
+    }
+    return lines
+}
