@@ -392,7 +392,13 @@ public enum ScratchPackage {
         guard test.status == 0 else {
             return .failure(OracleUnavailable(description: "the package's tests fail on the copy with the changes:\n\(tail(test.output))"))
         }
-        return .success(test.output.split(separator: "\n").last { $0.contains("Executed") || $0.contains("passed") }.map(String.init) ?? "tests passed")
+        // XCTest's last total, and swift-testing's when it ran any test.
+        let lines = test.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let totals = [
+            lines.last { $0.hasPrefix("Executed ") },
+            lines.last { $0.contains("Test run with ") && !$0.contains("with 0 tests") },
+        ].compactMap { $0 }
+        return .success(totals.isEmpty ? "tests passed" : totals.joined(separator: "; "))
     }
 
     private static func tail(_ output: String) -> String {
