@@ -1,9 +1,10 @@
 // `convert-calls`: in async code, a bridge to a promise-returning function that has an async
 // twin becomes a direct call of the twin: `try await f(x).value` and the pinned
 // `try await (f(x) as Promise<T, E>).value` become `try await f(x)` (`.inner.value` of a
-// TokenPromise too). Only where the async counterpart throws what the bridge throws (so every
-// `catch` keeps matching) and the compiler's proof shows that the call then names it; the rest
-// is listed with the reason.
+// TokenPromise too), and a `switch` on `await f(x).resolvedResult` a do/catch (`ResultSwitch`).
+// Only where the async counterpart throws what the bridge throws (so every `catch` keeps
+// matching) and the compiler's proof shows that the call then names it; the rest is listed
+// with the reason.
 
 import Foundation
 import SwiftSyntax
@@ -16,7 +17,6 @@ public enum ConvertCalls {
         static let untypedResultSwitch = "a `switch` on `.resolvedResult` of a promise whose error is untyped (or of a throwing function): "
             + "a rejection with CancellationError would move to the cancelled case"
         static let valueUse = "the promise is used as a value (kept, passed on or chained), not awaited at once"
-        static let notScanned = "the async counterpart is not in the scanned files"
         static func thrown(bridge: String, direct: String) -> String {
             "the bridge throws \(bridge) but the async counterpart throws \(direct): existing `catch` clauses could stop matching"
         }
