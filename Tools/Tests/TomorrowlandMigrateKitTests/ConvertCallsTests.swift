@@ -158,3 +158,47 @@ struct ProvenCommandLineTests {
         #expect(help.stdout.contains("delete-twins (the twins nothing calls)"))
     }
 }
+
+extension ConvertCallsTests {
+    @Test("a twin in a module the scanned one imports is a target too (convert-calls Tests/ with the twins in Sources/)")
+    func twinsInAnImportedModule() throws {
+        let directory = try Support.makeTemporaryDirectory("convert-imported")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = directory.appendingPathComponent("Library.swift")
+        try """
+            import Tomorrowland
+            import TomorrowlandAsync
+
+            public func load() -> StdPromise<Int> { StdPromise(fulfilled: 1) }
+
+            /// Async twin of `load()` (added by tomorrowland-migrate): awaits the promise it returns.
+            public func load() async throws -> Int { try await (load() as StdPromise<Int>).value }
+            """.write(to: library, atomically: true, encoding: .utf8)
+        let app = directory.appendingPathComponent("App")
+        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        let caller = app.appendingPathComponent("Caller.swift")
+        try """
+            import Library
+            import Tomorrowland
+            import TomorrowlandAsync
+
+            func use() async throws -> Int {
+                try await (load() as StdPromise<Int>).value + 1
+            }
+            """.write(to: caller, atomically: true, encoding: .utf8)
+        let modules = directory.appendingPathComponent("Modules")
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tomorrowland-migrate-module-cache")
+        let common = ["-parse-as-library", "-swift-version", "6", "-module-cache-path", cache.path,
+                      "-I", try SwiftCompiler.modulesDirectory(holding: "TomorrowlandAsync").path, "-I", modules.path]
+        let emitted = try SwiftCompiler.run(try SwiftCompiler.swiftc(), ["-emit-module", "-module-name", "Library", "-emit-module-path",
+                                                                          modules.appendingPathComponent("Library.swiftmodule").path, library.path] + common)
+        try #require(emitted.status == 0, "\(emitted.stderr)")
+        let oracle = CompilerOracle(swiftc: try SwiftCompiler.swiftc().path, modules: [
+            ModuleInvocation(name: "Library", sources: [library.path], arguments: ["-module-name", "Library"] + common),
+            ModuleInvocation(name: "App", sources: [caller.path], arguments: ["-module-name", "App"] + common, dependencies: ["Library"]),
+        ])
+        let result = ConvertCalls.run(SourceSet.load(paths: [app.path]), oracle: oracle)
+        #expect(result.changes.map(\.path) == [caller.path], "\(result.notes)")
+        #expect(result.changes.first?.updated.contains("    try await load() + 1\n") == true)
+    }
+}

@@ -27,12 +27,20 @@ public enum ConvertCalls {
     /// changes) when the compiler cannot be asked or the code does not type-check.
     public static func run(_ set: SourceSet, oracle: CompilerOracle) -> MigrationResult {
         var result = MigrationResult(problems: set.problems)
-        let start = EditProof.start(set, paths: set.files.map(\.path), oracle: oracle, nothing: "nothing converted")
+        // Twins in modules the scanned ones import (`Sources/` for `convert-calls Tests/`) are
+        // targets too: their files, where the tool wrote any, are type-checked with the rest.
+        let twinFiles = oracle.dependencySources(of: set.files.map(\.path)).compactMap { path -> (path: String, text: String)? in
+            // The end of the twins' note, "(added by tomorrowland-migrate)", wrapped or not.
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8), text.contains("tomorrowland-migrate)") else { return nil }
+            return (path, text)
+        }
+        let start = EditProof.start(set, paths: set.files.map(\.path) + twinFiles.map(\.path), oracle: oracle, nothing: "nothing converted")
         guard let prover = start.proof else {
             result.notes = start.refusal.map { [$0] } ?? []
             return result
         }
-        let (changes, left) = plan(prover.set, project: prover.project)
+        let imported = SourceSet.inMemory(twinFiles).recognizing(prover.before).files
+        let (changes, left) = plan(prover.set, project: prover.project, importedFiles: imported)
         let proof = prover.settle(changes)
         var leftOver = left
         for (change, reason) in proof.dropped {
@@ -65,9 +73,10 @@ public enum ConvertCalls {
         return "convert-calls: \(converted) call(s) converted, \(left.count) left" + (listed.isEmpty ? "" : " (\(listed))")
     }
 
-    /// The conversions to prove, and the notes of bridges left.
-    static func plan(_ set: SourceSet, project: Project) -> (changes: [PlannedChange], left: [Left]) {
-        let pairs = TwinPairs.find(in: set, project: project)
+    /// The conversions to prove, and the notes of bridges left. `importedFiles`: files of
+    /// modules the scanned ones import, whose twins count (nothing is changed there).
+    static func plan(_ set: SourceSet, project: Project, importedFiles: [ParsedFile] = []) -> (changes: [PlannedChange], left: [Left]) {
+        let pairs = TwinPairs.find(in: set.files + importedFiles, project: project)
         let sites = set.files.flatMap(FunctionSite.all(in:))
         var byUSR: [String: FunctionSite] = [:]
         for site in sites { if let usr = project.usr(of: site) { byUSR[usr] = site } }

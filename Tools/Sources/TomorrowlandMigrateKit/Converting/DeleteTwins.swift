@@ -63,7 +63,7 @@ public enum DeleteTwins {
                 for usr in usrs { places[usr, default: []].append("\(scannedFile?.path ?? path):\(EditProof.line(of: offset, in: text))") }
             }
         }
-        for pair in TwinPairs.find(in: set, project: project) where TwinPairs.isWrittenByTheTool(pair.twinSite) {
+        for pair in TwinPairs.find(in: set.files, project: project) where TwinPairs.isWrittenByTheTool(pair.twinSite) {
             guard seen.insert(pair.twinUSR).inserted else { continue }
             let site = pair.twinSite
             let text = "`\(site.signature)` (\(pair.twin == .async ? "async" : "promise") twin)"

@@ -22,9 +22,9 @@ struct TwinPair {
 }
 
 enum TwinPairs {
-    /// The twin pairs declared in `set`, with the compiler's facts in `project`.
-    static func find(in set: SourceSet, project: Project) -> [TwinPair] {
-        let sites = set.files.flatMap(FunctionSite.all(in:))
+    /// The twin pairs declared in `files`, with the compiler's facts in `project`.
+    static func find(in files: [ParsedFile], project: Project) -> [TwinPair] {
+        let sites = files.flatMap(FunctionSite.all(in:))
         var byUSR: [String: FunctionSite] = [:]
         for site in sites { if let usr = project.usr(of: site) { byUSR[usr] = site } }
         var pairs: [TwinPair] = []
