@@ -75,6 +75,32 @@ public struct CompilerOracle: Sendable {
         return ordered
     }
 
+    /// `paths` and the sources of every module that imports a module holding one of them,
+    /// directly or through others: where all code that can call into `paths` is.
+    public func pathsWithDependents(of paths: [String]) -> [String] {
+        let keys = Set(paths.map(CompilerFacts.key))
+        var names = Set(modules.filter { !Set($0.sources).isDisjoint(with: keys) }.map(\.name))
+        while let next = modules.first(where: { !names.contains($0.name) && $0.dependencies.contains(where: names.contains) }) {
+            names.insert(next.name)
+        }
+        let dependents = modules.filter { names.contains($0.name) }.flatMap(\.sources).filter { !keys.contains($0) }
+        return paths + dependents
+    }
+
+    /// The sources of the modules of this package that the modules holding `paths` import,
+    /// directly or through others (not `paths` themselves).
+    public func dependencySources(of paths: [String]) -> [String] {
+        let keys = Set(paths.map(CompilerFacts.key))
+        var names = Set(modules.filter { !Set($0.sources).isDisjoint(with: keys) }.flatMap(\.dependencies))
+        var added = true
+        while added {
+            let more = Set(modules.filter { names.contains($0.name) }.flatMap(\.dependencies)).subtracting(names)
+            added = !more.isEmpty
+            names.formUnion(more)
+        }
+        return modules.filter { names.contains($0.name) }.flatMap(\.sources).filter { !keys.contains($0) }
+    }
+
     /// The facts for every file of the modules that hold `paths`, with the files in
     /// `replacing` (by path) read from that text instead: the modules whose sources changed
     /// are re-emitted to a scratch folder, so that modules importing them see the change.
