@@ -6,7 +6,8 @@
 # doc comments, XCTest tests, custom contexts in `extension PromiseContext`, contexts chosen by
 # ternaries and held in properties). This script copies it, runs
 #   adopt Sources/ Tests/ --write (without it the copy does not compile) ·
-#   report · add-async-twins Sources/ Tests/ --write · add-promise-twins Sources/ Tests/ --write
+#   report · add-async-twins Sources/ Tests/ --write · add-promise-twins Sources/ Tests/ --write ·
+#   convert-body Sources/ Tests/ --write
 # checks that adopt lists nothing, that the progress figures did not move, that second runs
 # change nothing and that no line the tool wrote is over 120 columns, adds Corpus/TwinTests
 # (tests written against the twins), then builds with zero warnings and runs the tests in
@@ -75,6 +76,15 @@ long=$(for file in $(find Sources Tests -name '*.swift'); do
     done
 done)
 [ -z "$long" ] || fail "lines over 120 columns written by the tool:"$'\n'"$long"
+
+echo "== convert-body Sources/ Tests/ --write (the chains move into the twins; the promise versions wrap them)"
+"$tool" convert-body Sources/ Tests/ --write 2> convert-notes.txt
+cat convert-notes.txt
+grep -q "^note: .*convert-body: [0-9]* of [0-9]* chain bodies converted" convert-notes.txt || fail "convert-body printed no tally"
+converted=$(sed -n 's/.*convert-body: \([0-9]*\) of .*/\1/p' convert-notes.txt)
+[ "$converted" -ge 5 ] || fail "expected convert-body to convert at least 5 chain bodies, got $converted"
+second_convert=$("$tool" convert-body Sources/ Tests/ 2>/dev/null) || fail "a second convert-body run failed"
+[ -z "$second_convert" ] || fail "a second convert-body run wanted changes"
 
 cp "$tools/Corpus/TwinTests/TwinTests.swift" Tests/AppCoreTests/
 for mode in 6 5; do

@@ -16,7 +16,7 @@ struct TomorrowlandMigrate: ParsableCommand {
             A function marked with a `// \(skipMarker)` comment gets no twin from either command. \
             Moving from Tomorrowland 1.x to this package: run `adopt` first.
             """,
-        subcommands: [Report.self, AddAsyncTwins.self, AddPromiseTwins.self, Adopt.self]
+        subcommands: [Report.self, AddAsyncTwins.self, ConvertBody.self, AddPromiseTwins.self, Adopt.self]
     )
 }
 
@@ -139,6 +139,40 @@ extension TomorrowlandMigrate {
 }
 
 extension TomorrowlandMigrate {
+    struct ConvertBody: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "convert-body",
+            abstract: "Move a promise chain into the async twin add-async-twins wrote; the promise version wraps the twin.",
+            discussion: """
+                For a promise-returning function whose body ends in a chain: its async twin's body becomes \
+                straight-line code (`then`/`map`/`flatMap` as statements, a `flatMap`'s promise awaited \
+                through its twin or `.value`; one `catch`/`recover`/`mapError` at the end as do/catch that \
+                lets `CancellationError` through; `always { _ in }` as `defer`), and the promise version \
+                becomes `StdPromise { try await f(…) }` (`.mapError(on: .immediate) { $0 as! E }` for a \
+                typed error E: the twin throws only E or CancellationError, and CancellationError cancels \
+                the promise). requestCancel() on the wrapper cancels the Task; cancelling the Task asks \
+                each awaited promise to cancel. A closure given a named context (`.utility`, `.queue(q)`, \
+                `.main` in nonisolated code) runs in `withTaskExecutorPreference(context.taskExecutor) \
+                { @concurrent in … }`; no context, `.auto`, `.immediate`, and `.main` in @MainActor or actor \
+                code run inline (on the twin's isolation). Left as a chain, each with its reason: invalidation \
+                tokens, capture lists, context values, `.nowOr`, `when(fulfilled:)`, `timeout`, `delay`, \
+                NoError and TokenPromise results, non-Sendable `self` or parameters, functions without a \
+                twin (run add-async-twins first). Without --write, prints a unified diff.
+                """
+        )
+
+        @OptionGroup var paths: Paths
+
+        @Flag(help: "Write the changes to the files instead of printing a diff.")
+        var write = false
+
+        func run() throws {
+            let set = SourceSet.load(paths: paths.paths)
+            try apply(ConvertBodyCommand.run(set), write: write)
+            try finish(problems: set.problems)
+        }
+    }
+
     struct Adopt: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make the edits that code written for Tomorrowland 1.x needs to compile against this package.",
@@ -182,6 +216,7 @@ extension TomorrowlandMigrate {
 typealias AdoptCommand = TomorrowlandMigrateKit.Adopt
 typealias AddAsyncTwinsCommand = TomorrowlandMigrateKit.AddAsyncTwins
 typealias AddPromiseTwinsCommand = TomorrowlandMigrateKit.AddPromiseTwins
+typealias ConvertBodyCommand = TomorrowlandMigrateKit.ConvertBody
 
 /// Prints the diff (or writes the files), then the notes on standard error.
 func apply(_ result: MigrationResult, write: Bool) throws {

@@ -1,0 +1,271 @@
+import Foundation
+import Testing
+import TomorrowlandAsync
+@testable import TomorrowlandMigrateKit
+
+/// `convert-body`: chains moved into their async twins, the promise versions wrapping them
+/// (issue 28, item 2).
+@Suite("convert-body")
+struct ConvertBodyTests {
+    /// `add-async-twins`, then `convert-body`, on `source` in memory: the text after both and
+    /// convert-body's notes.
+    static func converted(_ source: String, path: String = "Feed.swift") -> (text: String, notes: [String]) {
+        let sources = [(path: path, text: source)]
+        let twins = Support.applying(AddAsyncTwins.run(.inMemory(sources)), to: sources)
+        let result = ConvertBody.run(.inMemory(twins))
+        return (Support.text(of: path, in: Support.applying(result, to: twins)), result.notes.map(\.message))
+    }
+
+    /// The twin's body (between its braces) and the promise function's body, for `name`.
+    static func bodies(of name: String, in text: String) -> (promise: String, twin: String) {
+        let parts = text.components(separatedBy: "func \(name)(")
+        func body(_ part: String) -> String {
+            let afterBrace = part.components(separatedBy: " {\n").dropFirst().joined(separator: " {\n")
+            return afterBrace.components(separatedBy: "\n    }\n").first ?? afterBrace
+        }
+        return (parts.count > 1 ? body(parts[1]) : "", parts.count > 2 ? body(parts[2]) : "")
+    }
+
+    static let header = """
+        import Foundation
+        import Tomorrowland
+
+        public struct Post: Sendable { public var id: Int; public var title: String }
+        public enum APIError: Error { case offline, notFound }
+
+        public final class Feed: Sendable {
+            public init() {}
+
+            public func latestPosts(limit: Int) -> Promise<[Post], APIError> {
+                Promise(fulfilled: (0..<limit).map { Post(id: $0, title: "t\\($0)") })
+            }
+
+        """
+
+    static func feed(_ methods: String) -> String { header + methods + "\n}\n" }
+
+    @Test("`map` with `$0` on .immediate: one awaited expression; the typed promise wraps the twin")
+    func mapOfAnonymousArgument() {
+        let text = Self.converted(Self.feed("""
+                public func titles(limit: Int) -> Promise<[String], APIError> {
+                    latestPosts(limit: limit).map(on: .immediate) { $0.map(\\.title) }
+                }
+            """)).text
+        let (promise, twin) = Self.bodies(of: "titles", in: text)
+        #expect(promise == "        StdPromise { try await self.titles(limit: limit) }.mapError(on: .immediate) { $0 as! APIError }")
+        #expect(twin == "        return try await latestPosts(limit: limit).map(\\.title)")
+        #expect(text.contains("func titles(limit: Int) async throws -> [String] {"))
+        #expect(text.contains("(added by tomorrowland-migrate): does the work; the promise version wraps it."))
+    }
+
+    @Test("a named context runs the closure on its executor; a parameter that would shadow the callee is renamed")
+    func namedContext() {
+        let text = Self.converted(Self.feed("""
+                public func titles(limit: Int) -> StdPromise<[String]> {
+                    latestPosts(limit: limit).mapError(on: .immediate) { $0 as Swift.Error }.map(on: .immediate) { posts in posts.map(\\.title) }
+                }
+
+                public func sortedTitles() -> StdPromise<[String]> {
+                    titles(limit: 3).map(on: .utility) { titles in
+                        titles.sorted()
+                    }
+                }
+            """)).text
+        #expect(Self.bodies(of: "titles", in: text).twin == """
+                    let posts = try await latestPosts(limit: limit)
+                    return posts.map(\\.title)
+            """)
+        #expect(Self.bodies(of: "sortedTitles", in: text).twin == """
+                    let value = try await titles(limit: 3)
+                    return await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                        value.sorted()
+                    }
+            """)
+        #expect(Self.bodies(of: "sortedTitles", in: text).promise == "        StdPromise { try await self.sortedTitles() }")
+    }
+
+    @Test("`flatMap`, `catch` as do/catch, `recover` and `always` as defer; statements before the chain stay first")
+    func errorHandlers() {
+        let text = Self.converted(Self.feed("""
+                public func first() -> StdPromise<String> {
+                    let limit = 1
+                    return latestPosts(limit: limit)
+                        .mapError(on: .immediate) { $0 as Swift.Error }
+                        .flatMap(on: .immediate) { posts in
+                            posts.first.map { StdPromise(fulfilled: $0.title) } ?? StdPromise(rejected: APIError.notFound)
+                        }
+                        .catch(on: .immediate) { error in print("no title: \\(error)") }
+                }
+
+                public func count() -> StdPromise<Int> {
+                    latestPosts(limit: 10)
+                        .mapError(on: .immediate) { $0 as Swift.Error }
+                        .map(on: .immediate) { posts -> Int in
+                            let count = posts.count
+                            return count * 2
+                        }
+                        .recover(on: .immediate) { _ in 0 }
+                        .always(on: .immediate) { _ in print("counted") }
+                }
+            """)).text
+        #expect(Self.bodies(of: "first", in: text).twin == """
+                    let limit = 1
+                    do {
+                        let posts = try await latestPosts(limit: limit)
+                        return try await (posts.first.map { StdPromise(fulfilled: $0.title) } ?? StdPromise(rejected: APIError.notFound)).value
+                    } catch let error where !(error is CancellationError) {
+                        print("no title: \\(error)")
+                        throw error
+                    }
+            """)
+        #expect(Self.bodies(of: "count", in: text).twin == """
+                    defer {
+                        print("counted")
+                    }
+                    do {
+                        let posts = try await latestPosts(limit: 10)
+                        let count = posts.count
+                        return count * 2
+                    } catch let error where !(error is CancellationError) {
+                        return 0
+                    }
+            """)
+    }
+
+    @Test("in @MainActor code, .main and no-context callbacks run inline on the actor; `then` passes the value on")
+    func mainActor() {
+        let text = Self.converted(Self.header + """
+            }
+
+            @MainActor
+            public final class Screen {
+                public var title = ""
+                let feed = Feed()
+
+                public func load() -> StdPromise<String> {
+                    feed.latestPosts(limit: 1)
+                        .mapError(on: .immediate) { $0 as Swift.Error }
+                        .map(on: .main) { posts in posts[0].title }
+                        .then(on: .main) { text in self.title = text }
+                }
+            }
+
+            public func onMain(feed: Feed) -> StdPromise<Int> {
+                feed.latestPosts(limit: 2).mapError(on: .immediate) { $0 as Swift.Error }.map(on: .main) { posts in posts.count }
+            }
+            """).text
+        #expect(Self.bodies(of: "load", in: text).twin == """
+                    let posts = try await feed.latestPosts(limit: 1)
+                    let text = posts[0].title
+                    self.title = text
+                    return text
+            """)
+        #expect(text.contains("""
+            public nonisolated(nonsending) func onMain(feed: Feed) async throws -> Int {
+                let posts = try await feed.latestPosts(limit: 2)
+                return await withTaskExecutorPreference(PromiseContext.main.taskExecutor) { @concurrent in
+                    posts.count
+                }
+            }
+            """))
+    }
+
+    @Test("chains whose meaning cannot be kept are left, each with its reason")
+    func leftAlone() {
+        let (text, notes) = Self.converted(Self.feed("""
+                public func tokened(_ token: PromiseInvalidationToken) -> Promise<Int, APIError> {
+                    latestPosts(limit: 1).map(on: .immediate, token: token) { $0.count }
+                }
+
+                public func chosen(_ context: PromiseContext) -> Promise<Int, APIError> {
+                    latestPosts(limit: 1).map(on: context) { $0.count }
+                }
+
+                public func both() -> Promise<([Post], [Post]), APIError> {
+                    when(fulfilled: latestPosts(limit: 1), latestPosts(limit: 2))
+                }
+
+                public func timed() -> Promise<Int, PromiseTimeoutError<APIError>> {
+                    latestPosts(limit: 1).map(on: .immediate) { $0.count }.timeout(on: .immediate, delay: 1)
+                }
+
+                public func never() -> Promise<Int, NoError> {
+                    latestPosts(limit: 1).map(on: .immediate) { $0.count }.recover(on: .immediate) { _ in 0 }
+                }
+            """))
+        #expect(notes.contains("tokened(_:): left as a chain: an invalidation token"))
+        #expect(notes.contains("chosen(_:): left as a chain: context value not known statically (`context`)"))
+        #expect(notes.contains { $0.hasPrefix("both(): left as a chain: `when(fulfilled:)`") })
+        #expect(notes.contains { $0.hasPrefix("timed(): left as a chain: `timeout`") })
+        #expect(notes.contains { $0.hasPrefix("never(): left as a chain: a `Promise<_, NoError>`") })
+        #expect(notes.last == "convert-body: 0 of 5 chain bodies converted, 5 left (reasons above)")
+        #expect(text.contains("latestPosts(limit: 1).map(on: .immediate, token: token) { $0.count }"))
+    }
+
+    @Test("a function without an async twin is left: add-async-twins comes first")
+    func needsTwin() {
+        let source = Self.feed("""
+                public func titles(limit: Int) -> Promise<[String], APIError> {
+                    latestPosts(limit: limit).map(on: .immediate) { $0.map(\\.title) }
+                }
+            """)
+        let result = ConvertBody.run(.inMemory([(path: "Feed.swift", text: source)]))
+        #expect(result.changes.isEmpty)
+        #expect(result.notes.map(\.message).contains { $0.contains("titles(limit:): left as a chain: no async twin of its own (run add-async-twins first") })
+    }
+
+    @Test("a second run changes nothing")
+    func idempotent() {
+        let text = Self.converted(Self.feed("""
+                public func titles(limit: Int) -> Promise<[String], APIError> {
+                    latestPosts(limit: limit).map(on: .immediate) { $0.map(\\.title) }
+                }
+            """)).text
+        #expect(ConvertBody.run(.inMemory([(path: "Feed.swift", text: text)])).changes.isEmpty)
+    }
+
+    @Test("the converted shapes compile (Swift 5 and 6)", arguments: [5, 6])
+    func compiles(swiftVersion: Int) throws {
+        let behaviour = try Support.fixture("ConvertBody/Behaviour.swift")
+        let converted = Self.converted(behaviour.text, path: "Behaviour.swift").text
+        try Support.expectCompiles([(path: "Behaviour.swift", text: converted)], swiftVersion: swiftVersion)
+    }
+
+    // MARK: - Behaviour (ConvertedBehaviour.swift is the tool's output, compiled into these tests)
+
+    @Test("ConvertedBehaviour.swift is exactly what the tool writes for Fixtures/ConvertBody/Behaviour.swift")
+    func behaviourFileIsTheToolsOutput() throws {
+        let behaviour = try Support.fixture("ConvertBody/Behaviour.swift")
+        let compiled = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ConvertedBehaviour.swift")
+        #expect(Self.converted(behaviour.text, path: "Behaviour.swift").text == (try String(contentsOf: compiled, encoding: .utf8)))
+    }
+
+    @Test("the wrapper fulfils with the value, and the `map(on: .queue(q))` closure ran on q")
+    func value() async throws {
+        behaviourQueue.setSpecific(key: behaviourKey, value: "behaviourQueue")
+        let observed = Observed()
+        #expect(try await (doubled(21, observed: observed) as Promise<Int, BehaviourError>).value == 42)
+        #expect(observed.places == ["behaviourQueue"])
+    }
+
+    @Test("the wrapper rejects with the typed error, and the closure did not run")
+    func error() async {
+        let observed = Observed()
+        let result = await (doubled(-1, observed: observed) as Promise<Int, BehaviourError>).resolvedResult
+        #expect(result == .error(.failed))
+        #expect(observed.places.isEmpty)
+    }
+
+    @Test("requestCancel() on the wrapper cancels the Task, whose await asks the source to cancel")
+    func cancel() async throws {
+        let observed = Observed()
+        let promise: Promise<Int, BehaviourError> = doubled(0, observed: observed)
+        // Once the source's promise exists, the twin awaits it.
+        while !observed.started { await Task.yield() }
+        promise.requestCancel()
+        let result = await promise.resolvedResult
+        #expect(result == .cancelled)
+        #expect(observed.cancelled)
+        #expect(observed.places.isEmpty)
+    }
+}
