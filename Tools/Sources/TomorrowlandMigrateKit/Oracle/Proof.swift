@@ -119,38 +119,19 @@ struct Proof {
         }
     }
 
-    /// The inserted texts of a file, in text order, with where each lands in the new text.
-    private struct Insert {
-        let start: Int
-        let newStart: Int
-        let length: Int
-        let edit: OwnedEdit
-    }
-
-    private func inserts(for path: String) -> [Insert] {
+    /// The planned insertions of a file, and where they move its text.
+    private func inserts(for path: String) -> (map: EditMap, edits: [OwnedEdit]) {
         let key = CompilerFacts.key(path)
         let edits = plan.edits.first { CompilerFacts.key($0.key) == key }?.value ?? []
-        var shift = 0
-        return edits.enumerated().sorted { ($0.element.edit.start, $0.offset) < ($1.element.edit.start, $1.offset) }.map { _, owned in
-            let length = owned.edit.text.utf8.count
-            defer { shift += length }
-            return Insert(start: owned.edit.start, newStart: owned.edit.start + shift, length: length, edit: owned)
-        }
+        return (EditMap(edits.map(\.edit)), edits)
     }
 
-    private static func newOffset(_ old: Int, _ inserts: [Insert]) -> Int {
-        old + inserts.filter { $0.start <= old }.reduce(0) { $0 + $1.length }
-    }
-
-    /// The original offset of `new`, or the insert it lies in.
-    private static func oldOffset(_ new: Int, _ inserts: [Insert]) -> (offset: Int?, insert: Insert?) {
-        var shift = 0
-        for insert in inserts {
-            if new < insert.newStart { break }
-            if new < insert.newStart + insert.length { return (nil, insert) }
-            shift += insert.length
-        }
-        return (new - shift, nil)
+    /// The inserted text holding the new offset `new`: its edit, where it starts in the new
+    /// text and the original offset it was inserted at; nil for original text.
+    private static func insert(at new: Int, _ inserts: (map: EditMap, edits: [OwnedEdit])) -> (edit: OwnedEdit, newStart: Int, start: Int)? {
+        guard case .inserted(let index, let inside) = inserts.map.origin(of: new) else { return nil }
+        let edit = inserts.edits[index]
+        return (edit, new - inside, edit.edit.start)
     }
 
     func issues() -> [Issue] {
@@ -165,11 +146,11 @@ struct Proof {
             }
             let inserts = inserts(for: path)
             for (offset, was) in old.references.sorted(by: { $0.key < $1.key }) {
-                let now = new.references[Self.newOffset(offset, inserts)] ?? []
+                let now = inserts.map.newOffset(offset).flatMap { new.references[$0] } ?? []
                 if now != was { issues.append(.changed(path: path, offset: offset, line: lineOf(offset, path: path), was: was, now: now)) }
             }
             for (offset, now) in new.references.sorted(by: { $0.key < $1.key }) {
-                guard let original = Self.oldOffset(offset, inserts).offset, old.references[original] == nil else { continue }
+                guard case .original(let original) = inserts.map.origin(of: offset), old.references[original] == nil else { continue }
                 issues.append(.changed(path: path, offset: original, line: lineOf(original, path: path), was: [], now: now))
             }
         }
@@ -179,8 +160,7 @@ struct Proof {
                 ?? (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
             let position = Self.offset(line: error.line, column: error.column, in: text)
             let inserts = inserts(for: path)
-            let (original, insert) = Self.oldOffset(position, inserts)
-            if let insert {
+            if let insert = Self.insert(at: position, inserts) {
                 let inside = position - insert.newStart
                 if let twin = insert.edit.twins.first(where: { $0.range.contains(inside) }) {
                     let line = lineOf(insert.start, path: path)
@@ -190,7 +170,7 @@ struct Proof {
                         name: insert.edit.owner ?? "", path: path, line: lineOf(insert.start, path: path), message: error.message
                     ))
                 }
-            } else if let original {
+            } else if case .original(let original) = inserts.map.origin(of: position) {
                 issues.append(.broken(path: path, offset: original, line: lineOf(original, path: path), message: error.message))
             }
         }
@@ -301,7 +281,7 @@ struct Proof {
         for (file, facts) in after.files {
             let inserts = inserts(for: file)
             for declaration in facts.declarations where usrs.contains(declaration.usr) {
-                guard let insert = Self.oldOffset(declaration.offset, inserts).insert else { continue }
+                guard let insert = Self.insert(at: declaration.offset, inserts) else { continue }
                 let inside = declaration.offset - insert.newStart
                 if let twin = insert.edit.twins.first(where: { $0.range.contains(inside) }), !result.contains(twin.key) {
                     result.append(twin.key)

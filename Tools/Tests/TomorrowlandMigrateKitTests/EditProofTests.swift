@@ -1,0 +1,151 @@
+// The proof of replacing edits (`EditProof`): offsets mapped through replacements, a change
+// whose expected reference names what it should passes, a change that breaks the build or
+// changes another reference is dropped with the compiler's reason, the rest is kept.
+
+import Foundation
+import Testing
+@testable import TomorrowlandMigrateKit
+
+@Suite("the proof of replacing edits")
+struct EditProofTests {
+    @Test("offsets move through insertions and replacements; replaced text maps to nothing")
+    func editMap() {
+        // "abcdefgh": insert "XY" at 2, replace 4..<6 ("ef") with "Z".
+        let map = EditMap([TextEdit(start: 4, end: 6, text: "Z"), TextEdit(start: 2, end: 2, text: "XY")])
+        #expect(TextEdit.apply([TextEdit(start: 4, end: 6, text: "Z"), TextEdit(start: 2, end: 2, text: "XY")], to: "abcdefgh") == "abXYcdZgh")
+        #expect(map.newOffset(1) == 1)
+        #expect(map.newOffset(2) == 4) // `c`: the insertion goes before it
+        #expect(map.newOffset(4) == nil)
+        #expect(map.newOffset(5) == nil)
+        #expect(map.newOffset(6) == 7) // `g`
+        #expect(map.origin(of: 2) == .inserted(edit: 1, offset: 0))
+        #expect(map.origin(of: 6) == .inserted(edit: 0, offset: 0))
+        #expect(map.origin(of: 7) == .original(6))
+        #expect(map.origin(of: 4) == .original(2))
+    }
+
+    static let source = (path: "Proved.swift", text: """
+        import Tomorrowland
+        import TomorrowlandAsync
+
+        func count() -> StdPromise<Int> { StdPromise(fulfilled: 1) }
+
+        func count() async throws -> Int { try await (count() as StdPromise<Int>).value }
+
+        func other() -> Int { 2 }
+
+        func use() async throws -> Int {
+            let first = try await count().value
+            let second = try await count().value
+            return first + second + other()
+        }
+        """)
+
+    @Test("a change that names what it expects passes; one that breaks the build or changes a reference unexpectedly is dropped")
+    func settles() throws {
+        let (set, oracle, directory) = try OracleTests.fixture(swiftVersion: 6, source: Self.source)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try #require(set.files.first)
+        let paths = set.files.map(\.path)
+        let before = try oracle.facts(for: paths)
+        #expect(before.errors.isEmpty, "\(before.errors)")
+        let text = file.text
+        let offset = { (needle: String, nth: Int) -> Int in
+            var range = text.startIndex..<text.endIndex
+            var found = text.startIndex
+            for _ in 0...nth {
+                let hit = text.range(of: needle, range: range)!
+                found = hit.lowerBound
+                range = hit.upperBound..<text.endIndex
+            }
+            return text.utf8.distance(from: text.startIndex, to: found)
+        }
+        let compiled = try #require(before.file(file.path))
+        let twin = try #require(compiled.declaration(at: offset("func count() async", 0))?.usr)
+        let value = ".value".utf8.count
+        // 1: `count().value` → `count()`, expected to call the twin.
+        let firstCall = offset("count().value", 0)
+        let direct = PlannedChange(
+            path: file.path, edits: [TextEdit(start: firstCall + 7, end: firstCall + 7 + value, text: "")],
+            scope: firstCall..<firstCall + 13, line: 11, summary: "direct",
+            expectations: [.init(place: .original(firstCall), target: .usr(twin), meaning: "the async twin")]
+        )
+        // 2: the same edit on the second call, without saying the call moves to the twin.
+        let secondCall = offset("count().value", 1)
+        let unexplained = PlannedChange(
+            path: file.path, edits: [TextEdit(start: secondCall + 7, end: secondCall + 7 + value, text: "")],
+            scope: secondCall..<secondCall + 13, line: 12, summary: "unexplained"
+        )
+        // 3: a call that no longer compiles.
+        let otherCall = offset("other()", 1)
+        let broken = PlannedChange(
+            path: file.path, edits: [TextEdit(start: otherCall, end: otherCall + 7, text: "other(1)")],
+            scope: otherCall..<otherCall + 7, line: 13, summary: "broken"
+        )
+        let proof = EditProof(oracle: oracle, before: before, paths: paths, set: set)
+        let outcome = proof.settle([direct, unexplained, broken])
+        #expect(!outcome.failed, "\(outcome.notes)")
+        #expect(outcome.accepted.map(\.summary) == ["direct"])
+        #expect(Set(outcome.dropped.map(\.change.summary)) == ["unexplained", "broken"])
+        let reasons = outcome.dropped.map(\.reason)
+        #expect(reasons.contains { $0.contains("a reference would name `count`") }, "\(reasons)")
+        #expect(reasons.contains { $0.contains("argument passed to call that takes no arguments") }, "\(reasons)")
+        #expect(outcome.notes.first?.message.hasPrefix("checked by the compiler (round 2)") == true, "\(outcome.notes)")
+        let written = EditProof.fileChanges(outcome.accepted, in: set)
+        #expect(written.first?.updated.contains("let first = try await count()\n") == true)
+        #expect(written.first?.updated.contains("let second = try await count().value\n") == true)
+
+        // An expectation the compiler does not confirm: the call keeps its promise.
+        let wrong = PlannedChange(
+            path: file.path, edits: [], scope: firstCall..<firstCall + 13, line: 11, summary: "wrong",
+            expectations: [.init(place: .original(firstCall), target: .usr(twin), meaning: "the async twin")]
+        )
+        let refused = proof.settle([wrong])
+        #expect(refused.accepted.isEmpty)
+        #expect(refused.dropped.first?.reason.contains("not the async twin") == true, "\(refused.dropped.map(\.reason))")
+    }
+}
+
+@Suite("--test: the package's tests on a copy with the changes")
+struct ScratchPackageTests {
+    @Test("a change the package's tests catch is refused; one they pass is not; the package itself is untouched")
+    func runsTheTests() throws {
+        let root = try Support.makeTemporaryDirectory("tomorrowland-scratch-package")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let files = [
+            "Package.swift": """
+                // swift-tools-version: 6.0
+                import PackageDescription
+                let package = Package(name: "Tiny", targets: [.target(name: "Tiny"), .testTarget(name: "TinyTests", dependencies: ["Tiny"])])
+                """,
+            "Sources/Tiny/Tiny.swift": "public func answer() -> Int { 42 }\n",
+            "Tests/TinyTests/TinyTests.swift": """
+                import Tiny
+                import XCTest
+
+                final class TinyTests: XCTestCase {
+                    func testAnswer() { XCTAssertEqual(answer(), 42) }
+                }
+                """,
+        ]
+        for (path, text) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        let source = root.appendingPathComponent("Sources/Tiny/Tiny.swift").path
+        let original = files["Sources/Tiny/Tiny.swift"]!
+        let wrong = FileChange(path: source, original: original, updated: "public func answer() -> Int { 41 }\n")
+        guard case .failure(let reason) = ScratchPackage.test([wrong], roots: [root.appendingPathComponent("Sources").path]) else {
+            Issue.record("a change that fails the tests passed")
+            return
+        }
+        #expect(reason.description.hasPrefix("the package's tests fail on the copy with the changes"), "\(reason)")
+        let same = FileChange(path: source, original: original, updated: "public func answer() -> Int { 40 + 2 }\n")
+        let passed = ScratchPackage.test([same], roots: [root.appendingPathComponent("Sources").path])
+        #expect((try? passed.get()) != nil, "\(passed)")
+        #expect(try String(contentsOfFile: source, encoding: .utf8) == original)
+        let siblings = try FileManager.default.contentsOfDirectory(atPath: root.deletingLastPathComponent().path)
+        #expect(!siblings.contains(".\(root.lastPathComponent)-tomorrowland-migrate-test"), "the copy is removed")
+    }
+}
