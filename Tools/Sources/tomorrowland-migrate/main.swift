@@ -157,7 +157,12 @@ extension TomorrowlandMigrate {
                 code run inline (on the twin's isolation). Left as a chain, each with its reason: invalidation \
                 tokens, capture lists, context values, `.nowOr`, `when(fulfilled:)`, `timeout`, `delay`, \
                 NoError and TokenPromise results, non-Sendable `self` or parameters, functions without a \
-                twin (run add-async-twins first). Without --write, prints a unified diff.
+                twin (run add-async-twins first). The package is built and each conversion is proved in a \
+                scratch copy (built in the package's language mode; no other reference may change its \
+                target, and the wrapper must call the twin); a conversion the compiler objects to is left \
+                with its reason. With --test, the package's tests run on a copy with the conversions, and \
+                nothing is written if they fail. --syntax-only skips the proof. Without --write, prints a \
+                unified diff.
                 """
         )
 
@@ -166,9 +171,23 @@ extension TomorrowlandMigrate {
         @Flag(help: "Write the changes to the files instead of printing a diff.")
         var write = false
 
+        @Flag(help: "Run the package's tests on a copy with the conversions; write nothing if they fail.")
+        var test = false
+
+        @OptionGroup var compiler: CompilerOptions
+
         func run() throws {
             let set = SourceSet.load(paths: paths.paths)
-            try apply(ConvertBodyCommand.run(set), write: write)
+            let result: MigrationResult
+            if compiler.syntaxOnly {
+                result = ConvertBodyCommand.run(set)
+            } else {
+                switch CompilerOracle.forPackage(around: set.roots) {
+                case .success(let oracle): result = ConvertBodyCommand.run(set, oracle: oracle, test: test)
+                case .failure(let reason): throw ValidationError("convert-body needs the compiler to prove its conversions: \(reason)")
+                }
+            }
+            try apply(result, write: write)
             try finish(problems: set.problems)
         }
     }

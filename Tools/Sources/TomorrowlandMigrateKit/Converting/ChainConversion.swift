@@ -14,6 +14,11 @@ struct ChainConversion {
     let hasTwin: (FunctionCallExprSyntax) -> Bool
     /// Whether the twin returns nothing (a `Promise<Void, …>`).
     let returnsVoid: Bool
+    /// The function's promise type as written (`Promise<String, APIError>`): the type of the
+    /// promise a final `flatMap` returns.
+    var promiseType: String = ""
+    /// Whether that promise's error is `NoError`: the twin throws only `CancellationError`.
+    var noError = false
 
     /// Why a chain stays a chain.
     struct Left: Error, Equatable {
@@ -42,6 +47,8 @@ struct ChainConversion {
         let name: String
         let context: ExprSyntax?
         let closure: ClosureExprSyntax
+        /// The outermost call of the chain: its promise is the function's.
+        var isLast = false
     }
 
     /// Whether `body` ends in a promise chain (`x.map { … }`, `when(fulfilled:)`): the bodies
@@ -82,10 +89,11 @@ struct ChainConversion {
             throw Left("the body does not end in a returned chain")
         }
         let (base, steps) = try chain(expression)
-        if let when = base.as(FunctionCallExprSyntax.self), Calls.calledName(when)?.0 == "when" {
-            throw Left("`when(fulfilled:)` (decides on the first failure in time and leaves the other inputs running)")
-        }
-        guard !steps.isEmpty else { throw Left("not a chain: no promise operators") }
+        // `when(fulfilled:)` stays, awaited through `.value`: `async let` or a task group would
+        // await in order and cancel the other inputs on a failure, where `when` decides on the
+        // first failure in time and leaves the others running.
+        let isWhen = base.as(FunctionCallExprSyntax.self).flatMap { Calls.calledName($0)?.0 } == "when"
+        guard !steps.isEmpty || isWhen else { throw Left("not a chain: no promise operators") }
         var writer = Writer(conversion: self, taken: Self.identifiers(in: body))
         writer.lines = prefix
         writer.prefixStatements = prefix.count
@@ -131,7 +139,7 @@ struct ChainConversion {
             }
             guard let closure else { throw Left("`\(name)` without a closure") }
             if closure.signature?.capture != nil { throw Left("a closure with a capture list (`[weak self]`)") }
-            let step = Step(name: name, context: context, closure: closure)
+            let step = Step(name: name, context: context, closure: closure, isLast: current.id == expression.id)
             // `mapError { $0 as Swift.Error }` does nothing in an untyped async function.
             if !Self.isErasure(step) { steps.insert(step, at: 0) }
             current = base
@@ -167,6 +175,13 @@ struct ChainConversion {
             if case .identifier(let text) = token.tokenKind { return text }
             return nil
         })
+    }
+
+    /// Whether `node` holds an implicit member (`.notFound`) outside nested closures.
+    static func containsImplicitMember(_ node: Syntax) -> Bool {
+        if let member = node.as(MemberAccessExprSyntax.self), member.base == nil { return true }
+        if node.is(ClosureExprSyntax.self) { return false }
+        return node.children(viewMode: .sourceAccurate).contains { containsImplicitMember($0) }
     }
 
     /// The `$0` tokens of `closure` itself (not of closures nested in it).
@@ -249,7 +264,7 @@ private struct Writer {
         }
         let text = expression.trimmedDescription
         let postfix = expression.is(FunctionCallExprSyntax.self) || expression.is(DeclReferenceExprSyntax.self)
-            || expression.is(MemberAccessExprSyntax.self)
+            || expression.is(MemberAccessExprSyntax.self) || expression.is(TupleExprSyntax.self)
         return "try await " + (postfix ? text : "(\(text))") + ".value"
     }
 
@@ -294,7 +309,7 @@ private struct Writer {
             return
         }
         lines.append("let \(name) = " + pendingText)
-        taken.insert(name)
+        taken.formUnion(name.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).map(String.init))
         pending = .expression(name)
     }
 
@@ -303,7 +318,13 @@ private struct Writer {
         let anonymous = ChainConversion.anonymousArguments(of: closure)
         if anonymous.others { throw Left("a closure that uses `$1`") }
         if let (names, _) = ChainConversion.parameters(of: closure) {
-            guard names.count == 1 else { throw Left("a closure with \(names.count) parameters") }
+            // A tuple's elements (`when(fulfilled: a, b).map { x, y in … }`): `let (x, y) = …`.
+            if names.count > 1 {
+                if let promise = pendingPromise, !ChainConversion.identifiers(in: promise).isDisjoint(with: names) {
+                    throw Left("a closure parameter named like a function the chain calls")
+                }
+                return ("(" + names.joined(separator: ", ") + ")", closure.statements.map(\.trimmedDescription))
+            }
             // `let titles = try await titles(limit: 3)` would read the new name in its own
             // initializer: the parameter gets another name.
             if let promise = pendingPromise, ChainConversion.identifiers(in: promise).contains(names[0]) {
@@ -368,7 +389,14 @@ private struct Writer {
             // The closure's promise, awaited (through the twin of its call, if it has one).
             let original = step.closure.statements.count == 1 && body == step.closure.statements.map(\.trimmedDescription)
                 ? step.closure.statements.first?.item.as(ExprSyntax.self) : nil
-            pending = .promise(original ?? ChainConversion.parse(value))
+            var promise = original ?? ChainConversion.parse(value)
+            // `a ?? Promise(rejected: .notFound)` took its type from the closure's: spelled out
+            // where it is the function's; elsewhere not known.
+            if !promise.is(FunctionCallExprSyntax.self), ChainConversion.containsImplicitMember(Syntax(promise)) {
+                guard step.isLast, !conversion.promiseType.isEmpty else { throw Left("a `flatMap` whose promise takes its type from the chain") }
+                promise = ChainConversion.parse("(\(promise.trimmedDescription) as \(conversion.promiseType))")
+            }
+            pending = .promise(promise)
         } else {
             pending = .expression(value)
         }
@@ -480,8 +508,13 @@ private struct Writer {
             let prefixCount = prefixStatements
             let before = Array(main.prefix(prefixCount))
             let inside = Array(main.dropFirst(prefixCount))
-            main = before + ["do {"] + inside.map(Self.indent) + ["} catch let \(name) where !(\(name) is CancellationError) {"]
-                + handling.map(Self.indent) + ["}"]
+            // A catch callback never saw cancellation: `CancellationError` goes on. In a twin
+            // that throws only `CancellationError` (a NoError promise's), it is rethrown typed.
+            let clauses = conversion.noError
+                ? ["} catch let error as CancellationError {", "    throw error", name == "error" ? "} catch {" : "} catch let \(name) {"]
+                : ["} catch let \(name) where !(\(name) is CancellationError) {"]
+            if conversion.noError, handler.name != "recover" { throw Left("`\(handler.name)` in a chain whose promise cannot fail") }
+            main = before + ["do {"] + inside.map(Self.indent) + clauses + handling.map(Self.indent) + ["}"]
         }
         if !deferred.isEmpty {
             let at = prefixStatements

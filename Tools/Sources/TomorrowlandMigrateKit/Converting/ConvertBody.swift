@@ -12,7 +12,10 @@ public enum ConvertBody {
         let edits: [TextEdit]
         /// From the promise function's start to the twin's end (or the other way round).
         let scope: Range<Int>
-        var summary: String { "\(site.signature): the chain moved into its async twin" }
+        /// The compiler's USR of the twin, and where the wrapper's call of it ends in `edits[1]`.
+        var twinUSR: String?
+        var wrapperCallOffset: Int?
+        var summary: String { "\(site.signature) at line \(site.line): the chain moved into its async twin" }
     }
 
     /// What the planning found: the conversions, and the chains left with their reason.
@@ -63,7 +66,7 @@ public enum ConvertBody {
             }
             let conversion = ChainConversion(
                 isolated: project.isolation(of: site) != .nonisolated, hasTwin: hasTwin,
-                returnsVoid: ["Void", "()", "Swift.Void"].contains(promise.value)
+                returnsVoid: ["Void", "()", "Swift.Void"].contains(promise.value), promiseType: promise.spelled, noError: promise.hasNoError
             )
             switch conversion.convert(body) {
             case .failure(let left):
@@ -72,7 +75,7 @@ public enum ConvertBody {
                 let twinIndent = Twins.indentation(of: twin.decl, in: twin.file)
                 let indent = Twins.indentation(of: site.decl, in: site.file)
                 let twinText = block(lines, indent: twinIndent)
-                let wrapper = block([wrapperText(site, promise)], indent: indent)
+                let wrapper = block([wrapperText(site, promise, width: Twins.maximumLineLength - indent.count - 4)], indent: indent)
                 var edits = [
                     TextEdit(start: twinBody.position.utf8Offset + twinBody.leadingTrivia.sourceLength.utf8Length,
                              end: twinBody.endPositionBeforeTrailingTrivia.utf8Offset, text: twinText),
@@ -82,7 +85,11 @@ public enum ConvertBody {
                 edits += docEdits(of: twin)
                 let start = min(site.decl.positionAfterSkippingLeadingTrivia.utf8Offset, twin.decl.position.utf8Offset)
                 let end = max(site.decl.endPosition.utf8Offset, twin.decl.endPosition.utf8Offset)
-                plan.conversions.append(Conversion(site: site, edits: edits, scope: start..<end))
+                let call = "await " + (site.container != nil ? "self." : "")
+                let callOffset = wrapper.range(of: call).map { wrapper[..<$0.upperBound].utf8.count }
+                plan.conversions.append(Conversion(
+                    site: site, edits: edits, scope: start..<end, twinUSR: project.usr(of: twin), wrapperCallOffset: callOffset
+                ))
             }
         }
         return plan
@@ -91,9 +98,6 @@ public enum ConvertBody {
     /// Why `site` cannot become a wrapper with the same meaning, or nil.
     static func reasonToLeave(_ site: FunctionSite, _ promise: PromiseType, project: Project) -> String? {
         if promise.kind == .tokenPromise { return "returns a `TokenPromise` (an invalidation token)" }
-        if promise.hasNoError {
-            return "a `Promise<_, NoError>`: its twin throws `CancellationError`, which no NoError promise initializer turns back into cancelling"
-        }
         if site.decl.modifiers.contains(where: { $0.name.text == "mutating" }) { return "mutating: the wrapper's Task cannot hold on to `self`" }
         if case .failure(let reason) = Twins.forwardedArguments(of: site.decl, inoutAllowed: false) { return reason.text }
         if !project.selfIsSendable(in: site) {
@@ -105,14 +109,24 @@ public enum ConvertBody {
         return nil
     }
 
-    /// The promise function's new body: its twin in a Task (`StdPromise { … }`); a typed
-    /// error is restored by `mapError` (the twin throws only that error or `CancellationError`,
-    /// and `CancellationError` cancels the promise).
-    static func wrapperText(_ site: FunctionSite, _ promise: PromiseType) -> String {
+    /// The promise function's new body: its twin in a Task (`StdPromise { … }`, where
+    /// `CancellationError` cancels the promise and any other error rejects it). A typed error
+    /// is restored by `mapError` (the twin throws only that error or `CancellationError`); for
+    /// `NoError`, `recover` never runs (the twin throws only `CancellationError`, typed).
+    /// Broken after the Task when longer than `width`.
+    static func wrapperText(_ site: FunctionSite, _ promise: PromiseType, width: Int) -> String {
         let arguments = (try? Twins.forwardedArguments(of: site.decl, inoutAllowed: false).get()) ?? ""
         let receiver = site.container != nil ? "self." : ""
         let task = "StdPromise { try await \(receiver)\(site.name)(\(arguments)) }"
-        return promise.hasUntypedError ? task : task + ".mapError(on: .immediate) { $0 as! \(promise.error) }"
+        let restore: String
+        if promise.hasUntypedError {
+            return task
+        } else if promise.hasNoError {
+            restore = ".recover(on: .immediate) { _ in preconditionFailure(\"the async \(site.name) throws only CancellationError\") }"
+        } else {
+            restore = ".mapError(on: .immediate) { $0 as! \(promise.error) }"
+        }
+        return task.count + restore.count <= width ? task + restore : task + "\n    " + restore
     }
 
     /// `{`, the lines indented one level below `indent`, `}`.
@@ -150,6 +164,57 @@ public enum ConvertBody {
             path: set.files.first?.path ?? ".", line: 1,
             message: "convert-body: \(plan.conversions.count) of \(plan.chains) chain bodies converted, \(plan.left.count) left (reasons above)"
         ))
+        return result
+    }
+}
+
+extension ConvertBody {
+    /// Plans with the compiler's facts and proves each conversion with `EditProof` in a scratch
+    /// copy (built in the package's language mode; every other reference must name what it
+    /// named, and each wrapper's call must name its async twin); with `test`, runs the
+    /// package's tests on a copy with the accepted conversions and writes nothing if they fail.
+    public static func run(_ set: SourceSet, oracle: CompilerOracle, test: Bool) -> MigrationResult {
+        let paths = set.files.map(\.path)
+        guard let before = try? oracle.facts(for: paths), before.errors.isEmpty else {
+            var result = run(set)
+            result.changes = []
+            result.notes.insert(MigrationNote(
+                path: set.files.first?.path ?? ".", line: 1,
+                message: "nothing written: the package does not type-check as it is, so no conversion can be proved"
+            ), at: 0)
+            return result
+        }
+        let set = set.recognizing(before)
+        let project = Project(set, compiler: before)
+        var plan = plan(set, project: project)
+        let changes = plan.conversions.map { conversion in
+            var change = PlannedChange(
+                path: conversion.site.file.path, edits: conversion.edits, scope: conversion.scope, line: conversion.site.line,
+                summary: conversion.summary
+            )
+            // The wrapper's call names the async twin.
+            if let twin = conversion.twinUSR, let offset = conversion.wrapperCallOffset {
+                change.expectations.append(.init(place: .inserted(edit: 1, offset: offset), target: .usr(twin), meaning: "the async twin"))
+            }
+            return change
+        }
+        let outcome = EditProof(oracle: oracle, before: before, paths: paths, set: set).settle(changes)
+        if outcome.failed {
+            var result = MigrationResult(problems: set.problems)
+            result.notes = outcome.notes
+            return result
+        }
+        let accepted = Set(outcome.accepted.map(\.summary))
+        for (change, reason) in outcome.dropped {
+            let signature = change.summary.components(separatedBy: " at line")[0]
+            plan.left.append(MigrationNote(path: change.path, line: change.line, message: "\(signature): left as a chain: \(reason)"))
+        }
+        plan.conversions.removeAll { !accepted.contains($0.summary) }
+        var result = self.result(of: plan, in: set, extraNotes: outcome.notes)
+        if test, !result.changes.isEmpty, case .failure(let reason) = ScratchPackage.test(result.changes, roots: set.roots) {
+            result.changes = []
+            result.notes.append(MigrationNote(path: paths.first ?? ".", line: 1, message: "nothing written: \(reason)"))
+        }
         return result
     }
 }
