@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The tool on real 1.x-style code, in Swift 5 and Swift 6 mode: copies the whole package to a
-# temporary folder, runs `add-async-twins --write` on Examples/, Tests/Swift5ClientTests
-# (Swift 5 mode) and Tests/DocumentationTests (Swift 6 mode), and `add-promise-twins --all
+# temporary folder, runs `add-async-twins --write` then `convert-body --write` on Examples/,
+# Tests/Swift5ClientTests (Swift 5 mode) and Tests/DocumentationTests (Swift 6 mode), and `add-promise-twins --all
 # --write` on Examples/IndexDirectory; checks that second runs change nothing; then builds the
 # copy (the targets the tool rewrote and those that compile them) and runs those tests (which
 # also run every example). What CI runs.
@@ -44,6 +44,14 @@ echo "$twins async twins written, $pinned call sites pinned"
 if [ "$twins" -lt 20 ]; then echo "expected at least 20 async twins, got $twins" >&2; exit 1; fi
 second="$("$tool" add-async-twins "${targets[@]}" 2>/dev/null)"
 if [ -n "$second" ]; then echo "a second run wanted to change:" >&2; echo "$second" >&2; exit 1; fi
+
+echo "== tomorrowland-migrate convert-body --write (chains move into their twins, each proved by the compiler)"
+"$tool" convert-body "${targets[@]}" --write 2> "$work/convert-notes.txt"
+cat "$work/convert-notes.txt"
+grep -q "convert-body: [0-9]* of [0-9]* chain bodies converted" "$work/convert-notes.txt" || { echo "convert-body printed no tally" >&2; exit 1; }
+if grep -q "nothing written" "$work/convert-notes.txt"; then echo "convert-body's proof failed" >&2; exit 1; fi
+second="$("$tool" convert-body "${targets[@]}" 2>/dev/null)"
+if [ -n "$second" ]; then echo "a second convert-body run wanted to change:" >&2; echo "$second" >&2; exit 1; fi
 
 echo "== tomorrowland-migrate add-promise-twins --all --write (the other direction, on the main example)"
 "$tool" add-promise-twins --all Examples/IndexDirectory --write

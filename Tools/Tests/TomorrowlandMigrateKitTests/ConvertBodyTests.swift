@@ -172,6 +172,31 @@ struct ConvertBodyTests {
             """))
     }
 
+    @Test("`tryMap` is `map` whose statements may throw; a statement over several lines keeps its shape")
+    func tryMapOverSeveralLines() {
+        let text = Self.converted(Self.feed("""
+                public func joinedLength() -> StdPromise<Int> {
+                    latestPosts(limit: 2)
+                        .mapError(on: .immediate) { $0 as Swift.Error }
+                        .tryMap(on: .immediate) { posts in
+                            let joined = posts.map(\\.title).joined(
+                                separator: ","
+                            )
+                            guard !joined.isEmpty else { throw APIError.notFound }
+                            return joined.count
+                        }
+                }
+            """)).text
+        #expect(Self.bodies(of: "joinedLength", in: text).twin == """
+                    let posts = try await latestPosts(limit: 2)
+                    let joined = posts.map(\\.title).joined(
+                        separator: ","
+                    )
+                    guard !joined.isEmpty else { throw APIError.notFound }
+                    return joined.count
+            """)
+    }
+
     @Test("`when(fulfilled:)` is awaited as it is (its first-failure rule kept); a closure's two parameters become a tuple `let`")
     func when() {
         let text = Self.converted(Self.feed("""
@@ -236,7 +261,7 @@ struct ConvertBodyTests {
     func compiles(swiftVersion: Int) throws {
         let shapes = try Support.fixture("ConvertBody/Shapes.swift")
         let (converted, notes) = Self.converted(shapes.text, path: "Shapes.swift")
-        #expect(notes == ["convert-body: 10 of 10 chain bodies converted, 0 left (reasons above)"])
+        #expect(notes == ["convert-body: 11 of 11 chain bodies converted, 0 left (reasons above)"])
         try Support.expectCompiles([(path: "Shapes.swift", text: converted)], swiftVersion: swiftVersion)
     }
 

@@ -29,6 +29,7 @@ struct ChainConversion {
     /// The operators this rewriter turns into statements.
     static let valueOperators: Set<String> = ["then", "map", "flatMap"]
     static let errorOperators: Set<String> = ["catch", "recover", "mapError"]
+    static let throwingValueOperators = ["tryThen": "then", "tryMap": "map", "tryFlatMap": "flatMap"]
     static let unconvertible: [String: String] = [
         "timeout": "`timeout` (no structured equivalent that cancels the same way)",
         "delay": "`delay`",
@@ -78,7 +79,7 @@ struct ChainConversion {
         for statement in statements.dropLast() {
             if Self.containsReturn(Syntax(statement)) { throw Left("returns from more than one place") }
             if Self.containsPromiseCallback(Syntax(statement)) { throw Left("promise callbacks before the returned chain") }
-            prefix.append(statement.trimmedDescription)
+            prefix.append(Self.text(of: statement))
         }
         let expression: ExprSyntax
         if let returned = last.item.as(ReturnStmtSyntax.self), let value = returned.expression {
@@ -115,8 +116,10 @@ struct ChainConversion {
         var current = expression
         while let call = current.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
               let base = member.base {
-            let name = member.declName.baseName.text
+            var name = member.declName.baseName.text
             if let reason = Self.unconvertible[name] { throw Left(reason) }
+            // `tryMap { try … }`: the same statements; what the closure throws, the twin throws.
+            if let plain = Self.throwingValueOperators[name] { name = plain }
             let known = Self.valueOperators.union(Self.errorOperators).union(["always"])
             if !known.contains(name) {
                 if CallbackOperators.names.contains(name) { throw Left("`\(name)` is not converted") }
@@ -175,6 +178,43 @@ struct ChainConversion {
             if case .identifier(let text) = token.tokenKind { return text }
             return nil
         })
+    }
+
+    /// A statement's text, its continuation lines shifted left by the statement's own column
+    /// (the caller indents every line anew).
+    static func text(of statement: CodeBlockItemSyntax) -> String {
+        dedented(statement.trimmedDescription, by: column(of: statement))
+    }
+
+    /// How many columns precede the statement's first token on its line.
+    static func column(of node: some SyntaxProtocol) -> Int {
+        var count = 0
+        var token = node.firstToken(viewMode: .sourceAccurate)
+        // Leading trivia after the last newline, then whole tokens of the same line before it.
+        var pieces = token.map { Array($0.leadingTrivia) } ?? []
+        while true {
+            if let newline = pieces.lastIndex(where: \.isNewline) {
+                return count + pieces[(newline + 1)...].reduce(0) { $0 + $1.sourceLength.utf8Length }
+            }
+            count += pieces.reduce(0) { $0 + $1.sourceLength.utf8Length }
+            guard let previous = token?.previousToken(viewMode: .sourceAccurate) else { return count }
+            let trailing = Array(previous.trailingTrivia)
+            if let newline = trailing.lastIndex(where: \.isNewline) {
+                return count + trailing[(newline + 1)...].reduce(0) { $0 + $1.sourceLength.utf8Length }
+            }
+            count += previous.trailingTrivia.sourceLength.utf8Length + previous.text.utf8.count
+            pieces = Array(previous.leadingTrivia)
+            token = previous
+        }
+    }
+
+    /// `text` with up to `columns` leading spaces removed from every line after the first.
+    static func dedented(_ text: String, by columns: Int) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return ([String(lines[0])] + lines.dropFirst().map { line in
+            let spaces = line.prefix { $0 == " " }.count
+            return String(line.dropFirst(min(spaces, columns)))
+        }).joined(separator: "\n")
     }
 
     /// Whether `node` holds an implicit member (`.notFound`) outside nested closures.
@@ -323,7 +363,7 @@ private struct Writer {
                 if let promise = pendingPromise, !ChainConversion.identifiers(in: promise).isDisjoint(with: names) {
                     throw Left("a closure parameter named like a function the chain calls")
                 }
-                return ("(" + names.joined(separator: ", ") + ")", closure.statements.map(\.trimmedDescription))
+                return ("(" + names.joined(separator: ", ") + ")", closure.statements.map(ChainConversion.text(of:)))
             }
             // `let titles = try await titles(limit: 3)` would read the new name in its own
             // initializer: the parameter gets another name.
@@ -334,9 +374,9 @@ private struct Writer {
                 let name = freshName(for: promise)
                 return (name, Self.renaming(uses, to: name, in: closure))
             }
-            return (names[0], closure.statements.map(\.trimmedDescription))
+            return (names[0], closure.statements.map(ChainConversion.text(of:)))
         }
-        if anonymous.zero.isEmpty { return ("_", closure.statements.map(\.trimmedDescription)) }
+        if anonymous.zero.isEmpty { return ("_", closure.statements.map(ChainConversion.text(of:))) }
         let name: String
         if case .expression(let text) = pending, taken.contains(text), text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
             name = text
@@ -355,7 +395,7 @@ private struct Writer {
             item.tokens(viewMode: .sourceAccurate).map { token in
                 ids.contains(token.id) ? token.leadingTrivia.description + name + token.trailingTrivia.description : token.description
             }.joined().trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        }.enumerated().map { index, text in ChainConversion.dedented(text, by: ChainConversion.column(of: Array(closure.statements)[index])) }
     }
 
     /// A single-expression closure body whose only `$0` is its leftmost base: the pending
@@ -387,7 +427,7 @@ private struct Writer {
         let value = try run(body, step: step, placement: placement, result: true)
         if step.name == "flatMap", case .inline = placement {
             // The closure's promise, awaited (through the twin of its call, if it has one).
-            let original = step.closure.statements.count == 1 && body == step.closure.statements.map(\.trimmedDescription)
+            let original = step.closure.statements.count == 1 && body == step.closure.statements.map(ChainConversion.text(of:))
                 ? step.closure.statements.first?.item.as(ExprSyntax.self) : nil
             var promise = original ?? ChainConversion.parse(value)
             // `a ?? Promise(rejected: .notFound)` took its type from the closure's: spelled out

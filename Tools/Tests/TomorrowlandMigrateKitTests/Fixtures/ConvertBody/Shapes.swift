@@ -70,6 +70,19 @@ public final class Feed: Sendable {
         titles(limit: 1).mapError(on: .immediate) { _ in APIError.offline }
     }
 
+    /// `tryMap`, with a statement over several lines.
+    public func joinedLength() -> StdPromise<Int> {
+        titles(limit: 2)
+            .mapError(on: .immediate) { $0 as Swift.Error }
+            .tryMap(on: .immediate) { titles in
+                let joined = titles.joined(
+                    separator: ","
+                )
+                guard !joined.isEmpty else { throw APIError.notFound }
+                return joined.count
+            }
+    }
+
     /// `when(fulfilled:)` with a tuple closure, and of an array.
     public func counts() -> Promise<(Int, Int), APIError> {
         when(fulfilled: latestPosts(limit: 1), latestPosts(limit: 2)).map(on: .immediate) { one, two in
