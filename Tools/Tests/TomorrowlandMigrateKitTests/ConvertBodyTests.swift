@@ -247,6 +247,29 @@ struct ConvertBodyTests {
         #expect(result.notes.map(\.message).contains { $0.contains("titles(limit:): left as a chain: no async twin of its own (run add-async-twins first") })
     }
 
+    @Test("overloads that differ only by parameter types each get their own twin's body")
+    func overloads() {
+        let text = Self.converted(Self.feed("""
+                public func count(_ limit: Int) -> Promise<Int, APIError> {
+                    latestPosts(limit: limit).map(on: .immediate) { $0.count }
+                }
+
+                public func count(_ limit: Double) -> Promise<Int, APIError> {
+                    latestPosts(limit: Int(limit)).map(on: .immediate) { $0.count + 1 }
+                }
+            """)).text
+        #expect(text.contains("""
+                public nonisolated(nonsending) func count(_ limit: Int) async throws -> Int {
+                    return try await latestPosts(limit: limit).count
+                }
+            """))
+        #expect(text.contains("""
+                public nonisolated(nonsending) func count(_ limit: Double) async throws -> Int {
+                    return try await latestPosts(limit: Int(limit)).count + 1
+                }
+            """))
+    }
+
     @Test("a second run changes nothing")
     func idempotent() {
         let text = Self.converted(Self.feed("""

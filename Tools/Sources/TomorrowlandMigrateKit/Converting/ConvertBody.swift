@@ -50,7 +50,10 @@ public enum ConvertBody {
             func leave(_ reason: String) {
                 plan.left.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): left as a chain: \(reason)"))
             }
-            guard let twin = forwarding.first(where: { $0.overloads(site) && $0.file.path == site.file.path }), let twinBody = twin.decl.body else {
+            // Overloads of one name and labels differ by their parameter types (`to: Balance`, `to: BalanceBox`).
+            let parameterTypes = AddAsyncTwins.key(site).parameters
+            let twin = forwarding.first { $0.overloads(site) && $0.file.path == site.file.path && AddAsyncTwins.key($0).parameters == parameterTypes }
+            guard let twin, let twinBody = twin.decl.body else {
                 if site.decl.modifiers.contains(where: { $0.name.text == "override" }) {
                     leave("an override (the twin of the method it overrides serves it)")
                 } else if everySite.contains(where: { $0.isAsync && $0.overloads(site) }) {
@@ -85,6 +88,12 @@ public enum ConvertBody {
                 edits += docEdits(of: twin)
                 let start = min(site.decl.positionAfterSkippingLeadingTrivia.utf8Offset, twin.decl.position.utf8Offset)
                 let end = max(site.decl.endPosition.utf8Offset, twin.decl.endPosition.utf8Offset)
+                // Two functions can never claim one twin; if the plan says so, neither text is trusted.
+                let claimed = plan.conversions.filter { $0.site.file.path == site.file.path }.flatMap(\.edits)
+                if edits.contains(where: { edit in claimed.contains { $0.start < edit.end && edit.start < $0.end } }) {
+                    leave("its twin's text is claimed by another conversion")
+                    continue
+                }
                 let call = "await " + (site.container != nil ? "self." : "")
                 let callOffset = wrapper.range(of: call).map { wrapper[..<$0.upperBound].utf8.count }
                 plan.conversions.append(Conversion(
