@@ -11,7 +11,7 @@ struct TomorrowlandMigrate: ParsableCommand {
         commandName: "tomorrowland-migrate",
         abstract: "Move a codebase from Tomorrowland promises to async/await, one function at a time.",
         discussion: """
-            Workflow: report → add-async-twins → convert callers → rewrite a body as async → \
+            Workflow: report → add-async-twins → convert callers → convert-body (a chain moves into its twin) → \
             add-promise-twins for the remaining callers → delete the twins the report shows unused. \
             A function marked with a `// \(skipMarker)` comment gets no twin from either command. \
             Moving from Tomorrowland 1.x to this package: run `adopt` first.
@@ -145,24 +145,28 @@ extension TomorrowlandMigrate {
             abstract: "Move a promise chain into the async twin add-async-twins wrote; the promise version wraps the twin.",
             discussion: """
                 For a promise-returning function whose body ends in a chain: its async twin's body becomes \
-                straight-line code (`then`/`map`/`flatMap` as statements, a `flatMap`'s promise awaited \
-                through its twin or `.value`; one `catch`/`recover`/`mapError` at the end as do/catch that \
-                lets `CancellationError` through; `always { _ in }` as `defer`), and the promise version \
-                becomes `StdPromise { try await f(…) }` (`.mapError(on: .immediate) { $0 as! E }` for a \
-                typed error E: the twin throws only E or CancellationError, and CancellationError cancels \
-                the promise). requestCancel() on the wrapper cancels the Task; cancelling the Task asks \
-                each awaited promise to cancel. A closure given a named context (`.utility`, `.queue(q)`, \
-                `.main` in nonisolated code) runs in `withTaskExecutorPreference(context.taskExecutor) \
-                { @concurrent in … }`; no context, `.auto`, `.immediate`, and `.main` in @MainActor or actor \
-                code run inline (on the twin's isolation). Left as a chain, each with its reason: invalidation \
-                tokens, capture lists, context values, `.nowOr`, `when(fulfilled:)`, `timeout`, `delay`, \
-                NoError and TokenPromise results, non-Sendable `self` or parameters, functions without a \
-                twin (run add-async-twins first). The package is built and each conversion is proved in a \
-                scratch copy (built in the package's language mode; no other reference may change its \
-                target, and the wrapper must call the twin); a conversion the compiler objects to is left \
-                with its reason. With --test, the package's tests run on a copy with the conversions, and \
-                nothing is written if they fail. --syntax-only skips the proof. Without --write, prints a \
-                unified diff.
+                straight-line code (`then`/`map`/`flatMap` and their `try` forms as statements, a \
+                `flatMap`'s promise awaited through its twin or `.value`, `when(fulfilled:)` awaited as it \
+                is; one `catch`/`recover`/`mapError` at the end as do/catch that lets `CancellationError` \
+                through; `always { _ in }` as `defer`), and the promise version becomes \
+                `StdPromise { try await f(…) }`: for a typed error E followed by \
+                `.mapError(on: .immediate) { $0 as! E }` (the twin throws only E or CancellationError, and \
+                CancellationError cancels the promise), for NoError by a `recover` that never runs (the \
+                twin throws only CancellationError). requestCancel() on the wrapper cancels the Task; \
+                cancelling the Task asks each awaited promise to cancel. A closure given a named context \
+                (`.utility`, `.queue(q)`, `.main` in nonisolated code) runs in \
+                `withTaskExecutorPreference(PromiseContext.….taskExecutor) { @concurrent in … }`; no \
+                context, `.auto`, `.immediate`, and `.main` in @MainActor or actor code run inline (on the \
+                twin's isolation). Left as a chain, each with its reason: invalidation tokens, capture \
+                lists, context values, `.nowOr`, `timeout`, `delay`, `tap`, TokenPromise results, \
+                non-Sendable `self` or parameters (the wrapper's Task captures them), overrides and \
+                protocol conformers, functions without a twin (run add-async-twins first). The package is \
+                built and each conversion is proved in a scratch copy (built in the package's language \
+                mode; no other reference may change its target, and the wrapper must call the twin); a \
+                conversion the compiler objects to is left with its reason. With --test, the package's \
+                tests run on a copy with the conversions, and nothing is written if they fail. \
+                --syntax-only plans without the proof (and says so). Without --write, prints a unified \
+                diff. Running it twice changes nothing.
                 """
         )
 
@@ -181,6 +185,7 @@ extension TomorrowlandMigrate {
             let result: MigrationResult
             if compiler.syntaxOnly {
                 result = ConvertBodyCommand.run(set)
+                FileHandle.standardError.write(Data("note: --syntax-only: the conversions are not proved by the compiler; build and test the result\n".utf8))
             } else {
                 switch CompilerOracle.forPackage(around: set.roots) {
                 case .success(let oracle): result = ConvertBodyCommand.run(set, oracle: oracle, test: test)

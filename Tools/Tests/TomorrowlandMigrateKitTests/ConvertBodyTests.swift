@@ -284,8 +284,23 @@ struct ConvertBodyTests {
     func compiles(swiftVersion: Int) throws {
         let shapes = try Support.fixture("ConvertBody/Shapes.swift")
         let (converted, notes) = Self.converted(shapes.text, path: "Shapes.swift")
-        #expect(notes == ["convert-body: 11 of 11 chain bodies converted, 0 left (reasons above)"])
+        #expect(notes == ["convert-body: 12 of 12 chain bodies converted, 0 left (reasons above)"])
         try Support.expectCompiles([(path: "Shapes.swift", text: converted)], swiftVersion: swiftVersion)
+        #expect(converted.contains("""
+            public nonisolated(nonsending) func loggedCount(feed: Feed) async throws -> Int {
+                do {
+                    let value = try await feed.latestPosts(limit: 1)
+                    return await withTaskExecutorPreference(PromiseContext.CallerIsolated.screen.context.taskExecutor) { @concurrent in
+                        value.count
+                    }
+                } catch let error where !(error is CancellationError) {
+                    await withTaskExecutorPreference(PromiseContext.main.taskExecutor) { @concurrent in
+                        print("failed: \\(error)")
+                    }
+                    throw error
+                }
+            }
+            """))
     }
 
     // MARK: - Behaviour (ConvertedBehaviour.swift is the tool's output, compiled into these tests)

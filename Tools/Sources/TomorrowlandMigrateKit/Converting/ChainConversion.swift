@@ -19,6 +19,9 @@ struct ChainConversion {
     var promiseType: String = ""
     /// Whether that promise's error is `NoError`: the twin throws only `CancellationError`.
     var noError = false
+    /// Contexts declared in `extension PromiseContext.CallerIsolated` (`.screen`): they keep
+    /// the caller's actor, like `.main`.
+    var callerIsolatedContexts: Set<String> = []
 
     /// Why a chain stays a chain.
     struct Left: Error, Equatable {
@@ -284,7 +287,12 @@ private struct Writer {
             }
             throw Left("context value not known statically (`\(context.trimmedDescription)`)")
         }
-        switch member.declName.baseName.text {
+        let name = member.declName.baseName.text
+        if conversion.callerIsolatedContexts.contains(name) {
+            // A context of the user's on `PromiseContext.CallerIsolated`: as `.main`.
+            return conversion.isolated ? .inline : .executor("PromiseContext.CallerIsolated.\(name).context.taskExecutor")
+        }
+        switch name {
         case "immediate", "auto": return .inline
         case "main": return conversion.isolated ? .inline : .executor("PromiseContext.main.taskExecutor")
         default: return .executor("PromiseContext" + context.trimmedDescription + ".taskExecutor")
@@ -354,7 +362,7 @@ private struct Writer {
     }
 
     /// The name a closure's single parameter is bound to, and its body with `$0` renamed to it.
-    mutating func parameter(of closure: ClosureExprSyntax) throws -> (name: String, body: [String]) {
+    mutating func parameter(of closure: ClosureExprSyntax, anonymousName: String? = nil) throws -> (name: String, body: [String]) {
         let anonymous = ChainConversion.anonymousArguments(of: closure)
         if anonymous.others { throw Left("a closure that uses `$1`") }
         if let (names, _) = ChainConversion.parameters(of: closure) {
@@ -378,7 +386,9 @@ private struct Writer {
         }
         if anonymous.zero.isEmpty { return ("_", closure.statements.map(ChainConversion.text(of:))) }
         let name: String
-        if case .expression(let text) = pending, taken.contains(text), text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+        if let anonymousName {
+            name = anonymousName
+        } else if case .expression(let text) = pending, taken.contains(text), text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
             name = text
         } else if case .promise(let expression) = pending {
             name = freshName(for: expression)
@@ -525,25 +535,18 @@ private struct Writer {
         if !finalLine.isEmpty { main.append(finalLine) }
         if let handler = handlers.first {
             let placement = try placement(of: handler)
-            guard case .inline = placement else { throw Left("an error handler on a named context") }
-            let (parameter, body) = try parameter(of: handler.closure)
+            let (parameter, body) = try parameter(of: handler.closure, anonymousName: "error")
             let name = parameter == "_" ? "error" : parameter
-            var handling: [String]
+            // The handler's statements (inline, or on its context's executor), then what it ends in.
+            let outer = lines
+            lines = []
+            let value = try run(body, step: handler, placement: placement, result: handler.name != "catch")
+            var handling = lines
+            lines = outer
             switch handler.name {
-            case "catch":
-                if ChainConversion.containsReturn(Syntax(handler.closure.statements)) { throw Left("a `catch` closure that returns") }
-                handling = body + ["throw \(name)"]
-            case "recover":
-                if body.count == 1, handler.closure.statements.first?.item.is(ExprSyntax.self) == true {
-                    handling = [conversion.returnsVoid ? body[0] : "return " + body[0]]
-                } else {
-                    handling = body
-                }
-            default: // mapError
-                guard body.count == 1, handler.closure.statements.first?.item.is(ExprSyntax.self) == true else {
-                    throw Left("a `mapError` closure with several statements")
-                }
-                handling = ["throw " + body[0]]
+            case "catch": handling.append("throw \(name)")
+            case "recover": handling.append(conversion.returnsVoid ? value : "return " + value)
+            default: handling.append("throw " + value) // mapError
             }
             let prefixCount = prefixStatements
             let before = Array(main.prefix(prefixCount))

@@ -42,6 +42,7 @@ public enum ConvertBody {
             let labels = Calls.labels(of: call)
             return twinned.contains { $0.name == name && CallMatching.labels(labels, canCall: $0.decl) }
         }
+        let callerIsolated = callerIsolatedContexts(in: set)
         for site in everySite where !site.isAsync && !site.isLocal && !site.inProtocol {
             guard let promise = site.promise, let body = site.decl.body, ChainConversion.isChain(body) else { continue }
             // A promise twin of an async function, or a wrapper convert-body wrote: done.
@@ -69,7 +70,8 @@ public enum ConvertBody {
             }
             let conversion = ChainConversion(
                 isolated: project.isolation(of: site) != .nonisolated, hasTwin: hasTwin,
-                returnsVoid: ["Void", "()", "Swift.Void"].contains(promise.value), promiseType: promise.spelled, noError: promise.hasNoError
+                returnsVoid: ["Void", "()", "Swift.Void"].contains(promise.value), promiseType: promise.spelled, noError: promise.hasNoError,
+                callerIsolatedContexts: callerIsolated
             )
             switch conversion.convert(body) {
             case .failure(let left):
@@ -102,6 +104,26 @@ public enum ConvertBody {
             }
         }
         return plan
+    }
+
+    /// The names of the contexts declared in `extension PromiseContext.CallerIsolated` (by
+    /// `adopt`, for a 1.x context whose value is `.main`, `.auto` or `.immediate`, or by hand).
+    static func callerIsolatedContexts(in set: SourceSet) -> Set<String> {
+        var names: Set<String> = []
+        for file in set.files {
+            for item in file.tree.statements {
+                guard let extensionDecl = item.item.as(ExtensionDeclSyntax.self),
+                      extensionDecl.extendedType.trimmedDescription.hasSuffix("PromiseContext.CallerIsolated") else { continue }
+                for member in extensionDecl.memberBlock.members {
+                    if let variable = member.decl.as(VariableDeclSyntax.self) {
+                        names.formUnion(variable.bindings.compactMap { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text })
+                    } else if let function = member.decl.as(FunctionDeclSyntax.self) {
+                        names.insert(function.name.text)
+                    }
+                }
+            }
+        }
+        return names
     }
 
     /// Why `site` cannot become a wrapper with the same meaning, or nil.

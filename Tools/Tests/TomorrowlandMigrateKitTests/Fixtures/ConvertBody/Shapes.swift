@@ -95,6 +95,20 @@ public final class Feed: Sendable {
     }
 }
 
+extension PromiseContext.CallerIsolated {
+    /// A context of the app's that keeps the caller's actor, as `.main` does.
+    public static var screen: Self { .main }
+}
+
+/// A context on `CallerIsolated` and an error handler on `.main`, in nonisolated code: on the
+/// main queue's executor.
+public func loggedCount(feed: Feed) -> StdPromise<Int> {
+    feed.latestPosts(limit: 1)
+        .mapError(on: .immediate) { $0 as Swift.Error }
+        .map(on: .screen) { $0.count }
+        .catch(on: .main) { print("failed: \($0)") }
+}
+
 /// `.main` in nonisolated code: on the main queue's executor.
 public func mainCount(feed: Feed) -> Promise<Int, APIError> {
     feed.latestPosts(limit: 2).map(on: .main) { posts in posts.count }
