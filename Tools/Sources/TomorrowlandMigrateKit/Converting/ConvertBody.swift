@@ -46,7 +46,7 @@ public enum ConvertBody {
         for site in everySite where !site.isAsync && !site.isLocal && !site.inProtocol {
             guard let promise = site.promise, let body = site.decl.body, ChainConversion.isChain(body) else { continue }
             // A promise twin of an async function, or a wrapper convert-body wrote: done.
-            if Twins.forwardedName(ofPromiseTwin: site.decl) == site.name { continue }
+            if Twins.forwardedName(ofPromiseTwin: site.decl) == site.name || isWrapper(body) { continue }
             plan.chains += 1
             func leave(_ reason: String) {
                 plan.left.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): left as a chain: \(reason)"))
@@ -104,6 +104,17 @@ public enum ConvertBody {
             }
         }
         return plan
+    }
+
+    /// `StdPromise { try await f(…) }`, possibly followed by the `mapError` or `recover` that
+    /// restores the error type: what this command writes.
+    static func isWrapper(_ body: CodeBlockSyntax) -> Bool {
+        guard body.statements.count == 1, var call = body.statements.first?.item.as(FunctionCallExprSyntax.self) else { return false }
+        if let member = call.calledExpression.as(MemberAccessExprSyntax.self), ["mapError", "recover"].contains(member.declName.baseName.text),
+           let base = member.base?.as(FunctionCallExprSyntax.self) {
+            call = base
+        }
+        return Calls.isTaskPromiseBridge(call)
     }
 
     /// The names of the contexts declared in `extension PromiseContext.CallerIsolated` (by
