@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The tool on real 1.x-style code, in Swift 5 and Swift 6 mode: copies the whole package to a
 # temporary folder, runs `add-async-twins --write` then `convert-body --write` on Examples/,
-# Tests/Swift5ClientTests (Swift 5 mode) and Tests/DocumentationTests (Swift 6 mode), and `add-promise-twins --all
-# --write` on Examples/IndexDirectory; checks that second runs change nothing; then builds the
-# copy (the targets the tool rewrote and those that compile them) and runs those tests (which
-# also run every example). What CI runs.
+# Tests/Swift5ClientTests (Swift 5 mode) and Tests/DocumentationTests (Swift 6 mode), and
+# `add-promise-twins --all --write` on Examples/IndexDirectory; checks that second runs change
+# nothing; then builds the copy (the targets the tool rewrote and those that compile them) and
+# runs those tests (which also run every example). What CI runs.
 #
 #   Tools/scripts/migrate-a-copy.sh            # from the repository root or anywhere
 set -euo pipefail
