@@ -305,6 +305,45 @@ struct ConvertBodyTests {
             """))
     }
 
+    @Test("with the compiler: each conversion is proved; one the compiler rejects is left with its reason, the rest written")
+    func proved() throws {
+        let source = """
+            import Foundation
+            import Tomorrowland
+
+            let counterQueue = DispatchQueue(label: "counter")
+            let counterExecutor = PromiseContext.queue(counterQueue).serialExecutor!
+
+            actor Counter {
+                var total = 0
+                nonisolated var unownedExecutor: UnownedSerialExecutor { counterExecutor.asUnownedSerialExecutor() }
+                func add(_ n: Int) -> Int {
+                    total += n
+                    return total
+                }
+            }
+
+            func add(_ amount: StdPromise<Int>, to counter: Counter) -> StdPromise<Int> {
+                amount.map(on: .queue(counterQueue)) { n in counter.assumeIsolated { $0.add(n) } }
+            }
+
+            func doubled(_ amount: StdPromise<Int>) -> StdPromise<Int> {
+                amount.map(on: .utility) { $0 * 2 }
+            }
+            """
+        let twins = Support.applying(AddAsyncTwins.run(.inMemory([(path: "Counter.swift", text: source)])), to: [(path: "Counter.swift", text: source)])
+        let (set, oracle, directory) = try OracleTests.fixture(swiftVersion: 6, source: twins[0])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = ConvertBody.run(set, oracle: oracle, test: false)
+        let notes = result.notes.map(\.message)
+        #expect(notes.contains { $0.hasPrefix("add(_:to:): left as a chain: the compiler objects:") && $0.contains("assumeIsolated") }, "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("checked by the compiler (round 2)") }, "\(notes)")
+        #expect(notes.last == "convert-body: 1 of 2 chain bodies converted, 1 left (reasons above)")
+        let text = try #require(result.changes.first?.updated)
+        #expect(text.contains("StdPromise { try await doubled(amount) }"))
+        #expect(text.contains("amount.map(on: .queue(counterQueue)) { n in counter.assumeIsolated { $0.add(n) } }"))
+    }
+
     // MARK: - Behaviour (ConvertedBehaviour.swift is the tool's output, compiled into these tests)
 
     @Test("ConvertedBehaviour.swift is exactly what the tool writes for Fixtures/ConvertBody/Behaviour.swift")
