@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The tool on real 1.x-style code, in Swift 5 and Swift 6 mode: copies the whole package to a
-# temporary folder, runs `add-async-twins --write` then `convert-body --write` on Examples/,
-# Tests/Swift5ClientTests (Swift 5 mode) and Tests/DocumentationTests (Swift 6 mode), and
-# `add-promise-twins --all --write` on Examples/IndexDirectory; checks that second runs change
-# nothing; then builds the copy (the targets the tool rewrote and those that compile them) and
-# runs those tests (which also run every example). What CI runs.
+# temporary folder, runs `add-async-twins --write` on Examples/, Tests/Swift5ClientTests
+# (Swift 5 mode) and Tests/DocumentationTests (Swift 6 mode), and `add-promise-twins --all
+# --write` on Examples/IndexDirectory, then `convert-calls --write`, `convert-body --write` and
+# `delete-twins --write` on all three (each proven by the compiler); checks that second runs change
+# nothing; then builds the
+# copy (the targets the tool rewrote and those that compile them) and runs those tests (which
+# also run every example). What CI runs.
 #
 #   Tools/scripts/migrate-a-copy.sh            # from the repository root or anywhere
 set -euo pipefail
@@ -45,14 +47,6 @@ if [ "$twins" -lt 20 ]; then echo "expected at least 20 async twins, got $twins"
 second="$("$tool" add-async-twins "${targets[@]}" 2>/dev/null)"
 if [ -n "$second" ]; then echo "a second run wanted to change:" >&2; echo "$second" >&2; exit 1; fi
 
-echo "== tomorrowland-migrate convert-body --write (chains move into their twins, each proved by the compiler)"
-"$tool" convert-body "${targets[@]}" --write 2> "$work/convert-notes.txt"
-cat "$work/convert-notes.txt"
-grep -q "convert-body: [0-9]* of [0-9]* chain bodies converted" "$work/convert-notes.txt" || { echo "convert-body printed no tally" >&2; exit 1; }
-if grep -q "nothing written" "$work/convert-notes.txt"; then echo "convert-body's proof failed" >&2; exit 1; fi
-second="$("$tool" convert-body "${targets[@]}" 2>/dev/null)"
-if [ -n "$second" ]; then echo "a second convert-body run wanted to change:" >&2; echo "$second" >&2; exit 1; fi
-
 echo "== tomorrowland-migrate add-promise-twins --all --write (the other direction, on the main example)"
 "$tool" add-promise-twins --all Examples/IndexDirectory --write
 promise_twins=$(grep -rc "Promise twin of" Examples/IndexDirectory | awk -F: '{ sum += $2 } END { print sum }')
@@ -65,6 +59,24 @@ if [ -n "$second" ]; then echo "a second run wanted to change:" >&2; echo "$seco
 # depend on it (the step MIGRATION.md asks for when the tool reports `added import TomorrowlandAsync`).
 perl -0pi -e 's/(name: "Swift5ClientTests",\s*dependencies: \[)"Tomorrowland"\]/$1"Tomorrowland", "TomorrowlandAsync"]/' Package.swift
 grep -q '"Tomorrowland", "TomorrowlandAsync"\]' Package.swift || { echo "could not add TomorrowlandAsync to Swift5ClientTests in Package.swift" >&2; exit 1; }
+
+echo "== tomorrowland-migrate convert-calls --write; convert-body --write; delete-twins --write"
+"$tool" convert-calls "${targets[@]}" --write 2> "$work/convert-notes.txt"
+sed -n 's/^note: //p' "$work/convert-notes.txt" | grep -E "convert-calls: |: left " || true
+grep -q "checked by the compiler" "$work/convert-notes.txt" || { echo "convert-calls did not prove its changes" >&2; cat "$work/convert-notes.txt" >&2; exit 1; }
+"$tool" convert-body "${targets[@]}" --write 2> "$work/body-notes.txt"
+sed -n 's/^note: //p' "$work/body-notes.txt" | grep -E "convert-body: |left as a chain" || true
+grep -q "convert-body: [0-9]* of [0-9]* chain bodies converted" "$work/body-notes.txt" || { echo "convert-body printed no tally" >&2; exit 1; }
+if grep -q "nothing written" "$work/body-notes.txt"; then echo "convert-body's proof failed" >&2; exit 1; fi
+second="$("$tool" convert-body "${targets[@]}" 2>/dev/null)"
+if [ -n "$second" ]; then echo "a second convert-body run wanted to change:" >&2; echo "$second" >&2; exit 1; fi
+"$tool" delete-twins "${targets[@]}" --write 2> "$work/delete-notes.txt"
+sed -n 's/^note: //p' "$work/delete-notes.txt" | grep -E "delete-twins: " || true
+grep -q "checked by the compiler" "$work/delete-notes.txt" || { echo "delete-twins did not prove its changes" >&2; cat "$work/delete-notes.txt" >&2; exit 1; }
+for command in convert-calls delete-twins; do
+    second="$("$tool" "$command" "${targets[@]}" 2>/dev/null)"
+    if [ -n "$second" ]; then echo "a second $command run wanted to change:" >&2; echo "$second" >&2; exit 1; fi
+done
 
 echo "== the copy builds, and its Swift 5 client tests and documentation tests (every example run) pass"
 swift build --build-tests 2>&1 | grep -E "error:|Build complete"

@@ -38,6 +38,21 @@ struct CompilerOptions: ParsableArguments {
         }
     }
 
+    /// The oracle for a command that only works with the compiler (`convert-calls`,
+    /// `delete-twins`); nil, with the reason on standard error, when there is none.
+    func requiredOracle(for set: SourceSet, command: String) -> CompilerOracle? {
+        if syntaxOnly {
+            warn("\(command) needs the compiler to prove its changes; it does not run with --syntax-only")
+            return nil
+        }
+        switch CompilerOracle.forPackage(around: set.roots) {
+        case .success(let oracle): return oracle
+        case .failure(let reason):
+            warn("\(command) needs the compiler to prove its changes: \(reason)")
+            return nil
+        }
+    }
+
     private func warn(_ text: String) {
         FileHandle.standardError.write(Data(("note: " + text + "\n").utf8))
     }

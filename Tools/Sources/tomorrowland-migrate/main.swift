@@ -11,12 +11,14 @@ struct TomorrowlandMigrate: ParsableCommand {
         commandName: "tomorrowland-migrate",
         abstract: "Move a codebase from Tomorrowland promises to async/await, one function at a time.",
         discussion: """
-            Workflow: report → add-async-twins → convert callers → convert-body (a chain moves into its twin) → \
-            add-promise-twins for the remaining callers → delete the twins the report shows unused. \
+            Workflow: report → add-async-twins → convert-calls (async callers call the twins) → \
+            convert-body (a promise function's body as async code, the promise version its wrapper) → \
+            add-promise-twins for the remaining callers → delete-twins (the twins nothing calls). \
+            convert-calls, convert-body and delete-twins prove their changes with the compiler (--test: and the package's tests). \
             A function marked with a `// \(skipMarker)` comment gets no twin from either command. \
             Moving from Tomorrowland 1.x to this package: run `adopt` first.
             """,
-        subcommands: [Report.self, AddAsyncTwins.self, ConvertBody.self, AddPromiseTwins.self, Adopt.self]
+        subcommands: [Report.self, AddAsyncTwins.self, ConvertCalls.self, ConvertBody.self, AddPromiseTwins.self, DeleteTwins.self, Adopt.self]
     )
 }
 
@@ -139,6 +141,36 @@ extension TomorrowlandMigrate {
 }
 
 extension TomorrowlandMigrate {
+    struct ConvertCalls: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "In async code, call async twins directly instead of awaiting the promise.",
+            discussion: """
+                `try await f(x).value` and the pinned `try await (f(x) as Promise<T, E>).value` become \
+                `try await f(x)` (`.inner.value` of a TokenPromise too) when f has an async counterpart: the async \
+                twin add-async-twins wrote, or the async function its promise twin runs. Only where that \
+                function throws what the bridge throws (any Error; only CancellationError for a NoError \
+                promise), so that every existing `catch` keeps matching, and where the compiler shows the \
+                call then names it. Left, each listed with file:line and the reason: `.resolvedResult` \
+                (its do/catch equivalent would be longer), `.value(onTaskCancel:)`, a promise used as a \
+                value (kept, passed on, chained), different thrown errors, and anything the compiler \
+                objects to. The package is built and the changes are checked in a scratch copy (every \
+                other reference must name the same declaration as before) before anything is printed \
+                or written. Without --write, prints a unified diff. Running it twice changes nothing.
+                """
+        )
+
+        @OptionGroup var paths: Paths
+        @OptionGroup var options: ProvenWriteOptions
+        @OptionGroup var compiler: CompilerOptions
+
+        func run() throws {
+            let set = SourceSet.load(paths: paths.paths)
+            guard let oracle = compiler.requiredOracle(for: set, command: "convert-calls") else { throw ExitCode(1) }
+            try options.finish(ConvertCallsCommand.run(set, oracle: oracle), roots: set.roots)
+            try finish(problems: set.problems)
+        }
+    }
+
     struct ConvertBody: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "convert-body",
@@ -164,39 +196,55 @@ extension TomorrowlandMigrate {
                 built and each conversion is proved in a scratch copy (built in the package's language \
                 mode; no other reference may change its target, and the wrapper must call the twin); a \
                 conversion the compiler objects to is left with its reason. With --test, the package's \
-                tests run on a copy with the conversions, and nothing is written if they fail. \
-                --syntax-only plans without the proof (and says so). Without --write, prints a unified \
-                diff. Running it twice changes nothing.
+                tests run on a copy with the conversions, and nothing is written if they fail. Without \
+                --write, prints a unified diff. Running it twice changes nothing.
+                """
+        )
+
+        @OptionGroup var paths: Paths
+        @OptionGroup var options: ProvenWriteOptions
+        @OptionGroup var compiler: CompilerOptions
+
+        func run() throws {
+            let set = SourceSet.load(paths: paths.paths)
+            guard let oracle = compiler.requiredOracle(for: set, command: "convert-body") else { throw ExitCode(1) }
+            try options.finish(ConvertBodyCommand.run(set, oracle: oracle), roots: set.roots)
+            try finish(problems: set.problems)
+        }
+    }
+
+    struct DeleteTwins: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete the twins that nothing calls any more.",
+            discussion: """
+                Deletes the async twins add-async-twins wrote and the promise twins add-promise-twins \
+                wrote (recognised by the note in their doc comment and by forwarding to the function of \
+                the same name, as the compiler resolves it) that no code of the package references: the \
+                scanned files and every module of the package that imports them. A protocol extension \
+                left empty goes too. Public, open and package twins stay unless --include-public (clients \
+                outside the package may call them). Every twin kept is listed with the reason. Proven like \
+                convert-calls. Without --write, prints a unified diff. Running it twice changes nothing.
                 """
         )
 
         @OptionGroup var paths: Paths
 
-        @Flag(help: "Write the changes to the files instead of printing a diff.")
-        var write = false
+        @Flag(help: "Delete public, open and package twins that nothing in this package calls too.")
+        var includePublic = false
 
-        @Flag(help: "Run the package's tests on a copy with the conversions; write nothing if they fail.")
-        var test = false
-
+        @OptionGroup var options: ProvenWriteOptions
         @OptionGroup var compiler: CompilerOptions
 
         func run() throws {
             let set = SourceSet.load(paths: paths.paths)
-            let result: MigrationResult
-            if compiler.syntaxOnly {
-                result = ConvertBodyCommand.run(set)
-                FileHandle.standardError.write(Data("note: --syntax-only: the conversions are not proved by the compiler; build and test the result\n".utf8))
-            } else {
-                switch CompilerOracle.forPackage(around: set.roots) {
-                case .success(let oracle): result = ConvertBodyCommand.run(set, oracle: oracle, test: test)
-                case .failure(let reason): throw ValidationError("convert-body needs the compiler to prove its conversions: \(reason)")
-                }
-            }
-            try apply(result, write: write)
+            guard let oracle = compiler.requiredOracle(for: set, command: "delete-twins") else { throw ExitCode(1) }
+            try options.finish(DeleteTwinsCommand.run(set, oracle: oracle, includingPublic: includePublic), roots: set.roots)
             try finish(problems: set.problems)
         }
     }
+}
 
+extension TomorrowlandMigrate {
     struct Adopt: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make the edits that code written for Tomorrowland 1.x needs to compile against this package.",
@@ -240,7 +288,36 @@ extension TomorrowlandMigrate {
 typealias AdoptCommand = TomorrowlandMigrateKit.Adopt
 typealias AddAsyncTwinsCommand = TomorrowlandMigrateKit.AddAsyncTwins
 typealias AddPromiseTwinsCommand = TomorrowlandMigrateKit.AddPromiseTwins
+typealias ConvertCallsCommand = TomorrowlandMigrateKit.ConvertCalls
+typealias DeleteTwinsCommand = TomorrowlandMigrateKit.DeleteTwins
 typealias ConvertBodyCommand = TomorrowlandMigrateKit.ConvertBody
+
+/// `--write` and `--test` of the commands that replace code, proven by the compiler.
+struct ProvenWriteOptions: ParsableArguments {
+    @Flag(help: "Write the changes to the files instead of printing a diff.")
+    var write = false
+
+    @Flag(help: """
+        Also run the package's tests (swift build --build-tests, swift test) on a copy of the package with the \
+        changes, made next to it; print or write nothing if they fail.
+        """)
+    var test = false
+
+    /// Runs the tests when asked, then prints or writes `result`.
+    func finish(_ result: MigrationResult, roots: [String]) throws {
+        if test, !result.changes.isEmpty {
+            switch ScratchPackage.test(result.changes, roots: roots) {
+            case .success(let summary):
+                FileHandle.standardError.write(Data("note: the package's tests pass on a copy with the changes (\(summary))\n".utf8))
+            case .failure(let reason):
+                for note in result.notes { FileHandle.standardError.write(Data(("note: " + note.description + "\n").utf8)) }
+                FileHandle.standardError.write(Data("error: nothing written: \(reason)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+        try apply(result, write: write)
+    }
+}
 
 /// Prints the diff (or writes the files), then the notes on standard error.
 func apply(_ result: MigrationResult, write: Bool) throws {

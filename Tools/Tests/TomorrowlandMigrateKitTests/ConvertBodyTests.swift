@@ -334,7 +334,7 @@ struct ConvertBodyTests {
         let twins = Support.applying(AddAsyncTwins.run(.inMemory([(path: "Counter.swift", text: source)])), to: [(path: "Counter.swift", text: source)])
         let (set, oracle, directory) = try OracleTests.fixture(swiftVersion: 6, source: twins[0])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = ConvertBody.run(set, oracle: oracle, test: false)
+        let result = ConvertBody.run(set, oracle: oracle)
         let notes = result.notes.map(\.message)
         #expect(notes.contains { $0.hasPrefix("add(_:to:): left as a chain: the compiler objects:") && $0.contains("assumeIsolated") }, "\(notes)")
         #expect(notes.contains { $0.hasPrefix("checked by the compiler (round 2)") }, "\(notes)")

@@ -106,6 +106,42 @@ struct EditProofTests {
     }
 }
 
+extension EditProofTests {
+    @Test("expectations on inserted text: a reference in it, and a call of a declaration it inserts")
+    func insertedExpectations() throws {
+        let (set, oracle, directory) = try OracleTests.fixture(swiftVersion: 6, source: Self.source)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try #require(set.files.first)
+        let paths = set.files.map(\.path)
+        let before = try oracle.facts(for: paths)
+        let text = file.text
+        let offset = { (needle: String) in text.utf8.distance(from: text.startIndex, to: text.range(of: needle)!.lowerBound) }
+        let compiled = try #require(before.file(file.path))
+        let other = try #require(compiled.declaration(at: offset("func other()"))?.usr)
+        // Insert `func helper() -> Int { other() + 1 }` before `use()`, and call it instead of `other()`.
+        let inserted = "func helper() -> Int { other() + 1 }\n\n"
+        let call = text.utf8.distance(from: text.startIndex, to: text.range(of: "other()", options: .backwards)!.lowerBound)
+        let change = { (target: PlannedChange.Expectation.Target) in
+            PlannedChange(
+                path: file.path,
+                edits: [TextEdit(start: offset("func use()"), end: offset("func use()"), text: inserted), TextEdit(start: call, end: call + 5, text: "helper")],
+                scope: offset("func use()")..<call + 7, line: 10, summary: "helper",
+                expectations: [
+                    .init(place: .inserted(edit: 0, offset: inserted.utf8.distance(from: inserted.startIndex, to: inserted.range(of: "other")!.lowerBound)),
+                          target: .usr(other), meaning: "other()"),
+                    .init(place: .inserted(edit: 1, offset: 0), target: target, meaning: "the helper"),
+                ]
+            )
+        }
+        let proof = EditProof(oracle: oracle, before: before, paths: paths, set: set)
+        let passed = proof.settle([change(.declaration(edit: 0, offset: 0))])
+        #expect(passed.accepted.count == 1, "\(passed.dropped.map(\.reason)) \(passed.notes)")
+        let refused = proof.settle([change(.usr(other))])
+        #expect(refused.accepted.isEmpty)
+        #expect(refused.dropped.first?.reason.contains("the reference would name `helper`, not the helper") == true, "\(refused.dropped.map(\.reason))")
+    }
+}
+
 @Suite("--test: the package's tests on a copy with the changes")
 struct ScratchPackageTests {
     @Test("a change the package's tests catch is refused; one they pass is not; the package itself is untouched")

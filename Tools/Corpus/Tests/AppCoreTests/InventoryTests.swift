@@ -19,6 +19,21 @@ final class InventoryTests: XCTestCase {
         XCTAssertEqual(missing.error, .unknownItem(""))
     }
 
+    /// A switch on the result: `convert-calls` makes it a do/catch on the async twin, whose
+    /// typed catch must still receive the promise's error.
+    func testMissingItemBySwitch() async {
+        var outcome = ""
+        switch await stockLevel("").resolvedResult {
+        case .value(let level):
+            outcome = "level \(level)"
+        case .error(let error):
+            outcome = "error \(error)"
+        case .cancelled:
+            outcome = "cancelled"
+        }
+        XCTAssertEqual(outcome, "error \(StockFailure.unknownItem(""))")
+    }
+
     func testCatalogFailsWithItsOwnError() async throws {
         let price = try await makeCatalog().price(of: "apples").value
         XCTAssertEqual(price, 120)

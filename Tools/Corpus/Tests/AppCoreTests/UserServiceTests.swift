@@ -46,6 +46,19 @@ final class UserServiceTests: XCTestCase {
         }
     }
 
+    /// A bridge awaited in a do/catch: after `convert-calls` it is a direct call of the async
+    /// twin, and the catch of the promise's error must still match.
+    func testMissingUserCaughtByItsType() async throws {
+        let service = LiveUserService(client: Samples.client())
+        var caught: APIError?
+        do {
+            _ = try await service.fetchUser(id: 99).value
+        } catch let error as APIError {
+            caught = error
+        }
+        XCTAssertEqual(caught, .notFound)
+    }
+
     func testFakeThroughTheProtocol() async throws {
         let fake = FakeUserService(users: Samples.users)
         let service: any UserServicing = fake

@@ -213,9 +213,9 @@ public enum ConvertBody {
 extension ConvertBody {
     /// Plans with the compiler's facts and proves each conversion with `EditProof` in a scratch
     /// copy (built in the package's language mode; every other reference must name what it
-    /// named, and each wrapper's call must name its async twin); with `test`, runs the
-    /// package's tests on a copy with the accepted conversions and writes nothing if they fail.
-    public static func run(_ set: SourceSet, oracle: CompilerOracle, test: Bool) -> MigrationResult {
+    /// named, and each wrapper's call must name its async twin). (`--test` is the command
+    /// line's, shared with convert-calls and delete-twins.)
+    public static func run(_ set: SourceSet, oracle: CompilerOracle) -> MigrationResult {
         let paths = set.files.map(\.path)
         guard let before = try? oracle.facts(for: paths), before.errors.isEmpty else {
             var result = run(set)
@@ -252,11 +252,6 @@ extension ConvertBody {
             plan.left.append(MigrationNote(path: change.path, line: change.line, message: "\(signature): left as a chain: \(reason)"))
         }
         plan.conversions.removeAll { !accepted.contains($0.summary) }
-        var result = self.result(of: plan, in: set, extraNotes: outcome.notes)
-        if test, !result.changes.isEmpty, case .failure(let reason) = ScratchPackage.test(result.changes, roots: set.roots) {
-            result.changes = []
-            result.notes.append(MigrationNote(path: paths.first ?? ".", line: 1, message: "nothing written: \(reason)"))
-        }
-        return result
+        return result(of: plan, in: set, extraNotes: outcome.notes)
     }
 }

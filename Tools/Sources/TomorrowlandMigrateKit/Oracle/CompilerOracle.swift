@@ -75,6 +75,18 @@ public struct CompilerOracle: Sendable {
         return ordered
     }
 
+    /// `paths` and the sources of every module that imports a module holding one of them,
+    /// directly or through others: where all code that can call into `paths` is.
+    public func pathsWithDependents(of paths: [String]) -> [String] {
+        let keys = Set(paths.map(CompilerFacts.key))
+        var names = Set(modules.filter { !Set($0.sources).isDisjoint(with: keys) }.map(\.name))
+        while let next = modules.first(where: { !names.contains($0.name) && $0.dependencies.contains(where: names.contains) }) {
+            names.insert(next.name)
+        }
+        let dependents = modules.filter { names.contains($0.name) }.flatMap(\.sources).filter { !keys.contains($0) }
+        return paths + dependents
+    }
+
     /// The facts for every file of the modules that hold `paths`, with the files in
     /// `replacing` (by path) read from that text instead: the modules whose sources changed
     /// are re-emitted to a scratch folder, so that modules importing them see the change.

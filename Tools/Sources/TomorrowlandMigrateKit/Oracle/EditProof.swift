@@ -110,6 +110,27 @@ struct PlannedChange {
 
 /// The compiler's verdict on planned changes; `settle` drops the ones it objects to.
 struct EditProof {
+    /// The proof for `paths` (the scanned files and any others whose references count), with
+    /// the compiler's facts of the code as it is; nil with the note that says why nothing
+    /// can be changed (`nothing`: "nothing converted") when the compiler cannot be run or the
+    /// code does not type-check.
+    static func start(_ set: SourceSet, paths: [String], oracle: CompilerOracle, nothing: String) -> (proof: EditProof?, refusal: MigrationNote?) {
+        let first = set.files.first?.path ?? paths.first ?? "."
+        let before: CompilerFacts
+        do {
+            before = try oracle.facts(for: paths)
+        } catch {
+            return (nil, MigrationNote(path: first, line: 1, message: "\(nothing): the compiler could not be run (\(error))"))
+        }
+        if let error = before.errors.first {
+            return (nil, MigrationNote(path: first, line: 1, message: "\(nothing): the code does not type-check as it is (\(error))"))
+        }
+        return (EditProof(oracle: oracle, before: before, paths: paths, set: set.recognizing(before)), nil)
+    }
+
+    /// The project of the scanned files, with the compiler's facts.
+    var project: Project { Project(set, compiler: before) }
+
     let oracle: CompilerOracle
     /// The facts of the code as it is; every reference in them is checked.
     let before: CompilerFacts
@@ -161,11 +182,13 @@ struct EditProof {
             let issues = issues(of: pending, after: after)
             if issues.isEmpty {
                 let checked = before.files.values.reduce(0) { $0 + $1.references.count }
+                let expected = pending.reduce(0) { $0 + $1.expectations.count }
                 outcome.accepted = pending
                 outcome.notes.append(MigrationNote(
                     path: first, line: 1,
-                    message: "checked by the compiler (round \(round)): all \(checked) references in \(before.files.count) file(s) "
-                        + "name the same declaration as before, and the \(pending.count) change(s) name what they should"
+                    message: "checked by the compiler (round \(round)): with the \(pending.count) change(s), all \(checked) references in "
+                        + "\(before.files.count) file(s) name the same declaration as before"
+                        + (expected == 0 ? "" : ", and the \(expected) the changes redirect name what they should")
                 ))
                 return outcome
             }

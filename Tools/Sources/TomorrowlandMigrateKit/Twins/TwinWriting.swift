@@ -96,9 +96,13 @@ enum Twins {
 
     /// For `func f(…) async … { try await (f(…) as P).value }`: `f`.
     static func forwardedName(ofAsyncTwin decl: FunctionDeclSyntax) -> String? {
-        guard let expression = onlyExpression(decl), expression.description.contains(".value"),
-              let call = innerCall(expression) else { return nil }
-        return Calls.calledName(call)?.0
+        forwardedCall(ofAsyncTwin: decl).flatMap { Calls.calledName($0)?.0 }
+    }
+
+    /// For `func f(…) async … { try await (f(…) as P).value }`: the call `f(…)`.
+    static func forwardedCall(ofAsyncTwin decl: FunctionDeclSyntax) -> FunctionCallExprSyntax? {
+        guard let expression = onlyExpression(decl), expression.description.contains(".value") else { return nil }
+        return innerCall(expression)
     }
 
     /// The async twins in `files` (by the shape of their body) and the promise-returning
@@ -111,12 +115,16 @@ enum Twins {
 
     /// For `func f(…) -> StdPromise<T> { StdPromise { try await f(…) } }`: `f`.
     static func forwardedName(ofPromiseTwin decl: FunctionDeclSyntax) -> String? {
+        forwardedCall(ofPromiseTwin: decl).flatMap { Calls.calledName($0)?.0 }
+    }
+
+    /// For `func f(…) -> StdPromise<T> { StdPromise { try await f(…) } }`: the call `f(…)`.
+    static func forwardedCall(ofPromiseTwin decl: FunctionDeclSyntax) -> FunctionCallExprSyntax? {
         guard let expression = onlyExpression(decl), let call = expression.as(FunctionCallExprSyntax.self),
               Calls.isTaskPromiseBridge(call),
               let closure = call.trailingClosure, closure.statements.count == 1,
-              let inner = closure.statements.first?.item.as(ExprSyntax.self),
-              let forwarded = innerCall(inner) else { return nil }
-        return Calls.calledName(forwarded)?.0
+              let inner = closure.statements.first?.item.as(ExprSyntax.self) else { return nil }
+        return innerCall(inner)
     }
 
     /// The longest line a twin gets, indentation included (doc lines are wrapped to it).

@@ -1,0 +1,280 @@
+// `convert-calls`: in async code, a bridge to a promise-returning function that has an async
+// twin becomes a direct call of the twin: `try await f(x).value` and the pinned
+// `try await (f(x) as Promise<T, E>).value` become `try await f(x)` (`.inner.value` of a
+// TokenPromise too). Only where the async counterpart throws what the bridge throws (so every
+// `catch` keeps matching) and the compiler's proof shows that the call then names it; the rest
+// is listed with the reason.
+
+import Foundation
+import SwiftSyntax
+
+public enum ConvertCalls {
+    /// Why a bridge stays, as the notes say it (tests and scripts count by these).
+    enum Reason {
+        static let resolvedResult = "`.resolvedResult` gives a PromiseResult; its do/catch equivalent would be longer"
+        static let cancellationPolicy = "`.value(onTaskCancel:)` chooses a Task-cancellation policy that the direct call has not"
+        static let untypedResultSwitch = "a `switch` on `.resolvedResult` of a promise whose error is untyped (or of a throwing function): "
+            + "a rejection with CancellationError would move to the cancelled case"
+        static let valueUse = "the promise is used as a value (kept, passed on or chained), not awaited at once"
+        static let notScanned = "the async counterpart is not in the scanned files"
+        static func thrown(bridge: String, direct: String) -> String {
+            "the bridge throws \(bridge) but the async counterpart throws \(direct): existing `catch` clauses could stop matching"
+        }
+    }
+
+    /// Plans the conversions with the compiler's facts, proves them in a scratch copy and
+    /// returns what passed, with a note for every bridge left and why. Refuses (a note, no
+    /// changes) when the compiler cannot be asked or the code does not type-check.
+    public static func run(_ set: SourceSet, oracle: CompilerOracle) -> MigrationResult {
+        var result = MigrationResult(problems: set.problems)
+        let start = EditProof.start(set, paths: set.files.map(\.path), oracle: oracle, nothing: "nothing converted")
+        guard let prover = start.proof else {
+            result.notes = start.refusal.map { [$0] } ?? []
+            return result
+        }
+        let (changes, left) = plan(prover.set, project: prover.project)
+        let proof = prover.settle(changes)
+        var leftOver = left
+        for (change, reason) in proof.dropped {
+            leftOver.append(Left(path: change.path, line: change.line, text: change.summary, reason: reason))
+        }
+        result.notes = leftOver.sorted { ($0.path, $0.line) < ($1.path, $1.line) }.map(\.note) + proof.notes
+        guard !proof.failed else { return result }
+        result.changes = EditProof.fileChanges(proof.accepted, in: prover.set)
+        result.notes.append(MigrationNote(path: set.files.first?.path ?? ".", line: 1, message: summary(converted: proof.accepted.count, left: leftOver)))
+        return result
+    }
+
+    /// A bridge left as it is (an Error only to travel in a `Result`).
+    struct Left: Error {
+        let path: String
+        let line: Int
+        /// The code, or the change that was tried.
+        let text: String
+        let reason: String
+
+        var note: MigrationNote { MigrationNote(path: path, line: line, message: "left \(text): \(reason)") }
+        /// The reason without the compiler's particulars.
+        var kind: String { reason.hasPrefix("the compiler objects") ? "the compiler objects" : reason }
+    }
+
+    /// `convert-calls: 12 call(s) converted, 3 left (2 …; 1 …)`.
+    static func summary(converted: Int, left: [Left]) -> String {
+        let reasons = Dictionary(grouping: left, by: \.kind).sorted { ($1.value.count, $0.key) < ($0.value.count, $1.key) }
+        let listed = reasons.map { "\($0.value.count): \($0.key)" }.joined(separator: "; ")
+        return "convert-calls: \(converted) call(s) converted, \(left.count) left" + (listed.isEmpty ? "" : " (\(listed))")
+    }
+
+    /// The conversions to prove, and the notes of bridges left.
+    static func plan(_ set: SourceSet, project: Project) -> (changes: [PlannedChange], left: [Left]) {
+        let pairs = TwinPairs.find(in: set, project: project)
+        let sites = set.files.flatMap(FunctionSite.all(in:))
+        var byUSR: [String: FunctionSite] = [:]
+        for site in sites { if let usr = project.usr(of: site) { byUSR[usr] = site } }
+        // The async function a call of a promise-returning one can go to: its pair's, or (for a
+        // conformer's method or an override) the pair of the requirement it implements or the
+        // method it overrides, whose twin reaches it dynamically.
+        var targets: [String: TwinPair] = [:]
+        for pair in pairs { targets[pair.promiseUSR] = pair }
+        for site in sites where !site.isAsync && site.promise != nil {
+            guard let usr = project.usr(of: site), targets[usr] == nil else { continue }
+            let overrides = site.decl.modifiers.contains { $0.name.text == "override" }
+            let served = pairs.first { pair in
+                pair.promise.inProtocol ? project.implements(site, pair.promise)
+                    : overrides && pair.promise.name == site.name && pair.promise.labels == site.labels
+                        && pair.promise.container.map { container in
+                            site.container.map(project.ancestors(of:))?.dropFirst().contains(container) == true
+                        } == true
+            }
+            if let served { targets[usr] = served }
+        }
+        // The bodies of the pairs' twins call the other half on purpose.
+        let twinBodies = pairs.map { (path: $0.twinSite.file.path, range: $0.twinSite.decl.range) }
+        var changes: [PlannedChange] = []
+        var left: [Left] = []
+        for file in set.files {
+            let finder = CallFinder(viewMode: .sourceAccurate)
+            finder.walk(file.tree)
+            for call in finder.calls {
+                let nameOffset = Calls.nameOffset(of: call)
+                guard let callee = project.callee(nameAt: nameOffset, in: file.path), let pair = targets[callee],
+                      !twinBodies.contains(where: { $0.path == file.path && $0.range.contains(call.position) }) else { continue }
+                let line = file.line(of: call)
+                let promiseSite = byUSR[callee] ?? pair.promise
+                let planned: Result<Conversion, Left>
+                switch bridge(around: call) {
+                case .none:
+                    if CallContext.of(Syntax(call)) == .async {
+                        left.append(Left(path: file.path, line: line, text: "`\(Self.shortText(of: call))`", reason: Reason.valueUse))
+                    }
+                    continue
+                case .unsupported(let reason, let outer):
+                    left.append(Left(path: file.path, line: line, text: "`\(Self.shortText(of: outer))`", reason: reason))
+                    continue
+                case .resultSwitch(let switchExpr):
+                    // The error as this call site can spell it (the compiler's type of the call; a
+                    // declaration may name it by a generic parameter).
+                    let compiled = project.compiler?.spelledPromiseType(ofCallAt: nameOffset, in: file.path).flatMap { spelled in
+                        project.compiledFile(file.path)?.call(calleeAt: nameOffset).flatMap {
+                            PromiseType(compiled: spelled, mangled: $0.type, written: spelled)
+                        }
+                    }
+                    planned = switchConversion(switchExpr, call: call, site: promiseSite, async: pair.async, error: compiled?.error, in: file)
+                case .value(let outer, let parentheses):
+                    planned = valueConversion(outer, parentheses: parentheses, call: call, site: promiseSite, async: pair.async, in: file)
+                }
+                switch planned {
+                case .failure(let reason):
+                    left.append(reason)
+                case .success(let conversion):
+                    let meaning = pair.twin == .async ? "its async twin" : "the async function its promise twin runs"
+                    changes.append(PlannedChange(
+                        path: file.path, edits: conversion.edits, scope: conversion.scope, line: line, summary: conversion.summary,
+                        expectations: [.init(place: .original(nameOffset), target: .usr(pair.asyncUSR), meaning: "\(meaning) (\(pair.async.signature))")]
+                    ))
+                }
+            }
+        }
+        return (changes, left)
+    }
+
+    /// The edits of one conversion, the original text it answers for, and what it does.
+    struct Conversion {
+        let edits: [TextEdit]
+        let scope: Range<Int>
+        let summary: String
+    }
+
+    /// `try await f(x).value` (or pinned, or `.inner.value`) as `try await f(x)`, when `async`
+    /// throws what the bridge to `site`'s promise throws.
+    static func valueConversion(
+        _ outer: ExprSyntax, parentheses: ExprSyntax?, call: FunctionCallExprSyntax, site: FunctionSite, async: FunctionSite, in file: ParsedFile
+    ) -> Result<Conversion, Left> {
+        let awaited = Self.outermostEffects(of: outer)
+        let (bridgeThrows, directThrows) = (Self.bridgeThrows(site), Self.thrown(by: async))
+        guard bridgeThrows == directThrows else {
+            return .failure(Left(
+                path: file.path, line: file.line(of: call), text: "`\(Self.shortText(of: awaited))`",
+                reason: Reason.thrown(bridge: bridgeThrows, direct: directThrows)
+            ))
+        }
+        var edits: [TextEdit] = []
+        if let parentheses {
+            let open = parentheses.positionAfterSkippingLeadingTrivia.utf8Offset
+            edits.append(TextEdit(start: open, end: call.positionAfterSkippingLeadingTrivia.utf8Offset, text: ""))
+        }
+        let callEnd = call.endPositionBeforeTrailingTrivia.utf8Offset
+        edits.append(TextEdit(start: callEnd, end: outer.endPositionBeforeTrailingTrivia.utf8Offset, text: ""))
+        let start = awaited.positionAfterSkippingLeadingTrivia.utf8Offset
+        let end = awaited.endPositionBeforeTrailingTrivia.utf8Offset
+        let before = String(decoding: Array(file.text.utf8)[start..<end], as: UTF8.self)
+        let after = TextEdit.apply(edits.map { TextEdit(start: $0.start - start, end: $0.end - start, text: $0.text) }, to: before)
+        return .success(Conversion(edits: edits, scope: start..<end, summary: "`\(Self.oneLine(before))` → `\(Self.oneLine(after))`"))
+    }
+
+    /// `switch await f(x).resolvedResult { … }` as a do/catch (see `ResultSwitch`), when the
+    /// promise's error is typed or NoError and `async` throws what the twin of such a promise
+    /// throws. `error`: the error as the call site can spell it, when the compiler knows it.
+    static func switchConversion(
+        _ switchExpr: SwitchExprSyntax, call: FunctionCallExprSyntax, site: FunctionSite, async: FunctionSite, error: String?, in file: ParsedFile
+    ) -> Result<Conversion, Left> {
+        let subject = "`switch await \(Self.shortText(of: call)).resolvedResult`"
+        let left = { (reason: String) in Left(path: file.path, line: file.line(of: call), text: subject, reason: reason) }
+        guard let promise = site.promise, site.decl.signature.effectSpecifiers?.throwsClause == nil,
+              promise.hasNoError || !promise.hasUntypedError else { return .failure(left(Reason.untypedResultSwitch)) }
+        let (bridgeThrows, directThrows) = (promise.hasNoError ? "CancellationError" : "any Error", Self.thrown(by: async))
+        guard directThrows == bridgeThrows else { return .failure(left(Reason.thrown(bridge: bridgeThrows, direct: directThrows))) }
+        let edits = ResultSwitch.edits(
+            switchExpr, call: call, error: error ?? promise.error, noError: promise.hasNoError, value: promise.value, in: file
+        )
+        return edits.map { edits in
+            let scope = switchExpr.positionAfterSkippingLeadingTrivia.utf8Offset..<switchExpr.endPositionBeforeTrailingTrivia.utf8Offset
+            return Conversion(edits: edits, scope: scope, summary: "\(subject) → `do { … try await \(Self.shortText(of: call)) … } catch …`")
+        }.mapError { left($0.text) }
+    }
+
+    /// What surrounds a call of a promise-returning function.
+    enum Bridge {
+        /// Not awaited through a member of the promise.
+        case none
+        /// `await f(…).value` or `await (f(…) as P).value` (`.inner.value`): `outer` is the
+        /// member access, `parentheses` the `(f(…) as P)` of a pinned call.
+        case value(outer: ExprSyntax, parentheses: ExprSyntax?)
+        /// `switch await f(…).resolvedResult { … }`.
+        case resultSwitch(SwitchExprSyntax)
+        /// An awaited member that is not converted, and why.
+        case unsupported(String, outer: ExprSyntax)
+    }
+
+    static func bridge(around call: FunctionCallExprSyntax) -> Bridge {
+        let parentheses = Calls.coercedParentheses(around: call)
+        let base = parentheses ?? ExprSyntax(call)
+        guard let member = base.parent?.as(MemberAccessExprSyntax.self), member.base?.id == base.id,
+              Calls.isUnderAwait(Syntax(member)) else { return .none }
+        var outer = member
+        switch member.declName.baseName.text {
+        case "value": break
+        case "inner":
+            guard let value = member.parent?.as(MemberAccessExprSyntax.self), value.declName.baseName.text == "value" else { return .none }
+            outer = value
+        case "resolvedResult":
+            if let awaited = member.parent?.as(AwaitExprSyntax.self), let switchExpr = awaited.parent?.as(SwitchExprSyntax.self),
+               switchExpr.subject.id == awaited.id {
+                return .resultSwitch(switchExpr)
+            }
+            return .unsupported(Reason.resolvedResult, outer: ExprSyntax(member))
+        default:
+            return .none
+        }
+        if let called = outer.parent?.as(FunctionCallExprSyntax.self), called.calledExpression.id == outer.id {
+            return .unsupported(Reason.cancellationPolicy, outer: ExprSyntax(called))
+        }
+        return .value(outer: ExprSyntax(outer), parentheses: parentheses)
+    }
+
+    /// What `try await f(…).value` throws: `any Error`, or only `CancellationError` for a
+    /// promise whose error is NoError (from a function that does not throw itself).
+    static func bridgeThrows(_ site: FunctionSite) -> String {
+        if site.decl.signature.effectSpecifiers?.throwsClause != nil { return "any Error" }
+        return site.promise?.hasNoError == true ? "CancellationError" : "any Error"
+    }
+
+    /// What an async function throws, spelled like `bridgeThrows`.
+    static func thrown(by site: FunctionSite) -> String {
+        guard let clause = site.decl.signature.effectSpecifiers?.throwsClause else { return "nothing" }
+        guard let type = clause.type?.trimmedDescription, !["any Error", "Error", "Swift.Error", "any Swift.Error"].contains(type) else {
+            return "any Error"
+        }
+        return type == "Swift.CancellationError" ? "CancellationError" : type
+    }
+
+    /// `try await` / `await` around `expression`, up to the outermost.
+    static func outermostEffects(of expression: ExprSyntax) -> ExprSyntax {
+        var outer = expression
+        while let parent = outer.parent, parent.is(TryExprSyntax.self) || parent.is(AwaitExprSyntax.self) {
+            outer = ExprSyntax(parent)!
+        }
+        return outer
+    }
+
+    /// Text on one line, cut at 80 characters, for notes.
+    static func oneLine(_ text: String) -> String {
+        let line = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            .replacingOccurrences(of: "( ", with: "(").replacingOccurrences(of: " )", with: ")")
+        return line.count > 80 ? String(line.prefix(79)) + "…" : line
+    }
+
+    static func shortText(of node: some SyntaxProtocol) -> String {
+        oneLine(node.trimmedDescription)
+    }
+}
+
+/// Every function call of a file, outermost first.
+final class CallFinder: SyntaxVisitor {
+    var calls: [FunctionCallExprSyntax] = []
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        calls.append(node)
+        return .visitChildren
+    }
+}

@@ -1,0 +1,116 @@
+// `delete-twins`: the twins `add-async-twins` and `add-promise-twins` wrote that nothing calls any
+// more (no reference in the scanned files or in any module of the package that imports them, as
+// the compiler resolves references) are deleted, with their doc comments; a protocol extension
+// left with no members goes too. Proven like `convert-calls`.
+
+import Foundation
+import SwiftSyntax
+
+public enum DeleteTwins {
+    /// Why a twin stays, as the notes say it.
+    enum Reason {
+        static let isPublic = "public: clients outside this package may call it (--include-public deletes it)"
+        static func called(at places: [String]) -> String {
+            "called at \(places.prefix(3).joined(separator: ", "))" + (places.count > 3 ? " and \(places.count - 3) more place(s)" : "")
+        }
+    }
+
+    /// Plans the deletions, proves them in a scratch copy and returns what passed, with a note
+    /// for every twin kept and why.
+    public static func run(_ set: SourceSet, oracle: CompilerOracle, includingPublic: Bool) -> MigrationResult {
+        var result = MigrationResult(problems: set.problems)
+        let paths = oracle.pathsWithDependents(of: set.files.map(\.path))
+        let start = EditProof.start(set, paths: paths, oracle: oracle, nothing: "nothing deleted")
+        guard let prover = start.proof else {
+            result.notes = start.refusal.map { [$0] } ?? []
+            return result
+        }
+        let (changes, kept) = plan(prover.set, project: prover.project, facts: prover.before, includingPublic: includingPublic)
+        let proof = prover.settle(changes)
+        var left = kept
+        for (change, reason) in proof.dropped {
+            left.append(ConvertCalls.Left(path: change.path, line: change.line, text: change.summary, reason: reason))
+        }
+        result.notes = left.sorted { ($0.path, $0.line) < ($1.path, $1.line) }.map { left in
+            MigrationNote(path: left.path, line: left.line, message: "kept \(left.text): \(left.reason)")
+        } + proof.notes
+        guard !proof.failed else { return result }
+        result.changes = EditProof.fileChanges(proof.accepted, in: prover.set)
+        let deleted = proof.accepted.reduce(0) { $0 + $1.edits.count }
+        let reasons = Dictionary(grouping: left) { $0.reason.hasPrefix("called at") ? "called" : $0.kind }
+            .sorted { ($1.value.count, $0.key) < ($0.value.count, $1.key) }.map { "\($0.value.count): \($0.key)" }
+        result.notes.append(MigrationNote(
+            path: set.files.first?.path ?? ".", line: 1,
+            message: "delete-twins: \(deleted) twin(s) deleted, \(left.count) kept" + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: "; ")))")
+        ))
+        return result
+    }
+
+    /// The deletions to prove (one per twin, or one per protocol extension whose twins all go),
+    /// and the twins kept.
+    static func plan(
+        _ set: SourceSet, project: Project, facts: CompilerFacts, includingPublic: Bool
+    ) -> (changes: [PlannedChange], kept: [ConvertCalls.Left]) {
+        var kept: [ConvertCalls.Left] = []
+        var deletions: [(site: FunctionSite, usr: String)] = []
+        var seen = Set<String>()
+        // Where each declaration is referenced, by USR.
+        var places: [String: [String]] = [:]
+        for (path, file) in facts.files.sorted(by: { $0.key < $1.key }) {
+            let scannedFile = set.files.first { CompilerFacts.key($0.path) == path }
+            let text = scannedFile?.text ?? (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            for (offset, usrs) in file.references.sorted(by: { $0.key < $1.key }) {
+                for usr in usrs { places[usr, default: []].append("\(scannedFile?.path ?? path):\(EditProof.line(of: offset, in: text))") }
+            }
+        }
+        for pair in TwinPairs.find(in: set, project: project) where TwinPairs.isWrittenByTheTool(pair.twinSite) {
+            guard seen.insert(pair.twinUSR).inserted else { continue }
+            let site = pair.twinSite
+            let text = "`\(site.signature)` (\(pair.twin == .async ? "async" : "promise") twin)"
+            if let callers = places[pair.twinUSR], !callers.isEmpty {
+                kept.append(.init(path: site.file.path, line: site.line, text: text, reason: Reason.called(at: callers)))
+            } else if !includingPublic, site.decl.modifiers.contains(where: { ["public", "open", "package"].contains($0.name.text) }) {
+                kept.append(.init(path: site.file.path, line: site.line, text: text, reason: Reason.isPublic))
+            } else {
+                deletions.append((site, pair.twinUSR))
+            }
+        }
+        var changes: [PlannedChange] = []
+        var handled = Set<SyntaxIdentifier>()
+        for (site, _) in deletions where !handled.contains(site.decl.id) {
+            // A protocol extension whose members are all deleted twins goes as a whole.
+            if let members = site.decl.parent?.parent?.as(MemberBlockItemListSyntax.self),
+               let extensionDecl = members.parent?.parent?.as(ExtensionDeclSyntax.self),
+               members.allSatisfy({ member in deletions.contains { $0.site.decl.id == member.decl.id } }) {
+                let twins = deletions.filter { deletion in members.contains { $0.decl.id == deletion.site.decl.id } }
+                for twin in twins { handled.insert(twin.site.decl.id) }
+                let names = twins.map { "`\($0.site.signature)`" }.joined(separator: ", ")
+                let summary = "`extension \(extensionDecl.extendedType.trimmedDescription)` (twins \(names))"
+                changes.append(deletion(of: extensionDecl, in: site.file, summary: summary))
+                continue
+            }
+            handled.insert(site.decl.id)
+            changes.append(deletion(of: site.decl, in: site.file, summary: "`\(site.signature)`"))
+        }
+        return (changes, kept)
+    }
+
+    /// Deleting `decl` with its doc comment and the blank line before it (a plain comment above
+    /// it stays).
+    static func deletion(of decl: some SyntaxProtocol, in file: ParsedFile, summary: String) -> PlannedChange {
+        var start = decl.position.utf8Offset
+        var offset = start
+        for piece in decl.leadingTrivia {
+            offset += piece.sourceLength.utf8Length
+            switch piece {
+            case .lineComment, .blockComment: start = offset
+            default: break
+            }
+        }
+        let end = decl.endPositionBeforeTrailingTrivia.utf8Offset
+        return PlannedChange(
+            path: file.path, edits: [TextEdit(start: start, end: end, text: "")], scope: start..<end,
+            line: file.line(of: decl), summary: summary
+        )
+    }
+}

@@ -1,0 +1,62 @@
+// The fixture `delete-twins` runs on: twins the tool wrote, some called, some not, one public,
+// one in a protocol extension, a promise twin, and a hand-written function shaped like a twin.
+
+import Tomorrowland
+import TomorrowlandAsync
+
+protocol Source: Sendable {
+    func items() -> StdPromise<[Int]>
+}
+
+extension Source {
+    /// Async twin of `items()` (added by tomorrowland-migrate): awaits the promise it returns.
+    func items() async throws -> [Int] {
+        try await (items() as StdPromise<[Int]>).value
+    }
+}
+
+struct Numbers: Source {
+    func items() -> StdPromise<[Int]> { StdPromise(fulfilled: [1, 2]) }
+}
+
+func used() -> StdPromise<Int> { StdPromise(fulfilled: 1) }
+
+/// Async twin of `used()` (added by tomorrowland-migrate): awaits the promise it returns.
+func used() async throws -> Int {
+    try await (used() as StdPromise<Int>).value
+}
+
+func unused() -> StdPromise<Int> { StdPromise(fulfilled: 2) }
+
+// A comment of the user's, above the twin: it stays.
+/// Async twin of `unused()` (added by tomorrowland-migrate): awaits the promise it returns.
+func unused() async throws -> Int {
+    try await (unused() as StdPromise<Int>).value
+}
+
+public func exported() -> StdPromise<Int> { StdPromise(fulfilled: 3) }
+
+/// Async twin of `exported()` (added by tomorrowland-migrate): awaits the promise it returns.
+public func exported() async throws -> Int {
+    try await (exported() as StdPromise<Int>).value
+}
+
+// tomorrowland-migrate: promise-twin
+func converted() async -> Int { 4 }
+
+/// Promise twin of `converted()` (added by tomorrowland-migrate): runs it in a new Task.
+func converted() -> Promise<Int, NoError> {
+    Promise { await converted() }
+}
+
+/// Written by hand: it forwards like a twin, but it is no twin of the tool's.
+func handWritten() -> StdPromise<Int> { StdPromise(fulfilled: 5) }
+
+func handWritten() async throws -> Int {
+    try await (handWritten() as StdPromise<Int>).value
+}
+
+func caller() async throws -> Int {
+    let first = try await used()
+    return first + (await converted())
+}
