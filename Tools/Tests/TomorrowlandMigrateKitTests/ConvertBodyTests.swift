@@ -270,6 +270,20 @@ struct ConvertBodyTests {
             """))
     }
 
+    @Test("statements before the chain move with it, whatever they call (an array's `map` is no promise callback)")
+    func statementsBeforeTheChain() {
+        let text = Self.converted(Self.feed("""
+                public func total(_ limits: [Int]) -> Promise<Int, APIError> {
+                    let doubled = limits.map { $0 * 2 }
+                    return latestPosts(limit: doubled.reduce(0, +)).map(on: .immediate) { $0.count }
+                }
+            """)).text
+        #expect(Self.bodies(of: "total", in: text).twin == """
+                    let doubled = limits.map { $0 * 2 }
+                    return try await latestPosts(limit: doubled.reduce(0, +)).count
+            """)
+    }
+
     @Test("a second run changes nothing")
     func idempotent() {
         let text = Self.converted(Self.feed("""

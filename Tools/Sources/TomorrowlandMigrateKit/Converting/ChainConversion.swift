@@ -81,7 +81,6 @@ struct ChainConversion {
         var prefix: [String] = []
         for statement in statements.dropLast() {
             if Self.containsReturn(Syntax(statement)) { throw Left("returns from more than one place") }
-            if Self.containsPromiseCallback(Syntax(statement)) { throw Left("promise callbacks before the returned chain") }
             prefix.append(Self.text(of: statement))
         }
         let expression: ExprSyntax
@@ -165,14 +164,6 @@ struct ChainConversion {
         if node.is(ReturnStmtSyntax.self) { return true }
         if node.is(ClosureExprSyntax.self) || node.is(FunctionDeclSyntax.self) { return false }
         return node.children(viewMode: .sourceAccurate).contains { containsReturn($0) }
-    }
-
-    static func containsPromiseCallback(_ node: Syntax) -> Bool {
-        if let member = node.as(MemberAccessExprSyntax.self), CallbackOperators.names.contains(member.declName.baseName.text),
-           member.parent?.is(FunctionCallExprSyntax.self) == true {
-            return true
-        }
-        return node.children(viewMode: .sourceAccurate).contains { containsPromiseCallback($0) }
     }
 
     /// Every identifier written in `node` (names a new `let` must not shadow).
