@@ -2,8 +2,9 @@
 # The tool on real 1.x-style code, in Swift 5 and Swift 6 mode: copies the whole package to a
 # temporary folder, runs `add-async-twins --write` on Examples/, Tests/Swift5ClientTests
 # (Swift 5 mode) and Tests/DocumentationTests (Swift 6 mode), and `add-promise-twins --all
-# --write` on Examples/IndexDirectory, then `convert-calls --write` and `delete-twins --write` on
-# all three (each proven by the compiler); checks that second runs change nothing; then builds the
+# --write` on Examples/IndexDirectory, then `convert-calls --write`, `convert-body --write` and
+# `delete-twins --write` on all three (each proven by the compiler); checks that second runs change
+# nothing; then builds the
 # copy (the targets the tool rewrote and those that compile them) and runs those tests (which
 # also run every example). What CI runs.
 #
@@ -59,10 +60,16 @@ if [ -n "$second" ]; then echo "a second run wanted to change:" >&2; echo "$seco
 perl -0pi -e 's/(name: "Swift5ClientTests",\s*dependencies: \[)"Tomorrowland"\]/$1"Tomorrowland", "TomorrowlandAsync"]/' Package.swift
 grep -q '"Tomorrowland", "TomorrowlandAsync"\]' Package.swift || { echo "could not add TomorrowlandAsync to Swift5ClientTests in Package.swift" >&2; exit 1; }
 
-echo "== tomorrowland-migrate convert-calls --write; delete-twins --write"
+echo "== tomorrowland-migrate convert-calls --write; convert-body --write; delete-twins --write"
 "$tool" convert-calls "${targets[@]}" --write 2> "$work/convert-notes.txt"
 sed -n 's/^note: //p' "$work/convert-notes.txt" | grep -E "convert-calls: |: left " || true
 grep -q "checked by the compiler" "$work/convert-notes.txt" || { echo "convert-calls did not prove its changes" >&2; cat "$work/convert-notes.txt" >&2; exit 1; }
+"$tool" convert-body "${targets[@]}" --write 2> "$work/body-notes.txt"
+sed -n 's/^note: //p' "$work/body-notes.txt" | grep -E "convert-body: |left as a chain" || true
+grep -q "convert-body: [0-9]* of [0-9]* chain bodies converted" "$work/body-notes.txt" || { echo "convert-body printed no tally" >&2; exit 1; }
+if grep -q "nothing written" "$work/body-notes.txt"; then echo "convert-body's proof failed" >&2; exit 1; fi
+second="$("$tool" convert-body "${targets[@]}" 2>/dev/null)"
+if [ -n "$second" ]; then echo "a second convert-body run wanted to change:" >&2; echo "$second" >&2; exit 1; fi
 "$tool" delete-twins "${targets[@]}" --write 2> "$work/delete-notes.txt"
 sed -n 's/^note: //p' "$work/delete-notes.txt" | grep -E "delete-twins: " || true
 grep -q "checked by the compiler" "$work/delete-notes.txt" || { echo "delete-twins did not prove its changes" >&2; cat "$work/delete-notes.txt" >&2; exit 1; }

@@ -14,11 +14,11 @@ struct TomorrowlandMigrate: ParsableCommand {
             Workflow: report → add-async-twins → convert-calls (async callers call the twins) → \
             convert-body (a promise function's body as async code, the promise version its wrapper) → \
             add-promise-twins for the remaining callers → delete-twins (the twins nothing calls). \
-            convert-calls and delete-twins prove their changes with the compiler (--test: and the package's tests). \
+            convert-calls, convert-body and delete-twins prove their changes with the compiler (--test: and the package's tests). \
             A function marked with a `// \(skipMarker)` comment gets no twin from either command. \
             Moving from Tomorrowland 1.x to this package: run `adopt` first.
             """,
-        subcommands: [Report.self, AddAsyncTwins.self, ConvertCalls.self, AddPromiseTwins.self, DeleteTwins.self, Adopt.self]
+        subcommands: [Report.self, AddAsyncTwins.self, ConvertCalls.self, ConvertBody.self, AddPromiseTwins.self, DeleteTwins.self, Adopt.self]
     )
 }
 
@@ -171,6 +171,48 @@ extension TomorrowlandMigrate {
         }
     }
 
+    struct ConvertBody: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "convert-body",
+            abstract: "Move a promise chain into the async twin add-async-twins wrote; the promise version wraps the twin.",
+            discussion: """
+                For a promise-returning function whose body ends in a chain: its async twin's body becomes \
+                straight-line code (`then`/`map`/`flatMap` and their `try` forms as statements, a \
+                `flatMap`'s promise awaited through its twin or `.value`, `when(fulfilled:)` awaited as it \
+                is; one `catch`/`recover`/`mapError` at the end as do/catch that lets `CancellationError` \
+                through; `always { _ in }` as `defer`), and the promise version becomes \
+                `StdPromise { try await f(…) }`: for a typed error E followed by \
+                `.mapError(on: .immediate) { $0 as! E }` (the twin throws only E or CancellationError, and \
+                CancellationError cancels the promise), for NoError by a `recover` that never runs (the \
+                twin throws only CancellationError). requestCancel() on the wrapper cancels the Task; \
+                cancelling the Task asks each awaited promise to cancel. A closure given a named context \
+                (`.utility`, `.queue(q)`, `.main` in nonisolated code) runs in \
+                `withTaskExecutorPreference(PromiseContext.….taskExecutor) { @concurrent in … }`; no \
+                context, `.auto`, `.immediate`, and `.main` in @MainActor or actor code run inline (on the \
+                twin's isolation). Left as a chain, each with its reason: invalidation tokens, capture \
+                lists, context values, `.nowOr`, `timeout`, `delay`, `tap`, TokenPromise results, \
+                non-Sendable `self` or parameters (the wrapper's Task captures them), overrides and \
+                protocol conformers, functions without a twin (run add-async-twins first). The package is \
+                built and each conversion is proved in a scratch copy (built in the package's language \
+                mode; no other reference may change its target, and the wrapper must call the twin); a \
+                conversion the compiler objects to is left with its reason. With --test, the package's \
+                tests run on a copy with the conversions, and nothing is written if they fail. Without \
+                --write, prints a unified diff. Running it twice changes nothing.
+                """
+        )
+
+        @OptionGroup var paths: Paths
+        @OptionGroup var options: ProvenWriteOptions
+        @OptionGroup var compiler: CompilerOptions
+
+        func run() throws {
+            let set = SourceSet.load(paths: paths.paths)
+            guard let oracle = compiler.requiredOracle(for: set, command: "convert-body") else { throw ExitCode(1) }
+            try options.finish(ConvertBodyCommand.run(set, oracle: oracle), roots: set.roots)
+            try finish(problems: set.problems)
+        }
+    }
+
     struct DeleteTwins: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete the twins that nothing calls any more.",
@@ -248,6 +290,7 @@ typealias AddAsyncTwinsCommand = TomorrowlandMigrateKit.AddAsyncTwins
 typealias AddPromiseTwinsCommand = TomorrowlandMigrateKit.AddPromiseTwins
 typealias ConvertCallsCommand = TomorrowlandMigrateKit.ConvertCalls
 typealias DeleteTwinsCommand = TomorrowlandMigrateKit.DeleteTwins
+typealias ConvertBodyCommand = TomorrowlandMigrateKit.ConvertBody
 
 /// `--write` and `--test` of the commands that replace code, proven by the compiler.
 struct ProvenWriteOptions: ParsableArguments {

@@ -1,0 +1,580 @@
+// `convert-body`, the syntax half: a promise chain (`base.map { … }.catch { … }`) as the
+// straight-line body of an async function, or the reason it stays a chain. Pure text in, text
+// out; the command (ConvertBody.swift) decides which functions to convert and proves the result.
+
+import SwiftParser
+import SwiftSyntax
+
+/// Rewrites the body of one promise-returning function as the body of its async twin.
+struct ChainConversion {
+    /// Whether the twin runs on an actor (a `@MainActor` or actor method): then callbacks
+    /// given no context, `.main`, `.auto` or `.immediate` ran on that actor, and run inline.
+    let isolated: Bool
+    /// Whether a call (in the body) has an async twin: `try await f(x)` instead of `.value`.
+    let hasTwin: (FunctionCallExprSyntax) -> Bool
+    /// Whether the twin returns nothing (a `Promise<Void, …>`).
+    let returnsVoid: Bool
+    /// The function's promise type as written (`Promise<String, APIError>`): the type of the
+    /// promise a final `flatMap` returns.
+    var promiseType: String = ""
+    /// Whether that promise's error is `NoError`: the twin throws only `CancellationError`.
+    var noError = false
+    /// Contexts declared in `extension PromiseContext.CallerIsolated` (`.screen`): they keep
+    /// the caller's actor, like `.main`.
+    var callerIsolatedContexts: Set<String> = []
+
+    /// Why a chain stays a chain.
+    struct Left: Error, Equatable {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    /// The operators this rewriter turns into statements.
+    static let valueOperators: Set<String> = ["then", "map", "flatMap"]
+    static let errorOperators: Set<String> = ["catch", "recover", "mapError"]
+    static let throwingValueOperators = ["tryThen": "then", "tryMap": "map", "tryFlatMap": "flatMap"]
+    static let unconvertible: [String: String] = [
+        "timeout": "`timeout` (no structured equivalent that cancels the same way)",
+        "delay": "`delay`",
+        "onCancel": "an `onCancel` handler",
+        "propagatingCancellation": "`propagatingCancellation`",
+        "requestCancelOnInvalidate": "an invalidation token",
+        "withToken": "an invalidation token",
+        "tap": "`tap` (reads the result)",
+        "mapResult": "`mapResult`",
+        "flatMapResult": "`flatMapResult`",
+        "ignoringCancel": "`ignoringCancel`",
+    ]
+
+    /// One `.op(on: context) { closure }` of the chain.
+    struct Step {
+        let name: String
+        let context: ExprSyntax?
+        let closure: ClosureExprSyntax
+        /// The outermost call of the chain: its promise is the function's.
+        var isLast = false
+    }
+
+    /// Whether `body` ends in a promise chain (`x.map { … }`, `when(fulfilled:)`): the bodies
+    /// this command is about, converted or not.
+    static func isChain(_ body: CodeBlockSyntax) -> Bool {
+        guard let last = body.statements.last?.item else { return false }
+        var current = last.as(ReturnStmtSyntax.self)?.expression ?? last.as(ExprSyntax.self)
+        if let call = current?.as(FunctionCallExprSyntax.self), Calls.calledName(call)?.0 == "when" { return true }
+        while let call = current?.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+              let base = member.base {
+            let name = member.declName.baseName.text
+            if CallbackOperators.names.contains(name) || unconvertible[name] != nil { return true }
+            current = base
+        }
+        return false
+    }
+
+    /// The statements of the twin's body (without indentation), or why not.
+    func convert(_ body: CodeBlockSyntax) -> Result<[String], Left> {
+        Result { try lines(for: body) }.mapError { $0 as? Left ?? Left("\($0)") }
+    }
+
+    private func lines(for body: CodeBlockSyntax) throws -> [String] {
+        let statements = Array(body.statements)
+        guard let last = statements.last else { throw Left("an empty body") }
+        var prefix: [String] = []
+        for statement in statements.dropLast() {
+            if Self.containsReturn(Syntax(statement)) { throw Left("returns from more than one place") }
+            prefix.append(Self.text(of: statement))
+        }
+        let expression: ExprSyntax
+        if let returned = last.item.as(ReturnStmtSyntax.self), let value = returned.expression {
+            expression = value
+        } else if let value = last.item.as(ExprSyntax.self) {
+            expression = value
+        } else {
+            throw Left("the body does not end in a returned chain")
+        }
+        let (base, steps) = try chain(expression)
+        // `when(fulfilled:)` stays, awaited through `.value`: `async let` or a task group would
+        // await in order and cancel the other inputs on a failure, where `when` decides on the
+        // first failure in time and leaves the others running.
+        let isWhen = base.as(FunctionCallExprSyntax.self).flatMap { Calls.calledName($0)?.0 } == "when"
+        guard !steps.isEmpty || isWhen else { throw Left("not a chain: no promise operators") }
+        var writer = Writer(conversion: self, taken: Self.identifiers(in: body))
+        writer.lines = prefix
+        writer.prefixStatements = prefix.count
+        writer.pending = .promise(base)
+        // Error handlers and `always` come last; value steps before them.
+        var index = 0
+        while index < steps.count, Self.valueOperators.contains(steps[index].name) {
+            try writer.valueStep(steps[index])
+            index += 1
+        }
+        let tail = Array(steps[index...])
+        try writer.finish(tail: tail)
+        return writer.lines
+    }
+
+    /// `base.a { }.b { }` as the base and the steps in order.
+    private func chain(_ expression: ExprSyntax) throws -> (ExprSyntax, [Step]) {
+        var steps: [Step] = []
+        var current = expression
+        while let call = current.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+              let base = member.base {
+            var name = member.declName.baseName.text
+            if let reason = Self.unconvertible[name] { throw Left(reason) }
+            // `tryMap { try … }`: the same statements; what the closure throws, the twin throws.
+            if let plain = Self.throwingValueOperators[name] { name = plain }
+            let known = Self.valueOperators.union(Self.errorOperators).union(["always"])
+            if !known.contains(name) {
+                if CallbackOperators.names.contains(name) { throw Left("`\(name)` is not converted") }
+                break
+            }
+            if !call.additionalTrailingClosures.isEmpty { throw Left("`\(name)` with several closures") }
+            var context: ExprSyntax?
+            var closure = call.trailingClosure
+            for argument in call.arguments {
+                switch argument.label?.text {
+                case "on": context = argument.expression
+                case "token": throw Left("an invalidation token")
+                case nil:
+                    guard let literal = argument.expression.as(ClosureExprSyntax.self) else {
+                        throw Left("`\(name)` given a function, not a closure")
+                    }
+                    closure = literal
+                default: throw Left("`\(name)(\(argument.label!.text):)`")
+                }
+            }
+            guard let closure else { throw Left("`\(name)` without a closure") }
+            if closure.signature?.capture != nil { throw Left("a closure with a capture list (`[weak self]`)") }
+            let step = Step(name: name, context: context, closure: closure, isLast: current.id == expression.id)
+            // `mapError { $0 as Swift.Error }` does nothing in an untyped async function.
+            if !Self.isErasure(step) { steps.insert(step, at: 0) }
+            current = base
+        }
+        return (current, steps)
+    }
+
+    // MARK: - Reading syntax
+
+    /// `text` parsed as one expression (a closure's renamed result).
+    static func parse(_ text: String) -> ExprSyntax {
+        Parser.parse(source: text).statements.first?.item.as(ExprSyntax.self) ?? ExprSyntax(DeclReferenceExprSyntax(baseName: .identifier(text)))
+    }
+
+    /// A `return` that belongs to the code itself (not to a nested closure or function).
+    static func containsReturn(_ node: Syntax) -> Bool {
+        if node.is(ReturnStmtSyntax.self) { return true }
+        if node.is(ClosureExprSyntax.self) || node.is(FunctionDeclSyntax.self) { return false }
+        return node.children(viewMode: .sourceAccurate).contains { containsReturn($0) }
+    }
+
+    /// Every identifier written in `node` (names a new `let` must not shadow).
+    static func identifiers(in node: some SyntaxProtocol) -> Set<String> {
+        Set(node.tokens(viewMode: .sourceAccurate).compactMap { token in
+            if case .identifier(let text) = token.tokenKind { return text }
+            return nil
+        })
+    }
+
+    /// A statement's text, its continuation lines shifted left by the statement's own column
+    /// (the caller indents every line anew).
+    static func text(of statement: CodeBlockItemSyntax) -> String {
+        dedented(statement.trimmedDescription, by: column(of: statement))
+    }
+
+    /// How many columns precede the statement's first token on its line.
+    static func column(of node: some SyntaxProtocol) -> Int {
+        var count = 0
+        var token = node.firstToken(viewMode: .sourceAccurate)
+        // Leading trivia after the last newline, then whole tokens of the same line before it.
+        var pieces = token.map { Array($0.leadingTrivia) } ?? []
+        while true {
+            if let newline = pieces.lastIndex(where: \.isNewline) {
+                return count + pieces[(newline + 1)...].reduce(0) { $0 + $1.sourceLength.utf8Length }
+            }
+            count += pieces.reduce(0) { $0 + $1.sourceLength.utf8Length }
+            guard let previous = token?.previousToken(viewMode: .sourceAccurate) else { return count }
+            let trailing = Array(previous.trailingTrivia)
+            if let newline = trailing.lastIndex(where: \.isNewline) {
+                return count + trailing[(newline + 1)...].reduce(0) { $0 + $1.sourceLength.utf8Length }
+            }
+            count += previous.trailingTrivia.sourceLength.utf8Length + previous.text.utf8.count
+            pieces = Array(previous.leadingTrivia)
+            token = previous
+        }
+    }
+
+    /// `text` with up to `columns` leading spaces removed from every line after the first.
+    static func dedented(_ text: String, by columns: Int) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return ([String(lines[0])] + lines.dropFirst().map { line in
+            let spaces = line.prefix { $0 == " " }.count
+            return String(line.dropFirst(min(spaces, columns)))
+        }).joined(separator: "\n")
+    }
+
+    /// Whether `node` holds an implicit member (`.notFound`) outside nested closures.
+    static func containsImplicitMember(_ node: Syntax) -> Bool {
+        if let member = node.as(MemberAccessExprSyntax.self), member.base == nil { return true }
+        if node.is(ClosureExprSyntax.self) { return false }
+        return node.children(viewMode: .sourceAccurate).contains { containsImplicitMember($0) }
+    }
+
+    /// The `$0` tokens of `closure` itself (not of closures nested in it).
+    static func anonymousArguments(of closure: ClosureExprSyntax) -> (zero: [TokenSyntax], others: Bool) {
+        var zero: [TokenSyntax] = []
+        var others = false
+        func walk(_ node: Syntax) {
+            if node.is(ClosureExprSyntax.self), node.id != Syntax(closure).id { return }
+            if let token = node.as(TokenSyntax.self), case .dollarIdentifier(let text) = token.tokenKind {
+                if text == "$0" { zero.append(token) } else { others = true }
+            }
+            for child in node.children(viewMode: .sourceAccurate) { walk(child) }
+        }
+        walk(Syntax(closure))
+        return (zero, others)
+    }
+
+    /// The closure's parameter names (`_` for an unnamed one), nil when it has none written.
+    static func parameters(of closure: ClosureExprSyntax) -> (names: [String], returnType: String?)? {
+        guard let signature = closure.signature, let clause = signature.parameterClause else { return nil }
+        let returnType = signature.returnClause?.type.trimmedDescription
+        switch clause {
+        case .simpleInput(let list): return (list.map(\.name.text), returnType)
+        case .parameterClause(let parameters):
+            return (parameters.parameters.map { ($0.secondName ?? $0.firstName).text }, returnType)
+        }
+    }
+}
+
+/// Builds the twin's statements step by step.
+private struct Writer {
+    let conversion: ChainConversion
+    /// Identifiers in use: a new name must differ from all of them.
+    var taken: Set<String>
+    var lines: [String] = []
+    /// The value so far: a promise still to await, or an expression (or a name) ready to use.
+    var pending: Pending = .expression("()")
+
+    enum Pending {
+        case promise(ExprSyntax)
+        case expression(String)
+    }
+
+    typealias Left = ChainConversion.Left
+
+    /// Where a closure's code runs in the twin.
+    enum Placement {
+        case inline
+        /// In `withTaskExecutorPreference(<executor>) { @concurrent in … }`.
+        case executor(String)
+    }
+
+    func placement(of step: ChainConversion.Step) throws -> Placement {
+        guard let context = step.context else { return .inline }
+        guard let member = context.as(MemberAccessExprSyntax.self), member.base == nil else {
+            if let call = context.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+               member.base == nil {
+                if member.declName.baseName.text == "nowOr" { throw Left("a `.nowOr` context") }
+                return .executor("PromiseContext" + context.trimmedDescription + ".taskExecutor")
+            }
+            throw Left("context value not known statically (`\(context.trimmedDescription)`)")
+        }
+        let name = member.declName.baseName.text
+        if conversion.callerIsolatedContexts.contains(name) {
+            // A context of the user's on `PromiseContext.CallerIsolated`: as `.main`.
+            return conversion.isolated ? .inline : .executor("PromiseContext.CallerIsolated.\(name).context.taskExecutor")
+        }
+        switch name {
+        case "immediate", "auto": return .inline
+        case "main": return conversion.isolated ? .inline : .executor("PromiseContext.main.taskExecutor")
+        default: return .executor("PromiseContext" + context.trimmedDescription + ".taskExecutor")
+        }
+    }
+
+    /// The awaited value of the promise `expression`: `try await f(x)` when `f` has an async
+    /// twin, `x` for `Promise(fulfilled: x)`, else `try await <expression>.value`.
+    func awaited(_ expression: ExprSyntax) -> String {
+        if let call = expression.as(FunctionCallExprSyntax.self) {
+            let callee = call.calledExpression.trimmedDescription
+            if ["Promise", "StdPromise"].contains(where: { callee == $0 || callee.hasPrefix($0 + "<") }),
+               call.arguments.count == 1, call.arguments.first?.label?.text == "fulfilled", call.trailingClosure == nil {
+                return call.arguments.first!.expression.trimmedDescription
+            }
+            if conversion.hasTwin(call) { return "try await " + expression.trimmedDescription }
+        }
+        let text = expression.trimmedDescription
+        let postfix = expression.is(FunctionCallExprSyntax.self) || expression.is(DeclReferenceExprSyntax.self)
+            || expression.is(MemberAccessExprSyntax.self) || expression.is(TupleExprSyntax.self)
+        return "try await " + (postfix ? text : "(\(text))") + ".value"
+    }
+
+    /// The pending value as an expression (awaiting a pending promise).
+    var pendingText: String {
+        switch pending {
+        case .promise(let expression): return awaited(expression)
+        case .expression(let text): return text
+        }
+    }
+
+    /// A fresh name, from `hint` (a call's name: `fetchUser` → `user`), else `value`.
+    mutating func freshName(for hint: ExprSyntax?) -> String {
+        var candidates: [String] = []
+        if let call = hint?.as(FunctionCallExprSyntax.self), let name = Calls.calledName(call)?.0 {
+            var stem = Substring(name)
+            for verb in ["fetch", "load", "get", "make"] where stem.hasPrefix(verb) && stem.dropFirst(verb.count).first?.isUppercase == true {
+                stem = stem.dropFirst(verb.count)
+            }
+            candidates.append(stem.prefix(1).lowercased() + stem.dropFirst())
+        }
+        candidates += ["value", "result"]
+        for candidate in candidates where !taken.contains(candidate) && !Self.keywords.contains(candidate) {
+            taken.insert(candidate)
+            return candidate
+        }
+        var number = 2
+        while taken.contains("value\(number)") { number += 1 }
+        taken.insert("value\(number)")
+        return "value\(number)"
+    }
+
+    static let keywords: Set<String> = ["all", "default", "in", "is", "as", "self", "super", "init", "where", "for", "if", "do", "try"]
+
+    /// Evaluates the pending value into `name` (nothing when it already is that name).
+    mutating func bind(_ name: String) {
+        if case .expression(let text) = pending, text == name { return }
+        if name == "_" {
+            let text = pendingText
+            if text != "()" { lines.append("_ = " + text) }
+            pending = .expression("()")
+            return
+        }
+        lines.append("let \(name) = " + pendingText)
+        taken.formUnion(name.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).map(String.init))
+        pending = .expression(name)
+    }
+
+    /// The name a closure's single parameter is bound to, and its body with `$0` renamed to it.
+    mutating func parameter(of closure: ClosureExprSyntax, anonymousName: String? = nil) throws -> (name: String, body: [String]) {
+        let anonymous = ChainConversion.anonymousArguments(of: closure)
+        if anonymous.others { throw Left("a closure that uses `$1`") }
+        if let (names, _) = ChainConversion.parameters(of: closure) {
+            // A tuple's elements (`when(fulfilled: a, b).map { x, y in … }`): `let (x, y) = …`.
+            if names.count > 1 {
+                if let promise = pendingPromise, !ChainConversion.identifiers(in: promise).isDisjoint(with: names) {
+                    throw Left("a closure parameter named like a function the chain calls")
+                }
+                return ("(" + names.joined(separator: ", ") + ")", closure.statements.map(ChainConversion.text(of:)))
+            }
+            // `let titles = try await titles(limit: 3)` would read the new name in its own
+            // initializer: the parameter gets another name.
+            if let promise = pendingPromise, ChainConversion.identifiers(in: promise).contains(names[0]) {
+                let uses = closure.statements.flatMap { $0.tokens(viewMode: .sourceAccurate) }.filter { token in
+                    token.text == names[0] && token.previousToken(viewMode: .sourceAccurate)?.tokenKind != .period
+                }
+                let name = freshName(for: promise)
+                return (name, Self.renaming(uses, to: name, in: closure))
+            }
+            return (names[0], closure.statements.map(ChainConversion.text(of:)))
+        }
+        if anonymous.zero.isEmpty { return ("_", closure.statements.map(ChainConversion.text(of:))) }
+        let name: String
+        if let anonymousName {
+            name = anonymousName
+        } else if case .expression(let text) = pending, taken.contains(text), text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+            name = text
+        } else if case .promise(let expression) = pending {
+            name = freshName(for: expression)
+        } else {
+            name = freshName(for: nil)
+        }
+        return (name, Self.renaming(anonymous.zero, to: name, in: closure))
+    }
+
+    /// The closure's statements with `tokens` written as `name`.
+    static func renaming(_ tokens: [TokenSyntax], to name: String, in closure: ClosureExprSyntax) -> [String] {
+        let ids = Set(tokens.map(\.id))
+        return closure.statements.map { item in
+            item.tokens(viewMode: .sourceAccurate).map { token in
+                ids.contains(token.id) ? token.leadingTrivia.description + name + token.trailingTrivia.description : token.description
+            }.joined().trimmingCharacters(in: .whitespacesAndNewlines)
+        }.enumerated().map { index, text in ChainConversion.dedented(text, by: ChainConversion.column(of: Array(closure.statements)[index])) }
+    }
+
+    /// A single-expression closure body whose only `$0` is its leftmost base: the pending
+    /// promise's awaited value can stand in its place (`try await f(x).map(\.title)`).
+    func substitutable(_ closure: ClosureExprSyntax) -> Bool {
+        guard case .promise = pending, ChainConversion.parameters(of: closure) == nil, closure.statements.count == 1,
+              let expression = closure.statements.first?.item.as(ExprSyntax.self) else { return false }
+        let anonymous = ChainConversion.anonymousArguments(of: closure)
+        guard anonymous.zero.count == 1, !anonymous.others, let first = expression.firstToken(viewMode: .sourceAccurate) else { return false }
+        return first.id == anonymous.zero[0].id && !pendingText.hasPrefix("try await (") && pendingText.hasPrefix("try await ")
+    }
+
+    mutating func valueStep(_ step: ChainConversion.Step) throws {
+        let placement = try placement(of: step)
+        if case .inline = placement, step.name == "map", substitutable(step.closure) {
+            pending = .expression(pendingText + step.closure.statements.first!.trimmedDescription.dropFirst(2))
+            return
+        }
+        let (name, body) = try parameter(of: step.closure)
+        if step.name == "then" {
+            // The value passes through: it needs a name unless nothing reads it later.
+            let keep = name == "_" ? freshName(for: pendingPromise) : name
+            bind(keep)
+            try run(body, step: step, placement: placement, result: false)
+            pending = .expression(keep)
+            return
+        }
+        bind(name)
+        let value = try run(body, step: step, placement: placement, result: true)
+        if step.name == "flatMap", case .inline = placement {
+            // The closure's promise, awaited (through the twin of its call, if it has one).
+            let original = step.closure.statements.count == 1 && body == step.closure.statements.map(ChainConversion.text(of:))
+                ? step.closure.statements.first?.item.as(ExprSyntax.self) : nil
+            var promise = original ?? ChainConversion.parse(value)
+            // `a ?? Promise(rejected: .notFound)` took its type from the closure's: spelled out
+            // where it is the function's; elsewhere not known.
+            if !promise.is(FunctionCallExprSyntax.self), ChainConversion.containsImplicitMember(Syntax(promise)) {
+                guard step.isLast, !conversion.promiseType.isEmpty else { throw Left("a `flatMap` whose promise takes its type from the chain") }
+                promise = ChainConversion.parse("(\(promise.trimmedDescription) as \(conversion.promiseType))")
+            }
+            pending = .promise(promise)
+        } else {
+            pending = .expression(value)
+        }
+    }
+
+    var pendingPromise: ExprSyntax? {
+        if case .promise(let expression) = pending { return expression }
+        return nil
+    }
+
+    /// Emits `body` (the closure's statements) inline or on its executor; returns the
+    /// expression of its result (for `map` and `flatMap`, `result`).
+    @discardableResult
+    mutating func run(_ body: [String], step: ChainConversion.Step, placement: Placement, result: Bool) throws -> String {
+        let statements = Array(step.closure.statements)
+        switch placement {
+        case .inline:
+            if statements.dropLast().contains(where: { ChainConversion.containsReturn(Syntax($0)) }) {
+                throw Left("a closure that returns early")
+            }
+            guard result else {
+                if statements.last.map({ ChainConversion.containsReturn(Syntax($0)) }) == true { throw Left("a closure that returns early") }
+                lines += body
+                return "()"
+            }
+            if let last = statements.last?.item.as(ReturnStmtSyntax.self), last.expression != nil {
+                lines += body.dropLast()
+                return String(body.last!.dropFirst("return".count)).trimmingCharacters(in: .whitespaces)
+            }
+            guard statements.count == 1, statements.first?.item.is(ExprSyntax.self) == true else {
+                throw Left("a `\(step.name)` closure without a returned value")
+            }
+            return body[0]
+        case .executor(let executor):
+            var inner = body
+            if step.name == "flatMap" {
+                guard statements.count == 1, statements.first?.item.is(ExprSyntax.self) == true else {
+                    throw Left("a `flatMap` on a named context with several statements")
+                }
+                inner = [awaited(ChainConversion.parse(body[0]))]
+            }
+            let effects = inner.joined().contains("try") ? "try await" : "await"
+            let call = "\(effects) withTaskExecutorPreference(\(executor)) { @concurrent in\n"
+                + inner.map(Self.indent).joined(separator: "\n") + "\n}"
+            guard result else {
+                lines.append(call)
+                return "()"
+            }
+            return call
+        }
+    }
+
+    /// The error handlers and `always` at the end of the chain, then the `return`.
+    mutating func finish(tail: [ChainConversion.Step]) throws {
+        var handlers: [ChainConversion.Step] = []
+        var always: [ChainConversion.Step] = []
+        for step in tail {
+            if step.name == "always" {
+                always.append(step)
+            } else if ChainConversion.valueOperators.contains(step.name) {
+                throw Left("`\(step.name)` after an error handler")
+            } else if !always.isEmpty {
+                throw Left("`\(step.name)` after `always`")
+            } else {
+                handlers.append(step)
+            }
+        }
+        if handlers.count > 1 { throw Left("several error handlers in one chain") }
+        var deferred: [String] = []
+        for step in always {
+            guard case .inline = try placement(of: step) else {
+                throw Left("`always` on a context that a `defer` cannot reach (it cannot hop)")
+            }
+            let (name, body) = try parameter(of: step.closure)
+            if name != "_" { throw Left("`always` reads the result") }
+            deferred += body
+        }
+        let finalLine: String
+        let value = pendingText
+        if conversion.returnsVoid {
+            finalLine = value == "()" ? "" : (conversion.returnsVoidExpression(value) ? value : "_ = " + value)
+        } else {
+            finalLine = "return " + value
+        }
+        var main = lines
+        if !finalLine.isEmpty { main.append(finalLine) }
+        if let handler = handlers.first {
+            let placement = try placement(of: handler)
+            let (parameter, body) = try parameter(of: handler.closure, anonymousName: "error")
+            let name = parameter == "_" ? "error" : parameter
+            // The handler's statements (inline, or on its context's executor), then what it ends in.
+            let outer = lines
+            lines = []
+            let value = try run(body, step: handler, placement: placement, result: handler.name != "catch")
+            var handling = lines
+            lines = outer
+            switch handler.name {
+            case "catch": handling.append("throw \(name)")
+            case "recover": handling.append(conversion.returnsVoid ? value : "return " + value)
+            default: handling.append("throw " + value) // mapError
+            }
+            let prefixCount = prefixStatements
+            let before = Array(main.prefix(prefixCount))
+            let inside = Array(main.dropFirst(prefixCount))
+            // A catch callback never saw cancellation: `CancellationError` goes on. In a twin
+            // that throws only `CancellationError` (a NoError promise's), it is rethrown typed.
+            let clauses = conversion.noError
+                ? ["} catch let error as CancellationError {", "    throw error", name == "error" ? "} catch {" : "} catch let \(name) {"]
+                : ["} catch let \(name) where !(\(name) is CancellationError) {"]
+            if conversion.noError, handler.name != "recover" { throw Left("`\(handler.name)` in a chain whose promise cannot fail") }
+            main = before + ["do {"] + inside.map(Self.indent) + clauses + handling.map(Self.indent) + ["}"]
+        }
+        if !deferred.isEmpty {
+            let at = prefixStatements
+            main.insert(contentsOf: ["defer {"] + deferred.map(Self.indent) + ["}"], at: at)
+        }
+        lines = main
+    }
+
+    /// How many of the lines are the body's own statements that came before the chain.
+    var prefixStatements = 0
+
+    static func indent(_ line: String) -> String {
+        line.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
+    }
+}
+
+extension ChainConversion {
+    /// `mapError { $0 as Swift.Error }`: nothing to do in an untyped async function.
+    static func isErasure(_ step: ChainConversion.Step) -> Bool {
+        guard step.name == "mapError", step.closure.statements.count == 1 else { return false }
+        let text = step.closure.statements.first!.trimmedDescription.replacingOccurrences(of: " ", with: "")
+        return ["$0asSwift.Error", "$0asError", "$0as(anyError)", "$0asanyError"].contains(text)
+    }
+
+    /// Whether `text` may stand as a statement of a Void function (an awaited call).
+    func returnsVoidExpression(_ text: String) -> Bool {
+        text.hasPrefix("try await ") || text.hasPrefix("await ")
+    }
+}

@@ -1,0 +1,257 @@
+// `convert-body`: a promise-returning function whose body is a chain and whose async twin
+// `add-async-twins` wrote. The twin gets the chain as straight-line code; the promise version
+// becomes the thin wrapper `StdPromise { try await f(…) }`, so that every caller keeps working.
+
+import SwiftSyntax
+
+public enum ConvertBody {
+    /// One function converted: the edits of its file (the twin's body, the promise
+    /// function's body), which stand or fall together.
+    struct Conversion {
+        let site: FunctionSite
+        let edits: [TextEdit]
+        /// From the promise function's start to the twin's end (or the other way round).
+        let scope: Range<Int>
+        /// The compiler's USR of the twin, and where the wrapper's call of it ends in `edits[1]`.
+        var twinUSR: String?
+        var wrapperCallOffset: Int?
+        var summary: String { "\(site.signature) at line \(site.line): the chain moved into its async twin" }
+    }
+
+    /// What the planning found: the conversions, and the chains left with their reason.
+    struct Plan {
+        var conversions: [Conversion] = []
+        var left: [MigrationNote] = []
+        /// Promise-returning functions whose body holds a promise operator (the denominator).
+        var chains = 0
+    }
+
+    /// Plans from the syntax alone (twins found by name and labels); writes nothing.
+    public static func run(_ set: SourceSet) -> MigrationResult {
+        result(of: plan(set, project: Project(set)), in: set)
+    }
+
+    static func plan(_ set: SourceSet, project: Project) -> Plan {
+        var plan = Plan()
+        let everySite = set.files.flatMap(FunctionSite.all(in:))
+        // Twins still forwarding to their promise function: the bodies to replace.
+        let forwarding = everySite.filter { $0.isAsync && Twins.forwardedName(ofAsyncTwin: $0.decl) == $0.name }
+        let twinned = everySite.filter { site in !site.isAsync && site.promise != nil && everySite.contains { $0.isAsync && $0.overloads(site) } }
+        let hasTwin: (FunctionCallExprSyntax) -> Bool = { call in
+            guard let (name, _) = Calls.calledName(call) else { return false }
+            let labels = Calls.labels(of: call)
+            return twinned.contains { $0.name == name && CallMatching.labels(labels, canCall: $0.decl) }
+        }
+        let callerIsolated = callerIsolatedContexts(in: set)
+        for site in everySite where !site.isAsync && !site.isLocal && !site.inProtocol {
+            guard let promise = site.promise, let body = site.decl.body, ChainConversion.isChain(body) else { continue }
+            // A promise twin of an async function, or a wrapper convert-body wrote: done.
+            if Twins.forwardedName(ofPromiseTwin: site.decl) == site.name || isWrapper(body) { continue }
+            plan.chains += 1
+            func leave(_ reason: String) {
+                plan.left.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): left as a chain: \(reason)"))
+            }
+            // Overloads of one name and labels differ by their parameter types (`to: Balance`, `to: BalanceBox`).
+            let parameterTypes = AddAsyncTwins.key(site).parameters
+            let twin = forwarding.first { $0.overloads(site) && $0.file.path == site.file.path && AddAsyncTwins.key($0).parameters == parameterTypes }
+            guard let twin, let twinBody = twin.decl.body else {
+                if site.decl.modifiers.contains(where: { $0.name.text == "override" }) {
+                    leave("an override (the twin of the method it overrides serves it)")
+                } else if everySite.contains(where: { $0.isAsync && $0.overloads(site) }) {
+                    leave("its async twin no longer forwards to it (written by hand?)")
+                } else {
+                    leave("no async twin of its own (run add-async-twins first; a protocol requirement's implementation has none)")
+                }
+                continue
+            }
+            if let reason = reasonToLeave(site, promise, project: project) {
+                leave(reason)
+                continue
+            }
+            let conversion = ChainConversion(
+                isolated: project.isolation(of: site) != .nonisolated, hasTwin: hasTwin,
+                returnsVoid: ["Void", "()", "Swift.Void"].contains(promise.value), promiseType: promise.spelled, noError: promise.hasNoError,
+                callerIsolatedContexts: callerIsolated
+            )
+            switch conversion.convert(body) {
+            case .failure(let left):
+                leave(left.reason)
+            case .success(let lines):
+                let twinIndent = Twins.indentation(of: twin.decl, in: twin.file)
+                let indent = Twins.indentation(of: site.decl, in: site.file)
+                let twinText = block(lines, indent: twinIndent)
+                let wrapper = block([wrapperText(site, promise, width: Twins.maximumLineLength - indent.count - 4)], indent: indent)
+                var edits = [
+                    TextEdit(start: twinBody.position.utf8Offset + twinBody.leadingTrivia.sourceLength.utf8Length,
+                             end: twinBody.endPositionBeforeTrailingTrivia.utf8Offset, text: twinText),
+                    TextEdit(start: body.positionAfterSkippingLeadingTrivia.utf8Offset, end: body.endPositionBeforeTrailingTrivia.utf8Offset,
+                             text: wrapper),
+                ]
+                edits += docEdits(of: twin)
+                let start = min(site.decl.positionAfterSkippingLeadingTrivia.utf8Offset, twin.decl.position.utf8Offset)
+                let end = max(site.decl.endPosition.utf8Offset, twin.decl.endPosition.utf8Offset)
+                // Two functions can never claim one twin; if the plan says so, neither text is trusted.
+                let claimed = plan.conversions.filter { $0.site.file.path == site.file.path }.flatMap(\.edits)
+                if edits.contains(where: { edit in claimed.contains { $0.start < edit.end && edit.start < $0.end } }) {
+                    leave("its twin's text is claimed by another conversion")
+                    continue
+                }
+                let call = "await " + (site.container != nil ? "self." : "")
+                let callOffset = wrapper.range(of: call).map { wrapper[..<$0.upperBound].utf8.count }
+                plan.conversions.append(Conversion(
+                    site: site, edits: edits, scope: start..<end, twinUSR: project.usr(of: twin), wrapperCallOffset: callOffset
+                ))
+            }
+        }
+        return plan
+    }
+
+    /// `StdPromise { try await f(…) }`, possibly followed by the `mapError` or `recover` that
+    /// restores the error type: what this command writes.
+    static func isWrapper(_ body: CodeBlockSyntax) -> Bool {
+        guard body.statements.count == 1, var call = body.statements.first?.item.as(FunctionCallExprSyntax.self) else { return false }
+        if let member = call.calledExpression.as(MemberAccessExprSyntax.self), ["mapError", "recover"].contains(member.declName.baseName.text),
+           let base = member.base?.as(FunctionCallExprSyntax.self) {
+            call = base
+        }
+        return Calls.isTaskPromiseBridge(call)
+    }
+
+    /// The names of the contexts declared in `extension PromiseContext.CallerIsolated` (by
+    /// `adopt`, for a 1.x context whose value is `.main`, `.auto` or `.immediate`, or by hand).
+    static func callerIsolatedContexts(in set: SourceSet) -> Set<String> {
+        var names: Set<String> = []
+        for file in set.files {
+            for item in file.tree.statements {
+                guard let extensionDecl = item.item.as(ExtensionDeclSyntax.self),
+                      extensionDecl.extendedType.trimmedDescription.hasSuffix("PromiseContext.CallerIsolated") else { continue }
+                for member in extensionDecl.memberBlock.members {
+                    if let variable = member.decl.as(VariableDeclSyntax.self) {
+                        names.formUnion(variable.bindings.compactMap { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text })
+                    } else if let function = member.decl.as(FunctionDeclSyntax.self) {
+                        names.insert(function.name.text)
+                    }
+                }
+            }
+        }
+        return names
+    }
+
+    /// Why `site` cannot become a wrapper with the same meaning, or nil.
+    static func reasonToLeave(_ site: FunctionSite, _ promise: PromiseType, project: Project) -> String? {
+        if promise.kind == .tokenPromise { return "returns a `TokenPromise` (an invalidation token)" }
+        if site.decl.modifiers.contains(where: { $0.name.text == "mutating" }) { return "mutating: the wrapper's Task cannot hold on to `self`" }
+        if case .failure(let reason) = Twins.forwardedArguments(of: site.decl, inoutAllowed: false) { return reason.text }
+        if !project.selfIsSendable(in: site) {
+            return "`\(site.container ?? "")` is not known to be Sendable: the wrapper's Task cannot capture `self` in Swift 6 mode"
+        }
+        if let parameter = project.nonSendableParameter(of: site) {
+            return "parameter `\(parameter.parameterName ?? "_")` is not known to be Sendable: the wrapper's Task cannot capture it"
+        }
+        return nil
+    }
+
+    /// The promise function's new body: its twin in a Task (`StdPromise { … }`, where
+    /// `CancellationError` cancels the promise and any other error rejects it). A typed error
+    /// is restored by `mapError` (the twin throws only that error or `CancellationError`); for
+    /// `NoError`, `recover` never runs (the twin throws only `CancellationError`, typed).
+    /// Broken after the Task when longer than `width`.
+    static func wrapperText(_ site: FunctionSite, _ promise: PromiseType, width: Int) -> String {
+        let arguments = (try? Twins.forwardedArguments(of: site.decl, inoutAllowed: false).get()) ?? ""
+        let receiver = site.container != nil ? "self." : ""
+        let task = "StdPromise { try await \(receiver)\(site.name)(\(arguments)) }"
+        let restore: String
+        if promise.hasUntypedError {
+            return task
+        } else if promise.hasNoError {
+            restore = ".recover(on: .immediate) { _ in preconditionFailure(\"the async \(site.name) throws only CancellationError\") }"
+        } else {
+            restore = ".mapError(on: .immediate) { $0 as! \(promise.error) }"
+        }
+        return task.count + restore.count <= width ? task + restore : task + "\n    " + restore
+    }
+
+    /// `{`, the lines indented one level below `indent`, `}`.
+    static func block(_ lines: [String], indent: String) -> String {
+        let inner = lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }
+            .map { $0.isEmpty ? "" : indent + "    " + $0 }
+        return "{\n" + inner.joined(separator: "\n") + "\n" + indent + "}"
+    }
+
+    /// The twin's doc note said it awaits the promise; now the promise wraps it.
+    static func docEdits(of twin: FunctionSite) -> [TextEdit] {
+        let old = "awaits the promise it returns."
+        var edits: [TextEdit] = []
+        var offset = twin.decl.position.utf8Offset
+        for piece in twin.decl.leadingTrivia {
+            if case .docLineComment(let text) = piece, let range = text.range(of: old) {
+                let start = offset + text[..<range.lowerBound].utf8.count
+                edits.append(TextEdit(start: start, end: start + old.utf8.count, text: "does the work; the promise version wraps it."))
+            }
+            offset += piece.sourceLength.utf8Length
+        }
+        return edits
+    }
+
+    /// The changes and notes of `plan`, with the tally as the last note.
+    static func result(of plan: Plan, in set: SourceSet, extraNotes: [MigrationNote] = []) -> MigrationResult {
+        var result = MigrationResult(problems: set.problems)
+        for file in set.files {
+            let edits = plan.conversions.filter { $0.site.file.path == file.path }.flatMap(\.edits)
+            guard !edits.isEmpty else { continue }
+            result.changes.append(FileChange(path: file.path, original: file.text, updated: TextEdit.apply(edits, to: file.text)))
+        }
+        result.notes = plan.left + extraNotes
+        result.notes.append(MigrationNote(
+            path: set.files.first?.path ?? ".", line: 1,
+            message: "convert-body: \(plan.conversions.count) of \(plan.chains) chain bodies converted, \(plan.left.count) left (reasons above)"
+        ))
+        return result
+    }
+}
+
+extension ConvertBody {
+    /// Plans with the compiler's facts and proves each conversion with `EditProof` in a scratch
+    /// copy (built in the package's language mode; every other reference must name what it
+    /// named, and each wrapper's call must name its async twin). (`--test` is the command
+    /// line's, shared with convert-calls and delete-twins.)
+    public static func run(_ set: SourceSet, oracle: CompilerOracle) -> MigrationResult {
+        let paths = set.files.map(\.path)
+        guard let before = try? oracle.facts(for: paths), before.errors.isEmpty else {
+            var result = run(set)
+            result.changes = []
+            result.notes.insert(MigrationNote(
+                path: set.files.first?.path ?? ".", line: 1,
+                message: "nothing written: the package does not type-check as it is, so no conversion can be proved"
+            ), at: 0)
+            return result
+        }
+        let set = set.recognizing(before)
+        let project = Project(set, compiler: before)
+        var plan = plan(set, project: project)
+        let changes = plan.conversions.map { conversion in
+            var change = PlannedChange(
+                path: conversion.site.file.path, edits: conversion.edits, scope: conversion.scope, line: conversion.site.line,
+                summary: conversion.summary
+            )
+            // The wrapper's call names the async twin.
+            if let twin = conversion.twinUSR, let offset = conversion.wrapperCallOffset {
+                change.expectations.append(.init(place: .inserted(edit: 1, offset: offset), target: .usr(twin), meaning: "the async twin"))
+            }
+            return change
+        }
+        let outcome = EditProof(oracle: oracle, before: before, paths: paths, set: set).settle(changes)
+        if outcome.failed {
+            var result = MigrationResult(problems: set.problems)
+            result.notes = outcome.notes
+            return result
+        }
+        let accepted = Set(outcome.accepted.map(\.summary))
+        for (change, reason) in outcome.dropped {
+            let signature = change.summary.components(separatedBy: " at line")[0]
+            plan.left.append(MigrationNote(path: change.path, line: change.line, message: "\(signature): left as a chain: \(reason)"))
+        }
+        plan.conversions.removeAll { !accepted.contains($0.summary) }
+        return result(of: plan, in: set, extraNotes: outcome.notes)
+    }
+}

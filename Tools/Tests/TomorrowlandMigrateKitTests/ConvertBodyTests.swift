@@ -1,0 +1,398 @@
+import Foundation
+import Testing
+import TomorrowlandAsync
+@testable import TomorrowlandMigrateKit
+
+/// `convert-body`: chains moved into their async twins, the promise versions wrapping them
+/// (issue 28, item 2).
+@Suite("convert-body")
+struct ConvertBodyTests {
+    /// `add-async-twins`, then `convert-body`, on `source` in memory: the text after both and
+    /// convert-body's notes.
+    static func converted(_ source: String, path: String = "Feed.swift") -> (text: String, notes: [String]) {
+        let sources = [(path: path, text: source)]
+        let twins = Support.applying(AddAsyncTwins.run(.inMemory(sources)), to: sources)
+        let result = ConvertBody.run(.inMemory(twins))
+        return (Support.text(of: path, in: Support.applying(result, to: twins)), result.notes.map(\.message))
+    }
+
+    /// The twin's body (between its braces) and the promise function's body, for `name`.
+    static func bodies(of name: String, in text: String) -> (promise: String, twin: String) {
+        let parts = text.components(separatedBy: "func \(name)(")
+        func body(_ part: String) -> String {
+            let afterBrace = part.components(separatedBy: " {\n").dropFirst().joined(separator: " {\n")
+            return afterBrace.components(separatedBy: "\n    }\n").first ?? afterBrace
+        }
+        return (parts.count > 1 ? body(parts[1]) : "", parts.count > 2 ? body(parts[2]) : "")
+    }
+
+    static let header = """
+        import Foundation
+        import Tomorrowland
+
+        public struct Post: Sendable { public var id: Int; public var title: String }
+        public enum APIError: Error { case offline, notFound }
+
+        public final class Feed: Sendable {
+            public init() {}
+
+            public func latestPosts(limit: Int) -> Promise<[Post], APIError> {
+                Promise(fulfilled: (0..<limit).map { Post(id: $0, title: "t\\($0)") })
+            }
+
+        """
+
+    static func feed(_ methods: String) -> String { header + methods + "\n}\n" }
+
+    @Test("`map` with `$0` on .immediate: one awaited expression; the typed promise wraps the twin")
+    func mapOfAnonymousArgument() {
+        let text = Self.converted(Self.feed("""
+                public func titles(limit: Int) -> Promise<[String], APIError> {
+                    latestPosts(limit: limit).map(on: .immediate) { $0.map(\\.title) }
+                }
+            """)).text
+        let (promise, twin) = Self.bodies(of: "titles", in: text)
+        #expect(promise == "        StdPromise { try await self.titles(limit: limit) }.mapError(on: .immediate) { $0 as! APIError }")
+        #expect(twin == "        return try await latestPosts(limit: limit).map(\\.title)")
+        #expect(text.contains("func titles(limit: Int) async throws -> [String] {"))
+        #expect(text.contains("(added by tomorrowland-migrate): does the work; the promise version wraps it."))
+    }
+
+    @Test("a named context runs the closure on its executor; a parameter that would shadow the callee is renamed")
+    func namedContext() {
+        let text = Self.converted(Self.feed("""
+                public func titles(limit: Int) -> StdPromise<[String]> {
+                    latestPosts(limit: limit).mapError(on: .immediate) { $0 as Swift.Error }.map(on: .immediate) { posts in posts.map(\\.title) }
+                }
+
+                public func sortedTitles() -> StdPromise<[String]> {
+                    titles(limit: 3).map(on: .utility) { titles in
+                        titles.sorted()
+                    }
+                }
+            """)).text
+        #expect(Self.bodies(of: "titles", in: text).twin == """
+                    let posts = try await latestPosts(limit: limit)
+                    return posts.map(\\.title)
+            """)
+        #expect(Self.bodies(of: "sortedTitles", in: text).twin == """
+                    let value = try await titles(limit: 3)
+                    return await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                        value.sorted()
+                    }
+            """)
+        #expect(Self.bodies(of: "sortedTitles", in: text).promise == "        StdPromise { try await self.sortedTitles() }")
+    }
+
+    @Test("`flatMap`, `catch` as do/catch, `recover` and `always` as defer; statements before the chain stay first")
+    func errorHandlers() {
+        let text = Self.converted(Self.feed("""
+                public func first() -> StdPromise<String> {
+                    let limit = 1
+                    return latestPosts(limit: limit)
+                        .mapError(on: .immediate) { $0 as Swift.Error }
+                        .flatMap(on: .immediate) { posts in
+                            posts.first.map { StdPromise(fulfilled: $0.title) } ?? StdPromise(rejected: APIError.notFound)
+                        }
+                        .catch(on: .immediate) { error in print("no title: \\(error)") }
+                }
+
+                public func count() -> Promise<Int, NoError> {
+                    latestPosts(limit: 10)
+                        .mapError(on: .immediate) { $0 as Swift.Error }
+                        .map(on: .immediate) { posts -> Int in
+                            let count = posts.count
+                            return count * 2
+                        }
+                        .recover(on: .immediate) { _ in 0 }
+                        .always(on: .immediate) { _ in print("counted") }
+                }
+            """)).text
+        #expect(Self.bodies(of: "first", in: text).twin == """
+                    let limit = 1
+                    do {
+                        let posts = try await latestPosts(limit: limit)
+                        return try await (posts.first.map { StdPromise(fulfilled: $0.title) } ?? StdPromise(rejected: APIError.notFound)).value
+                    } catch let error where !(error is CancellationError) {
+                        print("no title: \\(error)")
+                        throw error
+                    }
+            """)
+        #expect(Self.bodies(of: "count", in: text).twin == """
+                    defer {
+                        print("counted")
+                    }
+                    do {
+                        let posts = try await latestPosts(limit: 10)
+                        let count = posts.count
+                        return count * 2
+                    } catch let error as CancellationError {
+                        throw error
+                    } catch {
+                        return 0
+                    }
+            """)
+    }
+
+    @Test("in @MainActor code, .main and no-context callbacks run inline on the actor; `then` passes the value on")
+    func mainActor() {
+        let text = Self.converted(Self.header + """
+            }
+
+            @MainActor
+            public final class Screen {
+                public var title = ""
+                let feed = Feed()
+
+                public func load() -> StdPromise<String> {
+                    feed.latestPosts(limit: 1)
+                        .mapError(on: .immediate) { $0 as Swift.Error }
+                        .map(on: .main) { posts in posts[0].title }
+                        .then(on: .main) { text in self.title = text }
+                }
+            }
+
+            public func onMain(feed: Feed) -> StdPromise<Int> {
+                feed.latestPosts(limit: 2).mapError(on: .immediate) { $0 as Swift.Error }.map(on: .main) { posts in posts.count }
+            }
+            """).text
+        #expect(Self.bodies(of: "load", in: text).twin == """
+                    let posts = try await feed.latestPosts(limit: 1)
+                    let text = posts[0].title
+                    self.title = text
+                    return text
+            """)
+        #expect(text.contains("""
+            public nonisolated(nonsending) func onMain(feed: Feed) async throws -> Int {
+                let posts = try await feed.latestPosts(limit: 2)
+                return await withTaskExecutorPreference(PromiseContext.main.taskExecutor) { @concurrent in
+                    posts.count
+                }
+            }
+            """))
+    }
+
+    @Test("`tryMap` is `map` whose statements may throw; a statement over several lines keeps its shape")
+    func tryMapOverSeveralLines() {
+        let text = Self.converted(Self.feed("""
+                public func joinedLength() -> StdPromise<Int> {
+                    latestPosts(limit: 2)
+                        .mapError(on: .immediate) { $0 as Swift.Error }
+                        .tryMap(on: .immediate) { posts in
+                            let joined = posts.map(\\.title).joined(
+                                separator: ","
+                            )
+                            guard !joined.isEmpty else { throw APIError.notFound }
+                            return joined.count
+                        }
+                }
+            """)).text
+        #expect(Self.bodies(of: "joinedLength", in: text).twin == """
+                    let posts = try await latestPosts(limit: 2)
+                    let joined = posts.map(\\.title).joined(
+                        separator: ","
+                    )
+                    guard !joined.isEmpty else { throw APIError.notFound }
+                    return joined.count
+            """)
+    }
+
+    @Test("`when(fulfilled:)` is awaited as it is (its first-failure rule kept); a closure's two parameters become a tuple `let`")
+    func when() {
+        let text = Self.converted(Self.feed("""
+                public func counts() -> Promise<(Int, Int), APIError> {
+                    when(fulfilled: latestPosts(limit: 1), latestPosts(limit: 2)).map(on: .immediate) { one, two in
+                        (one.count, two.count)
+                    }
+                }
+            """)).text
+        #expect(Self.bodies(of: "counts", in: text).twin == """
+                    let (one, two) = try await when(fulfilled: latestPosts(limit: 1), latestPosts(limit: 2)).value
+                    return (one.count, two.count)
+            """)
+    }
+
+    @Test("chains whose meaning cannot be kept are left, each with its reason")
+    func leftAlone() {
+        let (text, notes) = Self.converted(Self.feed("""
+                public func tokened(_ token: PromiseInvalidationToken) -> Promise<Int, APIError> {
+                    latestPosts(limit: 1).map(on: .immediate, token: token) { $0.count }
+                }
+
+                public func chosen(_ context: PromiseContext) -> Promise<Int, APIError> {
+                    latestPosts(limit: 1).map(on: context) { $0.count }
+                }
+
+                public func timed() -> Promise<Int, PromiseTimeoutError<APIError>> {
+                    latestPosts(limit: 1).map(on: .immediate) { $0.count }.timeout(on: .immediate, delay: 1)
+                }
+
+            """))
+        #expect(notes.contains("tokened(_:): left as a chain: an invalidation token"))
+        #expect(notes.contains("chosen(_:): left as a chain: context value not known statically (`context`)"))
+        #expect(notes.contains { $0.hasPrefix("timed(): left as a chain: `timeout`") })
+        #expect(notes.last == "convert-body: 0 of 3 chain bodies converted, 3 left (reasons above)")
+        #expect(text.contains("latestPosts(limit: 1).map(on: .immediate, token: token) { $0.count }"))
+    }
+
+    @Test("a function without an async twin is left: add-async-twins comes first")
+    func needsTwin() {
+        let source = Self.feed("""
+                public func titles(limit: Int) -> Promise<[String], APIError> {
+                    latestPosts(limit: limit).map(on: .immediate) { $0.map(\\.title) }
+                }
+            """)
+        let result = ConvertBody.run(.inMemory([(path: "Feed.swift", text: source)]))
+        #expect(result.changes.isEmpty)
+        #expect(result.notes.map(\.message).contains { $0.contains("titles(limit:): left as a chain: no async twin of its own (run add-async-twins first") })
+    }
+
+    @Test("overloads that differ only by parameter types each get their own twin's body")
+    func overloads() {
+        let text = Self.converted(Self.feed("""
+                public func count(_ limit: Int) -> Promise<Int, APIError> {
+                    latestPosts(limit: limit).map(on: .immediate) { $0.count }
+                }
+
+                public func count(_ limit: Double) -> Promise<Int, APIError> {
+                    latestPosts(limit: Int(limit)).map(on: .immediate) { $0.count + 1 }
+                }
+            """)).text
+        #expect(text.contains("""
+                public nonisolated(nonsending) func count(_ limit: Int) async throws -> Int {
+                    return try await latestPosts(limit: limit).count
+                }
+            """))
+        #expect(text.contains("""
+                public nonisolated(nonsending) func count(_ limit: Double) async throws -> Int {
+                    return try await latestPosts(limit: Int(limit)).count + 1
+                }
+            """))
+    }
+
+    @Test("statements before the chain move with it, whatever they call (an array's `map` is no promise callback)")
+    func statementsBeforeTheChain() {
+        let text = Self.converted(Self.feed("""
+                public func total(_ limits: [Int]) -> Promise<Int, APIError> {
+                    let doubled = limits.map { $0 * 2 }
+                    return latestPosts(limit: doubled.reduce(0, +)).map(on: .immediate) { $0.count }
+                }
+            """)).text
+        #expect(Self.bodies(of: "total", in: text).twin == """
+                    let doubled = limits.map { $0 * 2 }
+                    return try await latestPosts(limit: doubled.reduce(0, +)).count
+            """)
+    }
+
+    @Test("a second run changes nothing")
+    func idempotent() {
+        let text = Self.converted(Self.feed("""
+                public func titles(limit: Int) -> Promise<[String], APIError> {
+                    latestPosts(limit: limit).map(on: .immediate) { $0.map(\\.title) }
+                }
+            """)).text
+        let second = ConvertBody.run(.inMemory([(path: "Feed.swift", text: text)]))
+        #expect(second.changes.isEmpty)
+        #expect(second.notes.map(\.message) == ["convert-body: 0 of 0 chain bodies converted, 0 left (reasons above)"], "the wrapper is not a chain")
+    }
+
+    @Test("every shape of Fixtures/ConvertBody/Shapes.swift is converted, and the result compiles (Swift 5 and 6)", arguments: [5, 6])
+    func compiles(swiftVersion: Int) throws {
+        let shapes = try Support.fixture("ConvertBody/Shapes.swift")
+        let (converted, notes) = Self.converted(shapes.text, path: "Shapes.swift")
+        #expect(notes == ["convert-body: 12 of 12 chain bodies converted, 0 left (reasons above)"])
+        try Support.expectCompiles([(path: "Shapes.swift", text: converted)], swiftVersion: swiftVersion)
+        #expect(converted.contains("""
+            public nonisolated(nonsending) func loggedCount(feed: Feed) async throws -> Int {
+                do {
+                    let value = try await feed.latestPosts(limit: 1)
+                    return await withTaskExecutorPreference(PromiseContext.CallerIsolated.screen.context.taskExecutor) { @concurrent in
+                        value.count
+                    }
+                } catch let error where !(error is CancellationError) {
+                    await withTaskExecutorPreference(PromiseContext.main.taskExecutor) { @concurrent in
+                        print("failed: \\(error)")
+                    }
+                    throw error
+                }
+            }
+            """))
+    }
+
+    @Test("with the compiler: each conversion is proved; one the compiler rejects is left with its reason, the rest written")
+    func proved() throws {
+        let source = """
+            import Foundation
+            import Tomorrowland
+
+            let counterQueue = DispatchQueue(label: "counter")
+            let counterExecutor = PromiseContext.queue(counterQueue).serialExecutor!
+
+            actor Counter {
+                var total = 0
+                nonisolated var unownedExecutor: UnownedSerialExecutor { counterExecutor.asUnownedSerialExecutor() }
+                func add(_ n: Int) -> Int {
+                    total += n
+                    return total
+                }
+            }
+
+            func add(_ amount: StdPromise<Int>, to counter: Counter) -> StdPromise<Int> {
+                amount.map(on: .queue(counterQueue)) { n in counter.assumeIsolated { $0.add(n) } }
+            }
+
+            func doubled(_ amount: StdPromise<Int>) -> StdPromise<Int> {
+                amount.map(on: .utility) { $0 * 2 }
+            }
+            """
+        let twins = Support.applying(AddAsyncTwins.run(.inMemory([(path: "Counter.swift", text: source)])), to: [(path: "Counter.swift", text: source)])
+        let (set, oracle, directory) = try OracleTests.fixture(swiftVersion: 6, source: twins[0])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = ConvertBody.run(set, oracle: oracle)
+        let notes = result.notes.map(\.message)
+        #expect(notes.contains { $0.hasPrefix("add(_:to:): left as a chain: the compiler objects:") && $0.contains("assumeIsolated") }, "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("checked by the compiler (round 2)") }, "\(notes)")
+        #expect(notes.last == "convert-body: 1 of 2 chain bodies converted, 1 left (reasons above)")
+        let text = try #require(result.changes.first?.updated)
+        #expect(text.contains("StdPromise { try await doubled(amount) }"))
+        #expect(text.contains("amount.map(on: .queue(counterQueue)) { n in counter.assumeIsolated { $0.add(n) } }"))
+    }
+
+    // MARK: - Behaviour (ConvertedBehaviour.swift is the tool's output, compiled into these tests)
+
+    @Test("ConvertedBehaviour.swift is exactly what the tool writes for Fixtures/ConvertBody/Behaviour.swift")
+    func behaviourFileIsTheToolsOutput() throws {
+        let behaviour = try Support.fixture("ConvertBody/Behaviour.swift")
+        let compiled = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ConvertedBehaviour.swift")
+        #expect(Self.converted(behaviour.text, path: "Behaviour.swift").text == (try String(contentsOf: compiled, encoding: .utf8)))
+    }
+
+    @Test("the wrapper fulfils with the value, and the `map(on: .queue(q))` closure ran on q")
+    func value() async throws {
+        behaviourQueue.setSpecific(key: behaviourKey, value: "behaviourQueue")
+        let observed = Observed()
+        #expect(try await (doubled(21, observed: observed) as Promise<Int, BehaviourError>).value == 42)
+        #expect(observed.places == ["behaviourQueue"])
+    }
+
+    @Test("the wrapper rejects with the typed error, and the closure did not run")
+    func error() async {
+        let observed = Observed()
+        let result = await (doubled(-1, observed: observed) as Promise<Int, BehaviourError>).resolvedResult
+        #expect(result == .error(.failed))
+        #expect(observed.places.isEmpty)
+    }
+
+    @Test("requestCancel() on the wrapper cancels the Task, whose await asks the source to cancel")
+    func cancel() async throws {
+        let observed = Observed()
+        let promise: Promise<Int, BehaviourError> = doubled(0, observed: observed)
+        // Once the source's promise exists, the twin awaits it.
+        while !observed.started { await Task.yield() }
+        promise.requestCancel()
+        let result = await promise.resolvedResult
+        #expect(result == .cancelled)
+        #expect(observed.cancelled)
+        #expect(observed.places.isEmpty)
+    }
+}

@@ -1,0 +1,56 @@
+// The input of ConvertBodyTests' runtime check: ConvertedBehaviour.swift (compiled into the tests)
+// is exactly what add-async-twins and convert-body make of this file.
+
+import Foundation
+import Tomorrowland
+
+/// The queue the chain's `map` names; marked so that a closure can tell it runs there.
+let behaviourQueue = DispatchQueue(label: "convert-body.behaviour")
+let behaviourKey = DispatchSpecificKey<String>()
+
+/// What the chain's closures and its source saw.
+final class Observed: @unchecked Sendable {
+    private let lock = NSLock()
+    private var placesSeen: [String] = []
+    private var cancelRequested = false
+    private var sourceStarted = false
+
+    var places: [String] { lock.withLock { placesSeen } }
+    var cancelled: Bool { lock.withLock { cancelRequested } }
+    var started: Bool { lock.withLock { sourceStarted } }
+
+    func ran() {
+        let place = DispatchQueue.getSpecific(key: behaviourKey) ?? "elsewhere"
+        lock.withLock { placesSeen.append(place) }
+    }
+
+    func start() { lock.withLock { sourceStarted = true } }
+
+    func cancel() { lock.withLock { cancelRequested = true } }
+}
+
+enum BehaviourError: Error, Equatable {
+    case failed
+}
+
+/// A value for a positive input, an error for a negative one, and for 0 a promise that
+/// stays pending until it is asked to cancel.
+func behaviourSource(_ input: Int, observed: Observed) -> Promise<Int, BehaviourError> {
+    if input > 0 { return Promise(fulfilled: input) }
+    if input < 0 { return Promise(rejected: .failed) }
+    return Promise(on: .immediate) { resolver in
+        observed.start()
+        resolver.onRequestCancel(on: .immediate) { resolver in
+            observed.cancel()
+            resolver.cancel()
+        }
+    }
+}
+
+/// Doubles the source's value on `behaviourQueue`.
+func doubled(_ input: Int, observed: Observed) -> Promise<Int, BehaviourError> {
+    behaviourSource(input, observed: observed).map(on: .queue(behaviourQueue)) { value in
+        observed.ran()
+        return value * 2
+    }
+}

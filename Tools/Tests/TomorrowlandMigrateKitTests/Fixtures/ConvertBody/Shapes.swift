@@ -1,0 +1,134 @@
+// Every shape convert-body converts, for ConvertBodyTests: after add-async-twins and
+// convert-body each chain below is converted, and the result compiles in Swift 5 and 6 mode.
+
+import Foundation
+import Tomorrowland
+
+public struct Post: Sendable {
+    public var id: Int
+    public var title: String
+}
+
+public enum APIError: Error {
+    case offline, notFound
+}
+
+public let workQueue = DispatchQueue(label: "shapes.work")
+
+public final class Feed: Sendable {
+    public init() {}
+
+    public func latestPosts(limit: Int) -> Promise<[Post], APIError> {
+        Promise(fulfilled: (0..<limit).map { Post(id: $0, title: "t\($0)") })
+    }
+
+    /// `map` with `$0`.
+    public func titles(limit: Int) -> Promise<[String], APIError> {
+        latestPosts(limit: limit).map(on: .immediate) { $0.map(\.title) }
+    }
+
+    /// `map` on a QoS queue and on a dispatch queue; a parameter named like the callee.
+    public func sortedTitles() -> Promise<[String], APIError> {
+        titles(limit: 3)
+            .map(on: .utility) { titles in titles.sorted() }
+            .map(on: .queue(workQueue)) { titles in
+                let reversed = Array(titles.reversed())
+                return reversed
+            }
+    }
+
+    /// `flatMap` into a function with a twin, and into a promise expression.
+    public func secondTitle() -> Promise<String, APIError> {
+        titles(limit: 2)
+            .flatMap(on: .immediate) { titles in self.titles(limit: titles.count) }
+            .flatMap(on: .immediate) { titles in titles.last.map { Promise(fulfilled: $0) } ?? Promise(rejected: .notFound) }
+    }
+
+    /// `catch` at the end, after erasing the error type; statements before the chain.
+    public func first() -> StdPromise<String> {
+        let limit = 1
+        return latestPosts(limit: limit)
+            .mapError(on: .immediate) { $0 as Swift.Error }
+            .map(on: .immediate) { posts in posts[0].title }
+            .catch(on: .immediate) { error in print("no title: \(error)") }
+    }
+
+    /// `recover` (a promise that cannot fail) and `always`.
+    public func count() -> Promise<Int, NoError> {
+        latestPosts(limit: 10)
+            .mapError(on: .immediate) { $0 as Swift.Error }
+            .map(on: .immediate) { posts -> Int in
+                let count = posts.count
+                return count * 2
+            }
+            .recover(on: .immediate) { _ in 0 }
+            .always(on: .immediate) { _ in print("counted") }
+    }
+
+    /// `mapError` into another typed error.
+    public func retitled() -> Promise<[String], APIError> {
+        titles(limit: 1).mapError(on: .immediate) { _ in APIError.offline }
+    }
+
+    /// `tryMap`, with a statement over several lines.
+    public func joinedLength() -> StdPromise<Int> {
+        titles(limit: 2)
+            .mapError(on: .immediate) { $0 as Swift.Error }
+            .tryMap(on: .immediate) { titles in
+                let joined = titles.joined(
+                    separator: ","
+                )
+                guard !joined.isEmpty else { throw APIError.notFound }
+                return joined.count
+            }
+    }
+
+    /// `when(fulfilled:)` with a tuple closure, and of an array.
+    public func counts() -> Promise<(Int, Int), APIError> {
+        when(fulfilled: latestPosts(limit: 1), latestPosts(limit: 2)).map(on: .immediate) { one, two in
+            (one.count, two.count)
+        }
+    }
+
+    public func everyTitle(_ limits: [Int]) -> Promise<[[String]], APIError> {
+        when(fulfilled: limits.map { titles(limit: $0) })
+    }
+}
+
+extension PromiseContext.CallerIsolated {
+    /// A context of the app's that keeps the caller's actor, as `.main` does.
+    public static var screen: Self { .main }
+}
+
+/// A context on `CallerIsolated` and an error handler on `.main`, in nonisolated code: on the
+/// main queue's executor.
+public func loggedCount(feed: Feed) -> StdPromise<Int> {
+    feed.latestPosts(limit: 1)
+        .mapError(on: .immediate) { $0 as Swift.Error }
+        .map(on: .screen) { $0.count }
+        .catch(on: .main) { print("failed: \($0)") }
+}
+
+/// `.main` in nonisolated code: on the main queue's executor.
+public func mainCount(feed: Feed) -> Promise<Int, APIError> {
+    feed.latestPosts(limit: 2).map(on: .main) { posts in posts.count }
+}
+
+/// Main-actor code: `.main`, `.auto` and no context run inline on the actor; `then` passes the value on.
+@MainActor
+public final class Screen {
+    public var title = ""
+    public var loading = false
+    let feed = Feed()
+
+    public init() {}
+
+    public func load() -> StdPromise<String> {
+        feed.latestPosts(limit: 1)
+            .mapError(on: .immediate) { $0 as Swift.Error }
+            .map(on: .main) { posts in posts[0].title }
+            .then(on: .auto) { text in self.title = text }
+            .catch(on: .main) { error in self.title = "failed: \(error)" }
+            .always(on: .main) { _ in self.loading = false }
+    }
+}
