@@ -1,5 +1,6 @@
 // MIGRATION.md, "Large codebases: `tomorrowland-migrate`": a function and the async twin the
-// tool writes for it (Tools/ checks that it writes exactly this), and how callers resolve.
+// tool writes for it, a chain after convert-body (Tools/ checks that it writes exactly these),
+// and how callers resolve.
 
 import Testing
 import TomorrowlandAsync
@@ -22,6 +23,23 @@ nonisolated(nonsending) func fetchBadge(id: Int) async throws -> Badge {
     try await (fetchBadge(id: id) as StdPromise<Badge>).value
 }
 
+/// The badge's caption, made on a background queue.
+func badgeCaption(id: Int) -> StdPromise<String> {
+    StdPromise { try await badgeCaption(id: id) }
+}
+
+/// The badge's caption, made on a background queue.
+///
+/// Async twin of `badgeCaption(id:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's error, or `CancellationError` when it is cancelled; cancelling the awaiting Task requests
+/// cancellation of the promise.
+nonisolated(nonsending) func badgeCaption(id: Int) async throws -> String {
+    let badge = try await fetchBadge(id: id)
+    return await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+        "Badge #\(badge.id)"
+    }
+}
+
 /// Synchronous code keeps getting the promise once the twin exists.
 func badgePromiseFromSynchronousCode() -> StdPromise<Badge> {
     let promise = fetchBadge(id: 1)
@@ -38,5 +56,11 @@ struct MigrationToolSnippets {
         #expect(badge == Badge(id: 3))
         #expect(try await promise.value == Badge(id: 1))
         #expect(try await pinned.value == Badge(id: 2))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aConvertedBodyAndItsWrapper() async throws {
+        #expect(try await badgeCaption(id: 4) == "Badge #4")                            // the twin
+        #expect(try await (badgeCaption(id: 5) as StdPromise<String>).value == "Badge #5")  // the wrapper
     }
 }

@@ -44,6 +44,33 @@ struct MigrationGuideTests {
         let indented = twin.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "   " + $0 }.joined(separator: "\n")
         #expect(guide.contains(indented), "MIGRATION.md should show:\n\(indented)")
     }
+
+    @Test("the body MIGRATION.md shows convert-body writing is what it writes")
+    func documentedBody() throws {
+        let guide = try String(contentsOf: Support.repositoryRoot.appendingPathComponent("MIGRATION.md"), encoding: .utf8)
+        let before = [(path: "Badge.swift", text: """
+            import Tomorrowland
+
+            struct Badge: Sendable { var id: Int }
+
+            /// Loads a badge.
+            func fetchBadge(id: Int) -> StdPromise<Badge> {
+                Promise(on: .utility) { resolver in resolver.fulfill(with: Badge(id: id)) }
+            }
+
+            /// The badge's caption, made on a background queue.
+            func badgeCaption(id: Int) -> StdPromise<String> {
+                fetchBadge(id: id).map(on: .utility) { badge in "Badge #\\(badge.id)" }
+            }
+            """)]
+        let twins = Support.applying(AddAsyncTwins.run(.inMemory(before)), to: before)
+        let written = Support.text(of: "Badge.swift", in: Support.applying(ConvertBody.run(.inMemory(twins)), to: twins))
+        let start = try #require(written.range(of: "/// The badge's caption")?.lowerBound)
+        let converted = String(written[start...]).trimmingCharacters(in: .newlines)
+        // The guide indents the block inside a list item.
+        let indented = converted.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "   " + $0 }.joined(separator: "\n")
+        #expect(guide.contains(indented), "MIGRATION.md should show:\n\(indented)")
+    }
 }
 
 /// Tools/Corpus in memory (Tools/scripts/migrate-corpus.sh then builds and tests a migrated copy, in CI).
