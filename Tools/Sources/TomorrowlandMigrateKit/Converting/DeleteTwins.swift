@@ -1,7 +1,10 @@
 // `delete-twins`: the twins `add-async-twins` and `add-promise-twins` wrote that nothing calls any
 // more (no reference in the scanned files or in any module of the package that imports them, as
 // the compiler resolves references) are deleted, with their doc comments; a protocol extension
-// left with no members goes too. Proven like `convert-calls`.
+// left with no members goes too. Proven like `convert-calls`. Kept too, as the compiler's
+// references cannot show their uses: a twin with the name, labels and `async` of a protocol
+// requirement in the scanned sources (it may be the witness: deleting it would switch to a
+// default implementation, silently).
 
 import Foundation
 import SwiftSyntax
@@ -10,6 +13,8 @@ public enum DeleteTwins {
     /// Why a twin stays, as the notes say it.
     enum Reason {
         static let isPublic = "public: clients outside this package may call it (--include-public deletes it)"
+        static let witness = "it may witness a protocol requirement with its name and labels: "
+            + "deleting it could switch calls to a default implementation"
         static func called(at places: [String]) -> String {
             "called at \(places.prefix(3).joined(separator: ", "))" + (places.count > 3 ? " and \(places.count - 3) more place(s)" : "")
         }
@@ -63,12 +68,15 @@ public enum DeleteTwins {
                 for usr in usrs { places[usr, default: []].append("\(scannedFile?.path ?? path):\(EditProof.line(of: offset, in: text))") }
             }
         }
+        let requirements = Set(set.files.flatMap(FunctionSite.all(in:)).filter { $0.decl.enclosingProtocol != nil }.map(\.witnessKey))
         for pair in TwinPairs.find(in: set.files, project: project) where TwinPairs.isWrittenByTheTool(pair.twinSite) {
             guard seen.insert(pair.twinUSR).inserted else { continue }
             let site = pair.twinSite
             let text = "`\(site.signature)` (\(pair.twin == .async ? "async" : "promise") twin)"
             if let callers = places[pair.twinUSR], !callers.isEmpty {
                 kept.append(.init(path: site.file.path, line: site.line, text: text, reason: Reason.called(at: callers)))
+            } else if requirements.contains(site.witnessKey) {
+                kept.append(.init(path: site.file.path, line: site.line, text: text, reason: Reason.witness))
             } else if !includingPublic, site.decl.modifiers.contains(where: { ["public", "open", "package"].contains($0.name.text) }) {
                 kept.append(.init(path: site.file.path, line: site.line, text: text, reason: Reason.isPublic))
             } else {

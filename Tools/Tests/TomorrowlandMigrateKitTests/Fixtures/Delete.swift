@@ -60,3 +60,22 @@ func caller() async throws -> Int {
     let first = try await used()
     return first + (await converted())
 }
+
+/// Review 28, finding 7a: the twin `Service.count()` is the witness of `Counting.count()`;
+/// without it the default (0) would answer, silently.
+protocol Counting {
+    func count() async throws -> Int
+}
+
+extension Counting {
+    func count() async throws -> Int { 0 }
+}
+
+struct Service: Counting {
+    func count() -> StdPromise<Int> { StdPromise(fulfilled: 5) }
+
+    /// Async twin of `count()` (added by tomorrowland-migrate): awaits the promise it returns.
+    func count() async throws -> Int {
+        try await (count() as StdPromise<Int>).value
+    }
+}
