@@ -79,3 +79,21 @@ struct Service: Counting {
         try await (count() as StdPromise<Int>).value
     }
 }
+
+func later() -> StdPromise<Int> { StdPromise(fulfilled: 6) }
+
+/// Async twin of `later()` (added by tomorrowland-migrate): awaits the promise it returns.
+func later() async throws -> Int {
+    try await (later() as StdPromise<Int>).value
+}
+
+// Review 28, finding 7b: code the compiler does not see here calls the twin of `later()`.
+#if TOMORROWLAND_OTHER_PLATFORM
+func onTheOtherPlatform() async throws -> Int { try await later() }
+#else
+// The clause compiled here: a name in it is no reason to keep the twin of `unused()`.
+func onThisPlatform() -> Int {
+    let unused = 1
+    return unused
+}
+#endif
