@@ -65,6 +65,24 @@ struct ConvertCallsTests {
             }
             return lines
         }
+
+        func number(in item: String) throws(Failure) -> Int {
+            guard let number = Int(item.dropFirst(5)) else { throw .missing }
+            return number
+        }
+
+        /// The `.value` case throws Failure itself: in a do block, `catch let error as Failure` would
+        /// catch it and return -1 instead of throwing.
+        func parsed(store: Store) async throws -> Int {
+            switch await (store.find(6) as Promise<String, Failure>).resolvedResult {
+            case .value(let item):
+                return try number(in: item + "x") + [1].map { try? number(in: "item \\($0)") }.count
+            case .error:
+                return -1
+            case .cancelled:
+                return 0
+            }
+        }
         """
 
     @Test("bridges become direct calls; the rest is listed with the reason; it compiles and a second run changes nothing", arguments: [6, 5])
@@ -87,14 +105,15 @@ struct ConvertCallsTests {
         #expect(notes.contains("left `switch await store.find(1).resolvedResult`: a `switch` on `.resolvedResult` converts only "
             + "with the cases `.value`, `.error`, `.cancelled` in that order"))
         #expect(notes.contains("left `switch await store.setting().resolvedResult`: " + ConvertCalls.Reason.untypedResultSwitch))
-        #expect(notes.last?.hasPrefix("convert-calls: 9 call(s) converted, 6 left (1: ") == true, "\(notes)")
+        #expect(notes.contains("left `switch await store.find(6).resolvedResult`: the .value case throws: do/catch would catch its errors"))
+        #expect(notes.last?.hasPrefix("convert-calls: 9 call(s) converted, 7 left (1: ") == true, "\(notes)")
         try Support.expectCompiles([("Convert.swift", text)], swiftVersion: swiftVersion)
 
         // A second run on the converted file finds nothing to convert.
         try text.write(to: directory.appendingPathComponent("Convert.swift"), atomically: true, encoding: .utf8)
         let second = ConvertCalls.run(SourceSet.load(paths: [directory.path]), oracle: oracle)
         #expect(second.changes.isEmpty)
-        #expect(second.notes.last?.message.hasPrefix("convert-calls: 0 call(s) converted, 6 left") == true)
+        #expect(second.notes.last?.message.hasPrefix("convert-calls: 0 call(s) converted, 7 left") == true)
     }
 
     @Test("a conversion the compiler does not confirm is left, with its reason, and the others are written")

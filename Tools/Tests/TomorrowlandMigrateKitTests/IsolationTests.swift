@@ -170,4 +170,28 @@ struct InheritedIsolationTests {
     func compiles(swiftVersion: Int) throws {
         try Support.expectCompiles(Support.bothCommands([Self.source], all: false).sources, swiftVersion: swiftVersion)
     }
+    /// Review 28, finding 3: a global actor whose name does not end in "Actor".
+    static let customGlobalActor = (path: "Worker.swift", text: """
+        import Tomorrowland
+
+        @globalActor
+        actor Background {
+            static let shared = Background()
+        }
+
+        @Background
+        final class Worker {
+            var count = 0
+            func load() -> Promise<Int, NoError> { Promise(fulfilled: count) }
+        }
+        """)
+
+    @Test("a class on a global actor declared @globalActor in the scanned files (not named …Actor): its twin stays on it; it compiles")
+    func customGlobalActor() throws {
+        let sources = Support.bothCommands([Self.customGlobalActor], all: false).sources
+        let text = Support.text(of: "Worker.swift", in: sources)
+        #expect(text.contains("    func load() async throws(CancellationError) -> Int {"), "\(text)")
+        #expect(!text.contains("nonisolated(nonsending)"))
+        try Support.expectCompiles(sources, swiftVersion: 6)
+    }
 }

@@ -1,7 +1,11 @@
 // `delete-twins`: the twins `add-async-twins` and `add-promise-twins` wrote that nothing calls any
 // more (no reference in the scanned files or in any module of the package that imports them, as
 // the compiler resolves references) are deleted, with their doc comments; a protocol extension
-// left with no members goes too. Proven like `convert-calls`.
+// left with no members goes too. Proven like `convert-calls`. Kept too, as the compiler's
+// references cannot show their uses: a twin with the name, labels and `async` of a protocol
+// requirement in the scanned sources (it may be the witness: deleting it would switch to a
+// default implementation, silently), and one whose name appears in an `#if` clause the compiler
+// did not see (no reference or declaration in it: code for another platform may call it).
 
 import Foundation
 import SwiftSyntax
@@ -10,6 +14,12 @@ public enum DeleteTwins {
     /// Why a twin stays, as the notes say it.
     enum Reason {
         static let isPublic = "public: clients outside this package may call it (--include-public deletes it)"
+        static let witness = "it may witness a protocol requirement with its name and labels: "
+            + "deleting it could switch calls to a default implementation"
+        static let inactive = "named in an inactive `#if` clause"
+        static func inactive(at places: [String]) -> String {
+            "\(inactive) at \(places.prefix(3).joined(separator: ", ")): code not compiled here may call it"
+        }
         static func called(at places: [String]) -> String {
             "called at \(places.prefix(3).joined(separator: ", "))" + (places.count > 3 ? " and \(places.count - 3) more place(s)" : "")
         }
@@ -37,7 +47,9 @@ public enum DeleteTwins {
         guard !proof.failed else { return result }
         result.changes = EditProof.fileChanges(proof.accepted, in: prover.set)
         let deleted = proof.accepted.reduce(0) { $0 + $1.edits.count }
-        let reasons = Dictionary(grouping: left) { $0.reason.hasPrefix("called at") ? "called" : $0.kind }
+        let reasons = Dictionary(grouping: left) { left in
+            left.reason.hasPrefix("called at") ? "called" : left.reason.hasPrefix(Reason.inactive) ? Reason.inactive : left.kind
+        }
             .sorted { ($1.value.count, $0.key) < ($0.value.count, $1.key) }.map { "\($0.value.count): \($0.key)" }
         result.notes.append(MigrationNote(
             path: set.files.first?.path ?? ".", line: 1,
@@ -63,12 +75,18 @@ public enum DeleteTwins {
                 for usr in usrs { places[usr, default: []].append("\(scannedFile?.path ?? path):\(EditProof.line(of: offset, in: text))") }
             }
         }
+        let requirements = Set(set.files.flatMap(FunctionSite.all(in:)).filter { $0.decl.enclosingProtocol != nil }.map(\.witnessKey))
+        let inactive = inactiveMentions(in: set, facts: facts)
         for pair in TwinPairs.find(in: set.files, project: project) where TwinPairs.isWrittenByTheTool(pair.twinSite) {
             guard seen.insert(pair.twinUSR).inserted else { continue }
             let site = pair.twinSite
             let text = "`\(site.signature)` (\(pair.twin == .async ? "async" : "promise") twin)"
             if let callers = places[pair.twinUSR], !callers.isEmpty {
                 kept.append(.init(path: site.file.path, line: site.line, text: text, reason: Reason.called(at: callers)))
+            } else if requirements.contains(site.witnessKey) {
+                kept.append(.init(path: site.file.path, line: site.line, text: text, reason: Reason.witness))
+            } else if let mentions = inactive[site.name] {
+                kept.append(.init(path: site.file.path, line: site.line, text: text, reason: Reason.inactive(at: mentions)))
             } else if !includingPublic, site.decl.modifiers.contains(where: { ["public", "open", "package"].contains($0.name.text) }) {
                 kept.append(.init(path: site.file.path, line: site.line, text: text, reason: Reason.isPublic))
             } else {
@@ -93,6 +111,28 @@ public enum DeleteTwins {
             changes.append(deletion(of: site.decl, in: site.file, summary: "`\(site.signature)`"))
         }
         return (changes, kept)
+    }
+
+    /// Where each name appears in an `#if` clause of the scanned files that the compiler did not
+    /// see (no reference or declaration in it: another platform's or configuration's code), as
+    /// `path:line`. Plain syntax: every identifier counts.
+    static func inactiveMentions(in set: SourceSet, facts: CompilerFacts) -> [String: [String]] {
+        var mentions: [String: [String]] = [:]
+        for file in set.files {
+            let seen = facts.files[CompilerFacts.key(file.path)]
+            let offsets = (seen?.references.keys.map { $0 } ?? []) + (seen?.declarations.map(\.offset) ?? [])
+            // Each clause once, by its `#if`, `#elseif` or `#else`.
+            for clause in file.tree.tokens(viewMode: .sourceAccurate).compactMap({ $0.parent?.as(IfConfigClauseSyntax.self) }) {
+                guard let elements = clause.elements else { continue }
+                let range = elements.position.utf8Offset..<elements.endPosition.utf8Offset
+                guard !offsets.contains(where: range.contains) else { continue }
+                for token in elements.tokens(viewMode: .sourceAccurate) {
+                    guard case .identifier(let name) = token.tokenKind else { continue }
+                    mentions[name, default: []].append("\(file.path):\(file.line(of: token))")
+                }
+            }
+        }
+        return mentions
     }
 
     /// Deleting `decl` with its doc comment and the blank line before it (a plain comment above

@@ -14,7 +14,8 @@
 // `CancellationError` when it is cancelled, so the last `catch` is the cancelled case. Only for a
 // typed `E` (an untyped promise can reject with a CancellationError, which the switch calls
 // `.error`) or NoError (no error case then: it cannot happen). The case bodies are not moved:
-// the edits replace the head and the case labels only.
+// the edits replace the head and the case labels only. A `.value` case that throws (`try`,
+// `throw` outside nested closures) is left: in the do block the catches would catch its errors.
 
 import Foundation
 import SwiftSyntax
@@ -37,6 +38,14 @@ enum ResultSwitch {
         // `break` leaves a switch but not a do block; `fallthrough` has no do/catch equivalent.
         if cases.contains(where: { $0.tokens(viewMode: .sourceAccurate).contains { ["break", "fallthrough"].contains($0.text) } }) {
             return .failure(SkipReason("a case uses `break` or `fallthrough`"))
+        }
+        // In the do block, what the `.value` case's own code throws would land in the catches.
+        let throwsOwn = Closures.containsOwn(Syntax(cases[0].statements)) { node in
+            node.is(ThrowStmtSyntax.self) || node.as(TryExprSyntax.self).map { $0.questionOrExclamationMark == nil } == true
+                || node.as(ForStmtSyntax.self)?.tryKeyword != nil
+        }
+        if throwsOwn {
+            return .failure(SkipReason("the .value case throws: do/catch would catch its errors"))
         }
         let indent = Twins.indentation(of: switchExpr, in: file)
         guard cases.allSatisfy({ Twins.indentation(of: $0, in: file) == indent }) else {

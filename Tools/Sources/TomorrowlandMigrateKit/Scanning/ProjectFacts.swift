@@ -16,6 +16,8 @@ struct Project {
     let actors: Set<String>
     /// What the scanned declarations and extensions say about each type, by name.
     let typeFacts: [String: TypeFacts]
+    /// The types declared `@globalActor` in the scanned files.
+    let globalActors: Set<String>
     /// What the compiler says about these files, when it was asked.
     let compiler: CompilerFacts?
 
@@ -48,7 +50,13 @@ struct Project {
         ])
         self.unspellableNames = collector.unspellable.union(["Self"])
         self.actors = collector.actors
-        self.typeFacts = collector.facts
+        let globalActors = collector.globalActors
+        self.globalActors = globalActors
+        self.typeFacts = collector.facts.mapValues { facts in
+            var facts = facts
+            facts.hasGlobalActor = facts.attributes.contains { Self.isGlobalActor($0, declared: globalActors) }
+            return facts
+        }
     }
 
     /// How the code in a function runs: on an actor, on a global actor, or on no actor.
@@ -57,11 +65,21 @@ struct Project {
     /// The isolation of the method or function `site` (as far as the syntax tells).
     func isolation(of site: FunctionSite) -> Isolation {
         let modifiers = site.decl.modifiers.map(\.name.text)
-        if TypeFacts.hasGlobalActor(site.decl.attributes) { return .globalActor }
+        if hasGlobalActor(site.decl.attributes) { return .globalActor }
         if modifiers.contains("nonisolated") { return .nonisolated }
         guard let container = site.container else { return .nonisolated }
         if facts(of: container)?.isActor == true { return modifiers.contains("static") ? .nonisolated : .actor }
         return isOnGlobalActor(container) ? .globalActor : .nonisolated
+    }
+
+    /// Whether `attributes` name a global actor: `@MainActor`, one declared `@globalActor` in the
+    /// scanned files, or (declared elsewhere) one named by the convention `…Actor`.
+    func hasGlobalActor(_ attributes: AttributeListSyntax) -> Bool {
+        TypeFacts.attributeNames(attributes).contains { Self.isGlobalActor($0, declared: globalActors) }
+    }
+
+    static func isGlobalActor(_ attribute: String, declared: Set<String>) -> Bool {
+        attribute != "globalActor" && (attribute.hasSuffix("Actor") || declared.contains(unqualified(attribute)))
     }
 
     /// Framework types isolated to the main actor, which subclasses and conformers inherit.
@@ -234,8 +252,11 @@ struct Project {
 struct TypeFacts {
     var isActor = false
     var isClass = false
+    /// Set by `Project` once it knows every global actor of the scanned files.
     var hasGlobalActor = false
     var isSendable = false
+    /// The attributes written on the declaration (`MainActor` for `@MainActor`).
+    var attributes: Set<String> = []
     var isProtocol = false
     /// The inherited types and protocols written on the declaration and its extensions.
     var inherited: Set<String> = []
@@ -244,7 +265,7 @@ struct TypeFacts {
         isActor = isActor || scope.isActor
         isClass = isClass || scope.kind == .class
         isProtocol = isProtocol || scope.isProtocol
-        hasGlobalActor = hasGlobalActor || scope.attributes.map(Self.hasGlobalActor) == true
+        attributes.formUnion(scope.attributes.map(Self.attributeNames) ?? [])
         for inheritedType in scope.inheritance?.inheritedTypes ?? [] {
             let name = inheritedType.type.trimmedDescription
             inherited.insert(name)
@@ -253,11 +274,9 @@ struct TypeFacts {
         }
     }
 
-    /// `@MainActor` or another global actor (by the naming convention `…Actor`).
-    static func hasGlobalActor(_ attributes: AttributeListSyntax) -> Bool {
-        attributes.contains { element in
-            element.as(AttributeSyntax.self)?.attributeName.trimmedDescription.hasSuffix("Actor") == true
-        }
+    /// The names of `attributes` (`MainActor` for `@MainActor`).
+    static func attributeNames(_ attributes: AttributeListSyntax) -> [String] {
+        attributes.compactMap { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription }
     }
 }
 
@@ -266,6 +285,7 @@ private final class TypeFactsCollector: TypeTrackingVisitor {
     var errorTypes = Set<String>()
     var unspellable = Set<String>()
     var actors = Set<String>()
+    var globalActors = Set<String>()
     var facts: [String: TypeFacts] = [:]
     private var bodies = 0
 
@@ -287,6 +307,7 @@ private final class TypeFactsCollector: TypeTrackingVisitor {
         if !type.isExtension && (!types.isEmpty || bodies > 0) { unspellable.insert(type.name) }
         noteGenerics(type.genericParameters)
         if type.isActor { actors.insert(type.name) }
+        if type.attributes.map(TypeFacts.attributeNames)?.contains("globalActor") == true { globalActors.insert(Project.unqualified(type.name)) }
         facts[Project.unqualified(type.name), default: TypeFacts()].add(type)
     }
 

@@ -435,17 +435,13 @@ enum Closures {
     /// Whether `closure` has an `await` of its own (not in a nested closure): Swift then
     /// infers it `async`.
     static func containsAwait(_ closure: ClosureExprSyntax) -> Bool {
-        final class Finder: SyntaxVisitor {
-            var found = false
-            override func visit(_ node: AwaitExprSyntax) -> SyntaxVisitorContinueKind {
-                found = true
-                return .skipChildren
-            }
-            override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-            override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-        }
-        let finder = Finder(viewMode: .sourceAccurate)
-        finder.walk(closure.statements)
-        return finder.found
+        containsOwn(Syntax(closure.statements)) { $0.is(AwaitExprSyntax.self) }
+    }
+
+    /// Whether `node` has a node that `matches` outside the closures and functions nested in it.
+    static func containsOwn(_ node: Syntax, where matches: (Syntax) -> Bool) -> Bool {
+        if matches(node) { return true }
+        if node.is(ClosureExprSyntax.self) || node.is(FunctionDeclSyntax.self) { return false }
+        return node.children(viewMode: .sourceAccurate).contains { containsOwn($0, where: matches) }
     }
 }

@@ -21,6 +21,9 @@ struct FunctionSite {
     var isAsync: Bool { decl.signature.effectSpecifiers?.asyncSpecifier != nil }
     var promise: PromiseType? { file.promise(returnedBy: decl) }
 
+    /// Name, labels and `async`: what a protocol requirement and its witness share.
+    var witnessKey: String { signature + (isAsync ? " async" : "") }
+
     /// The same name and labels, in the same type (or both at top level).
     func overloads(_ other: FunctionSite) -> Bool {
         name == other.name && labels == other.labels && container == other.container

@@ -129,3 +129,21 @@ func switches(store: Store) async -> [String] {
     }
     return lines
 }
+
+func number(in item: String) throws(Failure) -> Int {
+    guard let number = Int(item.dropFirst(5)) else { throw .missing }
+    return number
+}
+
+/// The `.value` case throws Failure itself: in a do block, `catch let error as Failure` would
+/// catch it and return -1 instead of throwing.
+func parsed(store: Store) async throws -> Int {
+    switch await (store.find(6) as Promise<String, Failure>).resolvedResult {
+    case .value(let item):
+        return try number(in: item + "x") + [1].map { try? number(in: "item \($0)") }.count
+    case .error:
+        return -1
+    case .cancelled:
+        return 0
+    }
+}

@@ -60,3 +60,40 @@ func caller() async throws -> Int {
     let first = try await used()
     return first + (await converted())
 }
+
+/// Review 28, finding 7a: the twin `Service.count()` is the witness of `Counting.count()`;
+/// without it the default (0) would answer, silently.
+protocol Counting {
+    func count() async throws -> Int
+}
+
+extension Counting {
+    func count() async throws -> Int { 0 }
+}
+
+struct Service: Counting {
+    func count() -> StdPromise<Int> { StdPromise(fulfilled: 5) }
+
+    /// Async twin of `count()` (added by tomorrowland-migrate): awaits the promise it returns.
+    func count() async throws -> Int {
+        try await (count() as StdPromise<Int>).value
+    }
+}
+
+func later() -> StdPromise<Int> { StdPromise(fulfilled: 6) }
+
+/// Async twin of `later()` (added by tomorrowland-migrate): awaits the promise it returns.
+func later() async throws -> Int {
+    try await (later() as StdPromise<Int>).value
+}
+
+// Review 28, finding 7b: code the compiler does not see here calls the twin of `later()`.
+#if TOMORROWLAND_OTHER_PLATFORM
+func onTheOtherPlatform() async throws -> Int { try await later() }
+#else
+// The clause compiled here: a name in it is no reason to keep the twin of `unused()`.
+func onThisPlatform() -> Int {
+    let unused = 1
+    return unused
+}
+#endif
