@@ -1,4 +1,5 @@
 import Foundation
+import SwiftSyntax
 import Testing
 import TomorrowlandAsync
 @testable import TomorrowlandMigrateKit
@@ -268,6 +269,42 @@ struct ConvertBodyTests {
                     return try await latestPosts(limit: Int(limit)).count + 1
                 }
             """))
+    }
+
+    @Test("a hand-written async overload is no twin: its errors are not the promise's, so the promise is awaited through `.value`")
+    func handWrittenOverloadIsNoTwin() {
+        let text = Self.converted(Self.feed("""
+                public func lookup(id: Int) -> Promise<Int, APIError> { Promise(fulfilled: id) }
+
+                public func lookup(id: Int) async throws -> Int { throw CancellationError() }
+
+                public func doubled(id: Int) -> Promise<Int, APIError> {
+                    lookup(id: id).map(on: .immediate) { $0 * 2 }
+                }
+
+                public func looked(id: Int) -> Promise<Int, APIError> {
+                    latestPosts(limit: id).flatMap(on: .immediate) { lookup(id: $0.count) }
+                }
+            """)).text
+        #expect(Self.bodies(of: "doubled", in: text).twin == "        return try await lookup(id: id).value * 2")
+        #expect(Self.bodies(of: "looked", in: text).twin == """
+                    let value = try await latestPosts(limit: id)
+                    return try await lookup(id: value.count).value
+            """)
+    }
+
+    @Test("the wrapper's `as! E` is written only when every await of the twin is a tool-written twin's call or a promise's `.value`")
+    func awaitsOfUnknownErrors() {
+        let isTwin: (FunctionCallExprSyntax) -> Bool = { Calls.calledName($0)?.0 == "twin" }
+        #expect(ChainConversion.awaitOfUnknownErrors(in: ["let a = try await twin(x).count", "return try await f(a).value"], hasTwin: isTwin) == nil)
+        #expect(ChainConversion.awaitOfUnknownErrors(in: ["let a = try await other(x)", "return a"], hasTwin: isTwin) == "other(x)")
+        #expect(ChainConversion.awaitOfUnknownErrors(in: ["Task { try await other(x) }", "return try! parse()"], hasTwin: isTwin) == nil)
+        #expect(ChainConversion.awaitOfUnknownErrors(in: ["let a = try parse()"], hasTwin: isTwin) == "parse()")
+        #expect(ChainConversion.awaitOfUnknownErrors(in: [
+            "return try await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in",
+            "    try await other(x)",
+            "}",
+        ], hasTwin: isTwin) == "other(x)")
     }
 
     @Test("statements before the chain move with it, whatever they call (an array's `map` is no promise callback)")

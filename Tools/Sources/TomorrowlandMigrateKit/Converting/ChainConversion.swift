@@ -566,6 +566,42 @@ private struct Writer {
 }
 
 extension ChainConversion {
+    /// The first expression the twin's statements `lines` await or `try` whose errors are not known:
+    /// anything but a call `hasTwin` accepts, a promise's `.value`, or `withTaskExecutorPreference`
+    /// (whose closure is looked into); nil when there is none. (Awaits in other closures do not
+    /// throw from the twin.)
+    static func awaitOfUnknownErrors(in lines: [String], hasTwin: @escaping (FunctionCallExprSyntax) -> Bool) -> String? {
+        let tree = Parser.parse(source: "func twin() async throws {\n" + lines.joined(separator: "\n") + "\n}")
+        func unknown(in node: Syntax) -> String? {
+            if node.is(ClosureExprSyntax.self) { return nil }
+            if let tried = node.as(TryExprSyntax.self), tried.questionOrExclamationMark == nil, !tried.expression.is(AwaitExprSyntax.self) {
+                return tried.expression.trimmedDescription
+            }
+            if let awaited = node.as(AwaitExprSyntax.self) {
+                if let call = awaited.expression.as(FunctionCallExprSyntax.self), Calls.calledName(call)?.0 == "withTaskExecutorPreference",
+                   let closure = call.trailingClosure {
+                    return closure.statements.lazy.compactMap { unknown(in: Syntax($0)) }.first
+                }
+                // `try await f(x).map(\.title)`: down the postfix chain to the twin's call or `.value`.
+                var expression: ExprSyntax? = awaited.expression
+                while let current = expression {
+                    if let member = current.as(MemberAccessExprSyntax.self) {
+                        if member.declName.baseName.text == "value" { return nil }
+                        expression = member.base
+                    } else if let call = current.as(FunctionCallExprSyntax.self) {
+                        if hasTwin(call) { return nil }
+                        expression = call.calledExpression
+                    } else {
+                        expression = nil
+                    }
+                }
+                return awaited.expression.trimmedDescription
+            }
+            return node.children(viewMode: .sourceAccurate).lazy.compactMap { unknown(in: $0) }.first
+        }
+        return unknown(in: Syntax(tree))
+    }
+
     /// `mapError { $0 as Swift.Error }`: nothing to do in an untyped async function.
     static func isErasure(_ step: ChainConversion.Step) -> Bool {
         guard step.name == "mapError", step.closure.statements.count == 1 else { return false }
