@@ -32,6 +32,9 @@ struct ChainConversion {
     /// The operators this rewriter turns into statements.
     static let valueOperators: Set<String> = ["then", "map", "flatMap"]
     static let errorOperators: Set<String> = ["catch", "recover", "mapError"]
+    /// Why a body with statements before its chain is left.
+    static let statementsBefore = "statements before the chain would run when the wrapper's Task starts, not at call time"
+
     static let throwingValueOperators = ["tryThen": "then", "tryMap": "map", "tryFlatMap": "flatMap"]
     static let unconvertible: [String: String] = [
         "timeout": "`timeout` (no structured equivalent that cancels the same way)",
@@ -78,11 +81,8 @@ struct ChainConversion {
     private func lines(for body: CodeBlockSyntax) throws -> [String] {
         let statements = Array(body.statements)
         guard let last = statements.last else { throw Left("an empty body") }
-        var prefix: [String] = []
-        for statement in statements.dropLast() {
-            if Self.containsReturn(Syntax(statement)) { throw Left("returns from more than one place") }
-            prefix.append(Self.text(of: statement))
-        }
+        // In the twin they would run when the wrapper's Task starts, after the promise function returned.
+        if statements.count > 1 { throw Left(Self.statementsBefore) }
         let expression: ExprSyntax
         if let returned = last.item.as(ReturnStmtSyntax.self), let value = returned.expression {
             expression = value
@@ -98,8 +98,6 @@ struct ChainConversion {
         let isWhen = base.as(FunctionCallExprSyntax.self).flatMap { Calls.calledName($0)?.0 } == "when"
         guard !steps.isEmpty || isWhen else { throw Left("not a chain: no promise operators") }
         var writer = Writer(conversion: self, taken: Self.identifiers(in: body))
-        writer.lines = prefix
-        writer.prefixStatements = prefix.count
         writer.pending = .promise(base)
         // Error handlers and `always` come last; value steps before them.
         var index = 0
@@ -539,26 +537,19 @@ private struct Writer {
             case "recover": handling.append(conversion.returnsVoid ? value : "return " + value)
             default: handling.append("throw " + value) // mapError
             }
-            let prefixCount = prefixStatements
-            let before = Array(main.prefix(prefixCount))
-            let inside = Array(main.dropFirst(prefixCount))
             // A catch callback never saw cancellation: `CancellationError` goes on. In a twin
             // that throws only `CancellationError` (a NoError promise's), it is rethrown typed.
             let clauses = conversion.noError
                 ? ["} catch let error as CancellationError {", "    throw error", name == "error" ? "} catch {" : "} catch let \(name) {"]
                 : ["} catch let \(name) where !(\(name) is CancellationError) {"]
             if conversion.noError, handler.name != "recover" { throw Left("`\(handler.name)` in a chain whose promise cannot fail") }
-            main = before + ["do {"] + inside.map(Self.indent) + clauses + handling.map(Self.indent) + ["}"]
+            main = ["do {"] + main.map(Self.indent) + clauses + handling.map(Self.indent) + ["}"]
         }
         if !deferred.isEmpty {
-            let at = prefixStatements
-            main.insert(contentsOf: ["defer {"] + deferred.map(Self.indent) + ["}"], at: at)
+            main.insert(contentsOf: ["defer {"] + deferred.map(Self.indent) + ["}"], at: 0)
         }
         lines = main
     }
-
-    /// How many of the lines are the body's own statements that came before the chain.
-    var prefixStatements = 0
 
     static func indent(_ line: String) -> String {
         line.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
