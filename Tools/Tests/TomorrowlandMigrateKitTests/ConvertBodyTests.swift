@@ -171,6 +171,41 @@ struct ConvertBodyTests {
             """))
     }
 
+    @Test("in an actor or on another global actor, `.main` ran on main, not on that actor: it runs on the main executor")
+    func mainInOtherActors() {
+        let text = Self.converted(Self.header + """
+            }
+
+            @globalActor public actor StoreActor { public static let shared = StoreActor() }
+
+            public actor Store {
+                let feed = Feed()
+
+                public func count() -> Promise<Int, APIError> {
+                    feed.latestPosts(limit: 1).map(on: .main) { posts in posts.count }
+                }
+            }
+
+            @StoreActor public final class Loader {
+                let feed = Feed()
+
+                public func count() -> Promise<Int, APIError> {
+                    feed.latestPosts(limit: 1).map(on: .main) { posts in posts.count }
+                }
+            }
+            """).text
+        let onMainExecutor = """
+                    let posts = try await feed.latestPosts(limit: 1)
+                    return await withTaskExecutorPreference(PromiseContext.main.taskExecutor) { @concurrent in
+                        posts.count
+                    }
+            """
+        let twins = text.components(separatedBy: "func count() async throws -> Int {\n").dropFirst().map {
+            $0.components(separatedBy: "\n    }\n").first ?? $0
+        }
+        #expect(twins == [onMainExecutor, onMainExecutor])
+    }
+
     @Test("`tryMap` is `map` whose statements may throw; a statement over several lines keeps its shape")
     func tryMapOverSeveralLines() {
         let text = Self.converted(Self.feed("""

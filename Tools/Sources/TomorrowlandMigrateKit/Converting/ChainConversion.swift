@@ -7,9 +7,12 @@ import SwiftSyntax
 
 /// Rewrites the body of one promise-returning function as the body of its async twin.
 struct ChainConversion {
-    /// Whether the twin runs on an actor (a `@MainActor` or actor method): then callbacks
-    /// given no context, `.main`, `.auto` or `.immediate` ran on that actor, and run inline.
+    /// Whether the twin runs on an actor (a global actor's or actor method): then callbacks
+    /// given a caller-isolated context ran on that actor, and run inline.
     let isolated: Bool
+    /// Whether that actor is the main actor: only then do `.main` callbacks run inline (in an
+    /// actor or on another global actor they ran on main, and run on the main executor).
+    var onMainActor = false
     /// Whether a call (in the body) has an async twin: `try await f(x)` instead of `.value`.
     let hasTwin: (FunctionCallExprSyntax) -> Bool
     /// Whether the twin returns nothing (a `Promise<Void, …>`).
@@ -283,7 +286,7 @@ private struct Writer {
         }
         switch name {
         case "immediate", "auto": return .inline
-        case "main": return conversion.isolated ? .inline : .executor("PromiseContext.main.taskExecutor")
+        case "main": return conversion.onMainActor ? .inline : .executor("PromiseContext.main.taskExecutor")
         default: return .executor("PromiseContext" + context.trimmedDescription + ".taskExecutor")
         }
     }

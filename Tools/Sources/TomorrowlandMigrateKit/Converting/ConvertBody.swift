@@ -82,7 +82,7 @@ public enum ConvertBody {
                 return project.callee(nameAt: Calls.nameOffset(of: call), in: site.file.path).map(twinnedUSRs.contains) == true
             }
             let conversion = ChainConversion(
-                isolated: project.isolation(of: site) != .nonisolated, hasTwin: hasTwin,
+                isolated: project.isolation(of: site) != .nonisolated, onMainActor: project.isOnMainActor(site), hasTwin: hasTwin,
                 returnsVoid: ["Void", "()", "Swift.Void"].contains(promise.value), promiseType: promise.spelled, noError: promise.hasNoError,
                 callerIsolatedContexts: callerIsolated
             )

@@ -64,6 +64,15 @@ struct Project {
         return isOnGlobalActor(container) ? .globalActor : .nonisolated
     }
 
+    /// Whether `site` runs on the main actor (not another global actor, not an actor): `@MainActor`
+    /// on it, or on its type, an extension of it or a type it inherits from (scanned, or a known
+    /// framework type) when it names no other isolation.
+    func isOnMainActor(_ site: FunctionSite) -> Bool {
+        if site.decl.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor" }) { return true }
+        guard isolation(of: site) == .globalActor, !TypeFacts.hasGlobalActor(site.decl.attributes), let container = site.container else { return false }
+        return ancestors(of: container).contains { Self.mainActorFrameworkTypes.contains($0) || facts(of: $0)?.hasMainActor == true }
+    }
+
     /// Framework types isolated to the main actor, which subclasses and conformers inherit.
     static let mainActorFrameworkTypes: Set<String> = [
         "UIViewController", "UIView", "UIResponder", "UIApplication", "UIApplicationDelegate", "UIWindowSceneDelegate",
@@ -235,6 +244,8 @@ struct TypeFacts {
     var isActor = false
     var isClass = false
     var hasGlobalActor = false
+    /// `@MainActor` written on the type or an extension of it.
+    var hasMainActor = false
     var isSendable = false
     var isProtocol = false
     /// The inherited types and protocols written on the declaration and its extensions.
@@ -245,6 +256,7 @@ struct TypeFacts {
         isClass = isClass || scope.kind == .class
         isProtocol = isProtocol || scope.isProtocol
         hasGlobalActor = hasGlobalActor || scope.attributes.map(Self.hasGlobalActor) == true
+        hasMainActor = hasMainActor || scope.attributes.map(Isolation.hasMainActor) == true
         for inheritedType in scope.inheritance?.inheritedTypes ?? [] {
             let name = inheritedType.type.trimmedDescription
             inherited.insert(name)
