@@ -206,6 +206,37 @@ struct ConvertBodyTests {
         #expect(twins == [onMainExecutor, onMainExecutor])
     }
 
+    @Test("a closure parameter named like a name a later step reads is renamed (its `let` would stand for that name there)")
+    func parameterReadLater() {
+        let text = Self.converted(Self.feed("""
+                public let base = 100
+
+                public func scaled() -> Promise<Int, APIError> {
+                    latestPosts(limit: 3)
+                        .map(on: .immediate) { base in base.count * 2 }
+                        .map(on: .immediate) { d in d + base }
+                }
+
+                public func offset(base: Int) -> Int { base + 1 }
+
+                public func labelled(base: Int) -> Promise<Int, APIError> {
+                    latestPosts(limit: 3)
+                        .map(on: .immediate) { base in offset(base: base.count) }
+                        .map(on: .immediate) { d in Post(id: d + base, title: "").id }
+                }
+            """)).text
+        #expect(Self.bodies(of: "scaled", in: text).twin == """
+                    let value = try await latestPosts(limit: 3)
+                    let d = value.count * 2
+                    return d + base
+            """)
+        #expect(Self.bodies(of: "labelled", in: text).twin == """
+                    let value = try await latestPosts(limit: 3)
+                    let d = offset(base: value.count)
+                    return Post(id: d + base, title: "").id
+            """)
+    }
+
     @Test("`tryMap` is `map` whose statements may throw; a statement over several lines keeps its shape")
     func tryMapOverSeveralLines() {
         let text = Self.converted(Self.feed("""

@@ -105,6 +105,10 @@ struct ChainConversion {
         // Error handlers and `always` come last; value steps before them.
         var index = 0
         while index < steps.count, Self.valueOperators.contains(steps[index].name) {
+            // The `let`s share one scope with the later value steps (a handler's `catch` and a `defer` do not see them).
+            writer.readLater = steps[(index + 1)...].prefix { Self.valueOperators.contains($0.name) }.reduce(into: []) {
+                $0.formUnion(Self.freeNames(in: $1.closure))
+            }
             try writer.valueStep(steps[index])
             index += 1
         }
@@ -173,6 +177,21 @@ struct ChainConversion {
             if case .identifier(let text) = token.tokenKind { return text }
             return nil
         })
+    }
+
+    /// The names `closure` may read from outside: its identifiers but member names (after a
+    /// `.`), argument labels and its own parameters (more than it reads; never fewer).
+    static func freeNames(in closure: ClosureExprSyntax) -> Set<String> {
+        let own = Set(parameters(of: closure)?.names ?? [])
+        return Set(closure.statements.flatMap { $0.tokens(viewMode: .sourceAccurate) }.compactMap { token in
+            guard case .identifier(let text) = token.tokenKind, !isMemberOrLabel(token), !own.contains(text) else { return nil }
+            return text
+        })
+    }
+
+    /// Whether `token` is a member name (`x.name`) or an argument label (`f(name: x)`): not a reference to a variable.
+    static func isMemberOrLabel(_ token: TokenSyntax) -> Bool {
+        token.previousToken(viewMode: .sourceAccurate)?.tokenKind == .period || token.parent?.as(LabeledExprSyntax.self)?.label?.id == token.id
     }
 
     /// A statement's text, its continuation lines shifted left by the statement's own column
@@ -254,6 +273,9 @@ private struct Writer {
     var lines: [String] = []
     /// The value so far: a promise still to await, or an expression (or a name) ready to use.
     var pending: Pending = .expression("()")
+    /// The names the later value steps read from outside: a closure parameter named so is renamed
+    /// (its `let` would stand for it there).
+    var readLater: Set<String> = []
 
     enum Pending {
         case promise(ExprSyntax)
@@ -363,15 +385,17 @@ private struct Writer {
                 if let promise = pendingPromise, !ChainConversion.identifiers(in: promise).isDisjoint(with: names) {
                     throw Left("a closure parameter named like a function the chain calls")
                 }
+                if !readLater.isDisjoint(with: names) { throw Left("a closure parameter named like a name a later step reads") }
                 return ("(" + names.joined(separator: ", ") + ")", closure.statements.map(ChainConversion.text(of:)))
             }
             // `let titles = try await titles(limit: 3)` would read the new name in its own
             // initializer: the parameter gets another name.
-            if let promise = pendingPromise, ChainConversion.identifiers(in: promise).contains(names[0]) {
+            // So would a later step's `base` (a property, say) after `map { base in … }`.
+            if pendingPromise.map({ ChainConversion.identifiers(in: $0).contains(names[0]) }) == true || readLater.contains(names[0]) {
                 let uses = closure.statements.flatMap { $0.tokens(viewMode: .sourceAccurate) }.filter { token in
-                    token.text == names[0] && token.previousToken(viewMode: .sourceAccurate)?.tokenKind != .period
+                    token.text == names[0] && !ChainConversion.isMemberOrLabel(token)
                 }
-                let name = freshName(for: promise)
+                let name = freshName(for: pendingPromise)
                 return (name, Self.renaming(uses, to: name, in: closure))
             }
             return (names[0], closure.statements.map(ChainConversion.text(of:)))
