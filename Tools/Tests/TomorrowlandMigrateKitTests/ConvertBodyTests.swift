@@ -237,6 +237,19 @@ struct ConvertBodyTests {
             """)
     }
 
+    @Test("a value step that ignores a value already bound writes no `_ = name` line")
+    func ignoredBoundValue() {
+        let text = Self.converted(Self.feed("""
+                public func touch() -> Promise<Void, APIError> {
+                    latestPosts(limit: 1).then(on: .immediate) { posts in print(posts.count) }.map(on: .immediate) { _ in () }
+                }
+            """)).text
+        #expect(Self.bodies(of: "touch", in: text).twin == """
+                    let posts = try await latestPosts(limit: 1)
+                    print(posts.count)
+            """)
+    }
+
     @Test("`tryMap` is `map` whose statements may throw; a statement over several lines keeps its shape")
     func tryMapOverSeveralLines() {
         let text = Self.converted(Self.feed("""

@@ -276,6 +276,8 @@ private struct Writer {
     /// The names the later value steps read from outside: a closure parameter named so is renamed
     /// (its `let` would stand for it there).
     var readLater: Set<String> = []
+    /// The names of the `let`s written so far.
+    var boundNames: Set<String> = []
 
     enum Pending {
         case promise(ExprSyntax)
@@ -366,11 +368,14 @@ private struct Writer {
         if case .expression(let text) = pending, text == name { return }
         if name == "_" {
             let text = pendingText
-            if text != "()" { lines.append("_ = " + text) }
+            // A name already bound (`then { n in … }.map { _ in () }`): evaluating it again does nothing.
+            let isBoundName = if case .expression(let bound) = pending { boundNames.contains(bound) } else { false }
+            if text != "()", !isBoundName { lines.append("_ = " + text) }
             pending = .expression("()")
             return
         }
         lines.append("let \(name) = " + pendingText)
+        boundNames.insert(name)
         taken.formUnion(name.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).map(String.init))
         pending = .expression(name)
     }
