@@ -476,6 +476,39 @@ struct ConvertBodyTests {
 
     // MARK: - Behaviour (ConvertedBehaviour.swift is the tool's output, compiled into these tests)
 
+    @Test("with the compiler: a call is awaited through its twin only when the compiler links it to a twin add-async-twins wrote")
+    func provedTwinCalls() throws {
+        let source = """
+            import Foundation
+            import Tomorrowland
+
+            enum APIError: Error { case offline }
+
+            func size() -> Promise<Int, APIError> { Promise(fulfilled: 3) }
+
+            func lookup(id: Int) -> Promise<Int, APIError> { Promise(fulfilled: id) }
+
+            func lookup(id: Int) async throws -> Int { throw CancellationError() }
+
+            func doubled() -> Promise<Int, APIError> {
+                size().map(on: .immediate) { $0 * 2 }
+            }
+
+            func looked(id: Int) -> Promise<Int, APIError> {
+                lookup(id: id).map(on: .immediate) { $0 + 1 }
+            }
+            """
+        let twins = Support.applying(AddAsyncTwins.run(.inMemory([(path: "Sizes.swift", text: source)])), to: [(path: "Sizes.swift", text: source)])
+        let (set, oracle, directory) = try OracleTests.fixture(swiftVersion: 6, source: twins[0])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = ConvertBody.run(set, oracle: oracle)
+        let notes = result.notes.map(\.message)
+        #expect(notes.last == "convert-body: 2 of 2 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        let text = try #require(result.changes.first?.updated)
+        #expect(text.contains("    return try await size() * 2\n"))
+        #expect(text.contains("    return try await lookup(id: id).value + 1\n"))
+    }
+
     @Test("ConvertedBehaviour.swift is exactly what the tool writes for Fixtures/ConvertBody/Behaviour.swift")
     func behaviourFileIsTheToolsOutput() throws {
         let behaviour = try Support.fixture("ConvertBody/Behaviour.swift")
