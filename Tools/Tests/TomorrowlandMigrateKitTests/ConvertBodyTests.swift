@@ -1,4 +1,5 @@
 import Foundation
+import SwiftSyntax
 import Testing
 import TomorrowlandAsync
 @testable import TomorrowlandMigrateKit
@@ -84,12 +85,11 @@ struct ConvertBodyTests {
         #expect(Self.bodies(of: "sortedTitles", in: text).promise == "        StdPromise { try await self.sortedTitles() }")
     }
 
-    @Test("`flatMap`, `catch` as do/catch, `recover` and `always` as defer; statements before the chain stay first")
+    @Test("`flatMap`, `catch` as do/catch, `recover` and `always` as defer")
     func errorHandlers() {
         let text = Self.converted(Self.feed("""
                 public func first() -> StdPromise<String> {
-                    let limit = 1
-                    return latestPosts(limit: limit)
+                    latestPosts(limit: 1)
                         .mapError(on: .immediate) { $0 as Swift.Error }
                         .flatMap(on: .immediate) { posts in
                             posts.first.map { StdPromise(fulfilled: $0.title) } ?? StdPromise(rejected: APIError.notFound)
@@ -109,9 +109,8 @@ struct ConvertBodyTests {
                 }
             """)).text
         #expect(Self.bodies(of: "first", in: text).twin == """
-                    let limit = 1
                     do {
-                        let posts = try await latestPosts(limit: limit)
+                        let posts = try await latestPosts(limit: 1)
                         return try await (posts.first.map { StdPromise(fulfilled: $0.title) } ?? StdPromise(rejected: APIError.notFound)).value
                     } catch let error where !(error is CancellationError) {
                         print("no title: \\(error)")
@@ -170,6 +169,85 @@ struct ConvertBodyTests {
                 }
             }
             """))
+    }
+
+    @Test("in an actor or on another global actor, `.main` ran on main, not on that actor: it runs on the main executor")
+    func mainInOtherActors() {
+        let text = Self.converted(Self.header + """
+            }
+
+            @globalActor public actor StoreActor { public static let shared = StoreActor() }
+
+            public actor Store {
+                let feed = Feed()
+
+                public func count() -> Promise<Int, APIError> {
+                    feed.latestPosts(limit: 1).map(on: .main) { posts in posts.count }
+                }
+            }
+
+            @StoreActor public final class Loader {
+                let feed = Feed()
+
+                public func count() -> Promise<Int, APIError> {
+                    feed.latestPosts(limit: 1).map(on: .main) { posts in posts.count }
+                }
+            }
+            """).text
+        let onMainExecutor = """
+                    let posts = try await feed.latestPosts(limit: 1)
+                    return await withTaskExecutorPreference(PromiseContext.main.taskExecutor) { @concurrent in
+                        posts.count
+                    }
+            """
+        let twins = text.components(separatedBy: "func count() async throws -> Int {\n").dropFirst().map {
+            $0.components(separatedBy: "\n    }\n").first ?? $0
+        }
+        #expect(twins == [onMainExecutor, onMainExecutor])
+    }
+
+    @Test("a closure parameter named like a name a later step reads is renamed (its `let` would stand for that name there)")
+    func parameterReadLater() {
+        let text = Self.converted(Self.feed("""
+                public let base = 100
+
+                public func scaled() -> Promise<Int, APIError> {
+                    latestPosts(limit: 3)
+                        .map(on: .immediate) { base in base.count * 2 }
+                        .map(on: .immediate) { d in d + base }
+                }
+
+                public func offset(base: Int) -> Int { base + 1 }
+
+                public func labelled(base: Int) -> Promise<Int, APIError> {
+                    latestPosts(limit: 3)
+                        .map(on: .immediate) { base in offset(base: base.count) }
+                        .map(on: .immediate) { d in Post(id: d + base, title: "").id }
+                }
+            """)).text
+        #expect(Self.bodies(of: "scaled", in: text).twin == """
+                    let value = try await latestPosts(limit: 3)
+                    let d = value.count * 2
+                    return d + base
+            """)
+        #expect(Self.bodies(of: "labelled", in: text).twin == """
+                    let value = try await latestPosts(limit: 3)
+                    let d = offset(base: value.count)
+                    return Post(id: d + base, title: "").id
+            """)
+    }
+
+    @Test("a value step that ignores a value already bound writes no `_ = name` line")
+    func ignoredBoundValue() {
+        let text = Self.converted(Self.feed("""
+                public func touch() -> Promise<Void, APIError> {
+                    latestPosts(limit: 1).then(on: .immediate) { posts in print(posts.count) }.map(on: .immediate) { _ in () }
+                }
+            """)).text
+        #expect(Self.bodies(of: "touch", in: text).twin == """
+                    let posts = try await latestPosts(limit: 1)
+                    print(posts.count)
+            """)
     }
 
     @Test("`tryMap` is `map` whose statements may throw; a statement over several lines keeps its shape")
@@ -270,18 +348,56 @@ struct ConvertBodyTests {
             """))
     }
 
-    @Test("statements before the chain move with it, whatever they call (an array's `map` is no promise callback)")
-    func statementsBeforeTheChain() {
+    @Test("a hand-written async overload is no twin: its errors are not the promise's, so the promise is awaited through `.value`")
+    func handWrittenOverloadIsNoTwin() {
         let text = Self.converted(Self.feed("""
+                public func lookup(id: Int) -> Promise<Int, APIError> { Promise(fulfilled: id) }
+
+                public func lookup(id: Int) async throws -> Int { throw CancellationError() }
+
+                public func doubled(id: Int) -> Promise<Int, APIError> {
+                    lookup(id: id).map(on: .immediate) { $0 * 2 }
+                }
+
+                public func looked(id: Int) -> Promise<Int, APIError> {
+                    latestPosts(limit: id).flatMap(on: .immediate) { lookup(id: $0.count) }
+                }
+            """)).text
+        #expect(Self.bodies(of: "doubled", in: text).twin == "        return try await lookup(id: id).value * 2")
+        #expect(Self.bodies(of: "looked", in: text).twin == """
+                    let value = try await latestPosts(limit: id)
+                    return try await lookup(id: value.count).value
+            """)
+    }
+
+    @Test("the wrapper's `as! E` is written only when every await of the twin is a tool-written twin's call or a promise's `.value`")
+    func awaitsOfUnknownErrors() {
+        let isTwin: (FunctionCallExprSyntax) -> Bool = { Calls.calledName($0)?.0 == "twin" }
+        #expect(ChainConversion.awaitOfUnknownErrors(in: ["let a = try await twin(x).count", "return try await f(a).value"], hasTwin: isTwin) == nil)
+        #expect(ChainConversion.awaitOfUnknownErrors(in: ["let a = try await other(x)", "return a"], hasTwin: isTwin) == "other(x)")
+        #expect(ChainConversion.awaitOfUnknownErrors(in: ["Task { try await other(x) }", "return try! parse()"], hasTwin: isTwin) == nil)
+        #expect(ChainConversion.awaitOfUnknownErrors(in: ["let a = try parse()"], hasTwin: isTwin) == "parse()")
+        #expect(ChainConversion.awaitOfUnknownErrors(in: [
+            "return try await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in",
+            "    try await other(x)",
+            "}",
+        ], hasTwin: isTwin) == "other(x)")
+    }
+
+    @Test("a chain with statements before it is left: in the twin they would run when the wrapper's Task starts, not at call time")
+    func statementsBeforeTheChain() {
+        let (text, notes) = Self.converted(Self.feed("""
                 public func total(_ limits: [Int]) -> Promise<Int, APIError> {
                     let doubled = limits.map { $0 * 2 }
                     return latestPosts(limit: doubled.reduce(0, +)).map(on: .immediate) { $0.count }
                 }
-            """)).text
-        #expect(Self.bodies(of: "total", in: text).twin == """
+            """))
+        #expect(notes.contains("total(_:): left as a chain: statements before the chain would run when the wrapper's Task starts, not at call time"))
+        #expect(Self.bodies(of: "total", in: text).promise == """
                     let doubled = limits.map { $0 * 2 }
-                    return try await latestPosts(limit: doubled.reduce(0, +)).count
+                    return latestPosts(limit: doubled.reduce(0, +)).map(on: .immediate) { $0.count }
             """)
+        #expect(Self.bodies(of: "total", in: text).twin == "        try await (total(limits) as Promise<Int, APIError>).value")
     }
 
     @Test("a second run changes nothing")
@@ -359,6 +475,39 @@ struct ConvertBodyTests {
     }
 
     // MARK: - Behaviour (ConvertedBehaviour.swift is the tool's output, compiled into these tests)
+
+    @Test("with the compiler: a call is awaited through its twin only when the compiler links it to a twin add-async-twins wrote")
+    func provedTwinCalls() throws {
+        let source = """
+            import Foundation
+            import Tomorrowland
+
+            enum APIError: Error { case offline }
+
+            func size() -> Promise<Int, APIError> { Promise(fulfilled: 3) }
+
+            func lookup(id: Int) -> Promise<Int, APIError> { Promise(fulfilled: id) }
+
+            func lookup(id: Int) async throws -> Int { throw CancellationError() }
+
+            func doubled() -> Promise<Int, APIError> {
+                size().map(on: .immediate) { $0 * 2 }
+            }
+
+            func looked(id: Int) -> Promise<Int, APIError> {
+                lookup(id: id).map(on: .immediate) { $0 + 1 }
+            }
+            """
+        let twins = Support.applying(AddAsyncTwins.run(.inMemory([(path: "Sizes.swift", text: source)])), to: [(path: "Sizes.swift", text: source)])
+        let (set, oracle, directory) = try OracleTests.fixture(swiftVersion: 6, source: twins[0])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = ConvertBody.run(set, oracle: oracle)
+        let notes = result.notes.map(\.message)
+        #expect(notes.last == "convert-body: 2 of 2 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        let text = try #require(result.changes.first?.updated)
+        #expect(text.contains("    return try await size() * 2\n"))
+        #expect(text.contains("    return try await lookup(id: id).value + 1\n"))
+    }
 
     @Test("ConvertedBehaviour.swift is exactly what the tool writes for Fixtures/ConvertBody/Behaviour.swift")
     func behaviourFileIsTheToolsOutput() throws {

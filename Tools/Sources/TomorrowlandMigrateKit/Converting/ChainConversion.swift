@@ -7,9 +7,12 @@ import SwiftSyntax
 
 /// Rewrites the body of one promise-returning function as the body of its async twin.
 struct ChainConversion {
-    /// Whether the twin runs on an actor (a `@MainActor` or actor method): then callbacks
-    /// given no context, `.main`, `.auto` or `.immediate` ran on that actor, and run inline.
+    /// Whether the twin runs on an actor (a global actor's or actor method): then callbacks
+    /// given a caller-isolated context ran on that actor, and run inline.
     let isolated: Bool
+    /// Whether that actor is the main actor: only then do `.main` callbacks run inline (in an
+    /// actor or on another global actor they ran on main, and run on the main executor).
+    var onMainActor = false
     /// Whether a call (in the body) has an async twin: `try await f(x)` instead of `.value`.
     let hasTwin: (FunctionCallExprSyntax) -> Bool
     /// Whether the twin returns nothing (a `Promise<Void, …>`).
@@ -32,6 +35,9 @@ struct ChainConversion {
     /// The operators this rewriter turns into statements.
     static let valueOperators: Set<String> = ["then", "map", "flatMap"]
     static let errorOperators: Set<String> = ["catch", "recover", "mapError"]
+    /// Why a body with statements before its chain is left.
+    static let statementsBefore = "statements before the chain would run when the wrapper's Task starts, not at call time"
+
     static let throwingValueOperators = ["tryThen": "then", "tryMap": "map", "tryFlatMap": "flatMap"]
     static let unconvertible: [String: String] = [
         "timeout": "`timeout` (no structured equivalent that cancels the same way)",
@@ -78,11 +84,8 @@ struct ChainConversion {
     private func lines(for body: CodeBlockSyntax) throws -> [String] {
         let statements = Array(body.statements)
         guard let last = statements.last else { throw Left("an empty body") }
-        var prefix: [String] = []
-        for statement in statements.dropLast() {
-            if Self.containsReturn(Syntax(statement)) { throw Left("returns from more than one place") }
-            prefix.append(Self.text(of: statement))
-        }
+        // In the twin they would run when the wrapper's Task starts, after the promise function returned.
+        if statements.count > 1 { throw Left(Self.statementsBefore) }
         let expression: ExprSyntax
         if let returned = last.item.as(ReturnStmtSyntax.self), let value = returned.expression {
             expression = value
@@ -98,12 +101,14 @@ struct ChainConversion {
         let isWhen = base.as(FunctionCallExprSyntax.self).flatMap { Calls.calledName($0)?.0 } == "when"
         guard !steps.isEmpty || isWhen else { throw Left("not a chain: no promise operators") }
         var writer = Writer(conversion: self, taken: Self.identifiers(in: body))
-        writer.lines = prefix
-        writer.prefixStatements = prefix.count
         writer.pending = .promise(base)
         // Error handlers and `always` come last; value steps before them.
         var index = 0
         while index < steps.count, Self.valueOperators.contains(steps[index].name) {
+            // The `let`s share one scope with the later value steps (a handler's `catch` and a `defer` do not see them).
+            writer.readLater = steps[(index + 1)...].prefix { Self.valueOperators.contains($0.name) }.reduce(into: []) {
+                $0.formUnion(Self.freeNames(in: $1.closure))
+            }
             try writer.valueStep(steps[index])
             index += 1
         }
@@ -172,6 +177,21 @@ struct ChainConversion {
             if case .identifier(let text) = token.tokenKind { return text }
             return nil
         })
+    }
+
+    /// The names `closure` may read from outside: its identifiers but member names (after a
+    /// `.`), argument labels and its own parameters (more than it reads; never fewer).
+    static func freeNames(in closure: ClosureExprSyntax) -> Set<String> {
+        let own = Set(parameters(of: closure)?.names ?? [])
+        return Set(closure.statements.flatMap { $0.tokens(viewMode: .sourceAccurate) }.compactMap { token in
+            guard case .identifier(let text) = token.tokenKind, !isMemberOrLabel(token), !own.contains(text) else { return nil }
+            return text
+        })
+    }
+
+    /// Whether `token` is a member name (`x.name`) or an argument label (`f(name: x)`): not a reference to a variable.
+    static func isMemberOrLabel(_ token: TokenSyntax) -> Bool {
+        token.previousToken(viewMode: .sourceAccurate)?.tokenKind == .period || token.parent?.as(LabeledExprSyntax.self)?.label?.id == token.id
     }
 
     /// A statement's text, its continuation lines shifted left by the statement's own column
@@ -253,6 +273,11 @@ private struct Writer {
     var lines: [String] = []
     /// The value so far: a promise still to await, or an expression (or a name) ready to use.
     var pending: Pending = .expression("()")
+    /// The names the later value steps read from outside: a closure parameter named so is renamed
+    /// (its `let` would stand for it there).
+    var readLater: Set<String> = []
+    /// The names of the `let`s written so far.
+    var boundNames: Set<String> = []
 
     enum Pending {
         case promise(ExprSyntax)
@@ -285,7 +310,7 @@ private struct Writer {
         }
         switch name {
         case "immediate", "auto": return .inline
-        case "main": return conversion.isolated ? .inline : .executor("PromiseContext.main.taskExecutor")
+        case "main": return conversion.onMainActor ? .inline : .executor("PromiseContext.main.taskExecutor")
         default: return .executor("PromiseContext" + context.trimmedDescription + ".taskExecutor")
         }
     }
@@ -343,11 +368,14 @@ private struct Writer {
         if case .expression(let text) = pending, text == name { return }
         if name == "_" {
             let text = pendingText
-            if text != "()" { lines.append("_ = " + text) }
+            // A name already bound (`then { n in … }.map { _ in () }`): evaluating it again does nothing.
+            let isBoundName = if case .expression(let bound) = pending { boundNames.contains(bound) } else { false }
+            if text != "()", !isBoundName { lines.append("_ = " + text) }
             pending = .expression("()")
             return
         }
         lines.append("let \(name) = " + pendingText)
+        boundNames.insert(name)
         taken.formUnion(name.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).map(String.init))
         pending = .expression(name)
     }
@@ -362,15 +390,17 @@ private struct Writer {
                 if let promise = pendingPromise, !ChainConversion.identifiers(in: promise).isDisjoint(with: names) {
                     throw Left("a closure parameter named like a function the chain calls")
                 }
+                if !readLater.isDisjoint(with: names) { throw Left("a closure parameter named like a name a later step reads") }
                 return ("(" + names.joined(separator: ", ") + ")", closure.statements.map(ChainConversion.text(of:)))
             }
             // `let titles = try await titles(limit: 3)` would read the new name in its own
             // initializer: the parameter gets another name.
-            if let promise = pendingPromise, ChainConversion.identifiers(in: promise).contains(names[0]) {
+            // So would a later step's `base` (a property, say) after `map { base in … }`.
+            if pendingPromise.map({ ChainConversion.identifiers(in: $0).contains(names[0]) }) == true || readLater.contains(names[0]) {
                 let uses = closure.statements.flatMap { $0.tokens(viewMode: .sourceAccurate) }.filter { token in
-                    token.text == names[0] && token.previousToken(viewMode: .sourceAccurate)?.tokenKind != .period
+                    token.text == names[0] && !ChainConversion.isMemberOrLabel(token)
                 }
-                let name = freshName(for: promise)
+                let name = freshName(for: pendingPromise)
                 return (name, Self.renaming(uses, to: name, in: closure))
             }
             return (names[0], closure.statements.map(ChainConversion.text(of:)))
@@ -539,26 +569,19 @@ private struct Writer {
             case "recover": handling.append(conversion.returnsVoid ? value : "return " + value)
             default: handling.append("throw " + value) // mapError
             }
-            let prefixCount = prefixStatements
-            let before = Array(main.prefix(prefixCount))
-            let inside = Array(main.dropFirst(prefixCount))
             // A catch callback never saw cancellation: `CancellationError` goes on. In a twin
             // that throws only `CancellationError` (a NoError promise's), it is rethrown typed.
             let clauses = conversion.noError
                 ? ["} catch let error as CancellationError {", "    throw error", name == "error" ? "} catch {" : "} catch let \(name) {"]
                 : ["} catch let \(name) where !(\(name) is CancellationError) {"]
             if conversion.noError, handler.name != "recover" { throw Left("`\(handler.name)` in a chain whose promise cannot fail") }
-            main = before + ["do {"] + inside.map(Self.indent) + clauses + handling.map(Self.indent) + ["}"]
+            main = ["do {"] + main.map(Self.indent) + clauses + handling.map(Self.indent) + ["}"]
         }
         if !deferred.isEmpty {
-            let at = prefixStatements
-            main.insert(contentsOf: ["defer {"] + deferred.map(Self.indent) + ["}"], at: at)
+            main.insert(contentsOf: ["defer {"] + deferred.map(Self.indent) + ["}"], at: 0)
         }
         lines = main
     }
-
-    /// How many of the lines are the body's own statements that came before the chain.
-    var prefixStatements = 0
 
     static func indent(_ line: String) -> String {
         line.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
@@ -566,6 +589,42 @@ private struct Writer {
 }
 
 extension ChainConversion {
+    /// The first expression the twin's statements `lines` await or `try` whose errors are not known:
+    /// anything but a call `hasTwin` accepts, a promise's `.value`, or `withTaskExecutorPreference`
+    /// (whose closure is looked into); nil when there is none. (Awaits in other closures do not
+    /// throw from the twin.)
+    static func awaitOfUnknownErrors(in lines: [String], hasTwin: @escaping (FunctionCallExprSyntax) -> Bool) -> String? {
+        let tree = Parser.parse(source: "func twin() async throws {\n" + lines.joined(separator: "\n") + "\n}")
+        func unknown(in node: Syntax) -> String? {
+            if node.is(ClosureExprSyntax.self) { return nil }
+            if let tried = node.as(TryExprSyntax.self), tried.questionOrExclamationMark == nil, !tried.expression.is(AwaitExprSyntax.self) {
+                return tried.expression.trimmedDescription
+            }
+            if let awaited = node.as(AwaitExprSyntax.self) {
+                if let call = awaited.expression.as(FunctionCallExprSyntax.self), Calls.calledName(call)?.0 == "withTaskExecutorPreference",
+                   let closure = call.trailingClosure {
+                    return closure.statements.lazy.compactMap { unknown(in: Syntax($0)) }.first
+                }
+                // `try await f(x).map(\.title)`: down the postfix chain to the twin's call or `.value`.
+                var expression: ExprSyntax? = awaited.expression
+                while let current = expression {
+                    if let member = current.as(MemberAccessExprSyntax.self) {
+                        if member.declName.baseName.text == "value" { return nil }
+                        expression = member.base
+                    } else if let call = current.as(FunctionCallExprSyntax.self) {
+                        if hasTwin(call) { return nil }
+                        expression = call.calledExpression
+                    } else {
+                        expression = nil
+                    }
+                }
+                return awaited.expression.trimmedDescription
+            }
+            return node.children(viewMode: .sourceAccurate).lazy.compactMap { unknown(in: $0) }.first
+        }
+        return unknown(in: Syntax(tree))
+    }
+
     /// `mapError { $0 as Swift.Error }`: nothing to do in an untyped async function.
     static func isErasure(_ step: ChainConversion.Step) -> Bool {
         guard step.name == "mapError", step.closure.statements.count == 1 else { return false }

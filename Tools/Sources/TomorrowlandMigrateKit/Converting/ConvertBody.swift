@@ -36,12 +36,20 @@ public enum ConvertBody {
         let everySite = set.files.flatMap(FunctionSite.all(in:))
         // Twins still forwarding to their promise function: the bodies to replace.
         let forwarding = everySite.filter { $0.isAsync && Twins.forwardedName(ofAsyncTwin: $0.decl) == $0.name }
-        let twinned = everySite.filter { site in !site.isAsync && site.promise != nil && everySite.contains { $0.isAsync && $0.overloads(site) } }
-        let hasTwin: (FunctionCallExprSyntax) -> Bool = { call in
+        // A call is awaited through its async twin only when the tool wrote that twin (it forwards
+        // to the promise function, or this command converted it): it throws just what the promise
+        // rejects with. A hand-written async overload may throw anything (the wrapper's `as! E` would trap).
+        let toolTwins = everySite.filter { $0.isAsync && (Twins.forwardedName(ofAsyncTwin: $0.decl) == $0.name || TwinPairs.isWrittenByTheTool($0)) }
+        let twinned = everySite.filter { site in !site.isAsync && site.promise != nil && toolTwins.contains { $0.overloads(site) } }
+        let hasTwinByName: (FunctionCallExprSyntax) -> Bool = { call in
             guard let (name, _) = Calls.calledName(call) else { return false }
             let labels = Calls.labels(of: call)
             return twinned.contains { $0.name == name && CallMatching.labels(labels, canCall: $0.decl) }
         }
+        // With the compiler: the callee itself must be a promise function whose async twin the tool wrote.
+        let twinnedUSRs = project.compiler == nil ? nil : Set(TwinPairs.find(in: set.files, project: project).filter {
+            $0.twin == .async || TwinPairs.isWrittenByTheTool($0.async)
+        }.map(\.promiseUSR))
         let callerIsolated = callerIsolatedContexts(in: set)
         for site in everySite where !site.isAsync && !site.isLocal && !site.inProtocol {
             guard let promise = site.promise, let body = site.decl.body, ChainConversion.isChain(body) else { continue }
@@ -68,8 +76,13 @@ public enum ConvertBody {
                 leave(reason)
                 continue
             }
+            let hasTwin: (FunctionCallExprSyntax) -> Bool = { call in
+                guard hasTwinByName(call) else { return false }
+                guard let twinnedUSRs else { return true }
+                return project.callee(nameAt: Calls.nameOffset(of: call), in: site.file.path).map(twinnedUSRs.contains) == true
+            }
             let conversion = ChainConversion(
-                isolated: project.isolation(of: site) != .nonisolated, hasTwin: hasTwin,
+                isolated: project.isolation(of: site) != .nonisolated, onMainActor: project.isOnMainActor(site), hasTwin: hasTwin,
                 returnsVoid: ["Void", "()", "Swift.Void"].contains(promise.value), promiseType: promise.spelled, noError: promise.hasNoError,
                 callerIsolatedContexts: callerIsolated
             )
@@ -77,6 +90,11 @@ public enum ConvertBody {
             case .failure(let left):
                 leave(left.reason)
             case .success(let lines):
+                // The wrapper casts what the twin throws to the promise's error type: every await must be known to throw only that.
+                if !promise.hasUntypedError, !promise.hasNoError, let call = ChainConversion.awaitOfUnknownErrors(in: lines, hasTwin: hasTwinByName) {
+                    leave("`\(call)` may throw other errors than `\(promise.error)` (not a twin add-async-twins wrote)")
+                    continue
+                }
                 let twinIndent = Twins.indentation(of: twin.decl, in: twin.file)
                 let indent = Twins.indentation(of: site.decl, in: site.file)
                 let twinText = block(lines, indent: twinIndent)

@@ -82,6 +82,15 @@ struct Project {
         attribute != "globalActor" && (attribute.hasSuffix("Actor") || declared.contains(unqualified(attribute)))
     }
 
+    /// Whether `site` runs on the main actor (not another global actor, not an actor): `@MainActor`
+    /// on it, or on its type, an extension of it or a type it inherits from (scanned, or a known
+    /// framework type) when it names no other isolation.
+    func isOnMainActor(_ site: FunctionSite) -> Bool {
+        if site.decl.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor" }) { return true }
+        guard isolation(of: site) == .globalActor, !hasGlobalActor(site.decl.attributes), let container = site.container else { return false }
+        return ancestors(of: container).contains { Self.mainActorFrameworkTypes.contains($0) || facts(of: $0)?.hasMainActor == true }
+    }
+
     /// Framework types isolated to the main actor, which subclasses and conformers inherit.
     static let mainActorFrameworkTypes: Set<String> = [
         "UIViewController", "UIView", "UIResponder", "UIApplication", "UIApplicationDelegate", "UIWindowSceneDelegate",
@@ -254,6 +263,8 @@ struct TypeFacts {
     var isClass = false
     /// Set by `Project` once it knows every global actor of the scanned files.
     var hasGlobalActor = false
+    /// `@MainActor` written on the type or an extension of it.
+    var hasMainActor = false
     var isSendable = false
     /// The attributes written on the declaration (`MainActor` for `@MainActor`).
     var attributes: Set<String> = []
@@ -266,6 +277,7 @@ struct TypeFacts {
         isClass = isClass || scope.kind == .class
         isProtocol = isProtocol || scope.isProtocol
         attributes.formUnion(scope.attributes.map(Self.attributeNames) ?? [])
+        hasMainActor = hasMainActor || scope.attributes.map(Isolation.hasMainActor) == true
         for inheritedType in scope.inheritance?.inheritedTypes ?? [] {
             let name = inheritedType.type.trimmedDescription
             inherited.insert(name)

@@ -44,10 +44,9 @@ public final class Feed: Sendable {
             .flatMap(on: .immediate) { titles in titles.last.map { Promise(fulfilled: $0) } ?? Promise(rejected: .notFound) }
     }
 
-    /// `catch` at the end, after erasing the error type; statements before the chain.
+    /// `catch` at the end, after erasing the error type.
     public func first() -> StdPromise<String> {
-        let limit = 1
-        return latestPosts(limit: limit)
+        latestPosts(limit: 1)
             .mapError(on: .immediate) { $0 as Swift.Error }
             .map(on: .immediate) { posts in posts[0].title }
             .catch(on: .immediate) { error in print("no title: \(error)") }
