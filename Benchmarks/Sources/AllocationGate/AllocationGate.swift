@@ -1,7 +1,8 @@
 // AllocationGate: CI's allocation gate (scripts/check-allocations.sh), without package-benchmark's
 // tool. It measures `mallocCountTotal` of every gated scenario (`deterministicAllocations`) the
-// way the `Allocations` package-benchmark target measures it, and compares the p90 with the
-// checked-in Thresholds/<swift major.minor>/Allocations.<scenario>.p90.json at zero tolerance.
+// way the `Allocations` package-benchmark target measures it, and compares it with the
+// checked-in Thresholds/<swift major.minor>/Allocations.<scenario>.p90.json at zero tolerance:
+// above when every run is above (the minimum), below when the p90 is (see `check`).
 //
 //   AllocationGate check DIR     compare with DIR's files; a gated scenario without one fails
 //   AllocationGate update DIR    write DIR's files (the same content as package-benchmark's
@@ -171,10 +172,17 @@ func gate(directory: String, update: Bool) -> Verdict {
             print(row + "   written")
             continue
         }
+        // Above only when every run is above (the minimum): a regression adds its allocations
+        // to every run, while a stray one from another thread (a libdispatch worker, a lazily
+        // made runtime table) adds to some runs only, and on a loaded machine to more than a
+        // tenth of them, which moved the p90 (seen in CI: b at 32001 in 110 runs, twice).
+        // Below when the p90 is: a count that usually falls in the window and once did not
+        // (e-exec-base's 3002) is not an improvement.
         let threshold = thresholds[scenario.name]!
-        let mark = p90 > threshold ? "   WORSE" : p90 < threshold ? "   better" : ""
+        let above = counts.min()! > threshold, below = p90 < threshold
+        let mark = above ? "   WORSE" : below ? "   better" : ""
         print(row + String(threshold).leftPadded(to: 11) + mark)
-        if p90 > threshold { verdict = .worse } else if p90 < threshold, verdict == .equal { verdict = .better }
+        if above { verdict = .worse } else if below, verdict == .equal { verdict = .better }
     }
     return verdict
 }
