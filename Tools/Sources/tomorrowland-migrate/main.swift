@@ -186,10 +186,11 @@ extension TomorrowlandMigrate {
                 CancellationError cancels the promise), for NoError by a `recover` that never runs (the \
                 twin throws only CancellationError). requestCancel() on the wrapper cancels the Task; \
                 cancelling the Task asks each awaited promise to cancel. A closure given a named context \
-                (`.utility`, `.queue(q)`, `.main` in nonisolated code) runs in \
+                (`.utility`, `.queue(q)`, `.main` off the main actor) runs in \
                 `withTaskExecutorPreference(PromiseContext.….taskExecutor) { @concurrent in … }`; no \
-                context, `.auto`, `.immediate`, and `.main` in @MainActor or actor code run inline (on the \
-                twin's isolation). Left as a chain, each with its reason: invalidation tokens, capture \
+                context, `.auto` and `.immediate`, and `.main` in @MainActor code, run inline (on the \
+                twin's isolation). Left as a chain, each with its reason: statements before the chain \
+                (they would run when the Task starts, not at call time), invalidation tokens, capture \
                 lists, context values, `.nowOr`, `timeout`, `delay`, `tap`, TokenPromise results, \
                 non-Sendable `self` or parameters (the wrapper's Task captures them), overrides and \
                 protocol conformers, functions without a twin (run add-async-twins first). The package is \

@@ -25,6 +25,11 @@ struct CopyOfRepositoryTests {
 
 @Suite("MIGRATION.md")
 struct MigrationGuideTests {
+    /// `block` as the guide shows it inside a list item: every non-empty line indented by three.
+    static func asListItem(_ block: String) -> String {
+        block.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "   " + $0 }.joined(separator: "\n")
+    }
+
     @Test("the async twin MIGRATION.md shows is what the tool writes")
     func documentedTwin() throws {
         let guide = try String(contentsOf: Support.repositoryRoot.appendingPathComponent("MIGRATION.md"), encoding: .utf8)
@@ -40,8 +45,7 @@ struct MigrationGuideTests {
         let written = try #require(result.changes.first?.updated)
         let start = try #require(written.range(of: "/// Loads a badge.\n///")?.lowerBound)
         let twin = String(written[start...]).trimmingCharacters(in: .newlines)
-        // The guide indents the block inside a list item.
-        let indented = twin.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "   " + $0 }.joined(separator: "\n")
+        let indented = Self.asListItem(twin)
         #expect(guide.contains(indented), "MIGRATION.md should show:\n\(indented)")
     }
 
@@ -67,8 +71,7 @@ struct MigrationGuideTests {
         let written = Support.text(of: "Badge.swift", in: Support.applying(ConvertBody.run(.inMemory(twins)), to: twins))
         let start = try #require(written.range(of: "/// The badge's caption")?.lowerBound)
         let converted = String(written[start...]).trimmingCharacters(in: .newlines)
-        // The guide indents the block inside a list item.
-        let indented = converted.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "   " + $0 }.joined(separator: "\n")
+        let indented = Self.asListItem(converted)
         #expect(guide.contains(indented), "MIGRATION.md should show:\n\(indented)")
     }
 }
