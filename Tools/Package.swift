@@ -9,7 +9,34 @@
 //   swift run --package-path Tools tomorrowland-migrate add-promise-twins Sources/ [--all] [--write]
 //   swift test --package-path Tools               # what CI runs
 
+import Foundation
 import PackageDescription
+
+// swift-syntax: the toolchain's own copy when it ships one (`lib/swift/host`, built optimized,
+// with module interfaces), so that this package builds in under a minute instead of about
+// four and parses at release speed; otherwise the pinned package. Set
+// TOMORROWLAND_TOOLS_SWIFT_SYNTAX=package to use the package anyway (README.md).
+let toolchainSyntax: String? = {
+    let environment = ProcessInfo.processInfo.environment
+    guard environment["TOMORROWLAND_TOOLS_SWIFT_SYNTAX"] != "package" else { return nil }
+    for folder in (environment["PATH"] ?? "").split(separator: ":") {
+        let swift = URL(fileURLWithPath: String(folder)).appendingPathComponent("swift")
+        guard FileManager.default.isExecutableFile(atPath: swift.path) else { continue }
+        let host = swift.resolvingSymlinksInPath().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("lib/swift/host").path
+        let interfaces = ["SwiftSyntax", "SwiftParser"].map { "\(host)/\($0).swiftmodule" }
+        return interfaces.allSatisfy { FileManager.default.fileExists(atPath: $0) } ? host : nil
+    }
+    return nil
+}()
+
+let syntaxDependencies: [Target.Dependency] = toolchainSyntax == nil
+    ? [.product(name: "SwiftSyntax", package: "swift-syntax"), .product(name: "SwiftParser", package: "swift-syntax")]
+    : []
+let syntaxSwiftSettings: [SwiftSetting] = toolchainSyntax.map { [.unsafeFlags(["-I", $0])] } ?? []
+let syntaxLinkerSettings: [LinkerSetting] = toolchainSyntax.map {
+    [.unsafeFlags(["-L", $0, "-lSwiftSyntax", "-lSwiftParser", "-Xlinker", "-rpath", "-Xlinker", $0])]
+} ?? []
 
 let package = Package(
     name: "TomorrowlandTools",
@@ -20,17 +47,15 @@ let package = Package(
     dependencies: [
         // Only the tests use the library: they compile what the tool writes against it.
         .package(name: "Tomorrowland", path: "../"),
-        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "602.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-    ],
+    ] + (toolchainSyntax == nil ? [.package(url: "https://github.com/swiftlang/swift-syntax", exact: "602.0.0")] : []),
     targets: [
         // Scanning, rewriting and reporting: everything testable, no I/O beyond reading files.
         .target(
             name: "TomorrowlandMigrateKit",
-            dependencies: [
-                .product(name: "SwiftSyntax", package: "swift-syntax"),
-                .product(name: "SwiftParser", package: "swift-syntax"),
-            ]
+            dependencies: syntaxDependencies,
+            swiftSettings: syntaxSwiftSettings,
+            linkerSettings: syntaxLinkerSettings
         ),
         // The command line: argument parsing and printing only.
         .executableTarget(
@@ -38,18 +63,19 @@ let package = Package(
             dependencies: [
                 "TomorrowlandMigrateKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: syntaxSwiftSettings
         ),
         .testTarget(
             name: "TomorrowlandMigrateKitTests",
             dependencies: [
                 "TomorrowlandMigrateKit",
-                .product(name: "SwiftSyntax", package: "swift-syntax"),
                 // Built so that the tests can compile rewritten fixtures against its module.
                 .product(name: "TomorrowlandAsync", package: "Tomorrowland"),
-            ],
+            ] + syntaxDependencies.prefix(1),
             // 1.x-style sources the tests run the tool on; compiled by the tests, not by SwiftPM.
-            exclude: ["Fixtures"]
+            exclude: ["Fixtures"],
+            swiftSettings: syntaxSwiftSettings
         ),
     ],
     swiftLanguageModes: [.v6]

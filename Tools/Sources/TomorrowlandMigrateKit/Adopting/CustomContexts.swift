@@ -154,14 +154,16 @@ struct CustomContexts {
 
     /// The expression a computed property's getter returns, when it is a single one.
     private static func returnedExpression(of accessors: AccessorBlockSyntax) -> ExprSyntax? {
+        // `if case`, not a `switch`: the toolchain's swift-syntax (Package.swift) is built with
+        // library evolution, so a switch over its enums would need an `@unknown default`.
         let body: CodeBlockItemListSyntax
-        switch accessors.accessors {
-        case .getter(let items): body = items
-        case .accessors(let list):
-            guard list.count == 1, let getter = list.first, getter.accessorSpecifier.text == "get", let items = getter.body?.statements else {
-                return nil
-            }
+        if case .getter(let items) = accessors.accessors {
             body = items
+        } else if case .accessors(let list) = accessors.accessors, list.count == 1, let getter = list.first,
+                  getter.accessorSpecifier.text == "get", let items = getter.body?.statements {
+            body = items
+        } else {
+            return nil
         }
         guard body.count == 1, let item = body.first?.item else { return nil }
         if let statement = item.as(ReturnStmtSyntax.self) { return statement.expression }

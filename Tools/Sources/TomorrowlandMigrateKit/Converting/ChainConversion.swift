@@ -257,11 +257,12 @@ struct ChainConversion {
     static func parameters(of closure: ClosureExprSyntax) -> (names: [String], returnType: String?)? {
         guard let signature = closure.signature, let clause = signature.parameterClause else { return nil }
         let returnType = signature.returnClause?.type.trimmedDescription
-        switch clause {
-        case .simpleInput(let list): return (list.map(\.name.text), returnType)
-        case .parameterClause(let parameters):
+        // `if case`, not a `switch`: see `CustomContexts.returnedExpression(of:)`.
+        if case .simpleInput(let list) = clause { return (list.map(\.name.text), returnType) }
+        if case .parameterClause(let parameters) = clause {
             return (parameters.parameters.map { ($0.secondName ?? $0.firstName).text }, returnType)
         }
+        return nil
     }
 }
 

@@ -425,11 +425,11 @@ enum Calls {
 enum Closures {
     /// The number of parameters the closure declares (`$0` uses not counted).
     static func parameterCount(_ closure: ClosureExprSyntax) -> Int {
-        switch closure.signature?.parameterClause {
-        case .simpleInput(let names)?: return names.count
-        case .parameterClause(let clause)?: return clause.parameters.count
-        case nil: return 0
-        }
+        // `if case`, not a `switch`: see `CustomContexts.returnedExpression(of:)`.
+        let clause = closure.signature?.parameterClause
+        if case .simpleInput(let names)? = clause { return names.count }
+        if case .parameterClause(let parameters)? = clause { return parameters.parameters.count }
+        return 0
     }
 
     /// Whether `closure` has an `await` of its own (not in a nested closure): Swift then
