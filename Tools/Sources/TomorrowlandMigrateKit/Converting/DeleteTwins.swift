@@ -70,9 +70,9 @@ public enum DeleteTwins {
         var places: [String: [String]] = [:]
         for (path, file) in facts.files.sorted(by: { $0.key < $1.key }) {
             let scannedFile = set.files.first { CompilerFacts.key($0.path) == path }
-            let text = scannedFile?.text ?? (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            let lines = LineTable(scannedFile?.text ?? (try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
             for (offset, usrs) in file.references.sorted(by: { $0.key < $1.key }) {
-                for usr in usrs { places[usr, default: []].append("\(scannedFile?.path ?? path):\(EditProof.line(of: offset, in: text))") }
+                for usr in usrs { places[usr, default: []].append("\(scannedFile?.path ?? path):\(lines.line(of: offset))") }
             }
         }
         let requirements = Set(set.files.flatMap(FunctionSite.all(in:)).filter { $0.decl.enclosingProtocol != nil }.map(\.witnessKey))

@@ -238,6 +238,7 @@ struct EditProof {
         }
         for (path, old) in before.files.sorted(by: { $0.key < $1.key }) {
             let text = originalText(path)
+            let lines = LineTable(text)
             let mine = byFile[path] ?? []
             let flat = mine.flatMap { index in changes[index].edits.indices.map { (change: index, edit: $0) } }
             let map = EditMap(flat.map { changes[$0.change].edits[$0.edit] })
@@ -273,7 +274,7 @@ struct EditProof {
                     let (nowNames, wasNames) = (name(now), name(was))
                     let differ = nowNames == wasNames ? " (\(now.sorted()) instead of \(was.sorted()))" : ""
                     issues.append(Issue(
-                        change: owner(offset), path: path, line: Self.line(of: offset, in: text),
+                        change: owner(offset), path: path, line: lines.line(of: offset),
                         message: "a reference would name \(nowNames) instead of \(wasNames)\(differ)", offset: offset
                     ))
                 }
@@ -281,7 +282,7 @@ struct EditProof {
             for (offset, now) in new.references.sorted(by: { $0.key < $1.key }) where expected[offset] == nil {
                 guard case .original(let original) = map.origin(of: offset), old.references[original] == nil else { continue }
                 issues.append(Issue(
-                    change: owner(original), path: path, line: Self.line(of: original, in: text),
+                    change: owner(original), path: path, line: lines.line(of: original),
                     message: "a reference to \(name(now)) appears where there was none", offset: original
                 ))
             }
@@ -348,7 +349,29 @@ struct EditProof {
 
     /// The 1-based line of a UTF-8 offset.
     static func line(of offset: Int, in text: String) -> Int {
-        text.utf8.prefix(offset).filter { $0 == UInt8(ascii: "\n") }.count + 1
+        LineTable(text).line(of: offset)
+    }
+}
+
+/// The UTF-8 offsets where a text's lines start: the line of an offset by binary search, for
+/// callers that ask for many offsets of one text (every reference of a file).
+struct LineTable {
+    private let starts: [Int]
+
+    init(_ text: String) {
+        var starts = [0]
+        for (offset, byte) in text.utf8.enumerated() where byte == UInt8(ascii: "\n") { starts.append(offset + 1) }
+        self.starts = starts
+    }
+
+    /// The 1-based line of a UTF-8 offset (the last line for one past the end).
+    func line(of offset: Int) -> Int {
+        var (low, high) = (0, starts.count) // the answer is the number of starts <= offset
+        while low < high {
+            let middle = (low + high) / 2
+            if starts[middle] <= offset { low = middle + 1 } else { high = middle }
+        }
+        return max(low, 1)
     }
 }
 
