@@ -4,8 +4,8 @@ import ArgumentParser
 import Foundation
 import TomorrowlandMigrateKit
 
-/// Whether to ask the compiler (`swift build --build-tests`, then `swiftc -dump-ast`) for call
-/// targets, or to read syntax only.
+/// Whether to ask the compiler (`swift build`, then `swiftc -dump-ast`: `CompilerOracle`) for
+/// call targets, or to read syntax only.
 struct CompilerOptions: ParsableArguments {
     @Flag(help: """
         Read syntax only: do not build the package and ask the compiler which declaration each call names \

@@ -137,3 +137,64 @@ struct OracleTests {
         #expect(withCompiler.plan.filter { $0.function == "badge(_:)" }.map(\.promiseStyleCallers) == [3, 1])
     }
 }
+
+@Suite("the oracle in a package: what it builds")
+struct OraclePackageTests {
+    /// A package where `Base` ← `Lib` ← `App` ← `AppTests` (each imports the one before).
+    static func package() throws -> URL {
+        let root = try Support.makeTemporaryDirectory("tomorrowland-oracle-package")
+        let files = [
+            "Package.swift": """
+                // swift-tools-version: 6.0
+                import PackageDescription
+                let package = Package(name: "Layers", targets: [
+                    .target(name: "Base"), .target(name: "Lib", dependencies: ["Base"]),
+                    .target(name: "App", dependencies: ["Lib"]), .testTarget(name: "AppTests", dependencies: ["App"]),
+                ])
+                """,
+            "Sources/Base/Base.swift": "public func base() -> Int { 1 }\n",
+            "Sources/Lib/Lib.swift": "import Base\npublic func lib() -> Int { base() + 1 }\n",
+            "Sources/App/App.swift": "import Lib\npublic func app() -> Int { lib() + 1 }\n",
+            "Tests/AppTests/AppTests.swift": "import App\nimport XCTest\nfinal class AppTests: XCTestCase { func testApp() { XCTAssertEqual(app(), 3) } }\n",
+        ]
+        for (path, text) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return root
+    }
+
+    @Test("the oracle builds only what the scanned modules import and type-checks them from source, as another command left them")
+    func buildsOnlyDependencies() throws {
+        let root = try Self.package()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let roots = ["Sources/Lib", "Sources/App"].map { root.appendingPathComponent($0).path }
+        let object = { (module: String) in root.appendingPathComponent(".build/debug/\(module).build/\(module).swift.o").path }
+        let modified = { (path: String) in try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date }
+        let first = try CompilerOracle.forPackage(around: roots).get()
+        // SwiftPM's generated test modules are no module of the package's.
+        #expect(first.modules.map(\.name).sorted() == ["App", "AppTests", "Base", "Lib"])
+        // Only Base is built: Lib, App and their importer AppTests are checked from source.
+        #expect(CompilerOracle.dependencyTargets(of: roots, in: first.modules.map { (compiler: first.swiftc, module: $0) }) == ["Base"])
+        #expect(FileManager.default.fileExists(atPath: object("Base")))
+        #expect(!FileManager.default.fileExists(atPath: object("Lib")) && !FileManager.default.fileExists(atPath: object("App")))
+        let scanned = first.pathsWithDependents(of: ["Sources/Lib/Lib.swift", "Sources/App/App.swift"].map { root.appendingPathComponent($0).path })
+        #expect(try first.facts(for: scanned).errors.isEmpty)
+
+        // The user builds; then another command's write: Lib gains a function and App calls
+        // it. The build folder's Lib is now stale, and the next run must not rebuild App.
+        #expect(Process.capture("/usr/bin/env", ["swift", "build", "--build-tests", "--package-path", root.path]).status == 0)
+        let built = try modified(object("App"))
+        try "import Base\npublic func lib() -> Int { base() + 1 }\npublic func added() -> Int { 5 }\n"
+            .write(to: root.appendingPathComponent("Sources/Lib/Lib.swift"), atomically: true, encoding: .utf8)
+        try "import Lib\npublic func app() -> Int { lib() + added() }\n"
+            .write(to: root.appendingPathComponent("Sources/App/App.swift"), atomically: true, encoding: .utf8)
+        let later = try CompilerOracle.forPackage(around: roots).get()
+        let facts = try later.facts(for: scanned)
+        #expect(facts.errors.isEmpty, "App must see Lib as written, not the build folder's: \(facts.errors)")
+        #expect(try modified(object("App")) == built)
+        let app = try #require(facts.file(root.appendingPathComponent("Sources/App/App.swift").path))
+        #expect(app.references.values.contains { $0.contains { $0.contains("5added") } }, "the call to `added()` names it")
+    }
+}

@@ -40,28 +40,87 @@ public struct CompilerOracle: Sendable {
         self.modules = modules
     }
 
-    /// The oracle for the SwiftPM package around `roots`: runs `swift build --build-tests`
-    /// (a warm build is quick) and reads each module's compiler arguments from the
-    /// `.build/debug.yaml` it leaves.
+    /// The oracle for the SwiftPM package around `roots`: builds what the modules holding
+    /// `roots` (and the modules that import them) import, and reads each module's compiler
+    /// arguments from the `.build/debug.yaml` the build leaves.
+    ///
+    /// Those modules themselves are type-checked from source by `facts`, so they need no
+    /// build: only their dependencies are built, one `swift build --target` each (a no-op
+    /// when warm), and a command run after another's write does not recompile what the write
+    /// changed. The manifest comes first: without one newer than `Package.swift`,
+    /// `swift build --target` with a name no target has writes it and builds nothing. When
+    /// that or a dependency's build fails, `swift build --build-tests` builds everything (and
+    /// says what does not compile). Modules SwiftPM generates (test discovery, the test
+    /// runner) are left out: they hold no code of the package's.
     public static func forPackage(around roots: [String]) -> Result<CompilerOracle, OracleUnavailable> {
         guard let package = PackageContext(roots: roots) else {
             return .failure(OracleUnavailable(description: "no Package.swift above \(roots.first ?? "the paths")"))
         }
-        let build = Process.capture("/usr/bin/env", ["swift", "build", "--build-tests", "--package-path", package.root])
-        guard build.status == 0 else {
-            let firstError = CompilerDiagnostic.errors(in: build.output).first.map(\.description)
-                ?? build.output.split(separator: "\n").suffix(3).joined(separator: "\n")
-            return .failure(OracleUnavailable(description: "the package at \(package.root) does not build: \(firstError)"))
-        }
         let manifest = package.root + "/.build/debug.yaml"
+        let swiftBuild = ["swift", "build", "--package-path", package.root]
+        let fresh = { isNewer(manifest, than: package.root + "/Package.swift") }
+        if !fresh() {
+            _ = Process.capture("/usr/bin/env", swiftBuild + ["--target", "tomorrowland-migrate: the manifest only"])
+        }
+        var built = false
+        if fresh(), let text = try? String(contentsOfFile: manifest, encoding: .utf8) {
+            let earlier = packageModules(in: text, root: package.root)
+            built = dependencyTargets(of: roots, in: earlier).allSatisfy { target in
+                Process.capture("/usr/bin/env", swiftBuild + ["--target", target]).status == 0
+            }
+        }
+        if !built {
+            let build = Process.capture("/usr/bin/env", swiftBuild + ["--build-tests"])
+            guard build.status == 0 else {
+                let firstError = CompilerDiagnostic.errors(in: build.output).first.map(\.description)
+                    ?? build.output.split(separator: "\n").suffix(3).joined(separator: "\n")
+                return .failure(OracleUnavailable(description: "the package at \(package.root) does not build: \(firstError)"))
+            }
+        }
         guard let text = try? String(contentsOfFile: manifest, encoding: .utf8) else {
             return .failure(OracleUnavailable(description: "no build manifest at \(manifest)"))
         }
-        let modules = BuildManifest.modules(in: text)
+        let modules = packageModules(in: text, root: package.root)
         guard let swiftc = modules.first?.compiler else {
             return .failure(OracleUnavailable(description: "\(manifest) lists no Swift module"))
         }
         return .success(CompilerOracle(swiftc: swiftc, modules: modules.map(\.module)))
+    }
+
+    /// The manifest's modules but those SwiftPM generates into the build folder.
+    private static func packageModules(in manifest: String, root: String) -> [(compiler: String, module: ModuleInvocation)] {
+        let generated = CompilerFacts.key(root) + "/.build/"
+        return BuildManifest.modules(in: manifest).filter { entry in !entry.module.sources.allSatisfy { $0.hasPrefix(generated) } }
+    }
+
+    /// The modules to build before `facts` can type-check the modules holding `roots` and
+    /// their importers from source: every module those import, directly or through others,
+    /// that is not one of them; only the outermost ones are named (each build builds what it
+    /// imports).
+    static func dependencyTargets(of roots: [String], in modules: [(compiler: String, module: ModuleInvocation)]) -> [String] {
+        let all = modules.map(\.module)
+        let rootKeys = roots.map(CompilerFacts.key)
+        let holds = { (module: ModuleInvocation) in
+            module.sources.contains { source in rootKeys.contains { source == $0 || source.hasPrefix($0 + "/") } }
+        }
+        var involved = Set(all.filter(holds).map(\.name))
+        while let next = all.first(where: { !involved.contains($0.name) && $0.dependencies.contains(where: involved.contains) }) {
+            involved.insert(next.name)
+        }
+        var needed = Set<String>()
+        var frontier = Set(all.filter { involved.contains($0.name) }.flatMap(\.dependencies)).subtracting(involved)
+        while !frontier.isEmpty {
+            needed.formUnion(frontier)
+            frontier = Set(all.filter { frontier.contains($0.name) }.flatMap(\.dependencies)).subtracting(needed).subtracting(involved)
+        }
+        let imported = Set(all.filter { needed.contains($0.name) }.flatMap(\.dependencies))
+        return needed.subtracting(imported).sorted()
+    }
+
+    private static func isNewer(_ path: String, than other: String) -> Bool {
+        let date = { (path: String) in (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date }
+        guard let first = date(path), let second = date(other) else { return false }
+        return first > second
     }
 
     /// The modules that hold any of `paths`, each after the ones it imports.
@@ -113,7 +172,9 @@ public struct CompilerOracle: Sendable {
         try FileManager.default.createDirectory(atPath: scratchModules, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         var facts = CompilerFacts()
-        var changedModules = Set<String>()
+        // Modules emitted to `scratchModules` this run. `forPackage` does not build the modules
+        // that hold `paths`, so one that another of them imports is always emitted from source.
+        var emitted = Set<String>()
         let involved = modules(holding: keys)
         for (index, module) in involved.enumerated() {
             var sources: [String] = []
@@ -126,12 +187,23 @@ public struct CompilerOracle: Sendable {
                 sources.append(copy)
                 original[copy] = source
             }
-            let seesChange = !original.isEmpty || module.dependencies.contains(where: changedModules.contains)
+            let seesChange = !original.isEmpty || module.dependencies.contains(where: emitted.contains)
+            let importedLater = involved.dropFirst(index + 1).contains { $0.dependencies.contains(module.name) }
+            let search = emitted.isEmpty ? [] : ["-I", scratchModules]
+            let emit = {
+                let run = Process.capture(swiftc, search + module.arguments + sources + [
+                    "-emit-module", "-emit-module-path", scratchModules + "/\(module.name).swiftmodule", "-diagnostic-style", "llvm",
+                ])
+                facts.errors += CompilerDiagnostic.errors(in: run.output).filter { error in
+                    !facts.errors.contains { $0.line == error.line && $0.message == error.message }
+                }
+                emitted.insert(module.name)
+            }
             if !seesChange, let unchanged, module.sources.allSatisfy({ unchanged.files[$0] != nil }) {
                 for source in module.sources { facts.files[source] = unchanged.files[source] }
+                if importedLater { emit() }
                 continue
             }
-            let search = seesChange ? ["-I", scratchModules] : []
             let dumps = scratch.appendingPathComponent("ast\(index)")
             try FileManager.default.createDirectory(at: dumps, withIntermediateDirectories: true)
             var map: [String: [String: String]] = [:]
@@ -152,16 +224,8 @@ public struct CompilerOracle: Sendable {
                 guard let data = FileManager.default.contents(atPath: dumps.appendingPathComponent("\(number).json").path) else { continue }
                 try facts.add(astJSON: data, path: original[source] ?? source)
             }
-            // A module other modules import sees the change through its interface.
-            if seesChange, involved.dropFirst(index + 1).contains(where: { $0.dependencies.contains(module.name) }) {
-                let emit = Process.capture(swiftc, search + module.arguments + sources + [
-                    "-emit-module", "-emit-module-path", scratchModules + "/\(module.name).swiftmodule", "-diagnostic-style", "llvm",
-                ])
-                facts.errors += CompilerDiagnostic.errors(in: emit.output).filter { error in
-                    !facts.errors.contains { $0.line == error.line && $0.message == error.message }
-                }
-                changedModules.insert(module.name)
-            }
+            // A module other modules import: they see it (and any change) through its interface.
+            if importedLater { emit() }
         }
         // Spell the promise types of calls and results, for pins and twins (one demangler run).
         let types = facts.files.values.flatMap { $0.calls.map(\.type) + $0.declarations.compactMap(\.resultType) }
@@ -197,7 +261,10 @@ enum BuildManifest {
                 current = nil
                 guard let args = (try? JSONSerialization.jsonObject(with: Data(trimmed.dropFirst(6).utf8))) as? [String],
                       let first = args.first, first.hasSuffix("swiftc") else { continue }
-                let (arguments, sources) = cleaned(Array(args.dropFirst()))
+                var (arguments, sources) = cleaned(Array(args.dropFirst()))
+                // The `@…/sources` list is written by the build: a manifest written without a
+                // build (`forPackage`) has the sources among the command's inputs only.
+                if sources.isEmpty { sources = inputs.filter { $0.hasSuffix(".swift") } }
                 let dependencies = inputs.compactMap { input -> String? in
                     guard input.hasSuffix(".swiftmodule"), input.contains("/Modules/") else { return nil }
                     return ((input as NSString).lastPathComponent as NSString).deletingPathExtension
@@ -223,7 +290,8 @@ enum BuildManifest {
             if arg == "-Xcc", index + 1 < args.count, args[index + 1] == "-g" { index += 2; continue }
             if single.contains(arg) { index += 1; continue }
             if withValue.contains(arg) { index += 2; continue }
-            if arg.hasPrefix("@"), let list = try? String(contentsOfFile: String(arg.dropFirst()), encoding: .utf8) {
+            if arg.hasPrefix("@") {
+                let list = (try? String(contentsOfFile: String(arg.dropFirst()), encoding: .utf8)) ?? ""
                 sources += list.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             } else if arg.hasSuffix(".swift"), !arg.hasPrefix("-") {
                 sources.append(arg)
