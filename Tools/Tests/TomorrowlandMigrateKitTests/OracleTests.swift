@@ -198,3 +198,35 @@ struct OraclePackageTests {
         #expect(app.references.values.contains { $0.contains { $0.contains("5added") } }, "the call to `added()` names it")
     }
 }
+
+@Suite("the oracle's kept dumps")
+struct ASTCacheTests {
+    @Test("a module's dump is kept by its text and read back for the same text; another text is type-checked again")
+    func keptByText() throws {
+        let (set, plain, directory) = try OracleTests.fixture(swiftVersion: 6)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cacheDirectory = directory.appendingPathComponent("asts").path
+        let oracle = CompilerOracle(swiftc: plain.swiftc, modules: plain.modules, cacheDirectory: cacheDirectory)
+        let path = try #require(set.files.first?.path)
+        let first = try oracle.facts(for: [path])
+        #expect(first.errors.isEmpty)
+        let entries = try FileManager.default.contentsOfDirectory(atPath: cacheDirectory)
+        #expect(entries.count == 1 && entries[0].hasPrefix("Fixture-"), "\(entries)")
+        // The kept dump is what a second run reads: emptied, the file's facts come out empty.
+        let dump = cacheDirectory + "/" + entries[0] + "/0.json"
+        #expect(first.file(path)?.references.isEmpty == false)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: dump))
+        #expect(try oracle.facts(for: [path]).file(path)?.references.isEmpty == true)
+        // Another text is another key: type-checked, and right.
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let changed = try oracle.facts(for: [path], replacing: [path: text + "\nfunc addedForTheCacheTest() {}\n"])
+        #expect(changed.errors.isEmpty)
+        #expect(changed.file(path)?.declarations.contains { $0.name == "addedForTheCacheTest" } == true)
+        // At most the newest entry but one is left besides it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cacheDirectory).count == 2)
+        // A text with an error is not kept.
+        let broken = try oracle.facts(for: [path], replacing: [path: text + "\nlet broken: Int = \"no\"\n"])
+        #expect(!broken.errors.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cacheDirectory).count == 2)
+    }
+}

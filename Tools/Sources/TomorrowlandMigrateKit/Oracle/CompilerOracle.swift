@@ -34,10 +34,13 @@ public struct OracleUnavailable: Error, Sendable, CustomStringConvertible {
 public struct CompilerOracle: Sendable {
     public let swiftc: String
     public let modules: [ModuleInvocation]
+    /// Where `facts` keeps the dumps of modules that type-checked (`ASTCache`); nil: nowhere.
+    public let cacheDirectory: String?
 
-    public init(swiftc: String, modules: [ModuleInvocation]) {
+    public init(swiftc: String, modules: [ModuleInvocation], cacheDirectory: String? = nil) {
         self.swiftc = swiftc
         self.modules = modules
+        self.cacheDirectory = cacheDirectory
     }
 
     /// The oracle for the SwiftPM package around `roots`: builds what the modules holding
@@ -84,7 +87,9 @@ public struct CompilerOracle: Sendable {
         guard let swiftc = modules.first?.compiler else {
             return .failure(OracleUnavailable(description: "\(manifest) lists no Swift module"))
         }
-        return .success(CompilerOracle(swiftc: swiftc, modules: modules.map(\.module)))
+        return .success(CompilerOracle(
+            swiftc: swiftc, modules: modules.map(\.module), cacheDirectory: package.root + "/.build/tomorrowland-migrate/asts"
+        ))
     }
 
     /// The manifest's modules but those SwiftPM generates into the build folder.
@@ -175,6 +180,10 @@ public struct CompilerOracle: Sendable {
         // Modules emitted to `scratchModules` this run. `forPackage` does not build the modules
         // that hold `paths`, so one that another of them imports is always emitted from source.
         var emitted = Set<String>()
+        // The cache keys of the modules type-checked this run, for the modules that import them.
+        var cacheKeys: [String: String] = [:]
+        let cache = cacheDirectory.map(ASTCache.init(directory:))
+        if let cacheDirectory { try? FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true) }
         let involved = modules(holding: keys)
         for (index, module) in involved.enumerated() {
             var sources: [String] = []
@@ -204,6 +213,22 @@ public struct CompilerOracle: Sendable {
                 if importedLater { emit() }
                 continue
             }
+            // Kept dumps of the same text (a previous command's proof, a second run).
+            var key: String?
+            if let cache, module.dependencies.allSatisfy({ !emitted.contains($0) || cacheKeys[$0] != nil }) {
+                let texts = sources.map { (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "" }
+                key = ASTCache.key(swiftc: swiftc, module: module, texts: texts, importedKeys: cacheKeys)
+            }
+            if let cache, let key, let kept = cache.load(module: module.name, key: key, count: sources.count, needsModule: importedLater) {
+                for (number, source) in sources.enumerated() { try facts.add(astJSON: kept.dumps[number], path: original[source] ?? source) }
+                if let swiftmodule = kept.swiftmodule {
+                    try FileManager.default.copyItem(atPath: swiftmodule, toPath: scratchModules + "/\(module.name).swiftmodule")
+                    emitted.insert(module.name)
+                }
+                cacheKeys[module.name] = key
+                continue
+            }
+            let errorsBefore = facts.errors.count
             let dumps = scratch.appendingPathComponent("ast\(index)")
             try FileManager.default.createDirectory(at: dumps, withIntermediateDirectories: true)
             var map: [String: [String: String]] = [:]
@@ -226,6 +251,14 @@ public struct CompilerOracle: Sendable {
             }
             // A module other modules import: they see it (and any change) through its interface.
             if importedLater { emit() }
+            // Only dumps without errors are kept (errors name scratch paths of this run).
+            if let cache, let key, facts.errors.count == errorsBefore {
+                cache.store(
+                    module: module.name, key: key, dumps: dumps, count: sources.count,
+                    swiftmodule: importedLater ? scratchModules + "/\(module.name).swiftmodule" : nil
+                )
+                cacheKeys[module.name] = key
+            }
         }
         // Spell the promise types of calls and results, for pins and twins (one demangler run).
         let types = facts.files.values.flatMap { $0.calls.map(\.type) + $0.declarations.compactMap(\.resultType) }

@@ -23,6 +23,8 @@ struct Project {
 
     /// The compiler's facts by the paths of `set` as given (no path lookups in loops).
     private let compiled: [String: CompilerFacts.File]
+    /// For each USR, its first reference that is not a call (by path, then offset): `valueUse(of:)`.
+    private let firstValueUse: [String: (path: String, offset: Int)]
 
     init(_ set: SourceSet, compiler: CompilerFacts? = nil) {
         self.set = set
@@ -30,6 +32,13 @@ struct Project {
         var compiled: [String: CompilerFacts.File] = [:]
         for file in set.files { compiled[file.path] = compiler?.file(file.path) }
         self.compiled = compiled
+        var firstValueUse: [String: (path: String, offset: Int)] = [:]
+        for (path, file) in (compiler?.files ?? [:]).sorted(by: { $0.key < $1.key }) {
+            for (offset, usrs) in file.references.sorted(by: { $0.key < $1.key }) where file.call(calleeAt: offset) == nil {
+                for usr in usrs where firstValueUse[usr] == nil { firstValueUse[usr] = (path, offset) }
+            }
+        }
+        self.firstValueUse = firstValueUse
         var scans: [FileScan] = []
         var scope = 1
         for file in set.files {
@@ -197,15 +206,9 @@ struct Project {
     /// Where the function with `usr` is used as a value (referenced, not called), as the
     /// compiler resolved the references: `(path, line)`.
     func valueUse(of usr: String) -> (String, Int)? {
-        guard let compiler else { return nil }
-        for (path, file) in compiler.files.sorted(by: { $0.key < $1.key }) {
-            for (offset, usrs) in file.references.sorted(by: { $0.key < $1.key })
-            where usrs.contains(usr) && file.call(calleeAt: offset) == nil {
-                let text = set.files.first { CompilerFacts.key($0.path) == path }?.text ?? (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-                return (path, text.utf8.prefix(offset).filter { $0 == UInt8(ascii: "\n") }.count + 1)
-            }
-        }
-        return nil
+        guard let (path, offset) = firstValueUse[usr] else { return nil }
+        let text = set.files.first { CompilerFacts.key($0.path) == path }?.text ?? (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return (path, LineTable(text).line(of: offset))
     }
 
     /// The receiver of `call` in `file`, as the scan found it.
