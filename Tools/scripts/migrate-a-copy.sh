@@ -8,8 +8,11 @@
 # every example). What CI runs.
 #
 # Second runs (that each command is idempotent) and the report are checked on Tools/Corpus
-# (migrate-corpus.sh) and by the unit tests, not again here: on this copy each is one more
-# type-check of the large client-test modules, about half of this script's time.
+# (migrate-corpus.sh) and by the unit tests, not again here.
+#
+# The tool builds only what the scanned modules import (its first run writes SwiftPM's
+# manifest without a build) and keeps the dumps its proofs made (Tools/README.md, "The
+# compiler as the oracle"): the client-test modules are compiled once, by the build below.
 #
 #   Tools/scripts/migrate-a-copy.sh            # from the repository root or anywhere
 set -euo pipefail
