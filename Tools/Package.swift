@@ -12,10 +12,12 @@
 import Foundation
 import PackageDescription
 
-// swift-syntax: the toolchain's own copy when it ships one (`lib/swift/host`, built optimized,
-// with module interfaces), so that this package builds in under a minute instead of about
-// four and parses at release speed; otherwise the pinned package. Set
-// TOMORROWLAND_TOOLS_SWIFT_SYNTAX=package to use the package anyway (README.md).
+// swift-syntax: the toolchain's own copy when the first `swift` on PATH ships one
+// (`lib/swift/host`, built optimized, with module interfaces and libraries), so that this
+// package builds in under a minute instead of about four and parses at release speed;
+// otherwise the pinned package. Set TOMORROWLAND_TOOLS_SWIFT_SYNTAX=package to use the
+// package anyway, for example when building with a toolchain that is not the one on PATH
+// (README.md).
 let toolchainSyntax: String? = {
     let environment = ProcessInfo.processInfo.environment
     guard environment["TOMORROWLAND_TOOLS_SWIFT_SYNTAX"] != "package" else { return nil }
@@ -24,8 +26,11 @@ let toolchainSyntax: String? = {
         guard FileManager.default.isExecutableFile(atPath: swift.path) else { continue }
         let host = swift.resolvingSymlinksInPath().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("lib/swift/host").path
-        let interfaces = ["SwiftSyntax", "SwiftParser"].map { "\(host)/\($0).swiftmodule" }
-        return interfaces.allSatisfy { FileManager.default.fileExists(atPath: $0) } ? host : nil
+        let found = { (path: String) in FileManager.default.fileExists(atPath: path) }
+        let complete = ["SwiftSyntax", "SwiftParser"].allSatisfy { module in
+            found("\(host)/\(module).swiftmodule") && (found("\(host)/lib\(module).so") || found("\(host)/lib\(module).dylib"))
+        }
+        return complete ? host : nil
     }
     return nil
 }()

@@ -176,7 +176,11 @@ struct OraclePackageTests {
         // SwiftPM's generated test modules are no module of the package's.
         #expect(first.modules.map(\.name).sorted() == ["App", "AppTests", "Base", "Lib"])
         // Only Base is built: Lib, App and their importer AppTests are checked from source.
-        #expect(CompilerOracle.dependencyTargets(of: roots, in: first.modules.map { (compiler: first.swiftc, module: $0) }) == ["Base"])
+        let planned = first.modules.map { (compiler: first.swiftc, module: $0) }
+        #expect(CompilerOracle.dependencyTargets(of: roots, in: planned, root: root.path) == ["Base"])
+        // Scanning Lib and AppTests: App, between them, is built (with Lib) for AppTests to import.
+        let apart = ["Sources/Lib", "Tests/AppTests"].map { root.appendingPathComponent($0).path }
+        #expect(CompilerOracle.dependencyTargets(of: apart, in: planned, root: root.path) == ["App", "Base"])
         #expect(FileManager.default.fileExists(atPath: object("Base")))
         #expect(!FileManager.default.fileExists(atPath: object("Lib")) && !FileManager.default.fileExists(atPath: object("App")))
         let scanned = first.pathsWithDependents(of: ["Sources/Lib/Lib.swift", "Sources/App/App.swift"].map { root.appendingPathComponent($0).path })
@@ -188,14 +192,17 @@ struct OraclePackageTests {
         let built = try modified(object("App"))
         try "import Base\npublic func lib() -> Int { base() + 1 }\npublic func added() -> Int { 5 }\n"
             .write(to: root.appendingPathComponent("Sources/Lib/Lib.swift"), atomically: true, encoding: .utf8)
-        try "import Lib\npublic func app() -> Int { lib() + added() }\n"
+        try "import Lib\npublic func app() -> Int { lib() + added() + more() }\n"
             .write(to: root.appendingPathComponent("Sources/App/App.swift"), atomically: true, encoding: .utf8)
+        // And a file added to Lib: the manifest is written again, with it.
+        try "public func more() -> Int { 7 }\n".write(to: root.appendingPathComponent("Sources/Lib/More.swift"), atomically: true, encoding: .utf8)
         let later = try CompilerOracle.forPackage(around: roots).get()
         let facts = try later.facts(for: scanned)
         #expect(facts.errors.isEmpty, "App must see Lib as written, not the build folder's: \(facts.errors)")
         #expect(try modified(object("App")) == built)
         let app = try #require(facts.file(root.appendingPathComponent("Sources/App/App.swift").path))
         #expect(app.references.values.contains { $0.contains { $0.contains("5added") } }, "the call to `added()` names it")
+        #expect(app.references.values.contains { $0.contains { $0.contains("4more") } }, "the call to `more()` names it")
     }
 }
 

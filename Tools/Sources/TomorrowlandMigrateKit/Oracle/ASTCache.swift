@@ -11,11 +11,12 @@ import Foundation
 struct ASTCache {
     let directory: String
 
-    /// What a module's dump depends on: the compiler, the module's arguments, each source's
-    /// path (as the package has it) and text, and each imported module: its key when this run
+    /// What a module's dump depends on: the compiler (the file the path leads to), the
+    /// module's arguments, each source's path (as the package has it) and text, and each
+    /// module it imports, directly or through others (`imports`): its key when this run
     /// type-checks it too, else the size and date of its built `.swiftmodule`.
     static func key(
-        swiftc: String, module: ModuleInvocation, texts: [String], importedKeys: [String: String]
+        swiftc: String, module: ModuleInvocation, imports: [String], texts: [String], importedKeys: [String: String]
     ) -> String {
         var hash = Hash128()
         let date = { (path: String) -> String in
@@ -23,11 +24,12 @@ struct ASTCache {
             let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
             return "\(attributes[.size] as? Int ?? 0)@\(modified)"
         }
-        hash.add(swiftc + "\0" + date(swiftc) + "\0" + module.name)
+        let compiler = URL(fileURLWithPath: swiftc).resolvingSymlinksInPath().path
+        hash.add(compiler + "\0" + date(compiler) + "\0" + module.name)
         for argument in module.arguments { hash.add("\0" + argument) }
         for (source, text) in zip(module.sources, texts) { hash.add("\0" + source + "\0" + text) }
         let searchPaths = zip(module.arguments, module.arguments.dropFirst()).filter { $0.0 == "-I" }.map(\.1)
-        for name in module.dependencies.sorted() {
+        for name in imports {
             if let key = importedKeys[name] {
                 hash.add("\0\(name)=\(key)")
             } else {
@@ -73,11 +75,17 @@ struct ASTCache {
             try? files.removeItem(atPath: partial)
             return
         }
-        let older = ((try? files.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { $0.hasPrefix(module + "-") && $0 != (folder as NSString).lastPathComponent && !$0.contains(".partial-") }
+        let entries = ((try? files.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasPrefix(module + "-") }
+        let older = entries
+            .filter { $0 != (folder as NSString).lastPathComponent && !$0.contains(".partial-") }
             .map { directory + "/" + $0 }
             .sorted { modified($0) > modified($1) }
         for stale in older.dropFirst() { try? files.removeItem(atPath: stale) }
+        // What a killed run left half written.
+        for partial in entries.filter({ $0.contains(".partial-") }).map({ directory + "/" + $0 })
+        where modified(partial) < Date().addingTimeInterval(-600) {
+            try? files.removeItem(atPath: partial)
+        }
     }
 
     private func modified(_ path: String) -> Date {

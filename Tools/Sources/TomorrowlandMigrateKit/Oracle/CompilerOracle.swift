@@ -48,28 +48,27 @@ public struct CompilerOracle: Sendable {
     /// arguments from the `.build/debug.yaml` the build leaves.
     ///
     /// Those modules themselves are type-checked from source by `facts`, so they need no
-    /// build: only their dependencies are built, one `swift build --target` each (a no-op
-    /// when warm), and a command run after another's write does not recompile what the write
-    /// changed. The manifest comes first: without one newer than `Package.swift`,
-    /// `swift build --target` with a name no target has writes it and builds nothing. When
-    /// that or a dependency's build fails, `swift build --build-tests` builds everything (and
-    /// says what does not compile). Modules SwiftPM generates (test discovery, the test
-    /// runner) are left out: they hold no code of the package's.
+    /// build: only what they and their importers import is built, one `swift build --target`
+    /// each (a no-op when warm), and a command run after another's write does not recompile
+    /// what the write changed. First, `swift build --target` with a name no target has writes
+    /// SwiftPM's manifest for the package as it is now (files added or removed) and builds
+    /// nothing. When the manifest is older than `Package.swift` after that, when a scanned
+    /// module uses macros or plugins (their executables and outputs come from a build), or
+    /// when a build fails, `swift build --build-tests` builds everything (and says what does
+    /// not compile). Modules SwiftPM generates (test discovery, the test runner) are left out:
+    /// they hold no code of the package's.
     public static func forPackage(around roots: [String]) -> Result<CompilerOracle, OracleUnavailable> {
         guard let package = PackageContext(roots: roots) else {
             return .failure(OracleUnavailable(description: "no Package.swift above \(roots.first ?? "the paths")"))
         }
         let manifest = package.root + "/.build/debug.yaml"
         let swiftBuild = ["swift", "build", "--package-path", package.root]
-        let fresh = { isNewer(manifest, than: package.root + "/Package.swift") }
-        if !fresh() {
-            _ = Process.capture("/usr/bin/env", swiftBuild + ["--target", "tomorrowland-migrate: the manifest only"])
-        }
+        _ = Process.capture("/usr/bin/env", swiftBuild + ["--target", "tomorrowland-migrate: the manifest only"])
         var built = false
-        if fresh(), let text = try? String(contentsOfFile: manifest, encoding: .utf8) {
-            let earlier = packageModules(in: text, root: package.root)
-            built = dependencyTargets(of: roots, in: earlier).allSatisfy { target in
-                Process.capture("/usr/bin/env", swiftBuild + ["--target", target]).status == 0
+        if isNewer(manifest, than: package.root + "/Package.swift"), let text = try? String(contentsOfFile: manifest, encoding: .utf8) {
+            let planned = packageModules(in: text, root: package.root)
+            if let targets = dependencyTargets(of: roots, in: planned, root: package.root) {
+                built = targets.allSatisfy { target in Process.capture("/usr/bin/env", swiftBuild + ["--target", target]).status == 0 }
             }
         }
         if !built {
@@ -98,25 +97,34 @@ public struct CompilerOracle: Sendable {
         return BuildManifest.modules(in: manifest).filter { entry in !entry.module.sources.allSatisfy { $0.hasPrefix(generated) } }
     }
 
-    /// The modules to build before `facts` can type-check the modules holding `roots` and
-    /// their importers from source: every module those import, directly or through others,
-    /// that is not one of them; only the outermost ones are named (each build builds what it
-    /// imports).
-    static func dependencyTargets(of roots: [String], in modules: [(compiler: String, module: ModuleInvocation)]) -> [String] {
+    /// The modules to build before `facts` can type-check the modules holding `roots` (and
+    /// the modules that import those) from source: every module they import, directly or
+    /// through others, that holds none of `roots` (an importer that another of them imports
+    /// is built, with what it imports); only the outermost ones are named (each build builds
+    /// what it imports). Nil when a module holding `roots` needs a build of its own first: it
+    /// loads macros or compiles sources a plugin writes into the build folder.
+    static func dependencyTargets(of roots: [String], in modules: [(compiler: String, module: ModuleInvocation)], root: String) -> [String]? {
         let all = modules.map(\.module)
         let rootKeys = roots.map(CompilerFacts.key)
-        let holds = { (module: ModuleInvocation) in
+        let holding = all.filter { module in
             module.sources.contains { source in rootKeys.contains { source == $0 || source.hasPrefix($0 + "/") } }
         }
-        var involved = Set(all.filter(holds).map(\.name))
+        let buildFolder = CompilerFacts.key(root) + "/.build/"
+        let needsBuild = holding.contains { module in
+            module.arguments.contains { ["-load-plugin-executable", "-load-plugin-library", "-plugin-path"].contains($0) }
+                || module.sources.contains { $0.hasPrefix(buildFolder) }
+        }
+        if needsBuild { return nil }
+        let scanned = Set(holding.map(\.name))
+        var involved = scanned
         while let next = all.first(where: { !involved.contains($0.name) && $0.dependencies.contains(where: involved.contains) }) {
             involved.insert(next.name)
         }
         var needed = Set<String>()
-        var frontier = Set(all.filter { involved.contains($0.name) }.flatMap(\.dependencies)).subtracting(involved)
+        var frontier = Set(all.filter { involved.contains($0.name) }.flatMap(\.dependencies)).subtracting(scanned)
         while !frontier.isEmpty {
             needed.formUnion(frontier)
-            frontier = Set(all.filter { frontier.contains($0.name) }.flatMap(\.dependencies)).subtracting(needed).subtracting(involved)
+            frontier = Set(all.filter { frontier.contains($0.name) }.flatMap(\.dependencies)).subtracting(needed).subtracting(scanned)
         }
         let imported = Set(all.filter { needed.contains($0.name) }.flatMap(\.dependencies))
         return needed.subtracting(imported).sorted()
@@ -126,6 +134,17 @@ public struct CompilerOracle: Sendable {
         let date = { (path: String) in (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date }
         guard let first = date(path), let second = date(other) else { return false }
         return first > second
+    }
+
+    /// The modules `module` imports, directly or through others (by name).
+    func imports(of module: ModuleInvocation) -> [String] {
+        var names = Set(module.dependencies)
+        var frontier = names
+        while !frontier.isEmpty {
+            frontier = Set(modules.filter { frontier.contains($0.name) }.flatMap(\.dependencies)).subtracting(names)
+            names.formUnion(frontier)
+        }
+        return names.sorted()
     }
 
     /// The modules that hold any of `paths`, each after the ones it imports.
@@ -217,16 +236,17 @@ public struct CompilerOracle: Sendable {
             var key: String?
             if let cache, module.dependencies.allSatisfy({ !emitted.contains($0) || cacheKeys[$0] != nil }) {
                 let texts = sources.map { (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "" }
-                key = ASTCache.key(swiftc: swiftc, module: module, texts: texts, importedKeys: cacheKeys)
+                key = ASTCache.key(swiftc: swiftc, module: module, imports: imports(of: module), texts: texts, importedKeys: cacheKeys)
             }
             if let cache, let key, let kept = cache.load(module: module.name, key: key, count: sources.count, needsModule: importedLater) {
-                for (number, source) in sources.enumerated() { try facts.add(astJSON: kept.dumps[number], path: original[source] ?? source) }
-                if let swiftmodule = kept.swiftmodule {
-                    try FileManager.default.copyItem(atPath: swiftmodule, toPath: scratchModules + "/\(module.name).swiftmodule")
-                    emitted.insert(module.name)
+                // (A run pruning the entry meanwhile: the module is type-checked below instead.)
+                let copied = kept.swiftmodule.map { (try? FileManager.default.copyItem(atPath: $0, toPath: scratchModules + "/\(module.name).swiftmodule")) != nil }
+                if copied != false {
+                    for (number, source) in sources.enumerated() { try facts.add(astJSON: kept.dumps[number], path: original[source] ?? source) }
+                    if copied == true { emitted.insert(module.name) }
+                    cacheKeys[module.name] = key
+                    continue
                 }
-                cacheKeys[module.name] = key
-                continue
             }
             let errorsBefore = facts.errors.count
             let dumps = scratch.appendingPathComponent("ast\(index)")
@@ -295,9 +315,10 @@ enum BuildManifest {
                 guard let args = (try? JSONSerialization.jsonObject(with: Data(trimmed.dropFirst(6).utf8))) as? [String],
                       let first = args.first, first.hasSuffix("swiftc") else { continue }
                 var (arguments, sources) = cleaned(Array(args.dropFirst()))
-                // The `@…/sources` list is written by the build: a manifest written without a
-                // build (`forPackage`) has the sources among the command's inputs only.
-                if sources.isEmpty { sources = inputs.filter { $0.hasSuffix(".swift") } }
+                // The sources as the manifest lists them: the `@…/sources` file is written by a
+                // build step, stale or missing for a module `forPackage` did not build.
+                let listed = inputs.filter { $0.hasSuffix(".swift") }
+                if !listed.isEmpty { sources = listed }
                 let dependencies = inputs.compactMap { input -> String? in
                     guard input.hasSuffix(".swiftmodule"), input.contains("/Modules/") else { return nil }
                     return ((input as NSString).lastPathComponent as NSString).deletingPathExtension
