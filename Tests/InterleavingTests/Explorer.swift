@@ -282,12 +282,21 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
     /// Picks the thread to run next after a schedule point of `current` (`nil`: the start);
     /// `nil` if none is enabled.
     private func decide(current: Int?) -> Int? {
-        let enabled = status.indices.filter(isEnabled)
+        // Most steps: the running thread goes on and the bound allows no preemption, so there is
+        // one option and nothing to record (the general path below returns the same). Taken
+        // first because this runs at every schedule point (a debug build: the arrays below cost
+        // more than the rest of a step).
+        if let current, preemptions >= bound, isEnabled(current) { return current }
+        var enabled: [Int] = []
+        for thread in status.indices where isEnabled(thread) { enabled.append(thread) }
         guard !enabled.isEmpty else { return nil }
         let currentGoesOn = current.map(enabled.contains) ?? false
         var options = enabled
         if let current, currentGoesOn {
-            options = [current] + (preemptions < bound ? enabled.filter { $0 != current } : [])
+            options = [current]
+            if preemptions < bound {
+                for thread in enabled where thread != current { options.append(thread) }
+            }
         }
         var choice = options[0]
         if options.count > 1 {

@@ -34,20 +34,22 @@ final class Racer: @unchecked Sendable {
     /// Spins until `condition` holds. A side that never gets there (a hang in the code
     /// under test) crashes the test process after 60 s instead of blocking CI forever.
     ///
-    /// It yields its core only after 16,384 spins (tens of microseconds; the other side,
-    /// running on the other core, normally arrives in well under one), then every 64: a
-    /// `sched_yield` hands the core to any other runnable process for a time slice of
-    /// milliseconds, even one at the lowest priority, and yielding every 64 spins made a
-    /// 150,000-round race run ten times longer (3.9 s alone, 37 s beside CI's other lane).
-    /// The yields are for when the two sides share one core.
+    /// It spins without yielding for its first 50 µs (the other side, running on the other
+    /// core, normally arrives in well under one), then yields every 64 spins. A `sched_yield`
+    /// hands the core to any other runnable process for a slice of milliseconds, even one at
+    /// the lowest priority: yielding from the first spins made a 150,000-round race run ten
+    /// times longer beside CI's other lane (3.9 s alone, 37 s there). After 50 µs the other
+    /// side is slow (the thread sanitizer) or shares this core, and spinning on would only burn it.
     private static func spin(until condition: () -> Bool) {
         var spins = 0
-        let deadline = DispatchTime.now().uptimeNanoseconds + 60_000_000_000
+        let start = DispatchTime.now().uptimeNanoseconds
+        let deadline = start + 60_000_000_000
         while !condition() {
             spins += 1
-            if spins >= 16_384, spins % 64 == 0 {
-                sched_yield()
-                if DispatchTime.now().uptimeNanoseconds > deadline {
+            if spins % 64 == 0 {
+                let now = DispatchTime.now().uptimeNanoseconds
+                if now - start > 50_000 { sched_yield() }
+                if now > deadline {
                     fatalError("Racer: the other side did not get there within 60 s (a hang in the code under test)")
                 }
             }
