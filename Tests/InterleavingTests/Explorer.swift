@@ -475,7 +475,8 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
     }
 
     /// On a scenario thread: blocks until `condition` holds (a schedule point; `condition` is
-    /// evaluated at each decision, so it must not reach a schedule point itself). `false` if
+    /// evaluated at decisions, any number of times, so it must not reach a schedule point
+    /// itself and must have no side effect). `false` if
     /// the run was abandoned first (a deadlock: nothing could make it hold, a lost wakeup).
     @discardableResult
     static func wait(for what: String, until condition: @escaping () -> Bool) -> Bool {

@@ -240,7 +240,9 @@ public struct CompilerOracle: Sendable {
             }
             if let cache, let key, let kept = cache.load(module: module.name, key: key, count: sources.count, needsModule: importedLater) {
                 // (A run pruning the entry meanwhile: the module is type-checked below instead.)
-                let copied = kept.swiftmodule.map { (try? FileManager.default.copyItem(atPath: $0, toPath: scratchModules + "/\(module.name).swiftmodule")) != nil }
+                let copied = kept.swiftmodule.map { kept in
+                    (try? FileManager.default.copyItem(atPath: kept, toPath: scratchModules + "/\(module.name).swiftmodule")) != nil
+                }
                 if copied != false {
                     for (number, source) in sources.enumerated() { try facts.add(astJSON: kept.dumps[number], path: original[source] ?? source) }
                     if copied == true { emitted.insert(module.name) }
