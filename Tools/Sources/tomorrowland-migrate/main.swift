@@ -50,7 +50,7 @@ extension TomorrowlandMigrate {
                 functions whose bodies use no promise operators come first. "promise-style \
                 callers" counts the call sites (outside twins) that neither await the function nor \
                 go through `.value`. A call counts for the declaration the compiler says it names \
-                (the package is built and type-checked first). With --syntax-only, or when the \
+                (what the scanned files import is built, and they are type-checked). With --syntax-only, or when the \
                 package does not build, a call is matched by name, argument labels and arity, and by \
                 the receiver's type where the syntax tells it (`Type.f()`, `Type(…).f()`, a \
                 variable, parameter or stored property declared with a type or initialized by \
@@ -84,8 +84,8 @@ extension TomorrowlandMigrate {
                 static/class, labels, default arguments, attributes and the doc comment; a twin that \
                 would be nonisolated is nonisolated(nonsending) (it runs on its caller's actor); a \
                 protocol requirement's twin goes in an extension of the protocol. Call sites \
-                in async code that the twin would capture get an explicit `as Promise<…>`. The package is \
-                built and type-checked first: each call's target comes from the compiler, and the plan \
+                in async code that the twin would capture get an explicit `as Promise<…>`. What the files \
+                import is built and they are type-checked first: each call's target comes from the compiler, and the plan \
                 is checked in a scratch copy (every existing reference must still name the same \
                 declaration; the compiler's findings add pins or drop twins, with the reason) before \
                 anything is printed or written. \
@@ -153,7 +153,7 @@ extension TomorrowlandMigrate {
                 call then names it. Left, each listed with file:line and the reason: `.resolvedResult` \
                 (its do/catch equivalent would be longer), `.value(onTaskCancel:)`, a promise used as a \
                 value (kept, passed on, chained), different thrown errors, and anything the compiler \
-                objects to. The package is built and the changes are checked in a scratch copy (every \
+                objects to. What the files import is built and the changes are checked in a scratch copy (every \
                 other reference must name the same declaration as before) before anything is printed \
                 or written. Without --write, prints a unified diff. Running it twice changes nothing.
                 """
@@ -193,8 +193,8 @@ extension TomorrowlandMigrate {
                 (they would run when the Task starts, not at call time), invalidation tokens, capture \
                 lists, context values, `.nowOr`, `timeout`, `delay`, `tap`, TokenPromise results, \
                 non-Sendable `self` or parameters (the wrapper's Task captures them), overrides and \
-                protocol conformers, functions without a twin (run add-async-twins first). The package is \
-                built and each conversion is proved in a scratch copy (built in the package's language \
+                protocol conformers, functions without a twin (run add-async-twins first). What the files \
+                import is built and each conversion is proved in a scratch copy (checked in the package's language \
                 mode; no other reference may change its target, and the wrapper must call the twin); a \
                 conversion the compiler objects to is left with its reason. With --test, the package's \
                 tests run on a copy with the conversions, and nothing is written if they fail. Without \

@@ -116,18 +116,9 @@ public struct CompilerOracle: Sendable {
         }
         if needsBuild { return nil }
         let scanned = Set(holding.map(\.name))
-        var involved = scanned
-        while let next = all.first(where: { !involved.contains($0.name) && $0.dependencies.contains(where: involved.contains) }) {
-            involved.insert(next.name)
-        }
-        var needed = Set<String>()
-        var frontier = Set(all.filter { involved.contains($0.name) }.flatMap(\.dependencies)).subtracting(scanned)
-        while !frontier.isEmpty {
-            needed.formUnion(frontier)
-            frontier = Set(all.filter { frontier.contains($0.name) }.flatMap(\.dependencies)).subtracting(needed).subtracting(scanned)
-        }
-        let imported = Set(all.filter { needed.contains($0.name) }.flatMap(\.dependencies))
-        return needed.subtracting(imported).sorted()
+        let needed = imported(by: withImporters(scanned, in: all), in: all).subtracting(scanned)
+        let inner = Set(all.filter { needed.contains($0.name) }.flatMap(\.dependencies))
+        return needed.subtracting(inner).sorted()
     }
 
     private static func isNewer(_ path: String, than other: String) -> Bool {
@@ -136,15 +127,29 @@ public struct CompilerOracle: Sendable {
         return first > second
     }
 
-    /// The modules `module` imports, directly or through others (by name).
-    func imports(of module: ModuleInvocation) -> [String] {
-        var names = Set(module.dependencies)
+    /// `names` and every module of `modules` that imports one of them, directly or through others.
+    static func withImporters(_ names: Set<String>, in modules: [ModuleInvocation]) -> Set<String> {
+        var names = names
+        while let next = modules.first(where: { !names.contains($0.name) && $0.dependencies.contains(where: names.contains) }) {
+            names.insert(next.name)
+        }
+        return names
+    }
+
+    /// Every module that one of `names` imports, directly or through others.
+    static func imported(by names: Set<String>, in modules: [ModuleInvocation]) -> Set<String> {
+        var found = Set<String>()
         var frontier = names
         while !frontier.isEmpty {
-            frontier = Set(modules.filter { frontier.contains($0.name) }.flatMap(\.dependencies)).subtracting(names)
-            names.formUnion(frontier)
+            frontier = Set(modules.filter { frontier.contains($0.name) }.flatMap(\.dependencies)).subtracting(found)
+            found.formUnion(frontier)
         }
-        return names.sorted()
+        return found
+    }
+
+    /// The modules `module` imports, directly or through others (by name).
+    func imports(of module: ModuleInvocation) -> [String] {
+        Self.imported(by: [module.name], in: modules).sorted()
     }
 
     /// The modules that hold any of `paths`, each after the ones it imports.
@@ -162,10 +167,7 @@ public struct CompilerOracle: Sendable {
     /// directly or through others: where all code that can call into `paths` is.
     public func pathsWithDependents(of paths: [String]) -> [String] {
         let keys = Set(paths.map(CompilerFacts.key))
-        var names = Set(modules.filter { !Set($0.sources).isDisjoint(with: keys) }.map(\.name))
-        while let next = modules.first(where: { !names.contains($0.name) && $0.dependencies.contains(where: names.contains) }) {
-            names.insert(next.name)
-        }
+        let names = Self.withImporters(Set(modules.filter { !Set($0.sources).isDisjoint(with: keys) }.map(\.name)), in: modules)
         let dependents = modules.filter { names.contains($0.name) }.flatMap(\.sources).filter { !keys.contains($0) }
         return paths + dependents
     }
@@ -174,20 +176,15 @@ public struct CompilerOracle: Sendable {
     /// directly or through others (not `paths` themselves).
     public func dependencySources(of paths: [String]) -> [String] {
         let keys = Set(paths.map(CompilerFacts.key))
-        var names = Set(modules.filter { !Set($0.sources).isDisjoint(with: keys) }.flatMap(\.dependencies))
-        var added = true
-        while added {
-            let more = Set(modules.filter { names.contains($0.name) }.flatMap(\.dependencies)).subtracting(names)
-            added = !more.isEmpty
-            names.formUnion(more)
-        }
+        let names = Self.imported(by: Set(modules.filter { !Set($0.sources).isDisjoint(with: keys) }.map(\.name)), in: modules)
         return modules.filter { names.contains($0.name) }.flatMap(\.sources).filter { !keys.contains($0) }
     }
 
     /// The facts for every file of the modules that hold `paths`, with the files in
-    /// `replacing` (by path) read from that text instead: the modules whose sources changed
-    /// are re-emitted to a scratch folder, so that modules importing them see the change.
-    /// A module that sees no change takes its facts from `unchanged` when given.
+    /// `replacing` (by path) read from that text instead: each of those modules that another
+    /// of them imports is emitted to a scratch folder, so that its importers see it as it is
+    /// (changed or not: `forPackage` does not build them). A module that sees no change takes
+    /// its facts from `unchanged` when given, and one whose dumps were kept (`ASTCache`) from those.
     public func facts(for paths: [String], replacing: [String: String] = [:], unchanged: CompilerFacts? = nil) throws -> CompilerFacts {
         let keys = Set(paths.map(CompilerFacts.key))
         let replaced = Dictionary(replacing.map { (CompilerFacts.key($0.key), $0.value) }, uniquingKeysWith: { $1 })
@@ -234,7 +231,7 @@ public struct CompilerOracle: Sendable {
             }
             // Kept dumps of the same text (a previous command's proof, a second run).
             var key: String?
-            if let cache, module.dependencies.allSatisfy({ !emitted.contains($0) || cacheKeys[$0] != nil }) {
+            if cache != nil, module.dependencies.allSatisfy({ !emitted.contains($0) || cacheKeys[$0] != nil }) {
                 let texts = sources.map { (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "" }
                 key = ASTCache.key(swiftc: swiftc, module: module, imports: imports(of: module), texts: texts, importedKeys: cacheKeys)
             }
