@@ -46,13 +46,23 @@ enum CrashReport {
 
     /// The schedule took `choice` at a recorded decision.
     static func append(_ choice: Int, first: Bool) {
-        guard length != 0, length + 24 < capacity else { return }
-        var text = first ? "" : ","
-        text += String(choice)
-        for byte in text.utf8 {
-            buffer[length] = byte
-            length += 1
+        // Digit by digit into locals, no String and one access to each static: this runs at
+        // every recorded decision, in a debug build.
+        var end = length
+        guard end != 0, end + 24 < capacity, choice >= 0 else { return }
+        let bytes = buffer
+        if !first {
+            bytes[end] = UInt8(ascii: ",")
+            end += 1
         }
+        var divisor = 1
+        while choice / divisor >= 10 { divisor *= 10 }
+        while divisor > 0 {
+            bytes[end] = UInt8(ascii: "0") + UInt8(choice / divisor % 10)
+            end += 1
+            divisor /= 10
+        }
+        length = end
     }
 
     /// No schedule is running: a crash prints nothing.

@@ -59,7 +59,7 @@ struct Exploration: CustomStringConvertible {
 ///   some have not finished is a deadlock; a thread waiting for a condition then is a lost
 ///   wakeup. Either ends the run in *free run*: every thread runs on unscheduled, waits give up.
 ///
-/// Safety of `@unchecked Sendable`: every mutable field is only accessed under `monitor`.
+/// Safety of `@unchecked Sendable`: every mutable field is only accessed under `monitor`'s lock.
 final class Explorer: SchedulePointHandler, @unchecked Sendable {
     static let shared = Explorer()
 
@@ -75,11 +75,41 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
 
     /// A recorded decision: the options offered and the one taken.
     private struct Decision {
-        var options: [Int]
+        var options: Options
         var taken: Int
     }
 
-    private let monitor = NSCondition()
+    /// A decision's options in the order offered: `first` (the running thread, when it can go
+    /// on), then the threads of the bit set `others` in ascending order. Bits, not an array: a
+    /// decision is made at most schedule points, in a debug build, where every array operation
+    /// is a call into the runtime.
+    private struct Options: Equatable, CustomStringConvertible {
+        var first: Int?
+        var others: UInt64
+
+        var count: Int { (first == nil ? 0 : 1) + others.nonzeroBitCount }
+
+        /// The option at `position` (from 0).
+        subscript(position: Int) -> Int {
+            var position = position
+            if let first {
+                if position == 0 { return first }
+                position -= 1
+            }
+            var rest = others
+            for _ in 0..<position { rest &= rest - 1 }
+            return rest.trailingZeroBitCount
+        }
+
+        func contains(_ thread: Int) -> Bool {
+            thread == first || ((0..<64).contains(thread) && others & (1 << UInt64(thread)) != 0)
+        }
+
+        /// As an array would print: `[1, 0, 2]`.
+        var description: String { "[" + (0..<count).map { String(self[$0]) }.joined(separator: ", ") + "]" }
+    }
+
+    private let monitor = Monitor()
 
     // The current run (all under `monitor`).
     private var status: [Status] = []
@@ -90,7 +120,7 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
     private var finished = 0
     private var preemptions = 0
     private var steps = 0
-    private var trace: [(thread: Int, label: String)] = []
+    private var trace: [(thread: Int, label: TraceLabel)] = []
     private var choices: [Int] = []
     private var failure: String? = nil
     /// Work handed over instead of a timer or a dispatch (`deferred(_:)`), for a scenario
@@ -173,10 +203,13 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
             message = message.map { $0 + (checked.map { "; then: " + $0 } ?? "") } ?? checked
             monitor.lock()
             let more = self.replay == nil && advance()
-            let choiceString = "b\(bound):" + choices.map(String.init).joined(separator: ",")
-            let traceString = trace.map { "t\($0.thread) \($0.label)" }.joined(separator: ", ")
+            // Spelled out only for a failure: most schedules pass.
+            let spelled = message.map { _ in
+                ("b\(bound):" + choices.map(String.init).joined(separator: ","),
+                 trace.map { "t\($0.thread) \($0.label)" }.joined(separator: ", "))
+            }
             monitor.unlock()
-            if let message {
+            if let message, let (choiceString, traceString) = spelled {
                 return Exploration(schedules: schedules, complete: false,
                                    failure: (message, choiceString, traceString), seconds: Date().timeIntervalSince(start))
             }
@@ -200,6 +233,7 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
     /// lost wakeup, livelock, hang, a scenario that is not deterministic), or `nil`.
     private func runOnce(_ threads: inout [@Sendable () -> Void]) -> String? {
         let count = threads.count
+        precondition(count <= 64, "Explorer: at most 64 threads (a decision's options are a 64-bit set)")
         monitor.lock()
         for index in 0..<max(workers, count) where index >= workers || lost.contains(index) {
             startWorker(index)
@@ -222,10 +256,10 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         // (`deferredWork` keeps what `make()` deferred: a timer armed before the threads start.)
         nextDecision = 0
         running = decide(current: nil)
-        monitor.broadcast()
+        if let running { monitor.wake(worker: running) } else { monitor.wakeAll() }
         var deadline = Date().addingTimeInterval(20)
         while finished < count {
-            if !monitor.wait(until: deadline) && finished < count {
+            if !monitor.waitForRunEnd(until: deadline) && finished < count {
                 if freeRun {
                     // The threads are stuck outside the explorer's control: nothing can continue.
                     fatalError("Explorer: threads still stuck 20 s after a free run began; trace: \(trace.suffix(50))")
@@ -253,7 +287,9 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
             pthread_setspecific(Self.workerKey, UnsafeRawPointer(bitPattern: index + 1))
             while true {
                 monitor.lock()
-                while jobs.count <= index || jobs[index] == nil || (running != index && !freeRun) { monitor.wait() }
+                while jobs.count <= index || jobs[index] == nil || (running != index && !freeRun) {
+                    monitor.wait(worker: index)
+                }
                 var job = jobs[index]
                 jobs[index] = nil
                 monitor.unlock()
@@ -287,16 +323,14 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         // first because this runs at every schedule point (a debug build: the arrays below cost
         // more than the rest of a step).
         if let current, preemptions >= bound, isEnabled(current) { return current }
-        var enabled: [Int] = []
-        for thread in status.indices where isEnabled(thread) { enabled.append(thread) }
-        guard !enabled.isEmpty else { return nil }
-        let currentGoesOn = current.map(enabled.contains) ?? false
-        var options = enabled
-        if let current, currentGoesOn {
-            options = [current]
-            if preemptions < bound {
-                for thread in enabled where thread != current { options.append(thread) }
-            }
+        var enabled: UInt64 = 0
+        for thread in 0..<status.count where isEnabled(thread) { enabled |= 1 << UInt64(thread) }
+        guard enabled != 0 else { return nil }
+        var options = Options(first: nil, others: enabled)
+        var currentGoesOn = false
+        if let current, enabled & (1 << UInt64(current)) != 0 {
+            currentGoesOn = true
+            options = Options(first: current, others: preemptions < bound ? enabled & ~(1 << UInt64(current)) : 0)
         }
         var choice = options[0]
         if options.count > 1 {
@@ -337,8 +371,8 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         }
         running = next
         if next != me {
-            monitor.broadcast()
-            while running != me && !freeRun { monitor.wait() }
+            monitor.wake(worker: next)
+            while running != me && !freeRun { monitor.wait(worker: me) }
         }
     }
 
@@ -358,7 +392,7 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
     private func abandon(_ message: String) {
         if failure == nil { failure = message }
         freeRun = true
-        monitor.broadcast()
+        monitor.wakeAll()
     }
 
     private func threadFinished(_ me: Int) {
@@ -367,16 +401,17 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         status[me] = .finished
         finished += 1
         if freeRun {
-            monitor.broadcast()
+            monitor.wakeAll()
             return
         }
         trace.append((me, "end"))
         if let next = decide(current: me) {
             running = next
+            monitor.wake(worker: next)
         } else if finished < status.count {
             deadlock()
         }
-        monitor.broadcast()
+        if finished == status.count { monitor.wakeRunEnd() }
     }
 
     // MARK: The schedule points (SchedulePointHandler)
@@ -390,7 +425,7 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
             abandon("explorer: t\(me) reached \(label) while t\(running.map(String.init) ?? "-") was running")
             return
         }
-        trace.append((me, label.description))
+        trace.append((me, .point(label)))
         steps += 1
         if steps > maxSteps {
             abandon("livelock: more than \(maxSteps) schedule points in one run")
@@ -412,14 +447,14 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         // count as finished.
         while freeRun, let owner = lockOwners[lock] {
             if case .waitingForLock = status[owner] {} else if !lost.contains(owner) {
-                monitor.wait()
+                monitor.wait(worker: me)
                 continue
             }
             lost.insert(me)
             status[me] = .finished
             finished += 1
-            monitor.broadcast()
-            while true { monitor.wait() }
+            monitor.wakeAll()
+            while true { monitor.wait(worker: me) }
         }
         status[me] = .runnable
         if !freeRun { lockOwners[lock] = me }
@@ -430,14 +465,14 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         monitor.lock()
         defer { monitor.unlock() }
         lockOwners[lock] = nil
-        if freeRun { monitor.broadcast() }
+        if freeRun { monitor.wakeAll() }
     }
 
     override func failed(_ message: StaticString) -> Bool {
         guard let me = Self.currentWorker else { return false }
         monitor.lock()
         defer { monitor.unlock() }
-        trace.append((me, "failed: \(message)"))
+        trace.append((me, .text("failed: \(message)")))
         abandon(message.description)
         return true
     }
@@ -488,10 +523,82 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         monitor.lock()
         defer { monitor.unlock() }
         if freeRun { return condition() }
-        trace.append((me, "wait for \(what)"))
+        trace.append((me, .text("wait for \(what)")))
         yield(me, .waitingFor(what, condition))
         status[me] = .runnable
         return !freeRun || condition()
+    }
+}
+
+/// A step of the trace: a schedule point's label, kept as given (most steps; spelled out only
+/// for a failure), or text.
+private enum TraceLabel: ExpressibleByStringLiteral, CustomStringConvertible {
+    case point(StaticString)
+    case text(String)
+
+    init(stringLiteral value: StaticString) { self = .point(value) }
+
+    var description: String {
+        switch self {
+        case .point(let label): return label.description
+        case .text(let text): return text
+        }
+    }
+}
+
+/// The explorer's one lock and its conditions: one per worker, one for the exploring thread. A
+/// hand-over wakes only the worker it names: a single condition's broadcast woke every waiting
+/// thread at each hand-over, and all but one went back to sleep (most of a step's time went to
+/// the kernel's thread switches).
+///
+/// A worker's condition is broadcast, not signalled: a worker parked for good by a failed run
+/// (`Explorer.acquiring`) keeps waiting on the condition of its number, which its replacement
+/// uses too.
+///
+/// Safety of `@unchecked Sendable`: `conditions` is only accessed under `mutex`; the mutex and
+/// the conditions are allocated once and never freed (the explorer lives as long as the process).
+private final class Monitor: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let runEnd = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var conditions: [UnsafeMutablePointer<pthread_cond_t>] = []
+
+    init() {
+        precondition(pthread_mutex_init(mutex, nil) == 0 && pthread_cond_init(runEnd, nil) == 0)
+    }
+
+    func lock() { precondition(pthread_mutex_lock(mutex) == 0) }
+    func unlock() { precondition(pthread_mutex_unlock(mutex) == 0) }
+
+    /// Under the lock: worker `index`'s condition, made on first use.
+    private func condition(_ index: Int) -> UnsafeMutablePointer<pthread_cond_t> {
+        while conditions.count <= index {
+            let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+            precondition(pthread_cond_init(condition, nil) == 0)
+            conditions.append(condition)
+        }
+        return conditions[index]
+    }
+
+    /// Under the lock: waits until worker `index` is woken (or spuriously; callers loop).
+    func wait(worker index: Int) { precondition(pthread_cond_wait(condition(index), mutex) == 0) }
+
+    /// Under the lock: wakes worker `index`.
+    func wake(worker index: Int) { pthread_cond_broadcast(condition(index)) }
+
+    /// Under the lock: waits until the run's end is signalled or `deadline`; `false` at the deadline.
+    func waitForRunEnd(until deadline: Date) -> Bool {
+        let seconds = deadline.timeIntervalSince1970
+        var time = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        return pthread_cond_timedwait(runEnd, mutex, &time) != ETIMEDOUT
+    }
+
+    /// Under the lock: wakes the exploring thread.
+    func wakeRunEnd() { pthread_cond_broadcast(runEnd) }
+
+    /// Under the lock: wakes every worker and the exploring thread.
+    func wakeAll() {
+        for condition in conditions { pthread_cond_broadcast(condition) }
+        pthread_cond_broadcast(runEnd)
     }
 }
 #endif
