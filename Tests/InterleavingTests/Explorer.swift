@@ -105,6 +105,12 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
             thread == first || ((0..<64).contains(thread) && others & (1 << UInt64(thread)) != 0)
         }
 
+        /// Equal when the same threads are offered in the same order, as arrays of them would be
+        /// (whether the first one is the running thread does not count).
+        static func == (left: Options, right: Options) -> Bool {
+            left.count == right.count && (0..<left.count).allSatisfy { left[$0] == right[$0] }
+        }
+
         /// As an array would print: `[1, 0, 2]`.
         var description: String { "[" + (0..<count).map { String(self[$0]) }.joined(separator: ", ") + "]" }
     }
@@ -262,7 +268,8 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
             if !monitor.waitForRunEnd(until: deadline) && finished < count {
                 if freeRun {
                     // The threads are stuck outside the explorer's control: nothing can continue.
-                    fatalError("Explorer: threads still stuck 20 s after a free run began; trace: \(trace.suffix(50))")
+                    fatalError("Explorer: threads still stuck 20 s after a free run began; trace: "
+                               + trace.suffix(50).map { "t\($0.thread) \($0.label)" }.joined(separator: ", "))
                 }
                 abandon("hang: a thread blocked outside the explorer's control for 20 s")
                 deadline = Date().addingTimeInterval(20)
@@ -320,7 +327,7 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
     private func decide(current: Int?) -> Int? {
         // Most steps: the running thread goes on and the bound allows no preemption, so there is
         // one option and nothing to record (the general path below returns the same). Taken
-        // first because this runs at every schedule point (a debug build: the arrays below cost
+        // first because this runs at every schedule point (a debug build: building the options below costs
         // more than the rest of a step).
         if let current, preemptions >= bound, isEnabled(current) { return current }
         var enabled: UInt64 = 0
@@ -589,7 +596,9 @@ private final class Monitor: @unchecked Sendable {
     func waitForRunEnd(until deadline: Date) -> Bool {
         let seconds = deadline.timeIntervalSince1970
         var time = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-        return pthread_cond_timedwait(runEnd, mutex, &time) != ETIMEDOUT
+        let result = pthread_cond_timedwait(runEnd, mutex, &time)
+        precondition(result == 0 || result == ETIMEDOUT, "Explorer: pthread_cond_timedwait failed (\(result))")
+        return result == 0
     }
 
     /// Under the lock: wakes the exploring thread.
