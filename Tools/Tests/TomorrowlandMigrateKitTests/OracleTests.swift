@@ -219,16 +219,36 @@ struct ASTCacheTests {
         #expect(first.errors.isEmpty)
         let entries = try FileManager.default.contentsOfDirectory(atPath: cacheDirectory)
         #expect(entries.count == 1 && entries[0].hasPrefix("Fixture-"), "\(entries)")
-        // The kept dump is what a second run reads: emptied, the file's facts come out empty.
-        let dump = cacheDirectory + "/" + entries[0] + "/0.json"
-        #expect(first.file(path)?.references.isEmpty == false)
-        try Data("{}".utf8).write(to: URL(fileURLWithPath: dump))
+        // A second run reads the kept facts: the same as the dump said.
+        let second = try #require(try oracle.facts(for: [path]).file(path))
+        let firstFile = try #require(first.file(path))
+        #expect(!firstFile.references.isEmpty && !firstFile.calls.isEmpty && !firstFile.declarations.isEmpty)
+        #expect(second.references == firstFile.references)
+        #expect(second.calls == firstFile.calls)
+        #expect(second.declarations == firstFile.declarations)
+        #expect(second.declarations.contains { !$0.conformances.isEmpty } && second.calls.contains { $0.receiverType != nil })
+        // They are what a second run reads: emptied, the file's facts come out empty.
+        let kept = cacheDirectory + "/" + entries[0] + "/0.facts"
+        try (CompilerFacts.File.encodingHeader + "\n").write(toFile: kept, atomically: true, encoding: .utf8)
         #expect(try oracle.facts(for: [path]).file(path)?.references.isEmpty == true)
+        // Anything else there is not read: the module is type-checked again.
+        try "{}".write(toFile: kept, atomically: true, encoding: .utf8)
+        #expect(try oracle.facts(for: [path]).file(path)?.references == firstFile.references)
         // Another text is another key: type-checked, and right.
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let changed = try oracle.facts(for: [path], replacing: [path: text + "\nfunc addedForTheCacheTest() {}\n"])
         #expect(changed.errors.isEmpty)
         #expect(changed.file(path)?.declarations.contains { $0.name == "addedForTheCacheTest" } == true)
+        // Fields with what the format escapes come back as they were.
+        var odd = CompilerFacts.File()
+        odd.declarations = [CompilerFacts.Declaration(
+            usr: "s:a\tb\\c", kind: "func_decl", name: "=?\n", offset: 1, end: 2, resultType: "", conformances: ["p\t", "q"]
+        )]
+        odd.references = [7: ["u1", "u\\2"]]
+        odd.calls = [CompilerFacts.Call(offset: 3, lastTokenOffset: 4, callee: nil, calleeOffset: 5, type: "?", receiverType: "=")]
+        let decoded = try #require(CompilerFacts.File(encoded: odd.encoded))
+        #expect(decoded.declarations == odd.declarations && decoded.references == odd.references && decoded.calls == odd.calls)
+        #expect(CompilerFacts.File(encoded: String(odd.encoded.dropLast(3))) == nil, "a cut-short file is not read")
         // At most the newest entry but one is left besides it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: cacheDirectory).count == 2)
         // A text with an error is not kept.

@@ -1,13 +1,14 @@
-// The `-dump-ast` outputs of modules that type-checked without an error, kept in the package's
-// build folder by the content they were made from: a command run after another's write, or a
-// second run, finds the dumps the previous run's proof made of the same text and does not
-// run the compiler again.
+// What the `-dump-ast` outputs of modules that type-checked without an error said, kept in the
+// package's build folder by the content they were made from: a command run after another's
+// write, or a second run, finds the facts the previous run's proof read from the same text, and
+// neither runs the compiler again nor parses its dump.
 
 import Foundation
 
-/// Dumps by key, in `<package>/.build/tomorrowland-migrate/asts/<module>-<key>/`: one
-/// `N.json` per source (in the module's source order), and `module.swiftmodule` when the
-/// module was emitted for the modules that import it. At most two entries per module are kept.
+/// Facts by key, in `<package>/.build/tomorrowland-migrate/asts/<module>-<key>/`: one
+/// `N.facts` per source (in the module's source order; `CompilerFacts.File.encoded`), and
+/// `module.swiftmodule` when the module was emitted for the modules that import it. At most two
+/// entries per module are kept.
 struct ASTCache {
     let directory: String
 
@@ -44,29 +45,30 @@ struct ASTCache {
         directory + "/\(module)-\(key)"
     }
 
-    /// The dumps of `count` sources and the emitted module (when `needsModule`), if kept.
-    func load(module: String, key: String, count: Int, needsModule: Bool) -> (dumps: [Data], swiftmodule: String?)? {
+    /// The facts of `count` sources and the emitted module (when `needsModule`), if kept.
+    func load(module: String, key: String, count: Int, needsModule: Bool) -> (files: [CompilerFacts.File], swiftmodule: String?)? {
         let folder = entry(module, key)
         let swiftmodule = folder + "/module.swiftmodule"
         if needsModule, !FileManager.default.fileExists(atPath: swiftmodule) { return nil }
-        var dumps: [Data] = []
+        var files: [CompilerFacts.File] = []
         for number in 0..<count {
-            guard let data = FileManager.default.contents(atPath: folder + "/\(number).json") else { return nil }
-            dumps.append(data)
+            guard let text = try? String(contentsOfFile: folder + "/\(number).facts", encoding: .utf8),
+                  let file = CompilerFacts.File(encoded: text) else { return nil }
+            files.append(file)
         }
-        return (dumps, needsModule ? swiftmodule : nil)
+        return (files, needsModule ? swiftmodule : nil)
     }
 
-    /// Keeps the dumps in `dumps` (`N.json`, moved) and the emitted module, if any; drops the
-    /// module's older entries but the newest one.
-    func store(module: String, key: String, dumps: URL, count: Int, swiftmodule: String?) {
+    /// Keeps the facts of a module's sources (in its source order) and the emitted module, if
+    /// any; drops the module's older entries but the newest one.
+    func store(module: String, key: String, files facts: [CompilerFacts.File], swiftmodule: String?) {
         let files = FileManager.default
         let folder = entry(module, key)
         let partial = folder + ".partial-\(UUID().uuidString)"
         do {
             try files.createDirectory(atPath: partial, withIntermediateDirectories: true)
-            for number in 0..<count {
-                try files.moveItem(atPath: dumps.appendingPathComponent("\(number).json").path, toPath: partial + "/\(number).json")
+            for (number, file) in facts.enumerated() {
+                try file.encoded.write(toFile: partial + "/\(number).facts", atomically: false, encoding: .utf8)
             }
             if let swiftmodule { try files.copyItem(atPath: swiftmodule, toPath: partial + "/module.swiftmodule") }
             try? files.removeItem(atPath: folder)
@@ -114,5 +116,104 @@ struct Hash128 {
             let digits = String(value, radix: 16)
             return String(repeating: "0", count: 16 - digits.count) + digits
         }.joined()
+    }
+}
+
+/// A file's facts as the cache keeps them: what `CompilerFacts.add(astJSON:path:)` read from a
+/// dump, in lines of tab-separated fields, so that a command finding its predecessor's entry
+/// reads a few kilobytes instead of parsing the dump again (megabytes of JSON: most of the
+/// tool's own time went to that parse).
+///
+///     d <usr> <kind> <name> <offset> <end> <result type> <conformance>…   a declaration
+///     r <end> <usr>…                                                      the references ending there
+///     c <offset> <last token> <callee> <callee offset> <type> <receiver>  a call
+///
+/// An optional field is `?` when absent and `=` before its value; `\`, tab and newline are
+/// escaped as `\\`, `\t` and `\n`. The first line names the format.
+extension CompilerFacts.File {
+    static let encodingHeader = "tomorrowland-migrate facts 1"
+
+    var encoded: String {
+        var lines = [Self.encodingHeader]
+        for declaration in declarations {
+            lines.append((["d", declaration.usr, declaration.kind, declaration.name, String(declaration.offset), String(declaration.end),
+                           Self.encode(declaration.resultType)] + declaration.conformances.sorted()).map(Self.escape).joined(separator: "\t"))
+        }
+        for (end, usrs) in references.sorted(by: { $0.key < $1.key }) {
+            lines.append((["r", String(end)] + usrs.sorted()).map(Self.escape).joined(separator: "\t"))
+        }
+        for call in calls {
+            lines.append(["c", String(call.offset), String(call.lastTokenOffset), Self.encode(call.callee),
+                          Self.encode(call.calleeOffset.map(String.init)), call.type, Self.encode(call.receiverType)]
+                .map(Self.escape).joined(separator: "\t"))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The facts `encoded` wrote; nil for anything else (another format, a cut-short file).
+    init?(encoded text: String) {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.first == Substring(Self.encodingHeader), lines.last == "" else { return nil }
+        lines.removeFirst()
+        lines.removeLast()
+        self.init()
+        for line in lines {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(Self.unescape)
+            switch fields.first {
+            case "d" where fields.count >= 7:
+                guard let offset = Int(fields[4]), let end = Int(fields[5]), let result = Self.decode(fields[6]) else { return nil }
+                declarations.append(CompilerFacts.Declaration(
+                    usr: fields[1], kind: fields[2], name: fields[3], offset: offset, end: end, resultType: result,
+                    conformances: Set(fields.dropFirst(7))
+                ))
+            case "r" where fields.count >= 2:
+                guard let end = Int(fields[1]) else { return nil }
+                references[end] = Set(fields.dropFirst(2))
+            case "c" where fields.count == 7:
+                guard let offset = Int(fields[1]), let last = Int(fields[2]), let callee = Self.decode(fields[3]),
+                      let calleeOffset = Self.decode(fields[4]), let receiver = Self.decode(fields[6]) else { return nil }
+                if let calleeOffset, Int(calleeOffset) == nil { return nil }
+                calls.append(CompilerFacts.Call(
+                    offset: offset, lastTokenOffset: last, callee: callee, calleeOffset: calleeOffset.flatMap { Int($0) },
+                    type: fields[5], receiverType: receiver
+                ))
+            default:
+                return nil
+            }
+        }
+        index()
+    }
+
+    private static func encode(_ value: String?) -> String {
+        value.map { "=" + $0 } ?? "?"
+    }
+
+    /// `.some(nil)` for `?`, `.some(value)` for `=value`, nil for anything else.
+    private static func decode(_ field: String) -> String?? {
+        if field == "?" { return .some(nil) }
+        return field.hasPrefix("=") ? .some(String(field.dropFirst())) : nil
+    }
+
+    private static func escape(_ field: String) -> String {
+        guard field.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" }) else { return field }
+        return field.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+
+    private static func unescape(_ field: Substring) -> String {
+        guard field.contains("\\") else { return String(field) }
+        var result = ""
+        var escaped = false
+        for character in field {
+            if escaped {
+                result.append(character == "t" ? "\t" : character == "n" ? "\n" : character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else {
+                result.append(character)
+            }
+        }
+        return result
     }
 }

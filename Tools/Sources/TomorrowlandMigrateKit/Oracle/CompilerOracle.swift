@@ -34,7 +34,7 @@ public struct OracleUnavailable: Error, Sendable, CustomStringConvertible {
 public struct CompilerOracle: Sendable {
     public let swiftc: String
     public let modules: [ModuleInvocation]
-    /// Where `facts` keeps the dumps of modules that type-checked (`ASTCache`); nil: nowhere.
+    /// Where `facts` keeps the facts of modules that type-checked (`ASTCache`); nil: nowhere.
     public let cacheDirectory: String?
 
     public init(swiftc: String, modules: [ModuleInvocation], cacheDirectory: String? = nil) {
@@ -184,7 +184,7 @@ public struct CompilerOracle: Sendable {
     /// `replacing` (by path) read from that text instead: each of those modules that another
     /// of them imports is emitted to a scratch folder, so that its importers see it as it is
     /// (changed or not: `forPackage` does not build them). A module that sees no change takes
-    /// its facts from `unchanged` when given, and one whose dumps were kept (`ASTCache`) from those.
+    /// its facts from `unchanged` when given, and one whose facts were kept (`ASTCache`) from those.
     public func facts(for paths: [String], replacing: [String: String] = [:], unchanged: CompilerFacts? = nil) throws -> CompilerFacts {
         let keys = Set(paths.map(CompilerFacts.key))
         let replaced = Dictionary(replacing.map { (CompilerFacts.key($0.key), $0.value) }, uniquingKeysWith: { $1 })
@@ -229,7 +229,7 @@ public struct CompilerOracle: Sendable {
                 if importedLater { emit() }
                 continue
             }
-            // Kept dumps of the same text (a previous command's proof, a second run).
+            // Kept facts of the same text (a previous command's proof, a second run).
             var key: String?
             if cache != nil, module.dependencies.allSatisfy({ !emitted.contains($0) || cacheKeys[$0] != nil }) {
                 let texts = sources.map { (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "" }
@@ -241,7 +241,7 @@ public struct CompilerOracle: Sendable {
                     (try? FileManager.default.copyItem(atPath: kept, toPath: scratchModules + "/\(module.name).swiftmodule")) != nil
                 }
                 if copied != false {
-                    for (number, source) in sources.enumerated() { try facts.add(astJSON: kept.dumps[number], path: original[source] ?? source) }
+                    for (number, source) in sources.enumerated() { facts.files[CompilerFacts.key(original[source] ?? source)] = kept.files[number] }
                     if copied == true { emitted.insert(module.name) }
                     cacheKeys[module.name] = key
                     continue
@@ -271,9 +271,10 @@ public struct CompilerOracle: Sendable {
             // A module other modules import: they see it (and any change) through its interface.
             if importedLater { emit() }
             // Only dumps without errors are kept (errors name scratch paths of this run).
-            if let cache, let key, facts.errors.count == errorsBefore {
+            let read = sources.compactMap { facts.file(original[$0] ?? $0) }
+            if let cache, let key, facts.errors.count == errorsBefore, read.count == sources.count {
                 cache.store(
-                    module: module.name, key: key, dumps: dumps, count: sources.count,
+                    module: module.name, key: key, files: read,
                     swiftmodule: importedLater ? scratchModules + "/\(module.name).swiftmodule" : nil
                 )
                 cacheKeys[module.name] = key
