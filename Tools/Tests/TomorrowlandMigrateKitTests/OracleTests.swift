@@ -229,7 +229,7 @@ struct ASTCacheTests {
         #expect(second.declarations.contains { !$0.conformances.isEmpty } && second.calls.contains { $0.receiverType != nil })
         // They are what a second run reads: emptied, the file's facts come out empty.
         let kept = cacheDirectory + "/" + entries[0] + "/0.facts"
-        try (CompilerFacts.File.encodingHeader + "\n").write(toFile: kept, atomically: true, encoding: .utf8)
+        try (CompilerFacts.File.encodingHeader + "\nend 0\n").write(toFile: kept, atomically: true, encoding: .utf8)
         #expect(try oracle.facts(for: [path]).file(path)?.references.isEmpty == true)
         // Anything else there is not read: the module is type-checked again.
         try "{}".write(toFile: kept, atomically: true, encoding: .utf8)
@@ -249,6 +249,17 @@ struct ASTCacheTests {
         let decoded = try #require(CompilerFacts.File(encoded: odd.encoded))
         #expect(decoded.declarations == odd.declarations && decoded.references == odd.references && decoded.calls == odd.calls)
         #expect(CompilerFacts.File(encoded: String(odd.encoded.dropLast(3))) == nil, "a cut-short file is not read")
+        let lines = odd.encoded.split(separator: "\n")
+        #expect(CompilerFacts.File(encoded: lines.dropLast().joined(separator: "\n") + "\n") == nil, "nor one cut at a line's end")
+        // Bytes, not characters: a carriage return before the line's end, a mark after a tab.
+        var bytes = CompilerFacts.File()
+        bytes.references = [5: ["A\r"], 6: ["B"]]
+        bytes.declarations = [CompilerFacts.Declaration(
+            usr: "u", kind: "k", name: "\t\u{301}", offset: 0, end: 0, resultType: nil, conformances: ["\r"]
+        )]
+        let read = try #require(CompilerFacts.File(encoded: bytes.encoded))
+        #expect(read.references == bytes.references && read.declarations == bytes.declarations)
+        #expect(CompilerFacts.File(encoded: bytes.encoded.replacingOccurrences(of: "\\r", with: "\\x")) == nil, "an unknown escape")
         // At most the newest entry but one is left besides it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: cacheDirectory).count == 2)
         // A text with an error is not kept.

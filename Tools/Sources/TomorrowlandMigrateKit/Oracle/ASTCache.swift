@@ -12,10 +12,11 @@ import Foundation
 struct ASTCache {
     let directory: String
 
-    /// What a module's dump depends on: the compiler (the file the path leads to), the
-    /// module's arguments, each source's path (as the package has it) and text, and each
-    /// module it imports, directly or through others (`imports`): its key when this run
-    /// type-checks it too, else the size and date of its built `.swiftmodule`.
+    /// What a module's facts depend on: how they are read (the format's header), the compiler
+    /// (the file the path leads to), the module's arguments, each source's path (as the package
+    /// has it) and text, and each module it imports, directly or through others (`imports`):
+    /// its key when this run type-checks it too, else the size and date of its built
+    /// `.swiftmodule`.
     static func key(
         swiftc: String, module: ModuleInvocation, imports: [String], texts: [String], importedKeys: [String: String]
     ) -> String {
@@ -26,7 +27,7 @@ struct ASTCache {
             return "\(attributes[.size] as? Int ?? 0)@\(modified)"
         }
         let compiler = URL(fileURLWithPath: swiftc).resolvingSymlinksInPath().path
-        hash.add(compiler + "\0" + date(compiler) + "\0" + module.name)
+        hash.add(CompilerFacts.File.encodingHeader + "\0" + compiler + "\0" + date(compiler) + "\0" + module.name)
         for argument in module.arguments { hash.add("\0" + argument) }
         for (source, text) in zip(module.sources, texts) { hash.add("\0" + source + "\0" + text) }
         let searchPaths = zip(module.arguments, module.arguments.dropFirst()).filter { $0.0 == "-I" }.map(\.1)
@@ -128,8 +129,11 @@ struct Hash128 {
 ///     r <end> <usr>…                                                      the references ending there
 ///     c <offset> <last token> <callee> <callee offset> <type> <receiver>  a call
 ///
-/// An optional field is `?` when absent and `=` before its value; `\`, tab and newline are
-/// escaped as `\\`, `\t` and `\n`. The first line names the format.
+/// An optional field is `?` when absent and `=` before its value; `\`, tab, newline and carriage
+/// return are escaped as `\\`, `\t`, `\n` and `\r` (bytes, not characters: a field's text comes
+/// back exactly). The first line names the format, the last one (`end <records>`) says the
+/// file is whole. The header is part of every entry's key (`ASTCache.key`): change it when
+/// `CompilerFacts.add(astJSON:path:)` reads something differently, and older entries are misses.
 extension CompilerFacts.File {
     static let encodingHeader = "tomorrowland-migrate facts 1"
 
@@ -147,18 +151,25 @@ extension CompilerFacts.File {
                           Self.encode(call.calleeOffset.map(String.init)), call.type, Self.encode(call.receiverType)]
                 .map(Self.escape).joined(separator: "\t"))
         }
+        lines.append("end \(lines.count - 1)")
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The facts `encoded` wrote; nil for anything else (another format, a cut-short file).
+    /// The facts `encoded` wrote; nil for anything else (another format, a file cut short).
     init?(encoded text: String) {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.first == Substring(Self.encodingHeader), lines.last == "" else { return nil }
-        lines.removeFirst()
-        lines.removeLast()
+        var lines = Array(text.utf8).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        // The header, the records, `end <records>`, and the empty rest after the last newline.
+        guard lines.count >= 3, lines.removeLast().isEmpty else { return nil }
+        let header = String(decoding: lines.removeFirst(), as: UTF8.self)
+        let trailer = String(decoding: lines.removeLast(), as: UTF8.self)
+        guard header == Self.encodingHeader, trailer == "end \(lines.count)" else { return nil }
         self.init()
         for line in lines {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(Self.unescape)
+            var fields: [String] = []
+            for field in line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false) {
+                guard let text = Self.unescape(field) else { return nil }
+                fields.append(text)
+            }
             switch fields.first {
             case "d" where fields.count >= 7:
                 guard let offset = Int(fields[4]), let end = Int(fields[5]), let result = Self.decode(fields[6]) else { return nil }
@@ -195,25 +206,38 @@ extension CompilerFacts.File {
     }
 
     private static func escape(_ field: String) -> String {
-        guard field.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" }) else { return field }
-        return field.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t")
-            .replacingOccurrences(of: "\n", with: "\\n")
+        let special: [UInt8: UInt8] = [
+            UInt8(ascii: "\\"): UInt8(ascii: "\\"), UInt8(ascii: "\t"): UInt8(ascii: "t"),
+            UInt8(ascii: "\n"): UInt8(ascii: "n"), UInt8(ascii: "\r"): UInt8(ascii: "r"),
+        ]
+        guard field.utf8.contains(where: { special[$0] != nil }) else { return field }
+        var bytes: [UInt8] = []
+        for byte in field.utf8 {
+            if let letter = special[byte] { bytes += [UInt8(ascii: "\\"), letter] } else { bytes.append(byte) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func unescape(_ field: Substring) -> String {
-        guard field.contains("\\") else { return String(field) }
-        var result = ""
+    /// nil for an escape `escape` does not write (a lone `\` at the end, `\x`).
+    private static func unescape(_ field: ArraySlice<UInt8>) -> String? {
+        guard field.contains(UInt8(ascii: "\\")) else { return String(decoding: field, as: UTF8.self) }
+        let special: [UInt8: UInt8] = [
+            UInt8(ascii: "\\"): UInt8(ascii: "\\"), UInt8(ascii: "t"): UInt8(ascii: "\t"),
+            UInt8(ascii: "n"): UInt8(ascii: "\n"), UInt8(ascii: "r"): UInt8(ascii: "\r"),
+        ]
+        var bytes: [UInt8] = []
         var escaped = false
-        for character in field {
+        for byte in field {
             if escaped {
-                result.append(character == "t" ? "\t" : character == "n" ? "\n" : character)
+                guard let original = special[byte] else { return nil }
+                bytes.append(original)
                 escaped = false
-            } else if character == "\\" {
+            } else if byte == UInt8(ascii: "\\") {
                 escaped = true
             } else {
-                result.append(character)
+                bytes.append(byte)
             }
         }
-        return result
+        return escaped ? nil : String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -126,7 +126,8 @@ public struct CompilerFacts: Sendable {
     /// How a mangled `Tomorrowland.TokenPromise<…>` type begins.
     static let mangledTokenPromisePrefix = "$s12Tomorrowland12TokenPromiseV"
 
-    /// Adds the facts of one `-dump-ast-format json` output, for the file at `path`.
+    /// Adds the facts of one `-dump-ast-format json` output, for the file at `path`. What it
+    /// reads is kept by `ASTCache`: change `File.encodingHeader` when it reads differently.
     mutating func add(astJSON data: Data, path: String) throws {
         guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { return }
         var file = File()

@@ -270,7 +270,7 @@ public struct CompilerOracle: Sendable {
             }
             // A module other modules import: they see it (and any change) through its interface.
             if importedLater { emit() }
-            // Only dumps without errors are kept (errors name scratch paths of this run).
+            // Only the facts of modules without errors are kept (a hit reports no errors).
             let read = sources.compactMap { facts.file(original[$0] ?? $0) }
             if let cache, let key, facts.errors.count == errorsBefore, read.count == sources.count {
                 cache.store(
