@@ -12,7 +12,8 @@
 # (tests written against the twins), runs
 #   convert-calls Sources/ Tests/ --write · convert-body Sources/ Tests/ --write ·
 #   delete-twins Sources/ Tests/ --include-public --write
-# (each proven by the compiler; second runs change nothing), then builds with zero warnings and
+# (each proven by the compiler; second runs change nothing; convert-calls leaves the progress
+# figures where they were), then builds with zero warnings and
 # runs the tests in Swift 6 and in Swift 5 mode (StoreTests and ArticleTests check with
 # DispatchQueue.getSpecific that each callback runs on the queue its context names, before and
 # after convert-body moved it into a twin), and checks that its debug build of
@@ -84,12 +85,18 @@ done)
 cp "$tools/Corpus/TwinTests/TwinTests.swift" Tests/AppCoreTests/
 
 echo "== convert-calls Sources/ Tests/ --write; convert-body Sources/ Tests/ --write; delete-twins Sources/ Tests/ --include-public --write"
+"$tool" report Sources/ Tests/ > report-before-calls.txt
 "$tool" convert-calls Sources/ Tests/ --write 2> convert-notes.txt
 sed -n 's/^note: //p' convert-notes.txt | grep -E "convert-calls: |: left " || true
 grep -q "checked by the compiler" convert-notes.txt || fail "convert-calls did not prove its changes with the compiler"
 if grep -E "nothing written|nothing converted|the compiler objects" convert-notes.txt; then fail "convert-calls: a change was refused"; fi
 converted=$(sed -n 's/.*convert-calls: \([0-9]*\) call(s) converted.*/\1/p' convert-notes.txt)
 [ "${converted:-0}" -ge 20 ] || fail "expected at least 20 calls converted, got ${converted:-0}"
+# `try await f(x)` counts as the `try await f(x).value` it replaced: the figures do not move.
+"$tool" report Sources/ Tests/ > report-after-calls.txt
+calls_before=$(grep '^total ' report-before-calls.txt) || fail "the report before convert-calls has no 'total' line"
+calls_after=$(grep '^total ' report-after-calls.txt) || fail "the report after convert-calls has no 'total' line"
+[ "$calls_before" = "$calls_after" ] || fail "convert-calls moved the progress figures: $calls_before -> $calls_after"
 # The chains move into the twins; the promise versions wrap them.
 "$tool" convert-body Sources/ Tests/ --write 2> body-notes.txt
 sed -n 's/^note: //p' body-notes.txt | grep -E "convert-body: |left as a chain" || true

@@ -85,6 +85,33 @@ struct ReportTests {
         #expect(report.renderText().contains("0 (unused)"))
     }
 
+    @Test("a call convert-calls rewrites stays async style: `try await f()` counts as the bridge it replaced")
+    func convertedCallsKeepTheFigure() {
+        let api = (path: "A.swift", text: """
+            import TomorrowlandAsync
+
+            func load() -> StdPromise<Int> { Promise(fulfilled: 1) }
+            func useLoad() async throws -> Int { try await load().value }
+            """)
+        let twinned = Support.applying(AddAsyncTwins.run(.inMemory([api])), to: [api])
+        let before = Report.make(.inMemory(twinned)).total
+        // What convert-calls writes for the bridge (pinned or not by add-async-twins).
+        let converted = twinned.map { file in
+            (path: file.path, text: file.text.replacingOccurrences(
+                of: #"(func useLoad\(\) async throws -> Int \{ )try await (?:\(load\(\) as StdPromise<Int>\)|load\(\))\.value"#,
+                with: "$1try await load()", options: .regularExpression
+            ))
+        }
+        #expect(converted[0].text.contains("func useLoad() async throws -> Int { try await load() }"), "\(converted[0].text)")
+        #expect(Report.make(.inMemory(converted)).twins.map(\.function) == ["load()"], "the twin is still one")
+        let after = Report.make(.inMemory(converted)).total
+        #expect(before.asyncStyle == 2 && before.promiseStyle == 1, "useLoad and its bridge; load")
+        #expect(after.asyncStyle == before.asyncStyle && after.migratedPercent == before.migratedPercent)
+        // A call of the promise version, not awaited, stays promise style's business: not counted.
+        let promiseCall = [(path: "B.swift", text: "func keep() -> StdPromise<Int> { load() }\n")]
+        #expect(Report.make(.inMemory(converted + promiseCall)).total.asyncStyle == after.asyncStyle)
+    }
+
     @Test("unreadable paths and files that do not parse are reported; the rest is still scanned")
     func problems() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString)")

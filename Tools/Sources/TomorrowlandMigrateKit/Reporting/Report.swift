@@ -81,8 +81,10 @@ public struct Report: Codable, Sendable {
     /// How the percentage is computed (also in `report --help`).
     public static let percentageDefinition = """
         Migration percentage = 100 × A / (A + P), where A (async style) counts async functions \
-        (twins excluded) and awaited bridges (`await p.value`, `await p.resolvedResult`, \
-        `StdPromise { try await … }`; not those in the bodies of twins), and P (promise style) \
+        (twins excluded), awaited bridges (`await p.value`, `await p.resolvedResult`, \
+        `StdPromise { try await … }`) and awaited calls of async twins (`try await f(x)`, what \
+        convert-calls writes for `try await f(x).value`), none of them in the bodies of twins, \
+        and P (promise style) \
         counts declarations returning \
         Promise, StdPromise or TokenPromise (promise twins excluded) and calls of promise \
         operators (then, map(on:), catch, always, recover, when, …). Files with neither show "-".
@@ -100,6 +102,7 @@ extension Report {
         report.problems = set.problems.map(\.description)
         let functions = project.functions
         let twinScopes = Set(functions.filter { $0.isAsyncTwin || $0.isPromiseTwin }.map(\.scope))
+        let asyncTwins = functions.filter(\.isAsyncTwin)
         for function in functions {
             let declaration = Declaration(
                 file: function.file, line: function.line, name: function.signature, kind: function.kind.rawValue,
@@ -123,7 +126,14 @@ extension Report {
                 ))
             }
             let promiseStyle = scan.functions.filter { $0.promise != nil && !$0.isPromiseTwin }.count + scan.operatorCalls.count
-            let asyncStyle = scan.functions.filter { $0.isAsync && !$0.isAsyncTwin }.count + bridges.count
+            // A converted call (`try await f(x)` for `try await f(x).value`) stays async style. A
+            // twin throws, so its calls are under `try`: `await actor.f(x)`, the promise method
+            // called across an actor, is not one even where the syntax alone cannot tell.
+            let twinCalls = asyncTwins.isEmpty ? 0 : scan.calls.filter { call in
+                call.underAwait && call.underTry && !call.awaited && !twinScopes.contains(call.scope)
+                    && asyncTwins.contains { resolve(call, $0, project: project) == .calls }
+            }.count
+            let asyncStyle = scan.functions.filter { $0.isAsync && !$0.isAsyncTwin }.count + bridges.count + twinCalls
             report.files.append(Progress(name: scan.path, promiseStyle: promiseStyle, asyncStyle: asyncStyle))
             if folderTotals[scan.folder] == nil { folderOrder.append(scan.folder) }
             folderTotals[scan.folder, default: (0, 0)].p += promiseStyle

@@ -74,6 +74,8 @@ struct CallRecord: Sendable {
     let awaited: Bool
     /// In an `await` expression without `.value`: a call of an async function.
     let underAwait: Bool
+    /// In a `try` expression (`try`, `try?`, `try!`).
+    let underTry: Bool
     /// Where the called name is (`Calls.nameOffset(of:)`), in the file at `path`.
     var nameOffset = 0
     var path = ""
@@ -235,6 +237,7 @@ final class Scanner: TypeTrackingVisitor {
             scan.calls.append(CallRecord(
                 name: name, labels: Calls.labels(of: node), receiver: receiver, line: line, scope: scopes.last!,
                 awaited: Calls.isAwaitedBridge(node), underAwait: Calls.isUnderAwait(Syntax(node)),
+                underTry: Calls.isUnder(TryExprSyntax.self, Syntax(node)),
                 nameOffset: Calls.nameOffset(of: node), path: file.path
             ))
         }
@@ -389,9 +392,15 @@ enum Calls {
 
     /// Whether `node` sits in an `await` expression of its own function or closure.
     static func isUnderAwait(_ node: Syntax) -> Bool {
+        isUnder(AwaitExprSyntax.self, node)
+    }
+
+    /// Whether `node` is inside an expression of type `kind` of its own statement (not across a
+    /// closure's or a function's boundary).
+    static func isUnder<Kind: SyntaxProtocol>(_ kind: Kind.Type, _ node: Syntax) -> Bool {
         var current: Syntax? = node.parent
         while let node = current {
-            if node.is(AwaitExprSyntax.self) { return true }
+            if node.is(kind) { return true }
             if node.is(ClosureExprSyntax.self) || node.is(CodeBlockItemSyntax.self) || node.is(FunctionDeclSyntax.self) { return false }
             current = node.parent
         }
