@@ -14,7 +14,13 @@ func _retry<Value, Error>(
     let driver = RetryDriver(context: context, isolation: isolation, attempts: max(attempts, 1), delay: delay,
                              shouldRetry: shouldRetry, body: body, resolver: resolver)
     resolver.onRequestCancel(on: .immediate) { _ in driver.stop() }
-    ActorDelivery.execute(on: context, synchronously: true, isolation: isolation) { driver.requestAttempt() }
+    // Work an operation queue drops unrun stops the retry (rule 1): nothing else would resolve
+    // the output, which its own cancel handler keeps (with the driver and the resolver).
+    let work = context.unrunWorkAction { driver.stop() }
+    ActorDelivery.execute(on: context, synchronously: true, isolation: isolation) {
+        work?.markRan()
+        driver.requestAttempt()
+    }
     return output
 }
 
@@ -128,9 +134,11 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
         }
         guard let number = started else { return }
         let attempt = body()
+        let work = context.unrunWorkAction { [self] in stop() }
         let observer: Promise<Void, NoError> = attempt.register(
             on: context, token: nil, trigger: .error, kind: .transformer, isolation: isolation
         ) { [self] result in
+            work?.markRan()
             attemptResolved(number, result)
             return .resolve(.value(()))
         }
@@ -171,13 +179,19 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
         }
         let timer = ContextTimer()
         guard ifRunning({ $0.timer = timer }) != nil else { return }  // stop() cancels the output
+        let work = timerContext.unrunWorkAction { [self] in stop() }
         timer.arm(on: timerContext, after: delay) { [self] in
             _ = ifRunning { $0.timer = nil }
             if let isolation {
-                ActorDelivery.execute(on: timerContext, synchronously: false, isolation: isolation) { [self] in requestAttempt() }
+                ActorDelivery.execute(on: timerContext, synchronously: false, isolation: isolation) { [self] in
+                    work?.markRan()
+                    requestAttempt()
+                }
             } else {
+                work?.markRan()
                 requestAttempt()
             }
         }
     }
 }
+

@@ -127,7 +127,8 @@ extension PromiseContext {
         /// A child promise guards its work with an `UnrunWorkGuard` (`ChildBox.scheduleGuarded`)
         /// so that it cannot stay pending. The other callers of `route` (cancel handlers, and
         /// `execute(synchronously:_:)` for `Promise(on:)`, `DelayedPromise` and `retry`)
-        /// treat this case as `.scheduled`.
+        /// treat this case as `.scheduled`; `retry` and the timers guard their own work with an
+        /// `UnrunWorkAction`.
         case scheduledGuarded
     }
 

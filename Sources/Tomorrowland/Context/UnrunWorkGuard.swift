@@ -1,5 +1,6 @@
 // UnrunWorkGuard: a node whose scheduled work is dropped unrun (a cancelled operation)
-// is still released, so its promise cannot stay pending forever (rule 1).
+// is still released, so its promise cannot stay pending forever (rule 1). UnrunWorkAction:
+// the same for work that is not a node (a retry's next step, a timer's resolution).
 
 import Synchronization
 
@@ -17,5 +18,42 @@ final class UnrunWorkGuard: @unchecked Sendable {
 
     deinit {
         if !ran.load(ordering: .acquiring) { node.dropped() }
+    }
+}
+
+/// Runs `action` if the work that would have run instead is released without running: for
+/// work that resolves something other than a node (a `retry`'s next step, a delayed
+/// promise's resolution), which would otherwise stay pending for good. Made only for contexts
+/// that may drop work (`PromiseContext.mayDropWork`).
+///
+/// Safety of `@unchecked Sendable`: `ran` is atomic; `action` is immutable and `@Sendable`.
+final class UnrunWorkAction: @unchecked Sendable {
+    private let action: @Sendable () -> Void
+    private let ran = Atomic<Bool>(false)
+
+    init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+
+    func markRan() { ran.store(true, ordering: .releasing) }
+
+    deinit {
+        if !ran.load(ordering: .acquiring) { action() }
+    }
+}
+
+extension PromiseContext {
+    /// Whether work scheduled here may be released without running: an operation queue's
+    /// operations can be cancelled before they start.
+    var mayDropWork: Bool {
+        switch self {
+        case .operationQueue: return true
+        case .nowOr(let inner): return inner.mayDropWork
+        default: return false
+        }
+    }
+
+    /// An `UnrunWorkAction` for work scheduled here, nil where work is never dropped (no
+    /// allocation then).
+    func unrunWorkAction(_ action: @escaping @Sendable () -> Void) -> UnrunWorkAction? {
+        mayDropWork ? UnrunWorkAction(action) : nil
     }
 }

@@ -222,6 +222,9 @@ extension Promise.Resolver {
 ///   in-flight attempt is asked to cancel (as one of its observers, rule 5). Once the
 ///   request is in, an attempt that resolves concurrently cannot resolve the returned promise
 ///   any more: it ends cancelled, never rejected with an error that would have been retried.
+/// - Work that `context` drops without running it (an operation queue's cancelled operation:
+///   the first attempt's start, an attempt's rejection, the end of a delay) cancels the
+///   returned promise, as a cancel request would: it never stays pending for good (rule 1).
 public func retry<Value, Error>(
     on context: PromiseContext.CallerIsolated,
     attempts: Int,

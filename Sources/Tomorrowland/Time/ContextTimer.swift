@@ -245,7 +245,7 @@ final class TimerReservation: Sendable {
 }
 
 /// The operation a `ContextTimer` adds to an `OperationQueue`: not ready until the timer
-/// fires. `makeReady()` posts the `isReady` change notifications corelibs `OperationQueue`
+/// fires, or until it is cancelled. `makeReady()` posts the `isReady` change notifications corelibs `OperationQueue`
 /// needs to notice it.
 ///
 /// Safety of `@unchecked Sendable`: `readiness` is behind its lock; `timer` is immutable.
@@ -284,6 +284,21 @@ final class TimerOperation: Operation, @unchecked Sendable {
         willChangeValue(forKey: "isReady")
         readiness.withLock { $0 = .ready }
         didChangeValue(forKey: "isReady")
+    }
+
+    /// Cancelled from outside (`cancelAllOperations()`), it becomes ready at once, so that the
+    /// queue finishes it now rather than when the timer would have fired.
+    override func cancel() {
+        super.cancel()
+        makeReady()
+    }
+
+    /// Cancelled, releases the timer's work unrun (and with it what it captured, a resolver:
+    /// rule 1) and stops the timer, on the queue's thread as it finishes the operation (which
+    /// does not call `main()` then).
+    override func start() {
+        if isCancelled { timer.cancel() }
+        super.start()
     }
 
     override func main() {

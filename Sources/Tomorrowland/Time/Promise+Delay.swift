@@ -89,7 +89,11 @@ extension Promise.Resolver {
     /// Arms `timer` to resolve the promise with `result` on `context` after `delay` seconds.
     fileprivate func resolve(with result: PromiseResult<Value, Error>, when timer: ContextTimer, on context: PromiseContext, after delay: TimeInterval) {
         let pending = UncheckedSendable((self, result))
+        // Dropped unrun (an operation queue's cancelled operation), the timer cancels the
+        // promise: its cancel handler would keep it pending for good otherwise (rule 1).
+        let dropped = context.unrunWorkAction { pending.value.0.cancel() }
         timer.arm(on: context, after: delay) {
+            dropped?.markRan()
             pending.value.0.resolve(with: pending.value.1)
         }
     }

@@ -178,6 +178,60 @@ final class UtilitiesRetryTests: XCTestCase {
         print("retry race: \(racer.overlaps) rounds with both sides running at once")
     }
 
+    // MARK: Work an operation queue drops unrun cancels the retry: never left pending (rule 1)
+
+    func testRule01_aFirstAttemptDroppedByItsOperationQueueCancelsTheRetry() {
+        let queue = OperationQueue()
+        queue.isSuspended = true
+        let calls = Counter()
+        let promise = retry(on: .operationQueue(queue), attempts: 3, failing(calls))
+        queue.cancelAllOperations()
+        queue.isSuspended = false
+        XCTAssertEqual(waitForResult(promise), .cancelled)
+        XCTAssertEqual(calls.value, 0)
+    }
+
+    func testRule01_anAttemptsRejectionDroppedByItsOperationQueueCancelsTheRetry() {
+        let queue = OperationQueue()
+        let calls = Counter()
+        let attempt = Slot<Promise<Int, TestError>.Resolver?>(nil)
+        let promise = retry(on: .operationQueue(queue), attempts: 3, { () -> Promise<Int, TestError> in
+            calls.increment()
+            let (promise, resolver) = Promise<Int, TestError>.makeWithResolver()
+            attempt.value = resolver
+            return promise
+        })
+        waitUntil { attempt.value != nil }
+        queue.waitUntilAllOperationsAreFinished()
+        queue.isSuspended = true
+        attempt.value?.reject(with: TestError(1))  // its observer runs on the queue: an operation
+        XCTAssertEqual(queue.operationCount, 1)
+        queue.cancelAllOperations()
+        queue.isSuspended = false
+        XCTAssertEqual(waitForResult(promise), .cancelled)
+        XCTAssertEqual(calls.value, 1, "no attempt after the dropped rejection")
+    }
+
+    func testRule01_aDelayDroppedByItsOperationQueueCancelsTheRetry() {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let calls = Counter()
+        let asked = Slot(false)
+        let promise = retry(on: .operationQueue(queue), attempts: 3, delay: 30, while: { _ in
+            asked.value = true
+            return true
+        }, failing(calls))
+        // The predicate runs in the rejection's operation, which arms the timer: once an
+        // operation added after it has run, the timer's operation is the one left.
+        waitUntil { asked.value }
+        queue.addOperations([BlockOperation {}], waitUntilFinished: true)
+        // (The operation added counts until the queue has unlinked it, after its wait returned.)
+        waitUntil { queue.operationCount == 1 }  // the delay's timer, which keeps its place
+        queue.cancelAllOperations()
+        XCTAssertEqual(waitForResult(promise), .cancelled)
+        XCTAssertEqual(calls.value, 1)
+    }
+
     func testStdPromiseRetry() {
         let calls = Counter()
         let promise: StdPromise<String> = retry(on: .utility, attempts: 3, while: { $0 is TestError }) {

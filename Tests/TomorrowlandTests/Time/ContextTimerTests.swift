@@ -88,6 +88,30 @@ final class ContextTimerTests: XCTestCase {
         _ = reservation
     }
 
+    func testAnOperationCancelledByItsQueueReleasesTheWorkUnrunAtOnce() {
+        let queue = OperationQueue()
+        let timer = ContextTimer()
+        let ran = Counter()
+        weak var weakCapture: TestObject?
+        do {
+            let capture = TestObject()
+            weakCapture = capture
+            timer.arm(on: .operationQueue(queue), after: 60) { withExtendedLifetime(capture) { _ = ran.increment() } }
+        }
+        XCTAssertNotNil(weakCapture)
+        queue.cancelAllOperations()
+        waitUntil { weakCapture == nil }  // not in 60 s, when the timer would have fired
+        waitUntil { queue.operationCount == 0 }
+        XCTAssertEqual(ran.value, 0)
+    }
+
+    func testRule01_aDelayedPromiseWhoseTimerOperationIsCancelledIsCancelled() {
+        let queue = OperationQueue()
+        let promise = Promise<Int, TestError>(on: .operationQueue(queue), fulfilled: 1, after: 60)
+        queue.cancelAllOperations()
+        XCTAssertEqual(waitForResult(promise), .cancelled, "nothing can fulfil it any more (rule 1)")
+    }
+
     func testArmingOnAnOperationQueueWithoutAReservationAddsOneOperation() {
         let queue = OperationQueue()
         queue.isSuspended = true
