@@ -1031,7 +1031,8 @@ public let callbackAPITable: [CallbackAPI] = [
               Threading article); give them the same isolation.
             - `attempts` counts the first one: `attempts: 3` means at most two retries. Values below 1
               mean 1. A `delay` ≤ 0 retries at once; a NaN or `+infinity` `delay` never fires, so the
-              returned promise waits for a cancel request after the first retryable error.
+              returned promise waits for a cancel request after the first retryable error (or for
+              its operation queue to drop the timer's operation, below).
             - The returned promise fulfils with the first value and rejects with the last error (when
               `shouldRetry` returns `false` or the attempts run out). If an attempt is cancelled, the
               returned promise is cancelled and nothing is retried.

@@ -16,7 +16,8 @@ func _retry<Value, Error>(
     resolver.onRequestCancel(on: .immediate) { _ in driver.stop() }
     // Work an operation queue drops unrun stops the retry (rule 1): nothing else would resolve
     // the output, which its own cancel handler keeps (with the driver and the resolver).
-    let work = context.unrunWorkAction { driver.stop() }
+    // (With an actor's isolation, the attempt goes to the actor, which never drops it.)
+    let work = isolation == nil && context.mayDropWork ? UnrunWorkAction { driver.stop() } : nil
     ActorDelivery.execute(on: context, synchronously: true, isolation: isolation) {
         work?.markRan()
         driver.requestAttempt()
@@ -134,7 +135,7 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
         }
         guard let number = started else { return }
         let attempt = body()
-        let work = context.unrunWorkAction { [self] in stop() }
+        let work = isolation == nil && context.mayDropWork ? UnrunWorkAction { [self] in stop() } : nil
         let observer: Promise<Void, NoError> = attempt.register(
             on: context, token: nil, trigger: .error, kind: .transformer, isolation: isolation
         ) { [self] result in
@@ -179,7 +180,7 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
         }
         let timer = ContextTimer()
         guard ifRunning({ $0.timer = timer }) != nil else { return }  // stop() cancels the output
-        let work = timerContext.unrunWorkAction { [self] in stop() }
+        let work = timerContext.mayDropWork ? UnrunWorkAction { [self] in stop() } : nil
         timer.arm(on: timerContext, after: delay) { [self] in
             _ = ifRunning { $0.timer = nil }
             if let isolation {

@@ -24,7 +24,8 @@ final class UnrunWorkGuard: @unchecked Sendable {
 /// Runs `action` if the work that would have run instead is released without running: for
 /// work that resolves something other than a node (a `retry`'s next step, a delayed
 /// promise's resolution), which would otherwise stay pending for good. Made only for contexts
-/// that may drop work (`PromiseContext.mayDropWork`).
+/// that may drop work (`PromiseContext.mayDropWork`; test it before building the action's
+/// closure, which would otherwise be allocated on every context).
 ///
 /// Safety of `@unchecked Sendable`: `ran` is atomic; `action` is immutable and `@Sendable`.
 final class UnrunWorkAction: @unchecked Sendable {
@@ -49,11 +50,5 @@ extension PromiseContext {
         case .nowOr(let inner): return inner.mayDropWork
         default: return false
         }
-    }
-
-    /// An `UnrunWorkAction` for work scheduled here, nil where work is never dropped (no
-    /// allocation then).
-    func unrunWorkAction(_ action: @escaping @Sendable () -> Void) -> UnrunWorkAction? {
-        mayDropWork ? UnrunWorkAction(action) : nil
     }
 }

@@ -245,8 +245,8 @@ final class TimerReservation: Sendable {
 }
 
 /// The operation a `ContextTimer` adds to an `OperationQueue`: not ready until the timer
-/// fires, or until it is cancelled. `makeReady()` posts the `isReady` change notifications corelibs `OperationQueue`
-/// needs to notice it.
+/// fires, or until it is cancelled. `makeReady()` posts the `isReady` change notifications
+/// corelibs `OperationQueue` needs to notice it.
 ///
 /// Safety of `@unchecked Sendable`: `readiness` is behind its lock; `timer` is immutable.
 final class TimerOperation: Operation, @unchecked Sendable {
@@ -299,6 +299,9 @@ final class TimerOperation: Operation, @unchecked Sendable {
     override func start() {
         if isCancelled { timer.cancel() }
         super.start()
+        // Cancelled after the check above, `main()` was skipped or took nothing: release what is
+        // left (nothing when the work ran).
+        timer.cancel()
     }
 
     override func main() {

@@ -14,7 +14,8 @@ extension Promise {
     /// A `delay` ≤ 0 dispatches the result on that context at once, never synchronously, even
     /// for `.immediate` or `.nowOr` (rules 12 and 24; only `timeout` fires synchronously at
     /// zero, rule 22). A NaN or `+infinity` `delay` never delivers (as in 1.4, where
-    /// `.now() + delay` is then `.distantFuture`).
+    /// `.now() + delay` is then `.distantFuture`). On an operation queue that cancels the
+    /// timer's operation, the returned promise is cancelled (rule 1).
     ///
     /// Cancellation: the returned promise is a normal child, so cancel requests are passed
     /// upstream. If this promise was cancelled, a cancel request during the delay cancels the
@@ -41,8 +42,9 @@ extension Promise {
     /// A cancellable timer: `requestCancel()` cancels the promise at once and releases the
     /// value. `.immediate` means `.auto` and `.nowOr(c)` means `c`, also for a `delay` ≤ 0
     /// (the value is then dispatched at once). With `.operationQueue` the operation is added
-    /// at once and becomes ready when the timer fires. A NaN or `+infinity` `delay` never fires:
-    /// the promise stays pending until it is asked to cancel.
+    /// at once and becomes ready when the timer fires; if the queue cancels that operation, the
+    /// promise is cancelled (rule 1). A NaN or `+infinity` `delay` never fires: the promise stays
+    /// pending until it is asked to cancel (or its operation is cancelled).
     public init(on context: PromiseContext = .auto, fulfilled value: Value, after delay: TimeInterval) {
         self.init(on: context, with: .value(value), after: delay)
     }
@@ -60,7 +62,8 @@ extension Promise {
     /// the stored result before the delay ends (rule 23). `.immediate` means `.auto` and
     /// `.nowOr(c)` means `c` (rules 12 and 24), also for a `delay` ≤ 0, which dispatches the
     /// result at once; a NaN or `+infinity` `delay` never fires. The pending timer keeps the
-    /// promise resolvable (rule 1).
+    /// promise resolvable (rule 1); an operation queue that cancels the timer's operation
+    /// cancels the promise.
     public init(on context: PromiseContext = .auto, with result: PromiseResult<Value, Error>, after delay: TimeInterval) {
         let (promise, resolver) = Promise.makeWithResolver()
         let timer = ContextTimer()
@@ -91,7 +94,7 @@ extension Promise.Resolver {
         let pending = UncheckedSendable((self, result))
         // Dropped unrun (an operation queue's cancelled operation), the timer cancels the
         // promise: its cancel handler would keep it pending for good otherwise (rule 1).
-        let dropped = context.unrunWorkAction { pending.value.0.cancel() }
+        let dropped = context.mayDropWork ? UnrunWorkAction { pending.value.0.cancel() } : nil
         timer.arm(on: context, after: delay) {
             dropped?.markRan()
             pending.value.0.resolve(with: pending.value.1)
