@@ -35,9 +35,9 @@ let toolchainSyntax: String? = {
     return nil
 }()
 
-let syntaxDependencies: [Target.Dependency] = toolchainSyntax == nil
-    ? [.product(name: "SwiftSyntax", package: "swift-syntax"), .product(name: "SwiftParser", package: "swift-syntax")]
-    : []
+let swiftSyntaxProduct: [Target.Dependency] = toolchainSyntax == nil ? [.product(name: "SwiftSyntax", package: "swift-syntax")] : []
+let syntaxDependencies: [Target.Dependency] = swiftSyntaxProduct
+    + (toolchainSyntax == nil ? [.product(name: "SwiftParser", package: "swift-syntax")] : [])
 let syntaxSwiftSettings: [SwiftSetting] = toolchainSyntax.map { [.unsafeFlags(["-I", $0])] } ?? []
 let syntaxLinkerSettings: [LinkerSetting] = toolchainSyntax.map {
     [.unsafeFlags(["-L", $0, "-lSwiftSyntax", "-lSwiftParser", "-Xlinker", "-rpath", "-Xlinker", $0])]
@@ -77,7 +77,7 @@ let package = Package(
                 "TomorrowlandMigrateKit",
                 // Built so that the tests can compile rewritten fixtures against its module.
                 .product(name: "TomorrowlandAsync", package: "Tomorrowland"),
-            ] + syntaxDependencies.prefix(1),
+            ] + swiftSyntaxProduct,
             // 1.x-style sources the tests run the tool on; compiled by the tests, not by SwiftPM.
             exclude: ["Fixtures"],
             swiftSettings: syntaxSwiftSettings

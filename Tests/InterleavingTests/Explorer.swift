@@ -212,7 +212,7 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
             // Spelled out only for a failure: most schedules pass.
             let spelled = message.map { _ in
                 ("b\(bound):" + choices.map(String.init).joined(separator: ","),
-                 trace.map { "t\($0.thread) \($0.label)" }.joined(separator: ", "))
+                 Self.spell(trace[...]))
             }
             monitor.unlock()
             if let message, let (choiceString, traceString) = spelled {
@@ -269,7 +269,7 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
                 if freeRun {
                     // The threads are stuck outside the explorer's control: nothing can continue.
                     fatalError("Explorer: threads still stuck 20 s after a free run began; trace: "
-                               + trace.suffix(50).map { "t\($0.thread) \($0.label)" }.joined(separator: ", "))
+                               + Self.spell(trace.suffix(50)))
                 }
                 abandon("hang: a thread blocked outside the explorer's control for 20 s")
                 deadline = Date().addingTimeInterval(20)
@@ -311,6 +311,11 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         thread.start()
     }
 
+    /// A trace as failures print it: `t0 claim, t1 publish, t0 end`.
+    private static func spell(_ trace: ArraySlice<(thread: Int, label: TraceLabel)>) -> String {
+        trace.map { "t\($0.thread) \($0.label)" }.joined(separator: ", ")
+    }
+
     // MARK: Deciding (all under `monitor`)
 
     private func isEnabled(_ thread: Int) -> Bool {
@@ -327,16 +332,15 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
     private func decide(current: Int?) -> Int? {
         // Most steps: the running thread goes on and the bound allows no preemption, so there is
         // one option and nothing to record (the general path below returns the same). Taken
-        // first because this runs at every schedule point (a debug build: building the options below costs
-        // more than the rest of a step).
+        // first because this runs at every schedule point (a debug build: building the options
+        // below costs more than the rest of a step).
         if let current, preemptions >= bound, isEnabled(current) { return current }
         var enabled: UInt64 = 0
         for thread in 0..<status.count where isEnabled(thread) { enabled |= 1 << UInt64(thread) }
         guard enabled != 0 else { return nil }
+        // The running thread first when it can go on (then `options.first` is set).
         var options = Options(first: nil, others: enabled)
-        var currentGoesOn = false
         if let current, enabled & (1 << UInt64(current)) != 0 {
-            currentGoesOn = true
             options = Options(first: current, others: preemptions < bound ? enabled & ~(1 << UInt64(current)) : 0)
         }
         var choice = options[0]
@@ -364,7 +368,7 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
             CrashReport.append(choice, first: choices.isEmpty)
             choices.append(choice)
         }
-        if currentGoesOn && choice != current { preemptions += 1 }
+        if options.first != nil && choice != current { preemptions += 1 }
         return choice
     }
 

@@ -14,10 +14,7 @@ func _retry<Value, Error>(
     let driver = RetryDriver(context: context, isolation: isolation, attempts: max(attempts, 1), delay: delay,
                              shouldRetry: shouldRetry, body: body, resolver: resolver)
     resolver.onRequestCancel(on: .immediate) { _ in driver.stop() }
-    // Work an operation queue drops unrun stops the retry (rule 1): nothing else would resolve
-    // the output, which its own cancel handler keeps (with the driver and the resolver).
-    // (With an actor's isolation, the attempt goes to the actor, which never drops it.)
-    let work = isolation == nil && context.mayDropWork ? UnrunWorkAction { driver.stop() } : nil
+    let work = driver.stopsIfDropped(on: context, throughActor: isolation != nil)
     ActorDelivery.execute(on: context, synchronously: true, isolation: isolation) {
         work?.markRan()
         driver.requestAttempt()
@@ -127,6 +124,14 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
         attempts.inFlight?.requestCancel()
     }
 
+    /// Stops the retry if work scheduled on `context` is released without running (an operation
+    /// queue's cancelled operation; rule 1): nothing else would resolve the output, which its
+    /// own cancel handler keeps (with this driver and the resolver). Nil, with nothing
+    /// allocated, where work is never dropped: most contexts, and work that goes to an actor.
+    func stopsIfDropped(on context: PromiseContext, throughActor: Bool) -> UnrunWorkAction? {
+        !throughActor && context.mayDropWork ? UnrunWorkAction { [self] in stop() } : nil
+    }
+
     private func runAttempt() {
         let started = ifRunning { attempts -> Int in
             attempts.left -= 1
@@ -135,7 +140,7 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
         }
         guard let number = started else { return }
         let attempt = body()
-        let work = isolation == nil && context.mayDropWork ? UnrunWorkAction { [self] in stop() } : nil
+        let work = stopsIfDropped(on: context, throughActor: isolation != nil)
         let observer: Promise<Void, NoError> = attempt.register(
             on: context, token: nil, trigger: .error, kind: .transformer, isolation: isolation
         ) { [self] result in
@@ -180,16 +185,14 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
         }
         let timer = ContextTimer()
         guard ifRunning({ $0.timer = timer }) != nil else { return }  // stop() cancels the output
-        let work = timerContext.mayDropWork ? UnrunWorkAction { [self] in stop() } : nil
+        // (The timer's own work is what a queue may drop; the hop to an actor never is.)
+        let work = stopsIfDropped(on: timerContext, throughActor: false)
         timer.arm(on: timerContext, after: delay) { [self] in
+            work?.markRan()
             _ = ifRunning { $0.timer = nil }
             if let isolation {
-                ActorDelivery.execute(on: timerContext, synchronously: false, isolation: isolation) { [self] in
-                    work?.markRan()
-                    requestAttempt()
-                }
+                ActorDelivery.execute(on: timerContext, synchronously: false, isolation: isolation) { [self] in requestAttempt() }
             } else {
-                work?.markRan()
                 requestAttempt()
             }
         }

@@ -187,10 +187,7 @@ final class ContextTimer: @unchecked Sendable {
         case .done, nil: return
         }
         source?.cancel()
-        if let operation {
-            operation.cancel()
-            operation.makeReady()
-        }
+        operation?.cancel()  // which makes it ready: the queue finishes it now
         // The work (in `previous`) is released here, outside the lock.
     }
 
@@ -293,14 +290,11 @@ final class TimerOperation: Operation, @unchecked Sendable {
         makeReady()
     }
 
-    /// Cancelled, releases the timer's work unrun (and with it what it captured, a resolver:
-    /// rule 1) and stops the timer, on the queue's thread as it finishes the operation (which
-    /// does not call `main()` then).
+    /// Runs `main()` unless cancelled, then releases whatever work is left: none when it ran;
+    /// cancelled (before the start, or between the start's check and `main()`'s), the timer's
+    /// work unrun, and with it what it captured (a resolver: rule 1), on the queue's thread.
     override func start() {
-        if isCancelled { timer.cancel() }
         super.start()
-        // Cancelled after the check above, `main()` was skipped or took nothing: release what is
-        // left (nothing when the work ran).
         timer.cancel()
     }
 

@@ -205,15 +205,19 @@ extension CompilerFacts.File {
         return field.hasPrefix("=") ? .some(String(field.dropFirst())) : nil
     }
 
+    /// The bytes `escape` writes as `\` and a letter, with their letters.
+    private static let escapes: [UInt8: UInt8] = [
+        UInt8(ascii: "\\"): UInt8(ascii: "\\"), UInt8(ascii: "\t"): UInt8(ascii: "t"),
+        UInt8(ascii: "\n"): UInt8(ascii: "n"), UInt8(ascii: "\r"): UInt8(ascii: "r"),
+    ]
+    /// `escapes` the other way: letter to byte.
+    private static let unescapes = Dictionary(uniqueKeysWithValues: escapes.map { ($0.value, $0.key) })
+
     private static func escape(_ field: String) -> String {
-        let special: [UInt8: UInt8] = [
-            UInt8(ascii: "\\"): UInt8(ascii: "\\"), UInt8(ascii: "\t"): UInt8(ascii: "t"),
-            UInt8(ascii: "\n"): UInt8(ascii: "n"), UInt8(ascii: "\r"): UInt8(ascii: "r"),
-        ]
-        guard field.utf8.contains(where: { special[$0] != nil }) else { return field }
+        guard field.utf8.contains(where: { escapes[$0] != nil }) else { return field }
         var bytes: [UInt8] = []
         for byte in field.utf8 {
-            if let letter = special[byte] { bytes += [UInt8(ascii: "\\"), letter] } else { bytes.append(byte) }
+            if let letter = escapes[byte] { bytes += [UInt8(ascii: "\\"), letter] } else { bytes.append(byte) }
         }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -221,15 +225,11 @@ extension CompilerFacts.File {
     /// nil for an escape `escape` does not write (a lone `\` at the end, `\x`).
     private static func unescape(_ field: ArraySlice<UInt8>) -> String? {
         guard field.contains(UInt8(ascii: "\\")) else { return String(decoding: field, as: UTF8.self) }
-        let special: [UInt8: UInt8] = [
-            UInt8(ascii: "\\"): UInt8(ascii: "\\"), UInt8(ascii: "t"): UInt8(ascii: "\t"),
-            UInt8(ascii: "n"): UInt8(ascii: "\n"), UInt8(ascii: "r"): UInt8(ascii: "\r"),
-        ]
         var bytes: [UInt8] = []
         var escaped = false
         for byte in field {
             if escaped {
-                guard let original = special[byte] else { return nil }
+                guard let original = unescapes[byte] else { return nil }
                 bytes.append(original)
                 escaped = false
             } else if byte == UInt8(ascii: "\\") {

@@ -67,7 +67,7 @@ public struct CompilerOracle: Sendable {
         var built = false
         if isNewer(manifest, than: package.root + "/Package.swift"), let text = try? String(contentsOfFile: manifest, encoding: .utf8) {
             let planned = packageModules(in: text, root: package.root)
-            if let targets = dependencyTargets(of: roots, in: planned, root: package.root) {
+            if let targets = dependencyTargets(of: roots, in: planned.map(\.module), root: package.root) {
                 built = targets.allSatisfy { target in Process.capture("/usr/bin/env", swiftBuild + ["--target", target]).status == 0 }
             }
         }
@@ -103,8 +103,7 @@ public struct CompilerOracle: Sendable {
     /// is built, with what it imports); only the outermost ones are named (each build builds
     /// what it imports). Nil when a module holding `roots` needs a build of its own first: it
     /// loads macros or compiles sources a plugin writes into the build folder.
-    static func dependencyTargets(of roots: [String], in modules: [(compiler: String, module: ModuleInvocation)], root: String) -> [String]? {
-        let all = modules.map(\.module)
+    static func dependencyTargets(of roots: [String], in all: [ModuleInvocation], root: String) -> [String]? {
         let rootKeys = roots.map(CompilerFacts.key)
         let holding = all.filter { module in
             module.sources.contains { source in rootKeys.contains { source == $0 || source.hasPrefix($0 + "/") } }
@@ -196,6 +195,8 @@ public struct CompilerOracle: Sendable {
         // Modules emitted to `scratchModules` this run. `forPackage` does not build the modules
         // that hold `paths`, so one that another of them imports is always emitted from source.
         var emitted = Set<String>()
+        // Modules whose text changed, or that import one that did: the others keep `unchanged`.
+        var changed = Set<String>()
         // The cache keys of the modules type-checked this run, for the modules that import them.
         var cacheKeys: [String: String] = [:]
         let cache = cacheDirectory.map(ASTCache.init(directory:))
@@ -212,7 +213,8 @@ public struct CompilerOracle: Sendable {
                 sources.append(copy)
                 original[copy] = source
             }
-            let seesChange = !original.isEmpty || module.dependencies.contains(where: emitted.contains)
+            let seesChange = !original.isEmpty || module.dependencies.contains(where: changed.contains)
+            if seesChange { changed.insert(module.name) }
             let importedLater = involved.dropFirst(index + 1).contains { $0.dependencies.contains(module.name) }
             let search = emitted.isEmpty ? [] : ["-I", scratchModules]
             let emit = {
