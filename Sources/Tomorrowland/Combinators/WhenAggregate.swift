@@ -10,13 +10,21 @@ import Synchronization
 /// (every input was already fulfilled: synchronous result, rule 20) or the last input
 /// (dispatched once to the `qos` queue, where the values are assembled). Each input writes
 /// its own slot before its acquiring-and-releasing decrement, so the thread that reaches
-/// zero sees every value. The first failure resolves the output at once on the failing
-/// thread (first wins); later failures lose the race and are ignored.
+/// zero sees every value. A failure resolves the output where 1.4's `.nowOr(qos)` delivery
+/// did: synchronously when the input had already failed when `when` registered on it,
+/// otherwise on the global queue of `qos`, never on the failing input's own thread (a
+/// callback on the output must not run on, say, a database queue that rejected an input).
+/// The first failure to arrive claims the output (`decided`), on the failing thread; later
+/// failures are ignored. With `cancelOnFailure` the winner asks every input to cancel *before*
+/// it resolves the output, so whoever observes the output's failure knows the requests are
+/// made; the inputs' own cancellations that follow lose to it.
 ///
 /// Safety of `@unchecked Sendable`: `assemble` is called once, after `remaining` reached
 /// zero; everything else is immutable or atomic.
 final class WhenAggregate<Output, Error>: @unchecked Sendable {
     private let remaining: Atomic<Int>
+    /// Whether a failure has claimed the output (first wins).
+    private let decided = Atomic<Bool>(false)
     private let resolver: Promise<Output, Error>.Resolver
     private let qos: DispatchQoS.QoSClass
     private let inputsToCancel: [PromiseCore]?
@@ -54,6 +62,18 @@ final class WhenAggregate<Output, Error>: @unchecked Sendable {
         return false
     }
 
+    /// Runs `work` on the global queue of `qos` (under the interleaving explorer, on a scenario
+    /// thread).
+    private func dispatch(_ work: @escaping @Sendable () -> Void) {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        if schedulePointTakesDeferredWork() {
+            schedulePointDefer(work)
+            return
+        }
+        #endif
+        DispatchQueue.global(qos: qos).async(execute: work)
+    }
+
     func countDown(registering: Bool) {
         #if TOMORROWLAND_SCHEDULE_POINTS
         schedulePoint("when.remaining.sub")
@@ -62,22 +82,37 @@ final class WhenAggregate<Output, Error>: @unchecked Sendable {
         if registering {
             resolver._box.resolve(.value(assemble()))
         } else {
-            #if TOMORROWLAND_SCHEDULE_POINTS
-            // Under the interleaving explorer a scenario thread runs the assembly.
-            if schedulePointTakesDeferredWork() {
-                schedulePointDefer { [self] in resolver._box.resolve(.value(assemble())) }
-                return
-            }
-            #endif
-            DispatchQueue.global(qos: qos).async { [self] in
-                resolver._box.resolve(.value(assemble()))
-            }
+            dispatch { [self] in resolver._box.resolve(.value(assemble())) }
         }
     }
 
-    func fail(_ result: PromiseResult<Output, Error>) {
-        guard resolver._box.resolve(result), let inputsToCancel else { return }
-        for input in inputsToCancel { input.requestCancel() }
+    /// An input failed with `result` (`.error` or `.cancelled`); `synchronously`: it had
+    /// already failed when it was registered, so the output fails now, during `when`'s call.
+    ///
+    /// The first failure to arrive claims the output at once, on the failing thread, so the
+    /// order in which inputs fail decides, not the order of the queue's threads; the output
+    /// then fails on the `qos` queue.
+    func fail(_ result: PromiseResult<Output, Error>, synchronously: Bool) {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("when.decided.cas")
+        #endif
+        // Relaxed: the flag only elects one failure; the output's resolution publishes the rest.
+        guard decided.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
+        if synchronously {
+            decide(result)
+        } else {
+            let failure = UncheckedSendable(result)
+            dispatch { [self] in decide(failure.value) }
+        }
+    }
+
+    /// Resolves the output with the failure that claimed it, after asking every input to cancel
+    /// (`cancelOnFailure`): whoever sees the output fail knows the requests are made.
+    private func decide(_ result: PromiseResult<Output, Error>) {
+        if let inputsToCancel {
+            for input in inputsToCancel { input.requestCancel() }
+        }
+        resolver._box.resolve(result)
     }
 }
 
@@ -106,16 +141,16 @@ class WhenInputObserver<Value, Output, Error>: PromiseCore, @unchecked Sendable 
             store(value)
             aggregate.countDown(registering: false)
         case .error(let error):
-            aggregate.fail(.error(error))
+            aggregate.fail(.error(error), synchronously: synchronously)
         case .cancelled:
-            aggregate.fail(.cancelled)
+            aggregate.fail(.cancelled, synchronously: synchronously)
         }
         // Done observing: resolving this (callback-free) core drops its link to the input.
         if claim(cancelling: false) == .writeResult { publish() }
     }
 
     override final func dropped() {
-        aggregate.fail(.cancelled)
+        aggregate.fail(.cancelled, synchronously: false)
     }
 }
 

@@ -1,5 +1,6 @@
 // when(first:): the first promise to fulfil or reject wins.
 
+import Dispatch
 import Synchronization
 
 /// Returns a promise that resolves with the first input to fulfil or reject.
@@ -8,7 +9,8 @@ import Synchronization
 ///   has been cancelled. An empty array gives an already-cancelled promise.
 /// - If an input is already fulfilled or rejected, or every input is already cancelled, the
 ///   returned promise is already resolved. Otherwise it resolves on the thread that resolved
-///   the winning input (no context hop).
+///   the winning input (no context hop), or, when the last input is cancelled, on the global
+///   `.utility` queue, as in Tomorrowland 1.4.
 /// - With `cancelRemaining`, every input gets `requestCancel()` once one has won.
 /// - `requestCancel()` on the returned promise is passed to each input as one of its
 ///   observers (rule 5). The same promise may appear several times.
@@ -29,7 +31,9 @@ public func when<Value, Error>(first promises: [Promise<Value, Error>], cancelRe
 
 /// The bookkeeping of `when(first:)`: the first fulfil or reject resolves the output; a
 /// countdown of cancellations (inputs plus one for the registering call) cancels it when
-/// every input has cancelled.
+/// every input has cancelled: at once when the registering call brings it to zero (every
+/// input was already cancelled), otherwise on the global `.utility` queue (1.4's
+/// `group.notify(queue: .global(qos: .utility))`).
 ///
 /// Safety of `@unchecked Sendable`: immutable apart from the atomic countdown.
 final class WhenFirstRace<Value, Error>: @unchecked Sendable {
@@ -49,7 +53,7 @@ final class WhenFirstRace<Value, Error>: @unchecked Sendable {
     func observe(_ input: Promise<Value, Error>) -> PromiseCore {
         let observer: Promise<Void, NoError> = input.register(on: .immediate, token: nil, trigger: .all, kind: .transformer) { [self] result in
             if case .cancelled = result {
-                countDownCancellation()
+                countDownCancellation(registering: false)
             } else if resolver._box.resolve(result), let inputsToCancel {
                 for input in inputsToCancel { input.requestCancel() }
             }
@@ -59,19 +63,29 @@ final class WhenFirstRace<Value, Error>: @unchecked Sendable {
     }
 
     func finishRegistration(observers: ContiguousArray<PromiseCore>) {
-        countDownCancellation()
+        countDownCancellation(registering: true)
         if isDecided { return }
         resolver.onRequestCancel(on: .immediate) { _ in
             for observer in observers { observer.requestCancel() }
         }
     }
 
-    private func countDownCancellation() {
+    private func countDownCancellation(registering: Bool) {
         #if TOMORROWLAND_SCHEDULE_POINTS
         schedulePoint("whenFirst.cancellations.sub")
         #endif
-        if cancellations.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
+        guard cancellations.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
+        if registering {
             resolver._box.resolve(.cancelled)
+            return
         }
+        let cancel: @Sendable () -> Void = { [self] in resolver._box.resolve(.cancelled) }
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        if schedulePointTakesDeferredWork() {
+            schedulePointDefer(cancel)
+            return
+        }
+        #endif
+        DispatchQueue.global(qos: .utility).async(execute: cancel)
     }
 }

@@ -53,7 +53,7 @@ final class UtilitiesWhenTests: XCTestCase {
         b.1.reject(with: TestError(2))
         a.1.reject(with: TestError(1))
         c.1.cancel()
-        XCTAssertEqual(all.result, .error(TestError(2)))
+        XCTAssertEqual(waitForResult(all), .error(TestError(2)), "the first to arrive wins, wherever the output resolves")
     }
 
     func testCancelledInputCancelsTheOutput() {
@@ -61,7 +61,7 @@ final class UtilitiesWhenTests: XCTestCase {
         let b = Promise<Int, TestError>.makeWithResolver()
         let all = when(fulfilled: [a.0, b.0])
         a.1.cancel()
-        XCTAssertEqual(all.result, .cancelled)
+        XCTAssertEqual(waitForResult(all), .cancelled)
         withExtendedLifetime(b.1) {}
     }
 
@@ -71,9 +71,9 @@ final class UtilitiesWhenTests: XCTestCase {
         let (failing, resolver) = Promise<Int, TestError>.makeWithResolver()
         let all = when(fulfilled: [failing, other], cancelOnFailure: true)
         resolver.reject(with: TestError(7))
-        XCTAssertTrue(asked.value, "the remaining input was asked to cancel")
+        XCTAssertEqual(waitForResult(all), .error(TestError(7)), "the first failure, not the cancellation")
+        XCTAssertTrue(asked.value, "the remaining input was asked to cancel before the output failed")
         XCTAssertEqual(other.result, .cancelled)
-        XCTAssertEqual(all.result, .error(TestError(7)), "the first failure, not the cancellation")
     }
 
     func testCancelOnFailureWithAnAlreadyRejectedInput() {
@@ -107,7 +107,7 @@ final class UtilitiesWhenTests: XCTestCase {
         all.requestCancel()
         XCTAssertTrue(askedA.value, "a's only observer asked")
         XCTAssertFalse(askedB.value, "b has another observer that did not ask")
-        XCTAssertEqual(all.result, .cancelled)
+        XCTAssertEqual(waitForResult(all), .cancelled)
         sibling.requestCancel()
         XCTAssertTrue(askedB.value)
     }
@@ -217,8 +217,8 @@ final class UtilitiesWhenTests: XCTestCase {
         let failed = four(pending, one, cancellablePromise(Int.self, asked: asked), one, .utility, true)
         XCTAssertNil(failed.result)
         resolvePending.reject(with: TestError(4))
+        XCTAssertEqual(waitForResult(failed)?.error, TestError(4), "the first failure wins")
         XCTAssertTrue(asked.value, "cancelOnFailure asked the other inputs to cancel")
-        XCTAssertEqual(failed.result?.error, TestError(4), "the first failure wins")
 
         // A late input: the values are delivered once it fulfils; requestCancel is passed to each input.
         let (late, resolveLate) = P<Int>.makeWithResolver()
@@ -233,7 +233,7 @@ final class UtilitiesWhenTests: XCTestCase {
         }
         both.requestCancel()
         XCTAssertTrue(askedA.value && askedB.value)
-        XCTAssertEqual(both.result?.isCancelled, true)
+        XCTAssertEqual(waitForResult(both)?.isCancelled, true)
     }
 
     func testTupleDestructuringInThen() {
@@ -276,8 +276,8 @@ final class UtilitiesWhenTests: XCTestCase {
         let (a, resolveA) = Promise<Int, TestError>.makeWithResolver()
         let both = when(fulfilled: a, other, cancelOnFailure: true)
         resolveA.reject(with: TestError(5))
+        XCTAssertEqual(waitForResult(both)?.error, TestError(5))
         XCTAssertTrue(asked.value)
-        XCTAssertEqual(both.result?.error, TestError(5))
     }
 
     func testTupleFormCancelRequestPropagates() {
@@ -290,7 +290,7 @@ final class UtilitiesWhenTests: XCTestCase {
         both.requestCancel()
         XCTAssertTrue(askedA.value)
         XCTAssertTrue(askedB.value)
-        XCTAssertEqual(both.result?.isCancelled, true)
+        XCTAssertEqual(waitForResult(both)?.isCancelled, true)
     }
 
     // MARK: when(first:) (rule 21)
@@ -325,7 +325,7 @@ final class UtilitiesWhenTests: XCTestCase {
         a.1.cancel()
         XCTAssertNil(first.result)
         b.1.cancel()
-        XCTAssertEqual(first.result, .cancelled)
+        XCTAssertEqual(waitForResult(first), .cancelled)
     }
 
     func testFirstIsSynchronousForResolvedInputs() {
@@ -366,6 +366,88 @@ final class UtilitiesWhenTests: XCTestCase {
         first.requestCancel()
         XCTAssertTrue(askedA.value)
         XCTAssertTrue(askedB.value)
-        XCTAssertEqual(first.result, .cancelled)
+        XCTAssertEqual(waitForResult(first), .cancelled)
+    }
+
+    // MARK: Where the outputs resolve (rules 20 and 21, as in 1.4)
+
+    /// A serial queue that knows itself, like an app's database queue.
+    private static let databaseKey = DispatchSpecificKey<Bool>()
+    private static func databaseQueue() -> DispatchQueue {
+        let queue = DispatchQueue(label: "database")
+        queue.setSpecific(key: databaseKey, value: true)
+        return queue
+    }
+
+    /// Where an `.immediate` callback on `output` ran: on `queue`, on the main queue, or
+    /// elsewhere (a global queue). It also calls `queue.sync {}`, which deadlocks if it runs on
+    /// `queue` (in 1.4 it did not).
+    private func placeOfResolution<V, E>(_ output: Promise<V, E>, failingOn queue: DispatchQueue,
+                                         _ fail: @escaping @Sendable () -> Void) -> (result: PromiseResult<V, E>?, onQueue: Bool, onMain: Bool) {
+        let onQueue = Slot(true), onMain = Slot(true)
+        let checked = output.tap(on: .immediate) { _ in
+            onQueue.value = DispatchQueue.getSpecific(key: Self.databaseKey) == true
+            onMain.value = MainQueue.isCurrent
+            if !onQueue.value { queue.sync {} }
+        }
+        queue.async(execute: fail)
+        let result = waitForResult(checked)
+        return (result, onQueue.value, onMain.value)
+    }
+
+    func testRule20_aPendingInputsFailureResolvesTheOutputOnTheQoSQueueNotTheFailingOne() {
+        for cancelOnFailure in [false, true] {
+            let queue = Self.databaseQueue()
+            let (input, resolver) = Promise<Int, TestError>.makeWithResolver()
+            let other = cancellablePromise(Int.self, asked: Slot(false))
+            let array = when(fulfilled: [other, input], qos: .utility, cancelOnFailure: cancelOnFailure)
+            let place = placeOfResolution(array, failingOn: queue) { resolver.reject(with: TestError(1)) }
+            XCTAssertEqual(place.result, .error(TestError(1)))
+            XCTAssertFalse(place.onQueue, "array, cancelOnFailure \(cancelOnFailure): not on the rejecting queue")
+            XCTAssertFalse(place.onMain)
+            withExtendedLifetime(other) {}
+
+            let (first, cancelFirst) = Promise<Int, TestError>.makeWithResolver()
+            let second = cancellablePromise(String.self, asked: Slot(false))
+            let tuple = when(fulfilled: first, second, qos: .utility, cancelOnFailure: cancelOnFailure)
+            let cancelled = placeOfResolution(tuple, failingOn: queue) { cancelFirst.cancel() }
+            XCTAssertEqual(cancelled.result?.isCancelled, true)
+            XCTAssertFalse(cancelled.onQueue, "tuple, cancelOnFailure \(cancelOnFailure): not on the cancelling queue")
+            XCTAssertFalse(cancelled.onMain)
+            withExtendedLifetime(second) {}
+        }
+    }
+
+    func testRule20_theLastValueResolvesTheOutputOnTheQoSQueue() {
+        let queue = Self.databaseQueue()
+        let (input, resolver) = Promise<Int, TestError>.makeWithResolver()
+        let array = when(fulfilled: [Promise(fulfilled: 1), input], qos: .utility)
+        let place = placeOfResolution(array, failingOn: queue) { resolver.fulfill(with: 2) }
+        XCTAssertEqual(place.result, .value([1, 2]))
+        XCTAssertFalse(place.onQueue)
+        XCTAssertFalse(place.onMain)
+    }
+
+    func testRule21_aWinnerResolvesTheOutputOnItsOwnThread() {
+        let queue = Self.databaseQueue()
+        let (input, resolver) = Promise<Int, TestError>.makeWithResolver()
+        let first = when(first: [input, Promise<Int, TestError>.makeWithResolver().0])
+        let onQueue = Slot(false)
+        let checked = first.tap(on: .immediate) { _ in onQueue.value = DispatchQueue.getSpecific(key: Self.databaseKey) == true }
+        queue.async { resolver.fulfill(with: 1) }
+        XCTAssertEqual(waitForResult(checked), .value(1))
+        XCTAssertTrue(onQueue.value, "no hop, as in 1.4")
+    }
+
+    func testRule21_theLastCancellationCancelsTheOutputOnAGlobalQueue() {
+        let queue = Self.databaseQueue()
+        let (a, cancelA) = Promise<Int, TestError>.makeWithResolver()
+        let (b, cancelB) = Promise<Int, TestError>.makeWithResolver()
+        let first = when(first: [a, b])
+        cancelA.cancel()
+        let place = placeOfResolution(first, failingOn: queue) { cancelB.cancel() }
+        XCTAssertEqual(place.result, .cancelled)
+        XCTAssertFalse(place.onQueue, "on the global .utility queue, as in 1.4")
+        XCTAssertFalse(place.onMain)
     }
 }
