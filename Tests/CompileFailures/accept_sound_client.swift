@@ -66,11 +66,13 @@ final class ProfileViewModel {
 }
 
 // Callbacks written in an actor method are isolated to the actor and run on it, with no
-// context, `.main` or a context held as `PromiseContext.CallerIsolated`; a named context
-// (`.utility`) or a `PromiseContext` value runs a pure closure where it says.
+// context, `.immediate` or a context held as `PromiseContext.CallerIsolated`; a named context
+// (`.utility`) or a `PromiseContext` value runs a pure closure where it says. (`.main` runs its
+// closure on the main actor: touching the actor's state from it is rejected,
+// reject_actor_state_in_main_closure.swift.)
 actor Tally {
     var value = 0
-    let delivery: PromiseContext.CallerIsolated = .main
+    let delivery: PromiseContext.CallerIsolated = .immediate
     let context: PromiseContext = .utility
 
     func observe(_ promise: Promise<Int, String>) {
@@ -113,12 +115,32 @@ func inspect(_ result: PromiseResult<ImageSize, String>, _ wrapped: TokenPromise
 }
 
 // A callback written in a `lazy var` initializer of a `@MainActor` class uses the class's state
-// once the closure says `@MainActor` (reject_mainactor_state_in_lazy_var_closure.swift).
+// once the closure says `@MainActor` (reject_mainactor_state_in_lazy_var_closure.swift), or when
+// it is given `.main`, whose closure is always `@MainActor`.
 @MainActor
 final class AvatarViewModel {
     var userID = 7
 
-    lazy var avatar = DelayedPromise<Int, String>(on: .main) { @MainActor [weak self] resolver in
+    lazy var avatar = DelayedPromise<Int, String>(on: .immediate) { @MainActor [weak self] resolver in
         resolver.fulfill(with: self?.userID ?? 0)
+    }
+
+    lazy var avatarOnMain = DelayedPromise<Int, String>(on: .main) { [weak self] resolver in
+        resolver.fulfill(with: self?.userID ?? 0)
+    }
+}
+
+// `.main` in an actor or a class on another global actor: a main-actor closure that uses no state
+// of that actor, then a following callback with no context back on the actor
+// (reject_actor_state_in_main_closure.swift).
+actor Poster {
+    var posted = 0
+
+    func post(_ promise: Promise<Int, String>) {
+        _ = promise.then(on: .main) { value in
+            print("on the main queue: \(value)")
+        }.then { _ in
+            self.posted += 1
+        }
     }
 }

@@ -1,5 +1,5 @@
-// The README's resource de-duplication on a non-Sendable loader: `cancelRequested` runs on
-// `.main`, but `self` is not Sendable.
+// The README's resource de-duplication on a non-Sendable loader: `cancelRequested` is a
+// main-actor closure (`.main`), but `self` is not Sendable, so it cannot be sent there.
 import Foundation
 import Tomorrowland
 
@@ -8,7 +8,7 @@ final class ResourceLoader {
 
     func loadResource(_ request: StdPromise<Data>, at url: URL) -> StdPromise<Data> {
         let promise = request.propagatingCancellation(on: .main, cancelRequested: { promise in
-            self.resourceLoads[url] = nil // expected-error: capture of 'self' with non-Sendable type 'ResourceLoader'
+            self.resourceLoads[url] = nil // expected-error: sending 'self' risks causing data races
         })
         resourceLoads[url] = promise
         return promise.makeChild()

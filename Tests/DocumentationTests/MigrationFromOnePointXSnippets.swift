@@ -49,8 +49,8 @@ extension PromiseContext.Named {
     static var ledger: Self { Self(PromiseContext.ledger) }  // `.ledger`: on ledgerQueue
 }
 
-extension PromiseContext.CallerIsolated {
-    static var screen: Self { .main }  // `.screen`: on the caller's actor, like `.main`
+extension PromiseContext.Main {
+    static var screen: Self { .main }  // `.screen`: on the main actor, like `.main`
 }
 
 func parse(_ data: StdPromise<Data>, isFast: Bool) -> StdPromise<Int> {

@@ -72,7 +72,7 @@ func cancellablePhotoURL(for user: User) async throws -> String {
 @MainActor final class InterestScreen {
     private(set) var shown: [Double] = []
     let balanceContext: PromiseContext = .queue(balanceQueue)
-    let delivery: PromiseContext.CallerIsolated = .main
+    let delivery: PromiseContext.Main = .main
 
     func applyInterest(_ rate: StdPromise<Double>, to balance: BalanceBox) {
         // A value: this closure is nonisolated and runs on balanceQueue, as in 1.x.
@@ -80,7 +80,7 @@ func cancellablePhotoURL(for user: User) async throws -> String {
             balance.value *= 1 + rate
             return balance.value
         }.then(on: delivery) { amount in
-            self.shown.append(amount)  // CallerIsolated: a main-actor callback, on the main actor
+            self.shown.append(amount)  // PromiseContext.Main: a main-actor callback, on the main actor
         }
     }
 }

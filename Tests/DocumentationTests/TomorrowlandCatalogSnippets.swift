@@ -72,7 +72,7 @@ final class ThumbnailCache: Sendable {
 
 // MARK: Threading.md
 
-func showImmediatelyIfCached(_ image: StdPromise<Image>, log: Log) {
+@MainActor func showImmediatelyIfCached(_ image: StdPromise<Image>, log: Log) {
     image.then(on: .nowOr(.main)) { image in
         let animated = !PromiseContext.isExecutingNow  // false when the result was already there
         log.append("show \(image.url), animated: \(animated)")
@@ -136,7 +136,7 @@ struct TomorrowlandCatalogTests {
         #expect(fourth.result?.isCancelled == true)
     }
 
-    @Test func nowOrRunsSynchronouslyWhenAlreadyResolved() async {
+    @MainActor @Test func nowOrRunsSynchronouslyWhenAlreadyResolved() async {
         let log = Log()
         showImmediatelyIfCached(StdPromise(fulfilled: Image(url: "cached")), log: log)
         #expect(log.all == ["show cached, animated: false"])

@@ -189,3 +189,125 @@ extension MainActorPlacementClient {
         ]
     }
 }
+
+extension GlobalActorPlacementClient {
+    /// The same cases given `.main` or `.nowOr(.main)` in a class isolated to another global actor: each
+    /// closure is isolated to the main actor and runs on the main queue.
+    func mainOperatorCases(_ ctx: PromiseContext.Main, token: PromiseInvalidationToken?, expected: PlacementExpectation,
+                           _ log: PlacementLog) -> [PlacementCase] {
+        let (value, error, cancelled) = placementPromises()
+        let owner = self.owner
+        let tokenValue = value.withToken(self.token), tokenError = error.withToken(self.token)
+        let tokenCancelled = cancelled.withToken(self.token)
+        return [
+            PlacementCase("then", expected) { _ = value.then(on: ctx, token: token) { _ in log.record("then") } },
+            PlacementCase("map", expected) { _ = value.map(on: ctx, token: token) { x in log.record("map"); return x } },
+            PlacementCase("flatMap", expected) {
+                _ = value.flatMap(on: ctx, token: token) { x in log.record("flatMap"); return StdPromise(fulfilled: x) }
+            },
+            PlacementCase("tryThen", expected) { _ = value.tryThen(on: ctx, token: token) { _ in log.record("tryThen") } },
+            PlacementCase("tryMap", expected) { _ = value.tryMap(on: ctx, token: token) { x in log.record("tryMap"); return x } },
+            PlacementCase("tryFlatMap", expected) {
+                _ = value.tryFlatMap(on: ctx, token: token) { x in log.record("tryFlatMap"); return StdPromise(fulfilled: x) }
+            },
+            PlacementCase("catch", expected) { _ = error.catch(on: ctx, token: token) { _ in log.record("catch") } },
+            PlacementCase("recover", expected) { _ = error.recover(on: ctx, token: token) { _ in log.record("recover"); return 0 } },
+            PlacementCase("mapError", expected) {
+                _ = error.mapError(on: ctx, token: token) { _ -> PlacementError in log.record("mapError"); return .failed }
+            },
+            PlacementCase("flatMapError", expected) {
+                _ = error.flatMapError(on: ctx, token: token) { _ -> Promise<Int, PlacementError> in log.record("flatMapError"); return Promise(rejected: .failed) }
+            },
+            PlacementCase("tryMapError", expected) {
+                _ = error.tryMapError(on: ctx, token: token) { _ -> PlacementError in log.record("tryMapError"); return .failed }
+            },
+            PlacementCase("tryFlatMapError", expected) {
+                _ = error.tryFlatMapError(on: ctx, token: token) { _ -> Promise<Int, PlacementError> in log.record("tryFlatMapError"); return Promise(rejected: .failed) }
+            },
+            PlacementCase("tryRecover", expected) {
+                _ = error.tryRecover(on: ctx, token: token) { _ in log.record("tryRecover"); return 0 }
+            },
+            PlacementCase("always", expected) { _ = value.always(on: ctx, token: token) { _ in log.record("always") } },
+            PlacementCase("mapResult", expected) {
+                _ = value.mapResult(on: ctx, token: token) { r -> PromiseResult<Int, Error> in log.record("mapResult"); return r }
+            },
+            PlacementCase("flatMapResult", expected) {
+                _ = value.flatMapResult(on: ctx, token: token) { r -> StdPromise<Int> in log.record("flatMapResult"); return Promise(with: r) }
+            },
+            PlacementCase("tryMapResult", expected) {
+                _ = value.tryMapResult(on: ctx, token: token) { r -> PromiseResult<Int, Error> in log.record("tryMapResult"); return r }
+            },
+            PlacementCase("tryFlatMapResult", expected) {
+                _ = value.tryFlatMapResult(on: ctx, token: token) { r -> StdPromise<Int> in log.record("tryFlatMapResult"); return Promise(with: r) }
+            },
+            PlacementCase("tap", expected) { _ = value.tap(on: ctx, token: token) { _ in log.record("tap") } },
+            PlacementCase("onCancel", expected) { _ = cancelled.onCancel(on: ctx, token: token) { log.record("onCancel") } },
+            PlacementCase("then(with:)", expected) {
+                _ = value.then(on: ctx, with: owner, token: token) { _, _ in log.record("then(with:)") }
+            },
+            PlacementCase("map(with:)", expected) {
+                _ = value.map(on: ctx, with: owner, token: token) { _, x in log.record("map(with:)"); return x }
+            },
+            PlacementCase("flatMap(with:)", expected) {
+                _ = value.flatMap(on: ctx, with: owner, token: token) { _, x in log.record("flatMap(with:)"); return StdPromise(fulfilled: x) }
+            },
+            PlacementCase("catch(with:)", expected) {
+                _ = error.catch(on: ctx, with: owner, token: token) { _, _ in log.record("catch(with:)") }
+            },
+            PlacementCase("recover(with:)", expected) {
+                _ = error.recover(on: ctx, with: owner, token: token) { _, _ in log.record("recover(with:)"); return 0 }
+            },
+            PlacementCase("always(with:)", expected) {
+                _ = value.always(on: ctx, with: owner, token: token) { _, _ in log.record("always(with:)") }
+            },
+            PlacementCase("mapResult(with:)", expected) {
+                _ = value.mapResult(on: ctx, with: owner, token: token) { _, r -> PromiseResult<Int, Error> in log.record("mapResult(with:)"); return r }
+            },
+            PlacementCase("flatMapResult(with:)", expected) {
+                _ = value.flatMapResult(on: ctx, with: owner, token: token) { _, r -> StdPromise<Int> in log.record("flatMapResult(with:)"); return Promise(with: r) }
+            },
+            PlacementCase("token.then", expected) { _ = tokenValue.then(on: ctx) { _ in log.record("token.then") } },
+            PlacementCase("token.map", expected) { _ = tokenValue.map(on: ctx) { x in log.record("token.map"); return x } },
+            PlacementCase("token.flatMap", expected) {
+                _ = tokenValue.flatMap(on: ctx) { x in log.record("token.flatMap"); return StdPromise(fulfilled: x) }
+            },
+            PlacementCase("token.tryThen", expected) { _ = tokenValue.tryThen(on: ctx) { _ in log.record("token.tryThen") } },
+            PlacementCase("token.tryMap", expected) { _ = tokenValue.tryMap(on: ctx) { x in log.record("token.tryMap"); return x } },
+            PlacementCase("token.tryFlatMap", expected) {
+                _ = tokenValue.tryFlatMap(on: ctx) { x in log.record("token.tryFlatMap"); return StdPromise(fulfilled: x) }
+            },
+            PlacementCase("token.catch", expected) { _ = tokenError.catch(on: ctx) { _ in log.record("token.catch") } },
+            PlacementCase("token.recover", expected) { _ = tokenError.recover(on: ctx) { _ in log.record("token.recover"); return 0 } },
+            PlacementCase("token.mapError", expected) {
+                _ = tokenError.mapError(on: ctx) { _ -> PlacementError in log.record("token.mapError"); return .failed }
+            },
+            PlacementCase("token.flatMapError", expected) {
+                _ = tokenError.flatMapError(on: ctx) { _ -> Promise<Int, PlacementError> in log.record("token.flatMapError"); return Promise(rejected: .failed) }
+            },
+            PlacementCase("token.tryMapError", expected) {
+                _ = tokenError.tryMapError(on: ctx) { _ -> PlacementError in log.record("token.tryMapError"); return .failed }
+            },
+            PlacementCase("token.tryFlatMapError", expected) {
+                _ = tokenError.tryFlatMapError(on: ctx) { _ -> Promise<Int, PlacementError> in log.record("token.tryFlatMapError"); return Promise(rejected: .failed) }
+            },
+            PlacementCase("token.tryRecover", expected) {
+                _ = tokenError.tryRecover(on: ctx) { _ in log.record("token.tryRecover"); return 0 }
+            },
+            PlacementCase("token.always", expected) { _ = tokenValue.always(on: ctx) { _ in log.record("token.always") } },
+            PlacementCase("token.mapResult", expected) {
+                _ = tokenValue.mapResult(on: ctx) { r -> PromiseResult<Int, Error> in log.record("token.mapResult"); return r }
+            },
+            PlacementCase("token.flatMapResult", expected) {
+                _ = tokenValue.flatMapResult(on: ctx) { r -> StdPromise<Int> in log.record("token.flatMapResult"); return Promise(with: r) }
+            },
+            PlacementCase("token.tryMapResult", expected) {
+                _ = tokenValue.tryMapResult(on: ctx) { r -> PromiseResult<Int, Error> in log.record("token.tryMapResult"); return r }
+            },
+            PlacementCase("token.tryFlatMapResult", expected) {
+                _ = tokenValue.tryFlatMapResult(on: ctx) { r -> StdPromise<Int> in log.record("token.tryFlatMapResult"); return Promise(with: r) }
+            },
+            PlacementCase("token.tap", expected) { _ = tokenValue.tap(on: ctx) { _ in log.record("token.tap") } },
+            PlacementCase("token.onCancel", expected) { _ = tokenCancelled.onCancel(on: ctx) { log.record("token.onCancel") } },
+        ]
+    }
+}

@@ -1,7 +1,8 @@
 // Callbacks keep their caller's actor: 1.x code written inside `@MainActor` classes and
 // actors compiles (no new warning in Swift 5 mode, no error in Swift 6 mode), and every
-// callback with no context, `.main`, `.auto`, `.immediate` or `.nowOr(.main)` (spelled, or held
-// as `PromiseContext.CallerIsolated`) runs isolated to its actor.
+// callback with no context, `.auto`, `.immediate` (spelled, or held as
+// `PromiseContext.CallerIsolated`) runs isolated to its actor; one with `.main` or
+// `.nowOr(.main)` (spelled, or held as `PromiseContext.Main`) on the main actor.
 // `MainActor.preconditionIsolated()` / `actor.preconditionIsolated()` trap if a callback ever
 // ran elsewhere.
 //
@@ -9,7 +10,7 @@
 // Tests/Swift6ClientTests/IsolatedCallbackTests.swift is a symbolic link to it.
 //
 // A context held in a value here is a `PromiseContext.CallerIsolated` value, whose type keeps
-// the caller's actor. NamedContextPlacementTests covers the other side: a named context
+// the caller's actor, or a `PromiseContext.Main` value. NamedContextPlacementTests covers the other side: a named context
 // (`.utility`, `.queue(q)`) or a `PromiseContext` value runs the closure on that context,
 // nonisolated.
 
@@ -81,6 +82,19 @@ enum MyAPI {
     /// (`PromiseContext.CallerIsolated`); a `PromiseContext` value would run the callbacks on
     /// its own context, nonisolated.
     func load(on context: PromiseContext.CallerIsolated) {
+        networkActivityIndicatorVisible = true
+        MyAPI.requestFeed(for: user).then(on: context) { feedItems in
+            self.refreshUI(with: feedItems)
+        }.catch(on: context) { error in
+            self.showError(error)
+        }.always(on: context) { _ in
+            self.networkActivityIndicatorVisible = false
+            self.loads += 1
+        }
+    }
+
+    /// The same chain on `.main` held in a `PromiseContext.Main` value: on the main actor.
+    func load(on context: PromiseContext.Main) {
         networkActivityIndicatorVisible = true
         MyAPI.requestFeed(for: user).then(on: context) { feedItems in
             self.refreshUI(with: feedItems)
@@ -178,8 +192,11 @@ actor SnapshotStore {
 /// Every context that keeps the caller's actor, held in a value of its own type (a
 /// `PromiseContext` value runs the callback where it says: NamedContextPlacementTests).
 let everyContext: [(String, PromiseContext.CallerIsolated)] = [
-    ("main", .main), ("immediate", .immediate), ("nowOr(main)", .nowOr(.main)),
+    ("immediate", .immediate), ("nowOr(immediate)", .nowOr(.immediate)),
 ]
+
+/// Every context that runs its callback on the main actor, held in a value of its own type.
+let mainContexts: [(String, PromiseContext.Main)] = [("main", .main), ("nowOr(main)", .nowOr(.main))]
 
 /// Waits (with a deadline) until `promise` resolves, and returns its result.
 func settled<Value, Error>(_ promise: Promise<Value, Error>, timeout: TimeInterval = 10) async -> PromiseResult<Value, Error>? {
@@ -193,11 +210,16 @@ final class IsolatedCallbackTests: XCTestCase {
     /// The README's example in a view controller compiles unchanged and runs on the main
     /// actor, with `.auto` (evaluated on the main queue: `.main`) and with every context.
     func testFeedViewControllerFromReadme() {
-        for (name, context) in [("auto", PromiseContext.CallerIsolated.auto)] + everyContext {
+        let contexts = [("auto", PromiseContext.CallerIsolated.auto)].map { ($0, $1, PromiseContext.Main?.none) }
+            + everyContext.map { ($0, $1, PromiseContext.Main?.none) } + mainContexts.map { ($0, PromiseContext.CallerIsolated.auto, $1) }
+        for (name, callerContext, mainContext) in contexts {
             let controller = MainActor.assumeIsolated { FeedViewController(user: FeedUser(name: name)) }
+            let context = mainContext?.context ?? callerContext.context
             MainActor.assumeIsolated {
-                if name == "auto" { controller.load() } else { controller.load(on: context) }
-                if case .immediate = context.context {} else if case .nowOr = context.context {} else {
+                if let mainContext { controller.load(on: mainContext) } else if name == "auto" { controller.load() } else {
+                    controller.load(on: callerContext)
+                }
+                if case .immediate = context {} else if case .nowOr = context {} else {
                     // Not run synchronously: the callbacks are delivered later on the main actor.
                     XCTAssertTrue(controller.networkActivityIndicatorVisible, name)
                 }
@@ -298,8 +320,31 @@ final class IsolatedCallbackTests: XCTestCase {
             DispatchQueue.global().async { resolver.fulfill(with: 1) }
             wait(for: [ran], timeout: 10)
         }
+        for (name, context) in mainContexts {
+            let (promise, resolver) = Promise<Int, Never>.makeWithResolver()
+            let ran = expectation(description: name)
+            ran.expectedFulfillmentCount = 3
+            MainActor.assumeIsolated {
+                promise.then(on: context) { _ in
+                    recorder.record("then \(name)")
+                    ran.fulfill()
+                }.map(on: context) { value in
+                    recorder.record("map \(name)")
+                    return value
+                }.always(on: context) { _ in
+                    recorder.record("always \(name)")
+                    ran.fulfill()
+                }
+                Promise<Int, Never>(fulfilled: 1).tap(on: context) { _ in
+                    recorder.record("resolved \(name)")
+                    ran.fulfill()
+                }
+            }
+            DispatchQueue.global().async { resolver.fulfill(with: 1) }
+            wait(for: [ran], timeout: 10)
+        }
         let events = MainActor.assumeIsolated { recorder.events }
-        for (name, _) in everyContext {
+        for name in everyContext.map(\.0) + mainContexts.map(\.0) {
             let chain = events.filter { $0.hasSuffix(" \(name)") && !$0.hasPrefix("resolved") }
             XCTAssertEqual(chain, ["then \(name)", "map \(name)", "always \(name)"], "in order on the main actor")
             XCTAssertTrue(events.contains("resolved \(name)"))

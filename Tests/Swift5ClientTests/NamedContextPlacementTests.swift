@@ -3,8 +3,8 @@
 // `.queue(q)`, `.operationQueue(q)`, … or a `PromiseContext` held in a value (a stored
 // property, a parameter with a default, `PromiseContext(qos:)`, a custom `PromiseContext.x`, a
 // ternary, `.nowOr(value)`) runs on that context, not on the main queue or the actor; the
-// same closure with no context, `.main`, `.auto`, `.immediate` or `.nowOr(.main)` runs on the
-// caller's actor.
+// same closure with no context, `.auto` or `.immediate` runs on the caller's actor, and with
+// `.main` or `.nowOr(.main)` on the main actor, in every isolation.
 //
 // One file, compiled in both language modes: this is the Swift 5 client target's file, and
 // Tests/Swift6ClientTests/NamedContextPlacementTests.swift is a symbolic link to it. Where a
@@ -29,6 +29,7 @@ enum PlacementQueues {
     static let queue = "placement.queue"
     static let operations = "placement.operations"
     static let actor = "placement.actor"
+    static let globalActor = "placement.globalActor"
 
     /// Marks the main queue (idempotent; `setUp` calls it).
     static func markMainQueue() { DispatchQueue.main.setSpecific(key: placementKey, value: main) }
@@ -479,15 +480,16 @@ actor PlacementActor {
         ].runAll()
     }
 
-    /// The contrast: the same kinds of closures with no context (or `.main`), using `self`:
-    /// isolated to this actor, and run on it.
+    /// The contrast: the same kinds of closures with no context (or `.auto`), using `self`:
+    /// isolated to this actor, and run on it. (`.main` with `self` does not compile here:
+    /// its closure runs on the main actor; Tests/CompileFailures.)
     func registerUsingSelf(_ log: PlacementLog) -> [PlacementRecordExpectation] {
         let (value, error, _) = placementPromises()
         let onActor = PlacementExpectation.queue(PlacementQueues.actor)
         return [
             PlacementCase("then", onActor) { _ = value.then { _ in self.preconditionIsolated(); self.state += 1; log.record("then") } },
-            PlacementCase("map(on: .main)", onActor) {
-                _ = value.map(on: .main) { x in self.preconditionIsolated(); self.state += 1; log.record("map(on: .main)"); return x }
+            PlacementCase("map(on: .auto)", onActor) {
+                _ = value.map(on: .auto) { x in self.preconditionIsolated(); self.state += 1; log.record("map(on: .auto)"); return x }
             },
             PlacementCase("catch", onActor) { _ = error.catch { _ in self.preconditionIsolated(); self.state += 1; log.record("catch") } },
             PlacementCase("Promise(on: .immediate)", onActor) {
@@ -544,6 +546,127 @@ actor PlacementActor {
     nonisolated let storedContext: PromiseContext = .utility
     /// Picks the second branch of the ternary.
     nonisolated let fast = false
+}
+
+// MARK: - Closures written in a class isolated to another global actor
+
+/// A global actor of the tests' own, running on a serial queue tagged `globalActor`, as an app's
+/// playback or database actor does.
+@globalActor actor PlacementGlobalActor {
+    static let shared = PlacementGlobalActor()
+
+    private static let queue: DispatchQueue = {
+        let queue = DispatchQueue(label: PlacementQueues.globalActor)
+        queue.setSpecific(key: placementKey, value: PlacementQueues.globalActor)
+        return queue
+    }()
+    private let executor = PromiseContext.queue(PlacementGlobalActor.queue).serialExecutor!
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+}
+
+/// 1.x code moved into a class on `PlacementGlobalActor`: `.main` still means the main queue.
+@PlacementGlobalActor final class GlobalActorPlacementClient {
+    var state = 0
+    let owner = PlacementOwner()
+    let token = PromiseInvalidationToken(invalidateOnDeinit: false)
+    let operations = OperationQueue()
+
+    nonisolated init() {}
+
+    /// Every API that takes a context and a closure, given `.main` or `.nowOr(.main)`: the closures
+    /// touch no state of this actor, are isolated to the main actor and run on the main queue.
+    func registerMain(_ ctx: PromiseContext.Main, token: PromiseInvalidationToken?, _ log: PlacementLog) -> [PlacementRecordExpectation] {
+        let operations = self.operations
+        return (mainOperatorCases(ctx, token: token, expected: .main, log) + [
+            PlacementCase("Promise(on:)", .main) {
+                _ = Promise<Int, PlacementError>(on: ctx) { resolver in log.record("Promise(on:)"); resolver.fulfill(with: 1) }
+            },
+            PlacementCase("Promise(on:) throwing", .main) {
+                _ = StdPromise<Int>(on: ctx) { resolver in
+                    log.record("Promise(on:) throwing")
+                    try placementMayThrow()
+                    resolver.fulfill(with: 1)
+                }
+            },
+            PlacementCase("DelayedPromise(on:)", .main) {
+                _ = DelayedPromise<Int, PlacementError>(on: ctx) { resolver in
+                    log.record("DelayedPromise(on:)"); resolver.fulfill(with: 1)
+                }.promise
+            },
+            PlacementCase("PromiseOperation(on:)", .main) {
+                operations.addOperation(PromiseOperation<Int, PlacementError>(on: ctx) { resolver in
+                    log.record("PromiseOperation(on:)"); resolver.fulfill(with: 1)
+                })
+            },
+            PlacementCase("onRequestCancel(on:)", .main) {
+                let (promise, resolver) = Promise<Int, PlacementError>.makeWithResolver()
+                resolver.onRequestCancel(on: ctx) { resolver in log.record("onRequestCancel(on:)"); resolver.cancel() }
+                promise.requestCancel()
+            },
+            PlacementCase("propagatingCancellation(on:)", .main) {
+                let (promise, resolver) = Promise<Int, PlacementError>.makeWithResolver()
+                promise.propagatingCancellation(on: ctx) { _ in
+                    log.record("propagatingCancellation(on:)"); resolver.cancel()
+                }.requestCancel()
+            },
+            PlacementCase("retry(on:)", records: 2, .main) {
+                _ = retry(on: ctx, attempts: 2) { () -> StdPromise<Int> in
+                    log.record("retry(on:)") == 1 ? StdPromise(rejected: PlacementError.failed) : StdPromise(fulfilled: 1)
+                }
+            },
+            PlacementCase("retry(on:while:)", .main) {
+                _ = retry(on: ctx, attempts: 2, while: { _ in log.record("retry(on:while:)"); return true }) { () -> StdPromise<Int> in
+                    log.count(of: "retry(on:while:)") == 0 ? StdPromise(rejected: PlacementError.failed) : StdPromise(fulfilled: 1)
+                }
+            },
+            // Held in a value of its own type: the same main-actor closure.
+            PlacementCase("then(on: held PromiseContext.Main)", .main) {
+                let held: PromiseContext.Main = ctx
+                _ = StdPromise(fulfilled: 1).then(on: held) { _ in log.record("then(on: held PromiseContext.Main)") }
+            },
+        ]).runAll()
+    }
+
+    /// The contrast: no context, `.auto` and `.immediate` keep this actor, and may use its state.
+    func registerCallerIsolated(_ log: PlacementLog) -> [PlacementRecordExpectation] {
+        let value = StdPromise<Int>(fulfilled: 1)
+        let onActor = PlacementExpectation.queue(PlacementQueues.globalActor)
+        return [
+            PlacementCase("then", onActor) { _ = value.then { _ in self.state += 1; log.record("then") } },
+            PlacementCase("map(on: .auto)", onActor) { _ = value.map(on: .auto) { x in self.state += 1; log.record("map(on: .auto)"); return x } },
+            PlacementCase("then(on: .immediate)", onActor) {
+                _ = value.then(on: .immediate) { _ in self.state += 1; log.record("then(on: .immediate)") }
+            },
+            PlacementCase("Promise(on: .immediate)", onActor) {
+                _ = StdPromise<Int>(on: .immediate) { resolver in self.state += 1; log.record("Promise(on: .immediate)"); resolver.fulfill(with: 1) }
+            },
+            PlacementCase("then(on: .utility)", .offMain) { _ = value.then(on: .utility) { _ in log.record("then(on: .utility)") } },
+        ].runAll()
+    }
+}
+
+extension PlacementActor {
+    /// `.main` written in an actor: the closure (which uses no actor state) runs on the main
+    /// queue, as in 1.x, not on the actor.
+    func registerMain(_ log: PlacementLog) -> [PlacementRecordExpectation] {
+        let (value, error, _) = placementPromises()
+        return [
+            PlacementCase("then(on: .main)", .main) { _ = value.then(on: .main) { _ in log.record("then(on: .main)") } },
+            PlacementCase("catch(on: .nowOr(.main))", .main) { _ = error.catch(on: .nowOr(.main)) { _ in log.record("catch(on: .nowOr(.main))") } },
+            PlacementCase("Promise(on: .main)", .main) {
+                _ = StdPromise<Int>(on: .main) { resolver in log.record("Promise(on: .main)"); resolver.fulfill(with: 1) }
+            },
+        ].runAll()
+    }
+}
+
+/// `.main` written in nonisolated code: on the main queue.
+func registerMainFromNonisolatedCode(_ log: PlacementLog) -> [PlacementRecordExpectation] {
+    let (value, _, cancelled) = placementPromises()
+    return [
+        PlacementCase("then(on: .main)", .main) { _ = value.then(on: .main) { _ in log.record("then(on: .main)") } },
+        PlacementCase("onCancel(on: .nowOr(.main))", .main) { _ = cancelled.onCancel(on: .nowOr(.main)) { log.record("onCancel(on: .nowOr(.main))") } },
+    ].runAll()
 }
 
 // MARK: - Tests
@@ -650,6 +773,21 @@ final class NamedContextPlacementTests: XCTestCase {
         }
         check("actor, using self") { log in await actor.registerUsingSelf(log) }
         check("actor, held values") { log in await actor.registerHeldValues(log) }
+        check("actor, .main") { log in await actor.registerMain(log) }
+    }
+
+    /// `.main` and `.nowOr(.main)` mean the main queue in every isolation: every API, written in
+    /// a class isolated to another global actor (with a token on the operators that take one),
+    /// runs its closure on the main queue, not on that actor; with no context, `.auto` or
+    /// `.immediate` the closure keeps that actor (and uses its state); written in nonisolated code,
+    /// `.main` runs on the main queue too.
+    func testMainIsTheMainQueueInAClassOnAnotherGlobalActor() {
+        let client = GlobalActorPlacementClient()
+        check("global actor, .main") { log in await client.registerMain(.main, token: nil, log) }
+        check("global actor, .nowOr(.main)") { log in await client.registerMain(.nowOr(.main), token: nil, log) }
+        check("global actor, .main with a token") { log in await client.registerMain(.main, token: client.token, log) }
+        check("global actor, no context, .auto, .immediate") { log in await client.registerCallerIsolated(log) }
+        check("nonisolated, .main") { log in await Task.detached { registerMainFromNonisolatedCode(log) }.value }
     }
 }
 

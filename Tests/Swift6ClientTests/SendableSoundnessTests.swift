@@ -13,6 +13,7 @@ final class SendableSoundnessTests: XCTestCase {
     /// Every fixture must be listed here, so a deleted or misnamed fixture fails a test.
     static let rejected = [
         "reject_actor_state_in_callback.swift",
+        "reject_actor_state_in_main_closure.swift",
         "reject_capture_class_in_init.swift",
         "reject_capture_class_in_then.swift",
         "reject_capture_class_in_token_promise.swift",
@@ -175,6 +176,13 @@ final class SendableSoundnessTests: XCTestCase {
     func testRejectsActorStateFromContextValueClosures() throws {
         try assertRejected("reject_context_value_actor_state.swift")
         try assertRejected("reject_context_value_actor_state.swift", languageMode: 5)
+    }
+
+    /// `.main` is the main queue wherever it is written: in an actor or a class on another
+    /// global actor, its `@MainActor` closure cannot touch that actor's state, in both modes.
+    func testRejectsActorStateInMainClosure() throws {
+        try assertRejected("reject_actor_state_in_main_closure.swift")
+        try assertRejected("reject_actor_state_in_main_closure.swift", languageMode: 5)
     }
 
     func testRejectsActorStateInCallback() throws {

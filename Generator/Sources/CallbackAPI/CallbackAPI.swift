@@ -1,9 +1,11 @@
 // One row of the callback API table: an API that takes a context and a closure.
 //
-// The generator declares each row three times, once per kind of context (the overload the type
+// The generator declares each row four times, once per kind of context (the overload the type
 // checker picks decides the closure's isolation; see Sources/Tomorrowland/Context/ContextKinds.swift):
-// - `PromiseContext.CallerIsolated` (no context, `.main`, `.auto`, `.immediate`): the closure is
+// - `PromiseContext.CallerIsolated` (no context, `.auto`, `.immediate`): the closure is
 //   `@_inheritActorContext @escaping @isolated(any) @Sendable`, its isolation read from it;
+// - `PromiseContext.Main` (`.main`, `.nowOr(.main)`): an `@escaping @MainActor @Sendable` closure,
+//   stored without its `@MainActor` and run on the main actor (`MainActor.shared` as isolation);
 // - `any PromiseContextConvertible` (a context held in a value): a plain nonisolated
 //   `@escaping @Sendable` closure, run on `context.promiseContext`;
 // - `PromiseContext.Named` (`.utility`, `.queue(q)`, …): the same plain closure, run on `context.context`.
@@ -49,14 +51,15 @@ public struct CallbackAPI: Sendable {
         }
     }
 
-    /// The code of the three overloads.
+    /// The code of the four overloads.
     public enum Body: Sendable {
         /// The overloads' body. `{context}` is the `PromiseContext`, `{isolation}` the
-        /// callback's actor (`nil` on the nonisolated overloads), `{box}` the label of a box's
-        /// initializer (`callback` or `nonisolated`), `{name}` of a callback the closure to store
-        /// (`unisolated(name)` on the caller-isolated overload).
+        /// callback's actor (`MainActor.shared` on the main-actor overload, `nil` on the
+        /// nonisolated ones), `{box}` the label of a box's initializer (`callback`, `mainActor`
+        /// or `nonisolated`), `{name}` of a callback the closure to store (`unisolated(name)` on
+        /// the caller-isolated overload, `unisolated(mainActor: name)` on the main-actor one).
         case inline(String)
-        /// The body of an internal `_name(on:token:isolation:_:)`, which all three overloads
+        /// The body of an internal `_name(on:token:isolation:_:)`, which all four overloads
         /// call; it runs the callback `isolation` allows (anywhere when `nil`).
         case helper(String)
     }
@@ -130,7 +133,7 @@ public struct CallbackAPI: Sendable {
     public var parameters: [Parameter]
     /// The return type (`nil`: an initializer).
     public var returns: String?
-    /// Attributes of the three overloads (`@inlinable`, `@discardableResult`).
+    /// Attributes of the four overloads (`@inlinable`, `@discardableResult`).
     public var attributes: [String]
     /// Whether the closure is taken `__owned` (and consumed into its box).
     public var owned: Bool

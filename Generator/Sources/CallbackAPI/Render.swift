@@ -21,7 +21,7 @@ public enum CallbackAPIGenerator {
         let handlers = table.filter { !$0.isOperator }
         return [
             GeneratedFile(path: library + "Promise+Callbacks.swift", contents: render(
-                "The promise operators that take a context and a closure, with the helpers their three overloads call.",
+                "The promise operators that take a context and a closure, with the helpers their four overloads call.",
                 operators.flatMap { Decl.base($0) })),
             GeneratedFile(path: library + "Promise+WeakOwnerCallbacks.swift", contents: render(
                 """
@@ -110,17 +110,38 @@ public enum CallbackAPIGenerator {
             "    ]",
             "}",
             "",
-            "extension MainActorPlacementClient {",
-            "    /// A case for every promise operator of the table, its `with:` form and its `TokenPromise`",
-            "    /// forwarder, given the named context `ctx` (with `token` on the operators that take one).",
-            "    func operatorCases(_ ctx: PromiseContext.Named, token: PromiseInvalidationToken?, expected: PlacementExpectation,",
-            "                       _ log: PlacementLog) -> [PlacementCase] {",
+        ]
+        out += operatorCasesHead(in: "MainActorPlacementClient", name: "operatorCases", context: "PromiseContext.Named", doc: [
+            "A case for every promise operator of the table, its `with:` form and its `TokenPromise`",
+            "forwarder, given the named context `ctx` (with `token` on the operators that take one).",
+        ])
+        out += operatorCaseLines(table)
+        out.append("")
+        out += operatorCasesHead(in: "GlobalActorPlacementClient", name: "mainOperatorCases", context: "PromiseContext.Main", doc: [
+            "The same cases given `.main` or `.nowOr(.main)` in a class isolated to another global actor: each",
+            "closure is isolated to the main actor and runs on the main queue.",
+        ])
+        out += operatorCaseLines(table)
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The first lines of `name(_ ctx: context, …) -> [PlacementCase]` in an extension of `type`.
+    static func operatorCasesHead(in type: String, name: String, context: String, doc: [String]) -> [String] {
+        ["extension \(type) {"] + doc.map { "    /// " + $0 } + [
+            "    func \(name)(_ ctx: \(context), token: PromiseInvalidationToken?, expected: PlacementExpectation,",
+            "    " + String(repeating: " ", count: name.count + 6) + "_ log: PlacementLog) -> [PlacementCase] {",
             "        let (value, error, cancelled) = placementPromises()",
             "        let owner = self.owner",
             "        let tokenValue = value.withToken(self.token), tokenError = error.withToken(self.token)",
             "        let tokenCancelled = cancelled.withToken(self.token)",
             "        return [",
         ]
+    }
+
+    /// The cases of every operator, its `with:` form and its `TokenPromise` forwarder, and the
+    /// end of the function that returns them.
+    static func operatorCaseLines(_ table: [CallbackAPI]) -> [String] {
+        var out: [String] = []
         let operators = table.filter { $0.placement != nil }
         for row in operators { out += placementCase(row, label: row.name, receiver: row.placement!.receiver, arguments: ", token: token") }
         for row in operators where row.weakOwner != nil {
@@ -133,7 +154,7 @@ public enum CallbackAPIGenerator {
                                  arguments: "")
         }
         out += ["        ]", "    }", "}"]
-        return out.joined(separator: "\n") + "\n"
+        return out
     }
 
     /// `PlacementCase(label, expected) { _ = receiver.name(on: ctx…) { closure } },`
@@ -153,9 +174,9 @@ extension CallbackAPI {
     }
 }
 
-/// The three kinds of context argument, one overload each.
+/// The four kinds of context argument, one overload each.
 enum ContextKind: CaseIterable {
-    case callerIsolated, value, named
+    case callerIsolated, mainActor, value, named
 }
 
 /// One declaration to write three times (and maybe its helper), resolved from a row.
@@ -313,6 +334,7 @@ struct Decl {
         case .context(let defaultAuto):
             switch kind {
             case .callerIsolated: return "on context: PromiseContext.CallerIsolated" + (defaultAuto ? " = .auto" : "")
+            case .mainActor: return "on context: PromiseContext.Main"
             case .value: return "on context: any PromiseContextConvertible"
             case .named: return "on context: PromiseContext.Named"
             }
@@ -325,6 +347,9 @@ struct Decl {
             if kind == .callerIsolated {
                 return "@_inheritActorContext \(spelled): \(ownership)@escaping @isolated(any) @Sendable \(type)\(defaultClause)"
             }
+            if kind == .mainActor {
+                return "\(spelled): \(ownership)@escaping @MainActor @Sendable \(type)\(defaultClause)"
+            }
             return "\(spelled): \(ownership)@escaping @Sendable \(type)\(defaultClause)"
         }
     }
@@ -332,10 +357,19 @@ struct Decl {
     func substitute(_ template: String, _ kind: ContextKind) -> String {
         var code = template
         code = code.replacingAll("{context}", with: kind == .value ? "context.promiseContext" : "context.context")
-        code = code.replacingAll("{isolation}", with: kind == .callerIsolated ? (isolation ?? "\(callbacks[0]).isolation") : "nil")
-        code = code.replacingAll("{box}", with: kind == .callerIsolated ? "callback" : "nonisolated")
-        for callback in callbacks {
-            code = code.replacingAll("{\(callback)}", with: kind == .callerIsolated ? "unisolated(\(callback))" : callback)
+        switch kind {
+        case .callerIsolated:
+            code = code.replacingAll("{isolation}", with: isolation ?? "\(callbacks[0]).isolation")
+            code = code.replacingAll("{box}", with: "callback")
+            for callback in callbacks { code = code.replacingAll("{\(callback)}", with: "unisolated(\(callback))") }
+        case .mainActor:
+            code = code.replacingAll("{isolation}", with: "MainActor.shared")
+            code = code.replacingAll("{box}", with: "mainActor")
+            for callback in callbacks { code = code.replacingAll("{\(callback)}", with: "unisolated(mainActor: \(callback))") }
+        case .value, .named:
+            code = code.replacingAll("{isolation}", with: "nil")
+            code = code.replacingAll("{box}", with: "nonisolated")
+            for callback in callbacks { code = code.replacingAll("{\(callback)}", with: callback) }
         }
         return code
     }
@@ -350,7 +384,14 @@ struct Decl {
         let plural = self.closures != nil
         let verb = plural ? "are nonisolated and run" : "is nonisolated and runs"
         let sentence: String
-        if kind == .value {
+        if kind == .mainActor {
+            sentence = """
+                \(subject) with `.main` or `.nowOr(.main)`: \(closures) \(plural ? "are" : "is") isolated to the main actor and \
+                \(plural ? "run" : "runs") on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x. In \
+                `@MainActor` code \(plural ? "they" : "it") may use main-actor state; written in another actor's code, \
+                touching that actor's state from \(plural ? "them" : "it") is a compile error.
+                """
+        } else if kind == .value {
             sentence = """
                 \(subject) with a context held in a value (a `PromiseContext` property or parameter, `PromiseContext.x`, \
                 a conditional): \(closures) \(verb) on the context the value holds, as with a named context and as in \

@@ -1,8 +1,8 @@
 // The callback API table: every public API that takes a context and a closure, one row each.
 //
 // `swift run --package-path Generator generate-callback-api` writes from these rows (see
-// Render.swift): the three overloads of each row (caller-isolated, context value, named
-// context) with their doc comments, in Sources/Tomorrowland/Generated/; a row's `with:` variant
+// Render.swift): the four overloads of each row (caller-isolated, main actor, context value,
+// named context) with their doc comments, in Sources/Tomorrowland/Generated/; a row's `with:` variant
 // and `TokenPromise` forwarder; Tools' list of operators; the placement tests' list of cases.
 // To add an operator, add a row and its body here (the checklist is in
 // Sources/Tomorrowland/Tomorrowland.docc/Internals.md, "Adding an operator").
@@ -996,7 +996,11 @@ public let callbackAPITable: [CallbackAPI] = [
             method is isolated to that actor and runs on it; with a named context (`.utility`,
             `.queue(q)`, …) it is nonisolated and runs there (see the Threading article).
             """,
-        body: .inline("_box.registerCancelHandler(CancelHandlerNode(context: {context}, resolver: self, isolation: {isolation}, handler: {callback}))"),
+        body: .inline("""
+            _box.registerCancelHandler(CancelHandlerNode(
+                context: {context}, resolver: self, isolation: {isolation}, handler: {callback}
+            ))
+            """),
         mark: "Cancel handlers",
         placementLabels: ["onRequestCancel(on:)"]
     ),

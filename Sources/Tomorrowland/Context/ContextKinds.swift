@@ -1,23 +1,26 @@
-// The two kinds of context a callback can be given, as parameter types of their own.
+// The kinds of context a callback can be given, as parameter types of their own.
 //
-// Every API that takes a context and a closure is declared three times, once per kind of
+// Every API that takes a context and a closure is declared four times, once per kind of
 // context argument, so the compiler can choose the closure's isolation from what the call site
-// says (the three are generated into Generated/ from one row each, by the repository's
+// says (the four are generated into Generated/ from one row each, by the repository's
 // Generator/ package):
 // - `PromiseContext.Named` (`.utility`, `.queue(q)`, …, `.nowOr(value)`) and
 //   `any PromiseContextConvertible` (a `PromiseContext` held in a value): the closure is a plain
 //   `@Sendable` closure, nonisolated, run where the context says (1.x);
-// - `PromiseContext.CallerIsolated` (no context, `.main`, `.auto`, `.immediate`, `.nowOr(.main)`,
-//   spelled at the call site): the closure inherits the caller's actor and runs on it.
+// - `PromiseContext.Main` (`.main`, `.nowOr(.main)`): the closure is `@MainActor`, run on the
+//   main queue wherever it is written (1.x ran it on the main queue; it may use main-actor
+//   state, and another actor's state only draws a compile error);
+// - `PromiseContext.CallerIsolated` (no context, `.auto`, `.immediate`, spelled at the call
+//   site): the closure inherits the caller's actor and runs on it.
 // No overload is `@_disfavoredOverload`: a `.utility` argument fits `Named` only (an
-// existential offers no implicit members), `.main` fits `CallerIsolated` only, and a value fits
-// `any PromiseContextConvertible` only, so the type checker never ranks two of them. (With the
-// inheriting overload disfavoured instead, six `.map(on: .utility)` and a
-// `.flatMap(on: .main) { StdPromise(fulfilled: $0) }` went from 114 solver scopes to the
-// solver's limit; see Benchmarks/notes/issue-19-named-contexts.md, "Type-checking".) A
-// `.member` of a user's `extension PromiseContext` fits none: such contexts get a twin on
-// `Named` (MIGRATION.md; `tomorrowland-migrate adopt` writes it), or are spelled
-// `PromiseContext.member` (a value).
+// existential offers no implicit members), `.main` fits `Main` only, `.auto` fits
+// `CallerIsolated` only, and a value fits `any PromiseContextConvertible` only, so the type
+// checker never ranks two of them. (With the inheriting overload disfavoured instead, six
+// `.map(on: .utility)` and a `.flatMap(on: .main) { StdPromise(fulfilled: $0) }` went from 114
+// solver scopes to the solver's limit; see Benchmarks/notes/issue-19-named-contexts.md,
+// "Type-checking".) A `.member` of a user's `extension PromiseContext` fits none: such contexts
+// get a twin on `Named` or `Main` (MIGRATION.md; `tomorrowland-migrate adopt` writes it), or
+// are spelled `PromiseContext.member` (a value).
 
 import Dispatch
 import Foundation
@@ -85,20 +88,63 @@ extension PromiseContext {
         }
     }
 
+    /// The main queue: the callback is isolated to the main actor and runs there, wherever it
+    /// is written.
+    ///
+    /// `.main` or `.nowOr(.main)` passed to a callback API picks the overload that takes this
+    /// type. Its callback is a `@MainActor @Sendable` closure: as in Tomorrowland 1.x, it runs
+    /// on the main queue, whether it is written in `@MainActor` code, in an actor, in a class
+    /// isolated to another global actor or in nonisolated code. Written in `@MainActor` code it
+    /// may use main-actor state directly. Written in an actor's code, touching that actor's
+    /// state from it is a compile error (it runs on the main actor, not there): the 1.x race
+    /// the compiler now names, never a silent move to another actor.
+    ///
+    /// `.nowOr(.main)` runs the callback synchronously when the promise is already resolved
+    /// *and* the caller is on the main queue; otherwise on the main queue's FIFO, like `.main`.
+    /// (1.x ran it synchronously on any thread; a main-actor closure cannot run off the main
+    /// actor.)
+    ///
+    /// To hold `.main` in a value and keep this behaviour, give the value this type:
+    ///
+    /// ```swift
+    /// @MainActor final class Screen {
+    ///     var title = ""
+    ///     let delivery: PromiseContext.Main = .main
+    ///
+    ///     func show(_ name: StdPromise<String>) {
+    ///         name.then(on: delivery) { self.title = $0 }  // on the main actor
+    ///     }
+    /// }
+    /// ```
+    public struct Main: Sendable, Hashable {
+        /// The context this value names: `.main` or `.nowOr(.main)`.
+        public let context: PromiseContext
+
+        @inlinable init(_ context: PromiseContext) { self.context = context }
+
+        /// The main queue, with same-turn ordering of chained callbacks (`PromiseContext.main`).
+        @inlinable public static var main: Main { Main(.main) }
+        /// Synchronously if the promise is already resolved and the caller is on the main
+        /// queue, otherwise on the main queue (`PromiseContext.nowOr(.main)`).
+        @inlinable public static func nowOr(_ context: Main) -> Main {
+            Main(.sharedNowOr(context.context))
+        }
+    }
+
     /// A context that names no executor of its own: the callback keeps the caller's actor.
     ///
-    /// No context, `.main`, `.auto`, `.immediate` or `.nowOr(.main)` passed to a callback API
-    /// picks the overload that takes this type. A closure written in
-    /// `@MainActor` code (or in an actor method that uses `self`) is isolated to that actor
-    /// and always runs on it; a nonisolated closure runs where the context says.
+    /// No context, `.auto`, `.immediate` or `.nowOr(.immediate)` passed to a callback API picks
+    /// the overload that takes this type. A closure written in `@MainActor` code, in code
+    /// isolated to another global actor, or in an actor method that uses `self`, is isolated
+    /// to that actor and always runs on it; a nonisolated closure runs where the context says.
+    /// (`.main` is a context of its own, ``PromiseContext/Main``: it always means the main
+    /// queue.)
     public struct CallerIsolated: Sendable, Hashable {
         /// The context this value names.
         public let context: PromiseContext
 
         @inlinable init(_ context: PromiseContext) { self.context = context }
 
-        /// The main queue, with same-turn ordering of chained callbacks (`PromiseContext.main`).
-        @inlinable public static var main: CallerIsolated { CallerIsolated(.main) }
         /// `.main` when called on the main queue or main actor, otherwise `.default`; evaluated
         /// when the method is called.
         @inlinable public static var auto: CallerIsolated { CallerIsolated(.auto) }
@@ -119,21 +165,11 @@ extension PromiseContext {
 /// `@Sendable` closure, run on the context the value holds when the callback runs, as in 1.x
 /// and as for `.utility` spelled out; touching an actor's state from it is a compile error.
 ///
-/// Only the contexts that name no executor of their own, spelled at the call site (no
-/// context, `.main`, `.auto`, `.immediate`, `.nowOr(.main)`), keep the caller's actor. To hold
-/// such a context in a value and keep that behaviour, give the value the type
-/// `PromiseContext.CallerIsolated`:
-///
-/// ```swift
-/// @MainActor final class Screen {
-///     var title = ""
-///     let delivery: PromiseContext.CallerIsolated = .main
-///
-///     func show(_ name: StdPromise<String>) {
-///         name.then(on: delivery) { self.title = $0 }  // on the main actor
-///     }
-/// }
-/// ```
+/// Only `.main` and `.nowOr(.main)` (a main-actor closure) and the contexts that name no
+/// executor of their own (no context, `.auto`, `.immediate`: the caller's actor), spelled at
+/// the call site, give the closure an actor. To hold such a context in a value and keep that
+/// behaviour, give the value the type ``PromiseContext/Main`` (`let delivery:
+/// PromiseContext.Main = .main`) or ``PromiseContext/CallerIsolated``.
 public protocol PromiseContextConvertible: Sendable {
     /// The context.
     var promiseContext: PromiseContext { get }

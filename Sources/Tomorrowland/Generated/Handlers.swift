@@ -24,6 +24,17 @@ extension Promise {
         self.init(on: context.context, isolation: handler.isolation, unisolated(handler))
     }
 
+    /// `init(on:_:)` with `.main` or `.nowOr(.main)`: `handler` is isolated to the main actor and
+    /// runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x. In
+    /// `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    public init(
+        on context: PromiseContext.Main,
+        _ handler: @escaping @MainActor @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void
+    ) {
+        self.init(on: context.context, isolation: MainActor.shared, unisolated(mainActor: handler))
+    }
+
     /// `init(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
     /// `PromiseContext.x`, a conditional): `handler` is nonisolated and runs on the context the
     /// value holds, as with a named context and as in Tomorrowland 1.x.
@@ -63,6 +74,17 @@ extension Promise where Error == Swift.Error {
         self.init(on: context.context, isolation: handler.isolation, throwing: unisolated(handler))
     }
 
+    /// The throwing `init(on:_:)` with `.main` or `.nowOr(.main)`: `handler` is isolated to the
+    /// main actor and runs on the main queue wherever it is written, as `.main` did in Tomorrowland
+    /// 1.x. In `@MainActor` code it may use main-actor state; written in another actor's code,
+    /// touching that actor's state from it is a compile error.
+    public init(
+        on context: PromiseContext.Main,
+        _ handler: @escaping @MainActor @Sendable (_ resolver: Promise<Value, Error>.Resolver) throws -> Void
+    ) {
+        self.init(on: context.context, isolation: MainActor.shared, throwing: unisolated(mainActor: handler))
+    }
+
     /// The throwing `init(on:_:)` with a context held in a value (a `PromiseContext` property or
     /// parameter, `PromiseContext.x`, a conditional): `handler` is nonisolated and runs on the
     /// context the value holds, as with a named context and as in Tomorrowland 1.x.
@@ -95,6 +117,17 @@ extension DelayedPromise {
         self.init(context: context.context, isolation: handler.isolation, handler: unisolated(handler))
     }
 
+    /// `init(on:_:)` with `.main` or `.nowOr(.main)`: `handler` is isolated to the main actor and
+    /// runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x. In
+    /// `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    public init(
+        on context: PromiseContext.Main,
+        _ handler: @escaping @MainActor @Sendable (_ resolver: Resolver) -> Void
+    ) {
+        self.init(context: context.context, isolation: MainActor.shared, handler: unisolated(mainActor: handler))
+    }
+
     /// `init(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
     /// `PromiseContext.x`, a conditional): `handler` is nonisolated and runs on the context the
     /// value holds, as with a named context and as in Tomorrowland 1.x.
@@ -122,6 +155,17 @@ extension PromiseOperation {
         @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (_ resolver: Resolver) -> Void
     ) {
         self.init(on: context.context, isolation: handler.isolation, unisolated(handler))
+    }
+
+    /// `init(on:_:)` with `.main` or `.nowOr(.main)`: `handler` is isolated to the main actor and
+    /// runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x. In
+    /// `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    public convenience init(
+        on context: PromiseContext.Main,
+        _ handler: @escaping @MainActor @Sendable (_ resolver: Resolver) -> Void
+    ) {
+        self.init(on: context.context, isolation: MainActor.shared, unisolated(mainActor: handler))
     }
 
     /// `init(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
@@ -166,7 +210,22 @@ extension Promise.Resolver {
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ callback: @escaping @isolated(any) @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void
     ) {
-        _box.registerCancelHandler(CancelHandlerNode(context: context.context, resolver: self, isolation: callback.isolation, handler: unisolated(callback)))
+        _box.registerCancelHandler(CancelHandlerNode(
+            context: context.context, resolver: self, isolation: callback.isolation, handler: unisolated(callback)
+        ))
+    }
+
+    /// `onRequestCancel(on:_:)` with `.main` or `.nowOr(.main)`: `callback` is isolated to the main
+    /// actor and runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x.
+    /// In `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    public func onRequestCancel(
+        on context: PromiseContext.Main,
+        _ callback: @escaping @MainActor @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void
+    ) {
+        _box.registerCancelHandler(CancelHandlerNode(
+            context: context.context, resolver: self, isolation: MainActor.shared, handler: unisolated(mainActor: callback)
+        ))
     }
 
     /// `onRequestCancel(on:_:)` with a context held in a value (a `PromiseContext` property or
@@ -176,7 +235,9 @@ extension Promise.Resolver {
         on context: any PromiseContextConvertible,
         _ callback: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void
     ) {
-        _box.registerCancelHandler(CancelHandlerNode(context: context.promiseContext, resolver: self, isolation: nil, handler: callback))
+        _box.registerCancelHandler(CancelHandlerNode(
+            context: context.promiseContext, resolver: self, isolation: nil, handler: callback
+        ))
     }
 
     /// `onRequestCancel(on:_:)` with a named context (`.utility`, `.queue(q)`, …): `callback` is
@@ -185,7 +246,9 @@ extension Promise.Resolver {
         on context: PromiseContext.Named,
         _ callback: @escaping @Sendable (_ resolver: Promise<Value, Error>.Resolver) -> Void
     ) {
-        _box.registerCancelHandler(CancelHandlerNode(context: context.context, resolver: self, isolation: nil, handler: callback))
+        _box.registerCancelHandler(CancelHandlerNode(
+            context: context.context, resolver: self, isolation: nil, handler: callback
+        ))
     }
 }
 
@@ -235,6 +298,21 @@ public func retry<Value, Error>(
 ) -> Promise<Value, Error> {
     _retry(on: context.context, isolation: body.isolation ?? shouldRetry.isolation, attempts: attempts, delay: delay,
            shouldRetry: unisolated(shouldRetry), body: unisolated(body))
+}
+
+/// `retry(on:attempts:delay:while:_:)` with `.main` or `.nowOr(.main)`: `body` and `shouldRetry`
+/// are isolated to the main actor and run on the main queue wherever it is written, as `.main` did
+/// in Tomorrowland 1.x. In `@MainActor` code they may use main-actor state; written in another
+/// actor's code, touching that actor's state from them is a compile error.
+public func retry<Value, Error>(
+    on context: PromiseContext.Main,
+    attempts: Int,
+    delay: TimeInterval = 0,
+    while shouldRetry: @escaping @MainActor @Sendable (Error) -> Bool = { _ in true },
+    _ body: @escaping @MainActor @Sendable () -> Promise<Value, Error>
+) -> Promise<Value, Error> {
+    _retry(on: context.context, isolation: MainActor.shared, attempts: attempts, delay: delay,
+           shouldRetry: unisolated(mainActor: shouldRetry), body: unisolated(mainActor: body))
 }
 
 /// `retry(on:attempts:delay:while:_:)` with a context held in a value (a `PromiseContext` property

@@ -33,6 +33,19 @@ extension Promise {
         _then(on: context.context, with: object, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
     }
 
+    /// `then(on:with:token:_:)` with `.main` or `.nowOr(.main)`: `onSuccess` is isolated to the
+    /// main actor and runs on the main queue wherever it is written, as `.main` did in Tomorrowland
+    /// 1.x. In `@MainActor` code it may use main-actor state; written in another actor's code,
+    /// touching that actor's state from it is a compile error.
+    public func then<Object: AnyObject & Sendable>(
+        on context: PromiseContext.Main,
+        with object: Object,
+        token: PromiseInvalidationToken? = nil,
+        _ onSuccess: @escaping @MainActor @Sendable (_ object: Object, _ value: Value) -> Void
+    ) -> Promise<Value, Error> {
+        _then(on: context.context, with: object, token: token, isolation: MainActor.shared, unisolated(mainActor: onSuccess))
+    }
+
     /// `then(on:with:token:_:)` with a context held in a value (a `PromiseContext` property or
     /// parameter, `PromiseContext.x`, a conditional): `onSuccess` is nonisolated and runs on the
     /// context the value holds, as with a named context and as in Tomorrowland 1.x.
@@ -82,6 +95,19 @@ extension Promise {
         @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (_ object: Object, _ value: Value) -> U
     ) -> Promise<U, Error> {
         _map(on: context.context, with: object, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
+    }
+
+    /// `map(on:with:token:_:)` with `.main` or `.nowOr(.main)`: `onSuccess` is isolated to the main
+    /// actor and runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x.
+    /// In `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    public func map<U, Object: AnyObject & Sendable>(
+        on context: PromiseContext.Main,
+        with object: Object,
+        token: PromiseInvalidationToken? = nil,
+        _ onSuccess: @escaping @MainActor @Sendable (_ object: Object, _ value: Value) -> U
+    ) -> Promise<U, Error> {
+        _map(on: context.context, with: object, token: token, isolation: MainActor.shared, unisolated(mainActor: onSuccess))
     }
 
     /// `map(on:with:token:_:)` with a context held in a value (a `PromiseContext` property or
@@ -138,6 +164,19 @@ extension Promise {
         @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (_ object: Object, _ value: Value) -> Promise<U, Error>
     ) -> Promise<U, Error> {
         _flatMap(on: context.context, with: object, token: token, isolation: onSuccess.isolation, unisolated(onSuccess))
+    }
+
+    /// `flatMap(on:with:token:_:)` with `.main` or `.nowOr(.main)`: `onSuccess` is isolated to the
+    /// main actor and runs on the main queue wherever it is written, as `.main` did in Tomorrowland
+    /// 1.x. In `@MainActor` code it may use main-actor state; written in another actor's code,
+    /// touching that actor's state from it is a compile error.
+    public func flatMap<U, Object: AnyObject & Sendable>(
+        on context: PromiseContext.Main,
+        with object: Object,
+        token: PromiseInvalidationToken? = nil,
+        _ onSuccess: @escaping @MainActor @Sendable (_ object: Object, _ value: Value) -> Promise<U, Error>
+    ) -> Promise<U, Error> {
+        _flatMap(on: context.context, with: object, token: token, isolation: MainActor.shared, unisolated(mainActor: onSuccess))
     }
 
     /// `flatMap(on:with:token:_:)` with a context held in a value (a `PromiseContext` property or
@@ -201,6 +240,20 @@ extension Promise {
         _catch(on: context.context, with: object, token: token, isolation: onError.isolation, unisolated(onError))
     }
 
+    /// `catch(on:with:token:_:)` with `.main` or `.nowOr(.main)`: `onError` is isolated to the main
+    /// actor and runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x.
+    /// In `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    @discardableResult
+    public func `catch`<Object: AnyObject & Sendable>(
+        on context: PromiseContext.Main,
+        with object: Object,
+        token: PromiseInvalidationToken? = nil,
+        _ onError: @escaping @MainActor @Sendable (_ object: Object, _ error: Error) -> Void
+    ) -> Promise<Value, Error> {
+        _catch(on: context.context, with: object, token: token, isolation: MainActor.shared, unisolated(mainActor: onError))
+    }
+
     /// `catch(on:with:token:_:)` with a context held in a value (a `PromiseContext` property or
     /// parameter, `PromiseContext.x`, a conditional): `onError` is nonisolated and runs on the
     /// context the value holds, as with a named context and as in Tomorrowland 1.x.
@@ -250,6 +303,19 @@ extension Promise {
         @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (_ object: Object, _ error: Error) -> Value
     ) -> Promise<Value, NoError> {
         _recover(on: context.context, with: object, token: token, isolation: onError.isolation, unisolated(onError))
+    }
+
+    /// `recover(on:with:token:_:)` with `.main` or `.nowOr(.main)`: `onError` is isolated to the
+    /// main actor and runs on the main queue wherever it is written, as `.main` did in Tomorrowland
+    /// 1.x. In `@MainActor` code it may use main-actor state; written in another actor's code,
+    /// touching that actor's state from it is a compile error.
+    public func recover<Object: AnyObject & Sendable>(
+        on context: PromiseContext.Main,
+        with object: Object,
+        token: PromiseInvalidationToken? = nil,
+        _ onError: @escaping @MainActor @Sendable (_ object: Object, _ error: Error) -> Value
+    ) -> Promise<Value, NoError> {
+        _recover(on: context.context, with: object, token: token, isolation: MainActor.shared, unisolated(mainActor: onError))
     }
 
     /// `recover(on:with:token:_:)` with a context held in a value (a `PromiseContext` property or
@@ -311,6 +377,20 @@ extension Promise {
         _always(on: context.context, with: object, token: token, isolation: onComplete.isolation, unisolated(onComplete))
     }
 
+    /// `always(on:with:token:_:)` with `.main` or `.nowOr(.main)`: `onComplete` is isolated to the
+    /// main actor and runs on the main queue wherever it is written, as `.main` did in Tomorrowland
+    /// 1.x. In `@MainActor` code it may use main-actor state; written in another actor's code,
+    /// touching that actor's state from it is a compile error.
+    @discardableResult
+    public func always<Object: AnyObject & Sendable>(
+        on context: PromiseContext.Main,
+        with object: Object,
+        token: PromiseInvalidationToken? = nil,
+        _ onComplete: @escaping @MainActor @Sendable (_ object: Object, _ result: PromiseResult<Value, Error>) -> Void
+    ) -> Promise<Value, Error> {
+        _always(on: context.context, with: object, token: token, isolation: MainActor.shared, unisolated(mainActor: onComplete))
+    }
+
     /// `always(on:with:token:_:)` with a context held in a value (a `PromiseContext` property or
     /// parameter, `PromiseContext.x`, a conditional): `onComplete` is nonisolated and runs on the
     /// context the value holds, as with a named context and as in Tomorrowland 1.x.
@@ -362,6 +442,19 @@ extension Promise {
         _mapResult(on: context.context, with: object, token: token, isolation: onComplete.isolation, unisolated(onComplete))
     }
 
+    /// `mapResult(on:with:token:_:)` with `.main` or `.nowOr(.main)`: `onComplete` is isolated to
+    /// the main actor and runs on the main queue wherever it is written, as `.main` did in
+    /// Tomorrowland 1.x. In `@MainActor` code it may use main-actor state; written in another
+    /// actor's code, touching that actor's state from it is a compile error.
+    public func mapResult<T, E, Object: AnyObject & Sendable>(
+        on context: PromiseContext.Main,
+        with object: Object,
+        token: PromiseInvalidationToken? = nil,
+        _ onComplete: @escaping @MainActor @Sendable (_ object: Object, _ result: PromiseResult<Value, Error>) -> PromiseResult<T, E>
+    ) -> Promise<T, E> {
+        _mapResult(on: context.context, with: object, token: token, isolation: MainActor.shared, unisolated(mainActor: onComplete))
+    }
+
     /// `mapResult(on:with:token:_:)` with a context held in a value (a `PromiseContext` property or
     /// parameter, `PromiseContext.x`, a conditional): `onComplete` is nonisolated and runs on the
     /// context the value holds, as with a named context and as in Tomorrowland 1.x.
@@ -409,6 +502,19 @@ extension Promise {
         @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (_ object: Object, _ result: PromiseResult<Value, Error>) -> Promise<T, E>
     ) -> Promise<T, E> {
         _flatMapResult(on: context.context, with: object, token: token, isolation: onComplete.isolation, unisolated(onComplete))
+    }
+
+    /// `flatMapResult(on:with:token:_:)` with `.main` or `.nowOr(.main)`: `onComplete` is isolated
+    /// to the main actor and runs on the main queue wherever it is written, as `.main` did in
+    /// Tomorrowland 1.x. In `@MainActor` code it may use main-actor state; written in another
+    /// actor's code, touching that actor's state from it is a compile error.
+    public func flatMapResult<T, E, Object: AnyObject & Sendable>(
+        on context: PromiseContext.Main,
+        with object: Object,
+        token: PromiseInvalidationToken? = nil,
+        _ onComplete: @escaping @MainActor @Sendable (_ object: Object, _ result: PromiseResult<Value, Error>) -> Promise<T, E>
+    ) -> Promise<T, E> {
+        _flatMapResult(on: context.context, with: object, token: token, isolation: MainActor.shared, unisolated(mainActor: onComplete))
     }
 
     /// `flatMapResult(on:with:token:_:)` with a context held in a value (a `PromiseContext`

@@ -22,6 +22,17 @@ extension TokenPromise {
         wrap(inner.then(on: context, token: token, onSuccess))
     }
 
+    /// `then(on:_:)` with `.main` or `.nowOr(.main)`: `onSuccess` is isolated to the main actor and
+    /// runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x. In
+    /// `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    public func then(
+        on context: PromiseContext.Main,
+        _ onSuccess: @escaping @MainActor @Sendable (Value) -> Void
+    ) -> TokenPromise<Value, Error> {
+        wrap(inner.then(on: context, token: token, onSuccess))
+    }
+
     /// `then(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
     /// `PromiseContext.x`, a conditional): `onSuccess` is nonisolated and runs on the context the
     /// value holds, as with a named context and as in Tomorrowland 1.x.
@@ -53,6 +64,17 @@ extension TokenPromise {
     public func map<U>(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> U
+    ) -> TokenPromise<U, Error> {
+        wrap(inner.map(on: context, token: token, onSuccess))
+    }
+
+    /// `map(on:_:)` with `.main` or `.nowOr(.main)`: `onSuccess` is isolated to the main actor and
+    /// runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x. In
+    /// `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    public func map<U>(
+        on context: PromiseContext.Main,
+        _ onSuccess: @escaping @MainActor @Sendable (Value) -> U
     ) -> TokenPromise<U, Error> {
         wrap(inner.map(on: context, token: token, onSuccess))
     }
@@ -89,6 +111,17 @@ extension TokenPromise {
     public func flatMap<U>(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) -> Promise<U, Error>
+    ) -> TokenPromise<U, Error> {
+        wrap(inner.flatMap(on: context, token: token, onSuccess))
+    }
+
+    /// `flatMap(on:_:)` with `.main` or `.nowOr(.main)`: `onSuccess` is isolated to the main actor
+    /// and runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x. In
+    /// `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    public func flatMap<U>(
+        on context: PromiseContext.Main,
+        _ onSuccess: @escaping @MainActor @Sendable (Value) -> Promise<U, Error>
     ) -> TokenPromise<U, Error> {
         wrap(inner.flatMap(on: context, token: token, onSuccess))
     }
@@ -132,6 +165,17 @@ extension TokenPromise where Error == Swift.Error {
         wrap(inner.tryThen(on: context, token: token, onSuccess))
     }
 
+    /// `tryThen(on:_:)` with `.main` or `.nowOr(.main)`: `onSuccess` is isolated to the main actor
+    /// and runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x. In
+    /// `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    public func tryThen(
+        on context: PromiseContext.Main,
+        _ onSuccess: @escaping @MainActor @Sendable (Value) throws -> Void
+    ) -> TokenPromise<Value, Error> {
+        wrap(inner.tryThen(on: context, token: token, onSuccess))
+    }
+
     /// `tryThen(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
     /// `PromiseContext.x`, a conditional): `onSuccess` is nonisolated and runs on the context the
     /// value holds, as with a named context and as in Tomorrowland 1.x.
@@ -168,6 +212,17 @@ extension TokenPromise where Error == Swift.Error {
         wrap(inner.tryMap(on: context, token: token, onSuccess))
     }
 
+    /// `tryMap(on:_:)` with `.main` or `.nowOr(.main)`: `onSuccess` is isolated to the main actor
+    /// and runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x. In
+    /// `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    public func tryMap<U>(
+        on context: PromiseContext.Main,
+        _ onSuccess: @escaping @MainActor @Sendable (Value) throws -> U
+    ) -> TokenPromise<U, Error> {
+        wrap(inner.tryMap(on: context, token: token, onSuccess))
+    }
+
     /// `tryMap(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
     /// `PromiseContext.x`, a conditional): `onSuccess` is nonisolated and runs on the context the
     /// value holds, as with a named context and as in Tomorrowland 1.x.
@@ -200,6 +255,17 @@ extension TokenPromise where Error == Swift.Error {
     public func tryFlatMap<U, E: Swift.Error>(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onSuccess: @escaping @isolated(any) @Sendable (Value) throws -> Promise<U, E>
+    ) -> TokenPromise<U, Error> {
+        wrap(inner.tryFlatMap(on: context, token: token, onSuccess))
+    }
+
+    /// `tryFlatMap(on:_:)` with `.main` or `.nowOr(.main)`: `onSuccess` is isolated to the main
+    /// actor and runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x.
+    /// In `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    public func tryFlatMap<U, E: Swift.Error>(
+        on context: PromiseContext.Main,
+        _ onSuccess: @escaping @MainActor @Sendable (Value) throws -> Promise<U, E>
     ) -> TokenPromise<U, Error> {
         wrap(inner.tryFlatMap(on: context, token: token, onSuccess))
     }
@@ -245,6 +311,18 @@ extension TokenPromise {
         wrap(inner.catch(on: context, token: token, onError))
     }
 
+    /// `catch(on:_:)` with `.main` or `.nowOr(.main)`: `onError` is isolated to the main actor and
+    /// runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x. In
+    /// `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    @discardableResult
+    public func `catch`(
+        on context: PromiseContext.Main,
+        _ onError: @escaping @MainActor @Sendable (Error) -> Void
+    ) -> TokenPromise<Value, Error> {
+        wrap(inner.catch(on: context, token: token, onError))
+    }
+
     /// `catch(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
     /// `PromiseContext.x`, a conditional): `onError` is nonisolated and runs on the context the
     /// value holds, as with a named context and as in Tomorrowland 1.x.
@@ -278,6 +356,17 @@ extension TokenPromise {
     public func recover(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Value
+    ) -> TokenPromise<Value, NoError> {
+        wrap(inner.recover(on: context, token: token, onError))
+    }
+
+    /// `recover(on:_:)` with `.main` or `.nowOr(.main)`: `onError` is isolated to the main actor
+    /// and runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x. In
+    /// `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    public func recover(
+        on context: PromiseContext.Main,
+        _ onError: @escaping @MainActor @Sendable (Error) -> Value
     ) -> TokenPromise<Value, NoError> {
         wrap(inner.recover(on: context, token: token, onError))
     }
@@ -320,6 +409,17 @@ extension TokenPromise {
         wrap(inner.mapError(on: context, token: token, onError))
     }
 
+    /// `mapError(on:_:)` with `.main` or `.nowOr(.main)`: `onError` is isolated to the main actor
+    /// and runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x. In
+    /// `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    public func mapError<E>(
+        on context: PromiseContext.Main,
+        _ onError: @escaping @MainActor @Sendable (Error) -> E
+    ) -> TokenPromise<Value, E> {
+        wrap(inner.mapError(on: context, token: token, onError))
+    }
+
     /// `mapError(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
     /// `PromiseContext.x`, a conditional): `onError` is nonisolated and runs on the context the
     /// value holds, as with a named context and as in Tomorrowland 1.x.
@@ -352,6 +452,17 @@ extension TokenPromise {
     public func flatMapError<E>(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) -> Promise<Value, E>
+    ) -> TokenPromise<Value, E> {
+        wrap(inner.flatMapError(on: context, token: token, onError))
+    }
+
+    /// `flatMapError(on:_:)` with `.main` or `.nowOr(.main)`: `onError` is isolated to the main
+    /// actor and runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x.
+    /// In `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    public func flatMapError<E>(
+        on context: PromiseContext.Main,
+        _ onError: @escaping @MainActor @Sendable (Error) -> Promise<Value, E>
     ) -> TokenPromise<Value, E> {
         wrap(inner.flatMapError(on: context, token: token, onError))
     }
@@ -392,6 +503,17 @@ extension TokenPromise {
         wrap(inner.tryMapError(on: context, token: token, onError))
     }
 
+    /// `tryMapError(on:_:)` with `.main` or `.nowOr(.main)`: `onError` is isolated to the main
+    /// actor and runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x.
+    /// In `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    public func tryMapError<E: Swift.Error>(
+        on context: PromiseContext.Main,
+        _ onError: @escaping @MainActor @Sendable (Error) throws -> E
+    ) -> TokenPromise<Value, Swift.Error> {
+        wrap(inner.tryMapError(on: context, token: token, onError))
+    }
+
     /// `tryMapError(on:_:)` with a context held in a value (a `PromiseContext` property or
     /// parameter, `PromiseContext.x`, a conditional): `onError` is nonisolated and runs on the
     /// context the value holds, as with a named context and as in Tomorrowland 1.x.
@@ -424,6 +546,17 @@ extension TokenPromise {
     public func tryFlatMapError<E: Swift.Error>(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Promise<Value, E>
+    ) -> TokenPromise<Value, Swift.Error> {
+        wrap(inner.tryFlatMapError(on: context, token: token, onError))
+    }
+
+    /// `tryFlatMapError(on:_:)` with `.main` or `.nowOr(.main)`: `onError` is isolated to the main
+    /// actor and runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x.
+    /// In `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    public func tryFlatMapError<E: Swift.Error>(
+        on context: PromiseContext.Main,
+        _ onError: @escaping @MainActor @Sendable (Error) throws -> Promise<Value, E>
     ) -> TokenPromise<Value, Swift.Error> {
         wrap(inner.tryFlatMapError(on: context, token: token, onError))
     }
@@ -462,6 +595,17 @@ extension TokenPromise where Error == Swift.Error {
     public func tryRecover(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onError: @escaping @isolated(any) @Sendable (Error) throws -> Value
+    ) -> TokenPromise<Value, Error> {
+        wrap(inner.tryRecover(on: context, token: token, onError))
+    }
+
+    /// `tryRecover(on:_:)` with `.main` or `.nowOr(.main)`: `onError` is isolated to the main actor
+    /// and runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x. In
+    /// `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    public func tryRecover(
+        on context: PromiseContext.Main,
+        _ onError: @escaping @MainActor @Sendable (Error) throws -> Value
     ) -> TokenPromise<Value, Error> {
         wrap(inner.tryRecover(on: context, token: token, onError))
     }
@@ -507,6 +651,18 @@ extension TokenPromise {
         wrap(inner.always(on: context, token: token, onComplete))
     }
 
+    /// `always(on:_:)` with `.main` or `.nowOr(.main)`: `onComplete` is isolated to the main actor
+    /// and runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x. In
+    /// `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    @discardableResult
+    public func always(
+        on context: PromiseContext.Main,
+        _ onComplete: @escaping @MainActor @Sendable (PromiseResult<Value, Error>) -> Void
+    ) -> TokenPromise<Value, Error> {
+        wrap(inner.always(on: context, token: token, onComplete))
+    }
+
     /// `always(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
     /// `PromiseContext.x`, a conditional): `onComplete` is nonisolated and runs on the context the
     /// value holds, as with a named context and as in Tomorrowland 1.x.
@@ -541,6 +697,17 @@ extension TokenPromise {
     public func mapResult<T, E>(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>
+    ) -> TokenPromise<T, E> {
+        wrap(inner.mapResult(on: context, token: token, onComplete))
+    }
+
+    /// `mapResult(on:onComplete:)` with `.main` or `.nowOr(.main)`: `onComplete` is isolated to the
+    /// main actor and runs on the main queue wherever it is written, as `.main` did in Tomorrowland
+    /// 1.x. In `@MainActor` code it may use main-actor state; written in another actor's code,
+    /// touching that actor's state from it is a compile error.
+    public func mapResult<T, E>(
+        on context: PromiseContext.Main,
+        onComplete: @escaping @MainActor @Sendable (PromiseResult<Value, Error>) -> PromiseResult<T, E>
     ) -> TokenPromise<T, E> {
         wrap(inner.mapResult(on: context, token: token, onComplete))
     }
@@ -581,6 +748,17 @@ extension TokenPromise {
         wrap(inner.flatMapResult(on: context, token: token, onComplete))
     }
 
+    /// `flatMapResult(on:_:)` with `.main` or `.nowOr(.main)`: `onComplete` is isolated to the main
+    /// actor and runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x.
+    /// In `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    public func flatMapResult<T, E>(
+        on context: PromiseContext.Main,
+        _ onComplete: @escaping @MainActor @Sendable (PromiseResult<Value, Error>) -> Promise<T, E>
+    ) -> TokenPromise<T, E> {
+        wrap(inner.flatMapResult(on: context, token: token, onComplete))
+    }
+
     /// `flatMapResult(on:_:)` with a context held in a value (a `PromiseContext` property or
     /// parameter, `PromiseContext.x`, a conditional): `onComplete` is nonisolated and runs on the
     /// context the value holds, as with a named context and as in Tomorrowland 1.x.
@@ -617,6 +795,17 @@ extension TokenPromise {
         wrap(inner.tryMapResult(on: context, token: token, onComplete))
     }
 
+    /// `tryMapResult(on:_:)` with `.main` or `.nowOr(.main)`: `onComplete` is isolated to the main
+    /// actor and runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x.
+    /// In `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    public func tryMapResult<T, E: Swift.Error>(
+        on context: PromiseContext.Main,
+        _ onComplete: @escaping @MainActor @Sendable (PromiseResult<Value, Error>) throws -> PromiseResult<T, E>
+    ) -> TokenPromise<T, Swift.Error> {
+        wrap(inner.tryMapResult(on: context, token: token, onComplete))
+    }
+
     /// `tryMapResult(on:_:)` with a context held in a value (a `PromiseContext` property or
     /// parameter, `PromiseContext.x`, a conditional): `onComplete` is nonisolated and runs on the
     /// context the value holds, as with a named context and as in Tomorrowland 1.x.
@@ -649,6 +838,17 @@ extension TokenPromise {
     public func tryFlatMapResult<T, E: Swift.Error>(
         on context: PromiseContext.CallerIsolated,
         @_inheritActorContext _ onComplete: @escaping @isolated(any) @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>
+    ) -> TokenPromise<T, Swift.Error> {
+        wrap(inner.tryFlatMapResult(on: context, token: token, onComplete))
+    }
+
+    /// `tryFlatMapResult(on:_:)` with `.main` or `.nowOr(.main)`: `onComplete` is isolated to the
+    /// main actor and runs on the main queue wherever it is written, as `.main` did in Tomorrowland
+    /// 1.x. In `@MainActor` code it may use main-actor state; written in another actor's code,
+    /// touching that actor's state from it is a compile error.
+    public func tryFlatMapResult<T, E: Swift.Error>(
+        on context: PromiseContext.Main,
+        _ onComplete: @escaping @MainActor @Sendable (PromiseResult<Value, Error>) throws -> Promise<T, E>
     ) -> TokenPromise<T, Swift.Error> {
         wrap(inner.tryFlatMapResult(on: context, token: token, onComplete))
     }
@@ -691,6 +891,19 @@ extension TokenPromise {
         return self
     }
 
+    /// `tap(on:_:)` with `.main` or `.nowOr(.main)`: `onComplete` is isolated to the main actor and
+    /// runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x. In
+    /// `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    @discardableResult
+    public func tap(
+        on context: PromiseContext.Main,
+        _ onComplete: @escaping @MainActor @Sendable (PromiseResult<Value, Error>) -> Void
+    ) -> TokenPromise<Value, Error> {
+        _ = inner.tap(on: context, token: token, onComplete)
+        return self
+    }
+
     /// `tap(on:_:)` with a context held in a value (a `PromiseContext` property or parameter,
     /// `PromiseContext.x`, a conditional): `onComplete` is nonisolated and runs on the context the
     /// value holds, as with a named context and as in Tomorrowland 1.x.
@@ -728,6 +941,18 @@ extension TokenPromise {
     public func onCancel(
         on context: PromiseContext.CallerIsolated = .auto,
         @_inheritActorContext _ onCancel: @escaping @isolated(any) @Sendable () -> Void
+    ) -> TokenPromise<Value, Error> {
+        wrap(inner.onCancel(on: context, token: token, onCancel))
+    }
+
+    /// `onCancel(on:_:)` with `.main` or `.nowOr(.main)`: `onCancel` is isolated to the main actor
+    /// and runs on the main queue wherever it is written, as `.main` did in Tomorrowland 1.x. In
+    /// `@MainActor` code it may use main-actor state; written in another actor's code, touching
+    /// that actor's state from it is a compile error.
+    @discardableResult
+    public func onCancel(
+        on context: PromiseContext.Main,
+        _ onCancel: @escaping @MainActor @Sendable () -> Void
     ) -> TokenPromise<Value, Error> {
         wrap(inner.onCancel(on: context, token: token, onCancel))
     }

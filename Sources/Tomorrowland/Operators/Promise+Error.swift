@@ -16,6 +16,12 @@ final class CatchBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredV
         self.init(context: context, token: token, isolation: nil, stored: StoredVoidCallback(callback))
     }
 
+    /// A main-actor callback (`.main`): stored without its `@MainActor`, run only on the main actor.
+    @inlinable
+    convenience init(context: PromiseContext, token: PromiseInvalidationToken?, mainActor callback: @escaping @MainActor @Sendable (Error) -> Void) {
+        self.init(context: context, token: token, isolation: MainActor.shared, stored: StoredVoidCallback(mainActor: callback))
+    }
+
     @inlinable
     init(context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, stored: StoredVoidCallback<Error>) {
         super.init(context: context, token: token, trigger: .error, kind: .observer, isolation: isolation, callback: stored) { child, upstream, phase in

@@ -36,6 +36,16 @@ final class AlwaysBox<Value, Error>: ChildBox<Value, Error, Value, Error, Stored
         self.init(context: context, token: token, isolation: nil, stored: StoredVoidCallback(callback))
     }
 
+    /// A main-actor callback (`.main`): stored without its `@MainActor`, run only on the main actor.
+    @inlinable
+    convenience init(
+        context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        mainActor callback: @escaping @MainActor @Sendable (PromiseResult<Value, Error>) -> Void
+    ) {
+        self.init(context: context, token: token, isolation: MainActor.shared, stored: StoredVoidCallback(mainActor: callback))
+    }
+
     @inlinable
     init(context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, stored: StoredVoidCallback<PromiseResult<Value, Error>>) {
         super.init(context: context, token: token, trigger: .all, kind: .observer, isolation: isolation, callback: stored) { child, upstream, phase in

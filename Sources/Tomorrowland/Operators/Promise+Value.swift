@@ -16,6 +16,12 @@ final class ThenBox<Value, Error>: ChildBox<Value, Error, Value, Error, StoredVo
         self.init(context: context, token: token, isolation: nil, stored: StoredVoidCallback(callback))
     }
 
+    /// A main-actor callback (`.main`): stored without its `@MainActor`, run only on the main actor.
+    @inlinable
+    convenience init(context: PromiseContext, token: PromiseInvalidationToken?, mainActor callback: @escaping @MainActor @Sendable (Value) -> Void) {
+        self.init(context: context, token: token, isolation: MainActor.shared, stored: StoredVoidCallback(mainActor: callback))
+    }
+
     @inlinable
     init(context: PromiseContext, token: PromiseInvalidationToken?, isolation: (any Actor)?, stored: StoredVoidCallback<Value>) {
         super.init(context: context, token: token, trigger: .value, kind: .observer, isolation: isolation, callback: stored) { child, upstream, phase in
@@ -45,6 +51,12 @@ final class MapBox<ParentValue, Error, Value>: ChildBox<ParentValue, Error, Valu
     @inlinable
     convenience init(context: PromiseContext, token: PromiseInvalidationToken?, nonisolated callback: @escaping @Sendable (ParentValue) -> Value) {
         self.init(context: context, token: token, isolation: nil, stored: StoredCallback(callback))
+    }
+
+    /// A main-actor callback (`.main`): stored without its `@MainActor`, run only on the main actor.
+    @inlinable
+    convenience init(context: PromiseContext, token: PromiseInvalidationToken?, mainActor callback: @escaping @MainActor @Sendable (ParentValue) -> Value) {
+        self.init(context: context, token: token, isolation: MainActor.shared, stored: StoredCallback(mainActor: callback))
     }
 
     @inlinable
@@ -89,6 +101,16 @@ final class FlatMapBox<ParentValue, Error, Value>:
         nonisolated callback: @escaping @Sendable (ParentValue) -> Promise<Value, Error>
     ) {
         self.init(context: context, token: token, isolation: nil, stored: StoredPromiseCallback(callback))
+    }
+
+    /// A main-actor callback (`.main`): stored without its `@MainActor`, run only on the main actor.
+    @inlinable
+    convenience init(
+        context: PromiseContext,
+        token: PromiseInvalidationToken?,
+        mainActor callback: @escaping @MainActor @Sendable (ParentValue) -> Promise<Value, Error>
+    ) {
+        self.init(context: context, token: token, isolation: MainActor.shared, stored: StoredPromiseCallback(mainActor: callback))
     }
 
     @inlinable
