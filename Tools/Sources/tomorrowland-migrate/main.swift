@@ -251,13 +251,14 @@ extension TomorrowlandMigrate {
             abstract: "Make the edits that code written for Tomorrowland 1.x needs to compile against this package.",
             discussion: """
                 Each edit keeps the 1.x meaning: a context that names a queue runs the closure on that \
-                queue; no context, .main, .auto or .immediate runs it on the caller's actor. \
+                queue; .main runs it on the main actor; no context, .auto or .immediate runs it on \
+                the caller's actor. \
                 (1) A context declared in `extension PromiseContext` (`static let db = \
                 PromiseContext.queue(dbQueue)`) gets a twin on PromiseContext.Named \
-                (`static var db: Self { Self(PromiseContext.db) }`), or on \
-                PromiseContext.CallerIsolated when its value is .main, .auto, .immediate or .nowOr of \
-                one, so that `.then(on: .db)` compiles. (2) A ternary of implicit members that mixes \
-                the two kinds (`on: fast ? .immediate : .utility`) becomes a PromiseContext value \
+                (`static var db: Self { Self(PromiseContext.db) }`), on PromiseContext.Main when its \
+                value is .main or .nowOr(.main), or on PromiseContext.CallerIsolated when it is .auto, \
+                .immediate or .nowOr of one, so that `.then(on: .db)` compiles. (2) A ternary of \
+                implicit members that mixes kinds (`on: fast ? .immediate : .utility`) becomes a PromiseContext value \
                 (`fast ? PromiseContext.immediate : .utility`): its closure is nonisolated and runs on \
                 the context chosen. (3) A callback method referenced without a call and without a \
                 type from its context (`let f = promise.then(on:token:_:)`) gets the type of its \

@@ -25,13 +25,13 @@ struct AdoptTests {
     @Test("before adopt the 1.x-style client does not compile, with the errors issue 26 found (Swift 5 and 6)", arguments: [5, 6])
     func beforeFails(swiftVersion: Int) throws {
         let errors = try Support.compile([contexts, client], swiftVersion: swiftVersion).errors
-        // A custom context as an implicit member: found on none of the three parameter types.
+        // A custom context as an implicit member: found on none of the four parameter types.
         #expect(errors.contains { $0.hasSuffix("error: reference to member 'db' cannot be resolved without a contextual type") })
         #expect(errors.contains { $0.hasSuffix("error: reference to member 'imageDecoding' cannot be resolved without a contextual type") })
         #expect(errors.contains { $0.hasSuffix("error: type 'PromiseContext.CallerIsolated' has no member 'exports'") })
         // A ternary mixing the kinds.
         #expect(errors.contains { $0.hasSuffix("error: type 'PromiseContext.Named' has no member 'immediate'") })
-        #expect(errors.contains { $0.hasSuffix("error: type 'PromiseContext.CallerIsolated' has no member 'queue'") })
+        #expect(errors.contains { $0.hasSuffix("error: type 'PromiseContext.Main' has no member 'userInitiated'") })
         // An unapplied callback method.
         #expect(errors.contains { $0.hasSuffix("error: ambiguous use of 'then(on:token:_:)'") })
         #expect(errors.contains { $0.hasSuffix("error: ambiguous use of 'always(on:_:)'") })
@@ -42,7 +42,7 @@ struct AdoptTests {
         try Support.expectCompiles(Self.adopted([contexts, client]).sources, swiftVersion: swiftVersion)
     }
 
-    @Test("custom contexts get twins: named ones on Named, .main/.auto/.immediate ones on CallerIsolated")
+    @Test("custom contexts get twins: named ones on Named, .main ones on Main, .auto/.immediate ones on CallerIsolated")
     func twins() throws {
         let text = Support.text(of: contexts.path, in: Self.adopted([contexts, client]).sources)
         #expect(text.contains("""
@@ -87,13 +87,11 @@ struct AdoptTests {
                 #endif
             }
 
-            // Twins of the contexts above that name no queue, so that they work as context arguments
-            // (`.then(on: .x)`): a closure given one keeps the caller's actor (added by tomorrowland-migrate adopt).
-            extension PromiseContext.CallerIsolated {
+            // Twins of the contexts above that are the main queue, so that they work as context arguments
+            // (`.then(on: .x)`): a closure given one runs on the main actor, as in 1.x (added by tomorrowland-migrate adopt).
+            extension PromiseContext.Main {
                 /// `PromiseContext.ui` as a context argument.
                 static var ui: Self { .main }
-                /// `PromiseContext.sync` as a context argument.
-                static var sync: Self { .immediate }
                 /// `PromiseContext.uiIfReady` as a context argument.
                 static var uiIfReady: Self { .nowOr(.main) }
                 #if os(Linux)
@@ -101,6 +99,13 @@ struct AdoptTests {
                 /// `PromiseContext.platform` as a context argument.
                 static var platform: Self { .main }
                 #endif
+            }
+
+            // Twins of the contexts above that name no queue, so that they work as context arguments
+            // (`.then(on: .x)`): a closure given one keeps the caller's actor (added by tomorrowland-migrate adopt).
+            extension PromiseContext.CallerIsolated {
+                /// `PromiseContext.sync` as a context argument.
+                static var sync: Self { .immediate }
             }
             """))
         // Through a typealias, with its availability.
@@ -187,7 +192,7 @@ struct AdoptTests {
         #expect(notes[4].message.hasPrefix("`show`, given `on: .utility`, is a method of `ProfileScreen`, which is isolated to an actor"))
         #expect(notes[5].message.hasPrefix("`Self.describe`, given `on: .utility`, is a method of `ProfileScreen`"), "a static method of a @MainActor type")
         #expect(notes.first?.description.hasPrefix("Adopt/Listed.swift:16: a closure given `on: .utility` uses `self` of `ProfileScreen`") == true)
-        #expect(notes[3].message.contains("if it is `.main`, declare the value `PromiseContext.CallerIsolated`"), "Contexts.main is a value")
+        #expect(notes[3].message.contains("if it is `.main` in main-actor code, declare the value `PromiseContext.Main`"), "Contexts.main is a value")
         let change = try #require(result.changes.first { $0.path == listed.path })
         #expect(change.updated == listed.text.replacingOccurrences(of: "fast ? .immediate", with: "fast ? PromiseContext.immediate"),
                 "only the ternary is changed")

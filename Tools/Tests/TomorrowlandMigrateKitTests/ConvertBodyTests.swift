@@ -422,7 +422,7 @@ struct ConvertBodyTests {
             public nonisolated(nonsending) func loggedCount(feed: Feed) async throws -> Int {
                 do {
                     let value = try await feed.latestPosts(limit: 1)
-                    return await withTaskExecutorPreference(PromiseContext.CallerIsolated.screen.context.taskExecutor) { @concurrent in
+                    return await withTaskExecutorPreference(PromiseContext.Main.screen.context.taskExecutor) { @concurrent in
                         value.count
                     }
                 } catch let error where !(error is CancellationError) {

@@ -7,10 +7,10 @@ public enum Adopt {
     /// Plans every edit for `set`; writes nothing.
     ///
     /// - A custom context in an `extension PromiseContext` gets its twin on
-    ///   `PromiseContext.Named` (or on `PromiseContext.CallerIsolated` when its value is
-    ///   `.main`, `.auto`, `.immediate` or `.nowOr` of one), so that `.db` compiles as a
-    ///   context argument and runs where it says.
-    /// - A ternary of implicit members that mixes the two kinds (`flag ? .immediate : .utility`)
+    ///   `PromiseContext.Named` (on `PromiseContext.Main` when its value is `.main` or
+    ///   `.nowOr(.main)`, on `PromiseContext.CallerIsolated` when it is `.auto`, `.immediate`
+    ///   or `.nowOr` of one), so that `.db` compiles as a context argument and runs where it says.
+    /// - A ternary of implicit members that mixes kinds (`flag ? .immediate : .utility`)
     ///   becomes a `PromiseContext` value (`flag ? PromiseContext.immediate : .utility`).
     /// - An unapplied callback method with no type from its context
     ///   (`let f = promise.then(on:token:_:)`) gets the type of its `PromiseContext` overload.

@@ -50,6 +50,14 @@ final class ContextArguments: TypeTrackingVisitor {
             || type.attributes.map(Isolation.hasMainActor) == true
     }
 
+    /// Whether code here runs on the main actor (not another actor): a `@MainActor` function,
+    /// or a `@MainActor` type that is not an actor, unless the function is `nonisolated`.
+    private var isMainActorIsolated: Bool {
+        if let decided = functions.last(where: { $0.isolated != nil })?.isolated { return decided }
+        guard let type = types.last, !type.isActor else { return false }
+        return isolatedTypes.contains(type.name) || type.attributes.map(Isolation.hasMainActor) == true
+    }
+
     /// The library's APIs that take a context and a closure (other `on:` parameters, such as
     /// a wrapper's `PromiseContext` one, take any context already).
     private static let contextAPIs: Set<String> = PromiseOperators.always.union(PromiseOperators.withContextArgument).union([
@@ -89,24 +97,31 @@ final class ContextArguments: TypeTrackingVisitor {
         } else {
             isValue = !isCallerIsolatedParameter(expression)
         }
-        guard isIsolated, kind == .named || isValue else { return }
+        // `.main` in an actor's code (or another global actor's): a main-actor closure, run on
+        // the main queue as in 1.x, where touching this actor's state was a data race.
+        let onMainOffActor = kind == .mainActor && !isMainActorIsolated
+        guard isIsolated, kind == .named || isValue || onMainOffActor else { return }
         let closures = Self.closures(of: call).filter(Self.usesSelf).map(Syntax.init)
             + [isolatedMethodReference(in: call)].compactMap { $0 }.map(Syntax.init)
         guard !closures.isEmpty else { return }
-        if let base = contexts.mainQueueBase(of: expression) {
+        if isMainActorIsolated, let base = contexts.mainQueueBase(of: expression) {
             // `PromiseContext.main` is a value: its closure is nonisolated, so using the main
             // actor's state there no longer compiles, though in 1.x it ran on the main queue.
-            // `.main` keeps the caller's actor and still runs on the main queue.
+            // `.main` gives a main-actor closure and still runs on the main queue. (In an
+            // actor such a closure touched the actor's state from the main queue: listed.)
             let start = base.positionAfterSkippingLeadingTrivia.utf8Offset
             edits.append(TextEdit(start: start, end: base.endPositionBeforeTrailingTrivia.utf8Offset, text: ""))
             return
         }
         let context = argument.expression.trimmedDescription
         let container = types.last.map { "`\($0.name)`" } ?? "this function"
-        let reason = isValue
+        let reason = onMainOffActor
+            ? "the closure is isolated to the main actor and runs on the main queue, as in 1.x: touching this actor's state "
+                + "there was a data race, and the compiler now rejects it"
+            : isValue
             ? "the closure is nonisolated and runs on the context the value holds, as in 1.x: if that is a queue, touching "
-                + "the actor's state there was a data race, and the compiler now rejects it; if it is `.main`, declare the value "
-                + "`PromiseContext.CallerIsolated` (it then keeps the caller's actor)"
+                + "the actor's state there was a data race, and the compiler now rejects it; if it is `.main` in main-actor code, "
+                + "declare the value `PromiseContext.Main` (its closure then runs on the main actor)"
             : "the closure is nonisolated and runs on that context, as in 1.x: touching the actor's state there was a data race, "
                 + "and the compiler now rejects it"
         for closure in closures {
@@ -186,12 +201,14 @@ final class ContextArguments: TypeTrackingVisitor {
         return called.as(MemberAccessExprSyntax.self).map { $0.base == nil } ?? false
     }
 
-    /// A parameter of the enclosing function declared `PromiseContext.CallerIsolated`.
+    /// A parameter of the enclosing function declared `PromiseContext.CallerIsolated` or
+    /// `PromiseContext.Main`.
     private func isCallerIsolatedParameter(_ expression: ExprSyntax) -> Bool {
         guard let name = expression.as(DeclReferenceExprSyntax.self)?.baseName.text,
               let function = functions.last(where: { $0.decl != nil })?.decl else { return false }
         return function.signature.parameterClause.parameters.contains { parameter in
-            (parameter.secondName ?? parameter.firstName).text == name && parameter.type.trimmedDescription.hasSuffix("CallerIsolated")
+            let type = parameter.type.trimmedDescription
+            return (parameter.secondName ?? parameter.firstName).text == name && (type.hasSuffix("CallerIsolated") || type.hasSuffix("Context.Main"))
         }
     }
 

@@ -1,4 +1,4 @@
-// The twin of a custom context on `PromiseContext.Named` or `PromiseContext.CallerIsolated`, so
+// The twin of a custom context on `PromiseContext.Named`, `.Main` or `.CallerIsolated`, so
 // that `.then(on: .db)` finds `.db` on the parameter type of the overload it belongs to.
 
 import SwiftSyntax
@@ -8,14 +8,21 @@ enum ContextTwins {
     /// members that have no twin yet, with the indentation of `extensionDecl`; nil when none.
     static func text(after extensionDecl: ExtensionDeclSyntax, contexts: CustomContexts, indent: String) -> String? {
         var blocks: [String] = []
-        for kind in [ContextKind.named, .callerIsolated] {
+        for kind in [ContextKind.named, .mainActor, .callerIsolated] {
             let lines = members(extensionDecl.memberBlock.members, kind: kind, contexts: contexts)
             guard !lines.isEmpty else { continue }
-            let comment = kind == .named
-                ? ["// Twins of the contexts above, so that they work as context arguments (`.then(on: .x)`): each",
-                   "// runs its closure nonisolated on the queue it names, as in 1.x (added by tomorrowland-migrate adopt)."]
-                : ["// Twins of the contexts above that name no queue, so that they work as context arguments",
-                   "// (`.then(on: .x)`): a closure given one keeps the caller's actor (added by tomorrowland-migrate adopt)."]
+            let comment: [String]
+            switch kind {
+            case .named:
+                comment = ["// Twins of the contexts above, so that they work as context arguments (`.then(on: .x)`): each",
+                           "// runs its closure nonisolated on the queue it names, as in 1.x (added by tomorrowland-migrate adopt)."]
+            case .mainActor:
+                comment = ["// Twins of the contexts above that are the main queue, so that they work as context arguments",
+                           "// (`.then(on: .x)`): a closure given one runs on the main actor, as in 1.x (added by tomorrowland-migrate adopt)."]
+            case .callerIsolated:
+                comment = ["// Twins of the contexts above that name no queue, so that they work as context arguments",
+                           "// (`.then(on: .x)`): a closure given one keeps the caller's actor (added by tomorrowland-migrate adopt)."]
+            }
             blocks.append(
                 (comment + ["extension \(kind.typeName) {"]).map { indent + $0 }.joined(separator: "\n") + "\n"
                     + lines.map { $0.isEmpty ? "" : indent + "    " + $0 }.joined(separator: "\n") + "\n" + indent + "}"

@@ -3,20 +3,37 @@
 
 import SwiftSyntax
 
-/// The two kinds of context argument a callback API tells apart (the library's
-/// `PromiseContext.Named` and `PromiseContext.CallerIsolated`).
+/// The kinds of context argument a callback API tells apart (the library's
+/// `PromiseContext.Named`, `PromiseContext.Main` and `PromiseContext.CallerIsolated`).
 enum ContextKind: Equatable {
     /// Names a queue, a QoS or an operation queue: the closure is nonisolated and runs there.
     case named
-    /// `.main`, `.auto`, `.immediate`, `.nowOr` of one: the closure keeps the caller's actor.
+    /// `.main`, `.nowOr(.main)`: the closure is isolated to the main actor and runs there.
+    case mainActor
+    /// `.auto`, `.immediate`, `.nowOr` of one: the closure keeps the caller's actor.
     case callerIsolated
 
     /// The library's type for this kind, as written in an extension.
-    var typeName: String { self == .named ? "PromiseContext.Named" : "PromiseContext.CallerIsolated" }
+    var typeName: String {
+        switch self {
+        case .named: return "PromiseContext.Named"
+        case .mainActor: return "PromiseContext.Main"
+        case .callerIsolated: return "PromiseContext.CallerIsolated"
+        }
+    }
+
+    /// The kind of a context spelled `spelling` (`.main`, `.nowOr(.auto)`) by the isolated
+    /// spelling rules: `.main` anywhere in it makes it the main actor's.
+    static func ofIsolated(spelling: String) -> ContextKind {
+        spelling.contains(".main") ? .mainActor : .callerIsolated
+    }
+
+    /// Whether a closure given this kind of context has an actor (it is not nonisolated).
+    var isIsolated: Bool { self != .named }
 
     /// The built-in members of `PromiseContext` and their kind.
     static let builtIn: [String: ContextKind] = [
-        "main": .callerIsolated, "auto": .callerIsolated, "immediate": .callerIsolated,
+        "main": .mainActor, "auto": .callerIsolated, "immediate": .callerIsolated,
         "background": .named, "utility": .named, "default": .named, "userInitiated": .named,
         "userInteractive": .named, "queue": .named, "operationQueue": .named, "init": .named,
     ]
@@ -26,10 +43,11 @@ enum ContextKind: Equatable {
 struct CustomContext {
     /// The member's name (`db`).
     let name: String
-    /// The kind its twin gets: `.callerIsolated` only when its value is written as `.main`,
-    /// `.auto`, `.immediate` or `.nowOr` of one of them, in a `let` or a computed property.
+    /// The kind its twin gets: `.mainActor` when its value is written as `.main` or
+    /// `.nowOr(.main)`, `.callerIsolated` when `.auto`, `.immediate` or `.nowOr` of one, in a
+    /// `let` or a computed property; `.named` otherwise.
     let kind: ContextKind
-    /// Its value as written for a `.callerIsolated` twin (`.main`, `.nowOr(.main)`).
+    /// Its value as written for an isolated twin (`.main`, `.nowOr(.main)`, `.auto`).
     let callerIsolatedValue: String?
     /// The declaration (a `VariableDeclSyntax` or `FunctionDeclSyntax`).
     let decl: DeclSyntax
@@ -41,7 +59,8 @@ struct CustomContext {
 struct CustomContexts {
     /// Every custom context by name, whichever file declares it.
     private(set) var byName: [String: CustomContext] = [:]
-    /// Names already declared on `PromiseContext.Named` or `PromiseContext.CallerIsolated`.
+    /// Names already declared on `PromiseContext.Named`, `PromiseContext.Main` or
+    /// `PromiseContext.CallerIsolated`.
     private(set) var twinned: [String: ContextKind] = [:]
     /// Other names of `PromiseContext` (`typealias Context = PromiseContext`).
     private(set) var aliases: Set<String> = ["PromiseContext", "Tomorrowland.PromiseContext", "Self"]
@@ -80,11 +99,12 @@ struct CustomContexts {
         return found
     }
 
-    /// The kind an extension of `extended` declares twins of, if it extends `Named` or
+    /// The kind an extension of `extended` declares twins of, if it extends `Named`, `Main` or
     /// `CallerIsolated`.
     private func twinKind(of extended: String) -> ContextKind? {
         for base in aliases where base != "Self" {
             if extended == base + ".Named" { return .named }
+            if extended == base + ".Main" { return .mainActor }
             if extended == base + ".CallerIsolated" { return .callerIsolated }
         }
         return nil
@@ -139,7 +159,7 @@ struct CustomContexts {
                 let fixed = isLet || binding.accessorBlock != nil
                 let callerValue = fixed ? value.flatMap(callerIsolatedSpelling) : nil
                 return CustomContext(
-                    name: name, kind: callerValue == nil ? .named : .callerIsolated, callerIsolatedValue: callerValue,
+                    name: name, kind: callerValue.map(ContextKind.ofIsolated(spelling:)) ?? .named, callerIsolatedValue: callerValue,
                     decl: decl, function: nil
                 )
             }
@@ -193,7 +213,7 @@ struct CustomContexts {
         }
         guard let member = expression.as(MemberAccessExprSyntax.self), member.declName.argumentNames == nil,
               member.base.map({ aliases.contains($0.trimmedDescription) }) ?? true,
-              ContextKind.builtIn[member.declName.baseName.text] == .callerIsolated else { return nil }
+              ContextKind.builtIn[member.declName.baseName.text]?.isIsolated == true else { return nil }
         return "." + member.declName.baseName.text
     }
 
@@ -212,7 +232,7 @@ struct CustomContexts {
         if let call = expression.as(FunctionCallExprSyntax.self) {
             spelling = name == "nowOr" && call.arguments.count == 1 ? callerIsolatedSpelling(expression) : nil
         } else {
-            spelling = ContextKind.builtIn[name] == .callerIsolated ? "." + name : byName[name]?.callerIsolatedValue
+            spelling = ContextKind.builtIn[name]?.isIsolated == true ? "." + name : byName[name]?.callerIsolatedValue
         }
         guard let spelling, !spelling.contains("immediate") else { return nil }
         return base

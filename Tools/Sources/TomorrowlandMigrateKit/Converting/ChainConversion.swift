@@ -22,9 +22,12 @@ struct ChainConversion {
     var promiseType: String = ""
     /// Whether that promise's error is `NoError`: the twin throws only `CancellationError`.
     var noError = false
-    /// Contexts declared in `extension PromiseContext.CallerIsolated` (`.screen`): they keep
-    /// the caller's actor, like `.main`.
+    /// Contexts declared in `extension PromiseContext.CallerIsolated` (`.here`): they keep
+    /// the caller's actor, like `.auto`.
     var callerIsolatedContexts: Set<String> = []
+    /// Contexts declared in `extension PromiseContext.Main` (`.screen`): the main actor, like
+    /// `.main`.
+    var mainContexts: Set<String> = []
 
     /// Why a chain stays a chain.
     struct Left: Error, Equatable {
@@ -305,8 +308,12 @@ private struct Writer {
             throw Left("context value not known statically (`\(context.trimmedDescription)`)")
         }
         let name = member.declName.baseName.text
+        if conversion.mainContexts.contains(name) {
+            // A context of the user's on `PromiseContext.Main`: as `.main`.
+            return conversion.onMainActor ? .inline : .executor("PromiseContext.Main.\(name).context.taskExecutor")
+        }
         if conversion.callerIsolatedContexts.contains(name) {
-            // A context of the user's on `PromiseContext.CallerIsolated`: as `.main`.
+            // A context of the user's on `PromiseContext.CallerIsolated`: as `.auto`.
             return conversion.isolated ? .inline : .executor("PromiseContext.CallerIsolated.\(name).context.taskExecutor")
         }
         switch name {

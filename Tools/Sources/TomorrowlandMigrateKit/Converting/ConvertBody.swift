@@ -50,7 +50,8 @@ public enum ConvertBody {
         let twinnedUSRs = project.compiler == nil ? nil : Set(TwinPairs.find(in: set.files, project: project).filter {
             $0.twin == .async || TwinPairs.isWrittenByTheTool($0.async)
         }.map(\.promiseUSR))
-        let callerIsolated = callerIsolatedContexts(in: set)
+        let callerIsolated = contexts(in: set, extending: "PromiseContext.CallerIsolated")
+        let onMain = contexts(in: set, extending: "PromiseContext.Main")
         for site in everySite where !site.isAsync && !site.isLocal && !site.inProtocol {
             guard let promise = site.promise, let body = site.decl.body, ChainConversion.isChain(body) else { continue }
             // A promise twin of an async function, or a wrapper convert-body wrote: done.
@@ -84,7 +85,7 @@ public enum ConvertBody {
             let conversion = ChainConversion(
                 isolated: project.isolation(of: site) != .nonisolated, onMainActor: project.isOnMainActor(site), hasTwin: hasTwin,
                 returnsVoid: ["Void", "()", "Swift.Void"].contains(promise.value), promiseType: promise.spelled, noError: promise.hasNoError,
-                callerIsolatedContexts: callerIsolated
+                callerIsolatedContexts: callerIsolated, mainContexts: onMain
             )
             switch conversion.convert(body) {
             case .failure(let left):
@@ -135,14 +136,15 @@ public enum ConvertBody {
         return Calls.isTaskPromiseBridge(call)
     }
 
-    /// The names of the contexts declared in `extension PromiseContext.CallerIsolated` (by
-    /// `adopt`, for a 1.x context whose value is `.main`, `.auto` or `.immediate`, or by hand).
-    static func callerIsolatedContexts(in set: SourceSet) -> Set<String> {
+    /// The names of the contexts declared in `extension PromiseContext.CallerIsolated` or
+    /// `extension PromiseContext.Main` (`extended`; by `adopt`, for a 1.x context whose value is
+    /// `.auto` or `.immediate`, or `.main`, or by hand).
+    static func contexts(in set: SourceSet, extending extended: String) -> Set<String> {
         var names: Set<String> = []
         for file in set.files {
             for item in file.tree.statements {
                 guard let extensionDecl = item.item.as(ExtensionDeclSyntax.self),
-                      extensionDecl.extendedType.trimmedDescription.hasSuffix("PromiseContext.CallerIsolated") else { continue }
+                      extensionDecl.extendedType.trimmedDescription.hasSuffix(extended) else { continue }
                 for member in extensionDecl.memberBlock.members {
                     if let variable = member.decl.as(VariableDeclSyntax.self) {
                         names.formUnion(variable.bindings.compactMap { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text })

@@ -94,13 +94,13 @@ public final class Feed: Sendable {
     }
 }
 
-extension PromiseContext.CallerIsolated {
-    /// A context of the app's that keeps the caller's actor, as `.main` does.
+extension PromiseContext.Main {
+    /// A context of the app's that is the main queue, as `.main` is.
     public static var screen: Self { .main }
 }
 
-/// A context on `CallerIsolated` and an error handler on `.main`, in nonisolated code: on the
-/// main queue's executor.
+/// A context on `PromiseContext.Main` and an error handler on `.main`, in nonisolated code: on
+/// the main queue's executor.
 public func loggedCount(feed: Feed) -> StdPromise<Int> {
     feed.latestPosts(limit: 1)
         .mapError(on: .immediate) { $0 as Swift.Error }
