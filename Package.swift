@@ -50,6 +50,15 @@ let package = Package(
         ),
         // Swift 6 mode: Sendable checking is sound for clients.
         .testTarget(name: "Swift6ClientTests", dependencies: ["Tomorrowland", "TomorrowlandAsync", "TestSupport"]),
+        // Written blind (from the public docs and 1.4's sources, Tests/BlindInputs/Issue36): where
+        // callbacks run by context and isolation, and where every combinator and timer resolves
+        // its output, as 1.4 did; Swift 6 mode and, through symbolic links, Swift 5 mode.
+        .testTarget(name: "PlacementTests", dependencies: ["Tomorrowland", "TomorrowlandAsync"]),
+        .testTarget(
+            name: "PlacementSwift5Tests",
+            dependencies: ["Tomorrowland", "TomorrowlandAsync"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // Every ```swift block of README.md, MIGRATION.md and the DocC catalogs is compiled here
         // (or in an example), and a test checks that the docs and this code still agree.
         .testTarget(name: "DocumentationTests", dependencies: ["TomorrowlandAsync", "TestSupport"]),

@@ -1,0 +1,1 @@
+../PlacementTests/Support.swift
