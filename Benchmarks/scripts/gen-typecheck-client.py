@@ -11,7 +11,8 @@ ends with one of the shapes that have stressed the solver: `flatMap { Promise(fu
 
 Deterministic (seeded): the same file every run, so two libraries are timed on the same input.
 Named-context closures never touch actor state, so the file compiles whichever overload such a
-closure resolves to.
+closure resolves to. In the actor, `.main` is written `.auto` (a `.main` closure is `@MainActor`
+and may not touch the actor's state).
 
     gen-typecheck-client.py OUT.swift [CHAINS]
 """
@@ -139,8 +140,12 @@ parts.append("}\n")
 
 for declaration, var, n, start in [("actor Store", "var ", in_actor, 100),
                                    ("final class Plain: @unchecked Sendable", "nonisolated(unsafe) var ", in_free, 200)]:
-    parts.append(header(declaration, var) + "\n    func load() {\n"
-                 + "\n".join(chains_in(n, "self.", start)) + "\n    }\n}\n")
+    body = "\n".join(chains_in(n, "self.", start))
+    if declaration.startswith("actor"):
+        # In an actor, a `.main` closure runs on the main actor and cannot touch the actor's state:
+        # the actor's chains keep their actor with `.auto` instead (the same overload family).
+        body = body.replace("(on: .main", "(on: .auto").replace(".nowOr(.main)", ".nowOr(.auto)")
+    parts.append(header(declaration, var) + "\n    func load() {\n" + body + "\n    }\n}\n")
 
 with open(out, "w") as f:
     f.write("\n".join(parts))
