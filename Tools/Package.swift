@@ -3,6 +3,9 @@
 // (`adopt`), then moves it from promises to async/await one function at a time. A separate
 // package so that the library itself keeps zero dependencies.
 //
+// From this repository's root (from a user's package, the checkout's Tools folder instead:
+// `swift run --package-path ../Tomorrowland/Tools tomorrowland-migrate report Sources/`, README.md):
+//
 //   swift run --package-path Tools tomorrowland-migrate adopt Sources/ [--write]   # from 1.x: first
 //   swift run --package-path Tools tomorrowland-migrate report Sources/
 //   swift run --package-path Tools tomorrowland-migrate add-async-twins Sources/ [--write]
