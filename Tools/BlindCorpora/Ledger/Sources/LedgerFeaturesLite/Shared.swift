@@ -1,0 +1,1 @@
+../LedgerFeatures/Shared.swift

@@ -1,0 +1,1 @@
+../../../Tests/LedgerCoreTests/Support/Fakes.swift

@@ -1,0 +1,1 @@
+../../../Tests/LedgerCoreTests/Support/TestSupport.swift
