@@ -46,14 +46,45 @@ public struct PromiseType: Sendable, Equatable {
     }
 
     /// Recognises `type`, also when it names a typealias of a promise type (`UserPromise` for
-    /// `typealias UserPromise = StdPromise<User>`): then `spelled` is the alias.
+    /// `typealias UserPromise = StdPromise<User>`), generic ones included (`HubPromise<Device>`
+    /// for `typealias HubPromise<T> = Promise<T, HubError>`: the alias's parameters are replaced
+    /// by the arguments written): then `spelled` is the alias as written.
     init?(_ type: TypeSyntax, aliases: [String: PromiseType]) {
-        if let identifier = type.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil,
-           let aliased = aliases[identifier.name.text] {
-            self.init(kind: aliased.kind, value: aliased.value, error: aliased.error, spelled: identifier.name.text)
+        if let identifier = type.as(IdentifierTypeSyntax.self), let aliased = aliases[identifier.name.text] {
+            let arguments = identifier.genericArgumentClause?.arguments.map { $0.argument.trimmedDescription } ?? []
+            guard arguments.count == aliased.aliasParameters.count else { return nil }
+            let value = Self.substituting(aliased.aliasParameters, with: arguments, in: aliased.value)
+            let error = Self.substituting(aliased.aliasParameters, with: arguments, in: aliased.error)
+            self.init(kind: aliased.kind, value: value, error: error, spelled: type.trimmedDescription)
             return
         }
         self.init(type)
+    }
+
+    /// For an entry of an alias table: the generic parameters of the alias (`T` of
+    /// `typealias HubPromise<T> = …`), which `value` and `error` may name; empty otherwise.
+    private(set) var aliasParameters: [String] = []
+
+    /// `text` with every identifier that is one of `parameters` replaced by the argument at the
+    /// same place (`Page<T>` with T → `Device`: `Page<Device>`).
+    static func substituting(_ parameters: [String], with arguments: [String], in text: String) -> String {
+        guard !parameters.isEmpty else { return text }
+        var result = ""
+        var word = ""
+        func flush() {
+            if let index = parameters.firstIndex(of: word) { result += arguments[index] } else { result += word }
+            word = ""
+        }
+        for character in text {
+            if character.isLetter || character.isNumber || character == "_" {
+                word.append(character)
+            } else {
+                flush()
+                result.append(character)
+            }
+        }
+        flush()
+        return result
     }
 
     /// A promise type the compiler found: `compiled` as the demangler spells it
@@ -91,20 +122,32 @@ public struct PromiseType: Sendable, Equatable {
         self.spelled = spelled
     }
 
-    /// Every non-generic `typealias Name = <promise type>` in `files`, by name.
+    /// Every `typealias Name = <promise type>` in `files`, by name: generic ones
+    /// (`typealias HubPromise<T> = Promise<T, HubError>`, with their parameters) and aliases of
+    /// such aliases (`typealias DevicePromise = HubPromise<Device>`) included.
     static func aliases(in files: [SourceFileSyntax]) -> [String: PromiseType] {
         final class Collector: SyntaxVisitor {
-            var found: [String: PromiseType] = [:]
+            var declarations: [TypeAliasDeclSyntax] = []
             override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
-                if node.genericParameterClause == nil, let promise = PromiseType(node.initializer.value) {
-                    found[node.name.text] = promise
-                }
+                declarations.append(node)
                 return .skipChildren
             }
         }
         let collector = Collector(viewMode: .sourceAccurate)
         for file in files { collector.walk(file) }
-        return collector.found
+        var found: [String: PromiseType] = [:]
+        // Aliases of aliases resolve in as many rounds as the longest chain (bounded by the count).
+        for _ in 0..<max(1, collector.declarations.count) {
+            var grew = false
+            for node in collector.declarations where found[node.name.text] == nil {
+                guard var promise = PromiseType(node.initializer.value, aliases: found) else { continue }
+                promise.aliasParameters = node.genericParameterClause?.parameters.map(\.name.text) ?? []
+                found[node.name.text] = promise
+                grew = true
+            }
+            if !grew { break }
+        }
+        return found
     }
 
     /// The type without aliases or `StdPromise` (`Promise<User, Swift.Error>`), for comparing.
