@@ -121,6 +121,24 @@ struct OracleTests {
         #expect(result.changes.first?.updated.contains("func count() async throws -> Int") == true)
     }
 
+    @Test("convert-body on code that does not type-check writes nothing, and its tally counts nothing converted")
+    func convertBodyTallyCountsWhatIsWritten() throws {
+        let broken = (path: "Broken.swift", text: """
+            import Tomorrowland
+
+            func base() -> StdPromise<Int> { StdPromise(fulfilled: 1) }
+            func count() -> StdPromise<Int> { base().map(on: .immediate) { $0 + 1 } }
+            func broken() -> Int { undefinedValue }
+            """)
+        let (set, oracle, directory) = try Self.fixture(swiftVersion: 6, source: broken)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = ConvertBody.run(set, oracle: oracle)
+        #expect(result.changes.isEmpty)
+        #expect(result.notes.first?.message.hasPrefix("nothing written: the package does not type-check") == true)
+        let tally = try #require(result.notes.last?.message)
+        #expect(tally.hasPrefix("convert-body: nothing converted ("), "\(tally)")
+    }
+
     @Test("the report with the compiler's facts counts no caller as unknown")
     func reportHasNoUnknowns() throws {
         let (set, oracle, directory) = try Self.fixture(swiftVersion: 6)

@@ -240,6 +240,14 @@ extension ConvertBody {
         guard let before = try? oracle.facts(for: paths), before.errors.isEmpty else {
             var result = run(set)
             result.changes = []
+            // The tally counts what is written: nothing (the syntax's plan is only what could be).
+            if let last = result.notes.indices.last, result.notes[last].message.hasPrefix("convert-body: ") {
+                let planned = result.notes[last].message.dropFirst("convert-body: ".count).prefix { $0 != " " }
+                result.notes[last] = MigrationNote(
+                    path: result.notes[last].path, line: result.notes[last].line,
+                    message: "convert-body: nothing converted (\(planned) of the chain bodies could be, once the package type-checks)"
+                )
+            }
             result.notes.insert(MigrationNote(
                 path: set.files.first?.path ?? ".", line: 1,
                 message: "nothing written: the package does not type-check as it is, so no conversion can be proved"
