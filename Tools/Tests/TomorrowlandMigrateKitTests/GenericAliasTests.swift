@@ -60,3 +60,21 @@ struct GenericAliasTests {
         #expect(PromiseType.substituting(["T", "E"], with: ["Int", "HubError"], in: "Result<T, E>") == "Result<Int, HubError>")
     }
 }
+
+/// The note that the twins' target needs the TomorrowlandAsync product (both blind corpora
+/// listed it only in a commented-out target, and got no note).
+@Suite("the TomorrowlandAsync product in the manifest")
+struct AsyncProductTests {
+    @Test("it counts only in the manifest's code, not in a comment")
+    func outsideComments() {
+        let commented = PackageContext(root: "/p", manifest: """
+            .target(name: "A", dependencies: [.product(name: "Tomorrowland", package: "Tomorrowland")]),
+            // .testTarget(name: "T", dependencies: [.product(name: "TomorrowlandAsync", package: "Tomorrowland")]),
+            """)
+        #expect(!commented.listsAsyncProduct)
+        let listed = PackageContext(root: "/p", manifest: """
+            .target(name: "A", dependencies: [.product(name: "TomorrowlandAsync", package: "Tomorrowland")]),
+            """)
+        #expect(listed.listsAsyncProduct)
+    }
+}
