@@ -110,7 +110,13 @@ struct LaterRunTests {
         #expect(notes.contains { $0.hasPrefix("added `import TomorrowlandAsync` to 2 file(s)") })
 
         // A manifest that lists the product: no note about it; everything scanned: no warning.
-        try "// \"TomorrowlandAsync\"\n".write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try """
+            // swift-tools-version: 6.1
+            import PackageDescription
+            let package = Package(name: "App", targets: [
+                .target(name: "App", dependencies: [.product(name: "TomorrowlandAsync", package: "Tomorrowland")]),
+            ])
+            """.write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         let all = ["Sources", "Tests", "Examples"].map { root.appendingPathComponent($0).path }
         #expect(AddAsyncTwins.run(SourceSet.load(paths: all)).notes.filter { !$0.message.contains("gets `as") }.isEmpty)
     }
