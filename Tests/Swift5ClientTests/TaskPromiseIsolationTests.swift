@@ -135,8 +135,8 @@ final class TaskPromiseIsolationTests: XCTestCase {
 
     func testImmediateStartsInTheCall() async {
         let controller = await AvatarController()
-        let fromMain = await controller.immediate()
-        let loadsWhenCreated = await controller.loads
+        // Read in the same turn of the main actor: the operation resumes there after its yield.
+        let (fromMain, loadsWhenCreated) = await MainActor.run { (controller.immediate(), controller.loads) }
         XCTAssertEqual(loadsWhenCreated, 100, "ran on the main actor before the initializer returned")
         let (fromActor, countWhenCreated) = await AvatarStore().immediate()
         XCTAssertEqual(countWhenCreated, 100, "ran on the actor before the initializer returned")
