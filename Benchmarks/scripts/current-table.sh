@@ -41,7 +41,8 @@ PEERS=(
     "k-nested k-nested.NIO-Embedded"    "l l.NIO-Embedded"                "a-main -"
     "a-value-main -"                    "a-actor -"                       "j j.NIO-Embedded"
     "d d.async-func"                    "e-hop e-hop.cancellable-unsafe"  "f f.Task"
-    "f-on f.Task"                       "g-task g-task.NIO-executor"      "g-actor g-actor.NIO-executor"
+    "f-on f-on.Task.immediate"          "f-on-actor f-on-actor.Task.immediate"
+    "f-nowOr f.Task"                    "g-task g-task.NIO-executor"      "g-actor g-actor.NIO-executor"
     "g-many g-many.NIO-executor"        "g-many-kept -"                   "h h.Dispatch"
     "e-exec e-exec.cancellable-unsafe"  "e-exec-base -"
 )

@@ -14,6 +14,20 @@ func loadUserAsync(id: Int) async throws -> User {
     return User(id: id, name: "user\(id)")
 }
 
+// MARK: Async → promise, started in the call
+
+@MainActor final class ProfileScreen {
+    var isLoading = false
+
+    func reload(id: Int) -> StdPromise<User> {
+        StdPromise<User>(on: .immediate) {
+            self.isLoading = true  // already true when reload returns
+            defer { self.isLoading = false }
+            return try await loadUserAsync(id: id)
+        }
+    }
+}
+
 // MARK: Contexts → executors
 
 let balanceQueue = DispatchQueue(label: "balance")
@@ -122,6 +136,14 @@ struct MigrationToAsyncTests {
         }
         #expect(await eventually { log.all.count == 2 })
         #expect(log.all == ["user2", "user2"])
+    }
+
+    @MainActor @Test func immediateStartsTheOperationInTheCall() async throws {
+        let screen = ProfileScreen()
+        let promise = screen.reload(id: 3)
+        #expect(screen.isLoading, "set before reload returned")
+        #expect(try await promise.value.name == "user3")
+        #expect(!screen.isLoading)
     }
 
     // MARK: contexts → executors

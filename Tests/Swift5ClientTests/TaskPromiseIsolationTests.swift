@@ -35,6 +35,16 @@ import XCTest
             return 3
         }
     }
+
+    // `.immediate`: the operation uses main-actor state and starts in the call.
+    func immediate() -> StdPromise<Int> {
+        StdPromise(on: .immediate) {
+            MainActor.preconditionIsolated()
+            self.loads += 100
+            await Task.yield()
+            return try await self.load()
+        }
+    }
 }
 
 actor AvatarStore {
@@ -63,10 +73,25 @@ actor AvatarStore {
             return 5
         }
     }
+
+    // `.immediate`: the operation uses the actor's state and starts in the call, on the actor.
+    func immediate() -> (Promise<Int, FeedError>, countWhenCreated: Int) {
+        let promise = Promise<Int, FeedError>(on: .immediate) {
+            self.preconditionIsolated()
+            self.count += 100
+            await Task.yield()
+            return self.count
+        }
+        return (promise, count)
+    }
 }
 
 func nonisolatedTaskPromises() -> (StdPromise<Int>, Promise<Int, FeedError>) {
     (StdPromise<Int> { 2 }, Promise<Int, FeedError> { 3 })
+}
+
+func nonisolatedImmediateTaskPromises() -> (StdPromise<Int>, Promise<Int, FeedError>, Promise<Int, NoError>) {
+    (StdPromise<Int>(on: .immediate) { 2 }, Promise<Int, FeedError>(on: .immediate) { 3 }, Promise<Int, NoError>(on: .immediate) { 4 })
 }
 
 final class TaskPromiseIsolationTests: XCTestCase {
@@ -106,5 +131,23 @@ final class TaskPromiseIsolationTests: XCTestCase {
         let (std, typed) = nonisolatedTaskPromises()
         XCTAssertEqual(value(of: std), 2)
         XCTAssertEqual(value(of: typed), 3)
+    }
+
+    func testImmediateStartsInTheCall() async {
+        let controller = await AvatarController()
+        // Read in the same turn of the main actor: the operation resumes there after its yield.
+        let (fromMain, loadsWhenCreated) = await MainActor.run { (controller.immediate(), controller.loads) }
+        XCTAssertEqual(loadsWhenCreated, 100, "ran on the main actor before the initializer returned")
+        let (fromActor, countWhenCreated) = await AvatarStore().immediate()
+        XCTAssertEqual(countWhenCreated, 100, "ran on the actor before the initializer returned")
+        let (std, typed, noError) = nonisolatedImmediateTaskPromises()
+        XCTAssertEqual([std.result?.value, typed.result?.value, noError.result?.value], [2, 3, 4], "resolved in the call")
+        let done = XCTestExpectation(description: "resolved")
+        done.expectedFulfillmentCount = 2
+        fromMain.always(on: .immediate) { _ in done.fulfill() }
+        fromActor.always(on: .immediate) { _ in done.fulfill() }
+        _ = await XCTWaiter().fulfillment(of: [done], timeout: 10)
+        XCTAssertEqual(fromMain.result?.value, 101)
+        XCTAssertEqual(fromActor.result?.value, 100)
     }
 }

@@ -57,6 +57,16 @@ let concurrencyScenarios: [Scenario] = [
         for i in 0..<n { tally &+= await Task { await trivialAsync(i) }.value }
         return checked(n)
     }),
+    // (f-on) the same task started synchronously in the call (SE-0472).
+    Scenario("f-on", "Task.immediate", "Task.immediate { await trivial() }.value", async: { n in
+        guard #available(macOS 26.0, *) else { preconditionFailure("Task.immediate needs macOS 26") }
+        for i in 0..<n { tally &+= await Task.immediate { await trivialAsync(i) }.value }
+        return checked(n)
+    }),
+    Scenario("f-on-actor", "Task.immediate", "in an actor: Task.immediate { self.base + (await trivial()) }.value", async: { n in
+        tally &+= await ImmediateTaskOwner().run(n)
+        return checked(n)
+    }),
     // (g) calls into an actor.
     Scenario("g-task", "default-actor", "await a default actor's method from a Task", async: { n in
         let actor = DefaultCounter()
@@ -154,6 +164,18 @@ actor LoopCaller {
     func call(_ other: LoopCounter, _ n: Int) async -> Int {
         var sum = 0
         for i in 0..<n { sum &+= await other.echo(i) }
+        return sum
+    }
+}
+
+/// The peer of (f-on-actor): an actor starting, in its own method, Tasks isolated to it.
+actor ImmediateTaskOwner {
+    var base = 0
+
+    func run(_ n: Int) async -> Int {
+        guard #available(macOS 26.0, *) else { preconditionFailure("Task.immediate needs macOS 26") }
+        var sum = 0
+        for i in 0..<n { sum &+= await Task.immediate { self.base &+ (await trivialAsync(i)) }.value }
         return sum
     }
 }

@@ -24,8 +24,16 @@ let tomorrowlandAsyncScenarios: [Scenario] = [
         for i in 0..<n { tally &+= try! await StdPromise<Int> { await trivialAsync(i) }.value }
         return checkTally(expectedTally(n))
     }),
-    Scenario("f-on", "Tomorrowland", "try await StdPromise(on: .immediate) { await trivial() }.value (a context without a task executor)", async: { n in
+    Scenario("f-on", "Tomorrowland", "try await StdPromise(on: .immediate) { await trivial() }.value (started in the call: Task.immediate)", async: { n in
         for i in 0..<n { tally &+= try! await StdPromise<Int>(on: .immediate) { await trivialAsync(i) }.value }
+        return checkTally(expectedTally(n))
+    }),
+    Scenario("f-on-actor", "Tomorrowland", "in an actor: try await StdPromise(on: .immediate) { self.base + (await trivial()) }.value", async: { n in
+        tally &+= await ImmediatePromiseOwner().run(n)
+        return checkTally(expectedTally(n))
+    }),
+    Scenario("f-nowOr", "Tomorrowland", "try await StdPromise(on: .nowOr(.utility)) { await trivial() }.value (nonisolated, no task executor: (f-on) before Task.immediate)", async: { n in
+        for i in 0..<n { tally &+= try! await StdPromise<Int>(on: .nowOr(.utility)) { await trivialAsync(i) }.value }
         return checkTally(expectedTally(n))
     }),
     Scenario("g-task", "Tomorrowland", "await an actor on PromiseContext.queue(q).serialExecutor from a Task", async: { n in
@@ -100,6 +108,18 @@ actor QueueCaller {
     func call(_ other: QueueCounter, _ n: Int) async -> Int {
         var sum = 0
         for i in 0..<n { sum &+= await other.echo(i) }
+        return sum
+    }
+}
+
+/// (f-on-actor): an actor creating, in its own method, `.immediate` Task promises whose
+/// operations use `self` (isolated to it, started on it in the call).
+actor ImmediatePromiseOwner {
+    var base = 0
+
+    func run(_ n: Int) async -> Int {
+        var sum = 0
+        for i in 0..<n { sum &+= try! await StdPromise<Int>(on: .immediate) { self.base &+ (await trivialAsync(i)) }.value }
         return sum
     }
 }

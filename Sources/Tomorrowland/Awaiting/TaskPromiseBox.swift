@@ -1,5 +1,6 @@
 // TaskPromiseBox: the promise of an async operation run in a Task (the machinery behind
-// TomorrowlandAsync's `Promise(priority:operation:)` and `Promise(on:priority:operation:)`).
+// TomorrowlandAsync's `Promise(priority:operation:)` and `Promise(on:priority:operation:)`,
+// including `Promise(on: .immediate)`, whose Task starts synchronously: `Task.immediate`).
 
 import Synchronization
 
@@ -30,7 +31,13 @@ import Synchronization
 ///   `Promise` handle last. If the Task already resolved the promise by then, the handle has
 ///   no seal, which on a resolved promise would change nothing.
 /// - There is one subclass per operation type: throwing or not,
-///   `@isolated(any)` (the `Task {}`-like initializers) or nonisolated (the `on:` ones).
+///   `@isolated(any)` (the `Task {}`-like initializers, and `on:` given a caller-isolated
+///   context: `.immediate`, `.auto`) or nonisolated (the other `on:` ones).
+/// - `.immediate` starts the Task with `Task.immediate`: the operation runs synchronously in
+///   the creator's call until its first suspension, so it may resolve the box before `task`
+///   is stored and before the box registers as its cancel handler (registration then drops
+///   the handler, as for any resolved promise). Nothing else can reach the box before the
+///   creator returns the handle, so no cancel request can come before `task` is stored.
 ///
 /// Safety of `@unchecked Sendable` (and of unchecked exclusivity on `task`): `task` is
 /// written once by the creator before the registration compare-exchange publishes the box
@@ -116,7 +123,7 @@ class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, AwaitSlot, @unchec
 
 /// A Task promise whose `@isolated(any)` operation throws `Error`; `CancellationError` cancels it.
 @usableFromInline
-final class IsolatedThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromiseBox<Value, Error>, @unchecked Sendable {
+final class IsolatedThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromiseBox<Value, Error>, TaskPromiseRunner, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var operation: (@isolated(any) () async throws(Error) -> sending Value)? = nil
 
     @inlinable
@@ -139,7 +146,7 @@ final class IsolatedThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromi
 
 /// A Task promise whose nonisolated operation throws `Error`; `CancellationError` cancels it.
 @usableFromInline
-final class ThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromiseBox<Value, Error>, NonisolatedTaskPromise, @unchecked Sendable {
+final class ThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromiseBox<Value, Error>, TaskPromiseRunner, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var operation: (() async throws(Error) -> Value)? = nil
 
     @inlinable
@@ -162,7 +169,7 @@ final class ThrowingTaskPromiseBox<Value, Error: Swift.Error>: TaskPromiseBox<Va
 
 /// A Task promise whose `@isolated(any)` operation cannot fail.
 @usableFromInline
-final class IsolatedTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error>, @unchecked Sendable {
+final class IsolatedTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error>, TaskPromiseRunner, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var operation: (@isolated(any) () async -> sending Value)? = nil
 
     @inlinable
@@ -181,7 +188,7 @@ final class IsolatedTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error>, 
 
 /// A Task promise whose nonisolated operation cannot fail.
 @usableFromInline
-final class NonThrowingTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error>, NonisolatedTaskPromise, @unchecked Sendable {
+final class NonThrowingTaskPromiseBox<Value, Error>: TaskPromiseBox<Value, Error>, TaskPromiseRunner, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var operation: (() async -> Value)? = nil
 
     @inlinable
@@ -269,10 +276,11 @@ extension Promise {
     }
 }
 
-/// A Task promise box whose nonisolated operation runs on the Task's executor (the `on:`
-/// initializers): `_startTask` starts its Task.
+/// A Task promise box that `_startTask` and `_startImmediateTask` can start: `run()` runs its
+/// operation (a nonisolated one on the Task's executor, an `@isolated(any)` one on its actor)
+/// and resolves the promise.
 @usableFromInline
-protocol NonisolatedTaskPromise: AnyObject, Sendable {
+protocol TaskPromiseRunner: AnyObject, Sendable {
     /// Runs the operation and resolves the promise with its outcome.
     func run() async
 }
@@ -286,7 +294,7 @@ protocol NonisolatedTaskPromise: AnyObject, Sendable {
 /// `Task(priority:)` records none either, but converting the closure to `@isolated(any)`
 /// allocates its context (one more allocation per promise).
 @inlinable @inline(__always)
-func _startTask<Box: NonisolatedTaskPromise>(
+func _startTask<Box: TaskPromiseRunner>(
     running box: Box, executorPreference executor: (any TaskExecutor)?, priority: TaskPriority?
 ) -> Task<Void, Never> {
     if let executor {
@@ -297,6 +305,207 @@ func _startTask<Box: NonisolatedTaskPromise>(
 
 /// `_startTask` without an executor preference: out of line so that the `nil` stays literal.
 @inlinable @inline(never)
-func _startTask<Box: NonisolatedTaskPromise>(running box: Box, priority: TaskPriority?) -> Task<Void, Never> {
+func _startTask<Box: TaskPromiseRunner>(running box: Box, priority: TaskPriority?) -> Task<Void, Never> {
     Task(executorPreference: nil, priority: priority) { await box.run() }
 }
+
+// MARK: Caller-isolated and immediate starts (`Promise(on: .immediate)`, `.auto`)
+
+extension Promise where Error: Swift.Error {
+    /// Starts a Task running the throwing `@isolated(any)` operation of an initializer given a
+    /// caller-isolated context, and returns its promise. With `startingImmediately` (the
+    /// context is `.immediate`) the Task starts synchronously, in this call, when the operation
+    /// is nonisolated or isolated to `isolation` (the caller's actor, on which this runs);
+    /// otherwise it prefers `executor`. The promise's cancel requests cancel the Task.
+    @inlinable
+    package static func _runningTask(
+        startingImmediately: Bool,
+        executor: (any TaskExecutor)?,
+        priority: TaskPriority?,
+        isolation: isolated (any Actor)?,
+        operation: consuming sending @escaping @isolated(any) () async throws(Error) -> sending Value
+    ) -> Promise {
+        let operationIsolation = _isolation(of: operation)
+        let box = IsolatedThrowingTaskPromiseBox<Value, Error>(operation: operation)
+        box.task = _startCallerIsolatedTask(
+            running: box, operationIsolation: operationIsolation, startingImmediately: startingImmediately,
+            executor: executor, priority: priority, isolation: isolation
+        )
+        box.registerAsCancelHandler()
+        return Promise(box: box)
+    }
+
+    /// Starts a Task running the throwing nonisolated `operation` synchronously, in this call,
+    /// until its first suspension (a `.immediate` context held in a value), and returns its
+    /// promise. The promise's cancel requests cancel the Task.
+    @inlinable
+    package static func _runningImmediateTask(
+        priority: TaskPriority?,
+        nonisolatedOperation operation: consuming sending @escaping () async throws(Error) -> Value
+    ) -> Promise {
+        let box = ThrowingTaskPromiseBox<Value, Error>(operation: operation)
+        box.task = _startImmediateTask(running: box, priority: priority)
+        box.registerAsCancelHandler()
+        return Promise(box: box)
+    }
+}
+
+extension Promise {
+    /// `_runningTask(startingImmediately:executor:priority:isolation:operation:)` for a
+    /// non-throwing `@isolated(any)` operation.
+    @inlinable
+    package static func _runningTask(
+        startingImmediately: Bool,
+        executor: (any TaskExecutor)?,
+        priority: TaskPriority?,
+        isolation: isolated (any Actor)?,
+        operation: consuming sending @escaping @isolated(any) () async -> sending Value
+    ) -> Promise {
+        let operationIsolation = _isolation(of: operation)
+        let box = IsolatedTaskPromiseBox<Value, Error>(operation: operation)
+        box.task = _startCallerIsolatedTask(
+            running: box, operationIsolation: operationIsolation, startingImmediately: startingImmediately,
+            executor: executor, priority: priority, isolation: isolation
+        )
+        box.registerAsCancelHandler()
+        return Promise(box: box)
+    }
+
+    /// The non-throwing caller-isolated start for a promise whose `Error` is a `Swift.Error`
+    /// (where the label alone would be ambiguous).
+    @inlinable
+    package static func _runningTask(
+        startingImmediately: Bool,
+        executor: (any TaskExecutor)?,
+        priority: TaskPriority?,
+        isolation: isolated (any Actor)?,
+        nonThrowingOperation operation: consuming sending @escaping @isolated(any) () async -> sending Value
+    ) -> Promise {
+        _runningTask(
+            startingImmediately: startingImmediately, executor: executor, priority: priority, isolation: isolation,
+            operation: operation
+        )
+    }
+
+    /// `_runningImmediateTask(priority:nonisolatedOperation:)` for a non-throwing operation.
+    @inlinable
+    package static func _runningImmediateTask(
+        priority: TaskPriority?,
+        nonisolatedOperation operation: consuming sending @escaping () async -> Value
+    ) -> Promise {
+        let box = NonThrowingTaskPromiseBox<Value, Error>(operation: operation)
+        box.task = _startImmediateTask(running: box, priority: priority)
+        box.registerAsCancelHandler()
+        return Promise(box: box)
+    }
+}
+
+/// The actor an `@isolated(any)` operation is isolated to, if any.
+///
+/// A function of its own because Swift 6.3.1's SILGen crashes (signal 11) on `.isolation` read
+/// from a `sending` parameter, and from a stored optional of that function type; read from a
+/// plain parameter it compiles.
+@inlinable @inline(__always)
+func _isolation<Value, Error>(of operation: @isolated(any) () async throws(Error) -> sending Value) -> (any Actor)? {
+    operation.isolation
+}
+
+#if compiler(>=6.2)
+/// A Task promise box whose `@isolated(any)` operation can also run on the executor it is
+/// called on (the start of `Promise(on: .immediate)` on the caller's actor).
+@usableFromInline
+protocol CallerIsolatedTaskPromise: TaskPromiseRunner {
+    /// `run()` without the hop to the generic executor that a nonisolated async method makes:
+    /// called on the operation's actor, it calls the operation there, without suspending.
+    nonisolated(nonsending) func runOnCallersExecutor() async
+}
+
+extension IsolatedThrowingTaskPromiseBox: CallerIsolatedTaskPromise {
+    /// Runs the operation and resolves the promise with its outcome, on the caller's executor.
+    @inlinable @inline(__always)
+    nonisolated(nonsending) final func runOnCallersExecutor() async {
+        guard let operation = operation.take() else { fatalError("Tomorrowland: a Task promise's operation ran twice") }
+        do throws(Error) {
+            finish(.value(try await operation()))
+        } catch {
+            finish(error is CancellationError ? .cancelled : .error(error))
+        }
+    }
+}
+
+extension IsolatedTaskPromiseBox: CallerIsolatedTaskPromise {
+    /// Runs the operation and resolves the promise with its outcome, on the caller's executor.
+    @inlinable @inline(__always)
+    nonisolated(nonsending) final func runOnCallersExecutor() async {
+        guard let operation = operation.take() else { fatalError("Tomorrowland: a Task promise's operation ran twice") }
+        finish(.value(await operation()))
+    }
+}
+
+/// Starts the Task of a caller-isolated initializer (`on: .immediate`, `.auto`, `.nowOr(_)`).
+///
+/// Not starting immediately: the Task prefers `executor` (`.auto`'s queue; none for `.nowOr`),
+/// and an operation isolated to an actor hops there, as in `Promise { }`.
+///
+/// Starting immediately (`Task.immediate`): the Task's closure must have the operation's
+/// isolation, or its synchronous start would run on the wrong executor and suspend to hop:
+/// - a nonisolated operation: a nonisolated closure (`_startImmediateTask(running:priority:)`)
+///   runs it on the caller's thread, whatever actor the caller is on;
+/// - an operation isolated to the caller's actor (`isolation`, the `#isolation` of the call:
+///   a closure written in `@MainActor` code, or in an actor method that uses `self`): a
+///   closure written here inherits `isolation` (`Task.immediate` takes its operation with
+///   `@_inheritActorContext(always)`) and calls `runOnCallersExecutor()`, which does not hop;
+/// - an operation isolated to another actor (`{ @MainActor in … }` from nonisolated code):
+///   `Task.immediate` would enqueue it on that actor anyway (the caller is not known to be on
+///   it), so an ordinary Task, which hops there.
+/// On an OS older than `Task.immediate` (macOS 26, iOS 26, …) it starts like `Promise { }`.
+@inlinable
+func _startCallerIsolatedTask<Box: CallerIsolatedTaskPromise>(
+    running box: Box,
+    operationIsolation: (any Actor)?,
+    startingImmediately: Bool,
+    executor: (any TaskExecutor)?,
+    priority: TaskPriority?,
+    isolation: isolated (any Actor)?
+) -> Task<Void, Never> {
+    guard startingImmediately else { return _startTask(running: box, executorPreference: executor, priority: priority) }
+    guard let operationIsolation else { return _startImmediateTask(running: box, priority: priority) }
+    guard operationIsolation === isolation else { return _startTask(running: box, priority: priority) }
+    if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+        return Task.immediate(priority: priority) { await box.runOnCallersExecutor() }
+    }
+    return _startTask(running: box, priority: priority)
+}
+
+/// Starts the Task that runs `box` with `Task.immediate` from a nonisolated function, so that
+/// the Task's closure is nonisolated: it runs synchronously on the caller's thread until its
+/// first suspension, then on the global concurrent executor. Like `Promise { }` on an OS
+/// older than `Task.immediate`.
+@inlinable
+func _startImmediateTask<Box: TaskPromiseRunner>(running box: Box, priority: TaskPriority?) -> Task<Void, Never> {
+    if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+        return Task.immediate(priority: priority) { await box.run() }
+    }
+    return _startTask(running: box, priority: priority)
+}
+#else
+/// Starts the Task of a caller-isolated initializer. Before Swift 6.2 there is no
+/// `Task.immediate`: `.immediate` starts the Task like `Promise { }`.
+@inlinable
+func _startCallerIsolatedTask<Box: TaskPromiseRunner>(
+    running box: Box,
+    operationIsolation: (any Actor)?,
+    startingImmediately: Bool,
+    executor: (any TaskExecutor)?,
+    priority: TaskPriority?,
+    isolation: isolated (any Actor)?
+) -> Task<Void, Never> {
+    _startTask(running: box, executorPreference: startingImmediately ? nil : executor, priority: priority)
+}
+
+/// Before Swift 6.2 there is no `Task.immediate`: starts the Task like `Promise { }`.
+@inlinable
+func _startImmediateTask<Box: TaskPromiseRunner>(running box: Box, priority: TaskPriority?) -> Task<Void, Never> {
+    _startTask(running: box, priority: priority)
+}
+#endif
