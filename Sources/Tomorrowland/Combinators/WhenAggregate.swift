@@ -62,16 +62,8 @@ final class WhenAggregate<Output, Error>: @unchecked Sendable {
         return false
     }
 
-    /// Runs `work` on the global queue of `qos` (under the interleaving explorer, on a scenario
-    /// thread).
     private func dispatch(_ work: @escaping @Sendable () -> Void) {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        if schedulePointTakesDeferredWork() {
-            schedulePointDefer(work)
-            return
-        }
-        #endif
-        DispatchQueue.global(qos: qos).async(execute: work)
+        dispatchOnGlobalQueue(qos: qos, work)
     }
 
     func countDown(registering: Bool) {
@@ -235,4 +227,16 @@ final class WhenValueSlot<Value>: @unchecked Sendable {
         self.value = value
     }
     func take() -> Value { value.take()! }
+}
+
+/// Runs `work` on the global queue of `qos`, where `when`'s outputs resolve when an input
+/// resolves after the call (under the interleaving explorer, on a scenario thread instead).
+func dispatchOnGlobalQueue(qos: DispatchQoS.QoSClass, _ work: @escaping @Sendable () -> Void) {
+    #if TOMORROWLAND_SCHEDULE_POINTS
+    if schedulePointTakesDeferredWork() {
+        schedulePointDefer(work)
+        return
+    }
+    #endif
+    DispatchQueue.global(qos: qos).async(execute: work)
 }

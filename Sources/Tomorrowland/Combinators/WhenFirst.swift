@@ -1,6 +1,5 @@
 // when(first:): the first promise to fulfil or reject wins.
 
-import Dispatch
 import Synchronization
 
 /// Returns a promise that resolves with the first input to fulfil or reject.
@@ -79,13 +78,6 @@ final class WhenFirstRace<Value, Error>: @unchecked Sendable {
             resolver._box.resolve(.cancelled)
             return
         }
-        let cancel: @Sendable () -> Void = { [self] in resolver._box.resolve(.cancelled) }
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        if schedulePointTakesDeferredWork() {
-            schedulePointDefer(cancel)
-            return
-        }
-        #endif
-        DispatchQueue.global(qos: .utility).async(execute: cancel)
+        dispatchOnGlobalQueue(qos: .utility) { [self] in resolver._box.resolve(.cancelled) }
     }
 }
