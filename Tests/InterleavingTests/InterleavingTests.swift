@@ -1,8 +1,8 @@
 // Every scenario under every schedule within the preemption bound; the explorer's own
 // checks (schedule counts, deadlock, lost wakeup, replay); and three past bugs put back,
 // each found by the explorer. Runs on TomorrowlandExplored (the library compiled again with
-// the schedule points, see Package.swift), in debug builds only. All of it also runs under
-// the thread sanitizer, the scenarios there within one preemption (`bound`).
+// the schedule points, see Package.swift), in debug builds only. Run by hand under the thread
+// sanitizer (CI's sanitizer stage leaves it out), the scenarios there within one preemption.
 
 #if DEBUG && !TOMORROWLAND_SCHEDULE_POINTS
 #error("InterleavingTests: a debug build without the schedule points would run none of the explorer (Package.swift: schedulePoints)")
