@@ -24,6 +24,19 @@ public struct CallbackAPI: Sendable {
         case tokenStdPromise = "extension TokenPromise where Error == Swift.Error"
         /// A top-level function.
         case global = ""
+
+        /// The names a call of an initializer in this scope is written with (`Promise(on:)`,
+        /// `StdPromise(on:)`).
+        public var typeNames: [String] {
+            switch self {
+            case .promise, .stdPromise: return ["Promise", "StdPromise"]
+            case .delayedPromise: return ["DelayedPromise", "StdDelayedPromise"]
+            case .promiseOperation: return ["PromiseOperation", "StdPromiseOperation"]
+            case .resolver: return ["Resolver"]
+            case .tokenPromise, .tokenStdPromise: return ["TokenPromise"]
+            case .global: return []
+            }
+        }
     }
 
     /// What is declared: a method or an initializer.
@@ -111,6 +124,32 @@ public struct CallbackAPI: Sendable {
         }
     }
 
+    /// How the migration tool (Tools/) tells a call of this operator from a call of another type's
+    /// method of the same name, reading source without types. Every promise operator states it:
+    /// `Tools/Tests/TomorrowlandMigrateKitTests/OperatorFactsTests.swift` fails when an operator
+    /// recognised `.byName` is also a method of a standard library or Foundation type.
+    public enum Recognition: Sendable, Equatable {
+        /// By its name alone: no other common type has a method of this name, so `x.name(…)` is
+        /// a promise call (`then`, `catch`, `always`).
+        case byName
+        /// Only with an `on:` argument: collections, optionals, `Result` or `AsyncSequence` have
+        /// a method of this name too (`map`, `flatMap`, `mapError`; a `filter` would be one).
+        case withContextArgument
+        /// A free function, by its first argument label (`when(fulfilled:)`, `when(first:)`).
+        case freeFunction(firstLabels: [String])
+    }
+
+    /// What an invalidated `token` does to the operator's returned promise, for the `token:`
+    /// paragraph the generator writes (`{token}` in a row's doc).
+    public enum WhenSkipped: Sendable {
+        /// The returned promise takes this promise's result (observers: `then`, `catch`, `always`).
+        case passesResult
+        /// The returned promise is cancelled (transformers: `map`, `recover`, `mapResult`).
+        case cancels
+        /// Nothing else: the operator returns `self` (`tap`).
+        case skipsOnly
+    }
+
     /// How the placement tests call an operator: on which of their promises (`value`, `error`,
     /// `cancelled`) and with which closure (`{record}` records the case's label). The generator
     /// writes the cases of the operator, its `with:` form (the closure gets `_, ` first) and its
@@ -153,8 +192,12 @@ public struct CallbackAPI: Sendable {
     /// The labels of the placement tests' cases for this row (NamedContextPlacementTests'
     /// `namedCases`): by default the name, `name(with:)` and `token.name`.
     public var placementLabels: [String]?
+    /// How Tools recognises a call of the operator (`nil`: not a promise operator, a handler).
+    public var recognition: Recognition?
+    /// What an invalidated token does, for the generated `token:` paragraph (`{token}`).
+    public var whenSkipped: WhenSkipped?
     /// Whether Tools' operator list (`CallbackOperators.names`) includes the name.
-    public var isOperator: Bool
+    public var isOperator: Bool { recognition != nil }
     /// The placement tests' generated cases (`nil`: written by hand in `namedCases`).
     public var placement: Placement?
 
@@ -176,7 +219,8 @@ public struct CallbackAPI: Sendable {
         tokenForwarder: TokenForwarder? = nil,
         mark: String? = nil,
         placementLabels: [String]? = nil,
-        isOperator: Bool = false,
+        recognition: Recognition? = nil,
+        whenSkipped: WhenSkipped? = nil,
         placement: Placement? = nil
     ) {
         self.name = name
@@ -196,11 +240,14 @@ public struct CallbackAPI: Sendable {
         self.tokenForwarder = tokenForwarder
         self.mark = mark
         self.placementLabels = placementLabels
-        self.isOperator = isOperator
+        self.recognition = recognition
+        self.whenSkipped = whenSkipped
         self.placement = placement
     }
 
     /// A promise operator: `on context:`, `token:` and one closure, in an extension of `Promise`.
+    /// `recognised` and `whenSkipped` have no default: a new operator states both. Its doc's
+    /// `{context}` and `{token}` lines become the generated `context:` and `token:` paragraphs.
     public static func op(
         _ name: String,
         mark: String? = nil,
@@ -216,12 +263,15 @@ public struct CallbackAPI: Sendable {
         body: Body,
         weakOwner: WeakOwner? = nil,
         tokenForwarder: TokenForwarder?,
+        recognised: Recognition,
+        whenSkipped: WhenSkipped,
         placement: Placement
     ) -> CallbackAPI {
         CallbackAPI(
             name, in: scope, generics: generics,
             parameters: [.context(defaultAuto: defaultAuto), .token, .callback(callback, type)],
             returns: returns, attributes: attributes, owned: owned, doc: doc, body: body,
-            weakOwner: weakOwner, tokenForwarder: tokenForwarder, mark: mark, isOperator: true, placement: placement)
+            weakOwner: weakOwner, tokenForwarder: tokenForwarder, mark: mark, recognition: recognised, whenSkipped: whenSkipped,
+            placement: placement)
     }
 }

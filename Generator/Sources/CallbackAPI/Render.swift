@@ -45,7 +45,8 @@ public enum CallbackAPIGenerator {
             GeneratedFile(path: library + "Handlers.swift", contents: render(
                 "Handlers given a context: promise bodies, cancel handlers, retry.",
                 handlers.flatMap { Decl.base($0) }, imports: ["Foundation"])),
-            GeneratedFile(path: "Tools/Sources/TomorrowlandMigrateKit/Scanning/CallbackOperators.swift", contents: toolsList(operators)),
+            GeneratedFile(path: "Tools/Sources/TomorrowlandMigrateKit/Scanning/CallbackOperators.swift",
+                          contents: toolsList(table, others: otherOperatorTable)),
             GeneratedFile(path: "Tests/Swift5ClientTests/CallbackAPICases.swift", contents: placementList(table)),
         ]
     }
@@ -82,12 +83,50 @@ public enum CallbackAPIGenerator {
         return out.joined(separator: "\n") + "\n"
     }
 
-    static func toolsList(_ operators: [CallbackAPI]) -> String {
-        var out = header("The library's promise operators that take a context and a closure.")
+    static func toolsList(_ table: [CallbackAPI], others: [OtherOperator]) -> String {
+        let operators = table.filter { $0.isOperator }
+        var out = header("""
+            What the migration tool knows of the library's operators and of the APIs that take a \
+            context: their names, and how a call of each is told from another type's method of the \
+            same name (`CallbackAPI.Recognition`).
+            """)
         out += ["", "/// The names of the promise operators that take a context and a closure (one row each in the table).", "enum CallbackOperators {"]
         out.append("    static let names: Set<String> = [")
         out += operators.map { "        \"\($0.name)\"," }
-        out += ["    ]", "}"]
+        out += ["    ]", "}", ""]
+        let facts = operators.map { ($0.name, $0.recognition!) } + others.map { ($0.name, $0.recognition) }
+        func set(_ doc: [String], _ name: String, _ members: [String]) -> [String] {
+            doc.map { "    /// " + $0 } + ["    static let \(name): Set<String> = ["] + members.map { "        \"\($0)\"," } + ["    ]"]
+        }
+        out += ["/// How each promise operator is recognised in source without types, and which APIs take a context.", "enum OperatorFacts {"]
+        out += set(["Promise operators recognised by name alone: no standard library or Foundation type has a method",
+                    "of the name (OperatorFactsTests checks it with the compiler)."],
+                   "byName", facts.filter { $0.1 == .byName }.map(\.0))
+        out.append("")
+        out += set(["Promise operators recognised only with an `on:` argument: other types have a method of the name."],
+                   "withContextArgument", facts.filter { $0.1 == .withContextArgument }.map(\.0))
+        out.append("")
+        out += ["    /// Free functions, by their first argument label.", "    static let freeFunctions: [String: Set<String>] = ["]
+        for (name, recognition) in facts {
+            if case .freeFunction(let labels) = recognition { out.append("        \"\(name)\": [\(labels.map { "\"\($0)\"" }.joined(separator: ", "))],") }
+        }
+        out.append("    ]")
+        out.append("")
+        var takers: [String] = []
+        for row in table where row.parameters.contains(where: { if case .context = $0 { return true } else { return false } }) {
+            if row.declaration == .function {
+                takers.append(row.name)
+            } else {
+                takers.append("init")
+                takers += row.scope.typeNames
+            }
+        }
+        takers += others.filter(\.takesContext).map(\.name)
+        var seen = Set<String>()
+        out += set(["The names called with an `on:` context: every row of the table (an initializer by its type's",
+                    "names and `init`) and the other operators that take one."],
+                   "contextTakers", takers.filter { seen.insert($0).inserted })
+        out.append("}")
         return out.joined(separator: "\n") + "\n"
     }
 
@@ -199,7 +238,7 @@ struct Decl {
     /// The row's own declaration.
     static func base(_ row: CallbackAPI) -> [Decl] {
         [Decl(name: row.name, scope: row.scope, declaration: row.declaration, generics: row.generics, parameters: row.parameters,
-              returns: row.returns, attributes: row.attributes, owned: row.owned, doc: row.doc, body: row.body,
+              returns: row.returns, attributes: row.attributes, owned: row.owned, doc: row.expandedDoc, body: row.body,
               isolation: row.isolation, subject: row.subject, closures: row.closures, mark: row.mark)]
     }
 
@@ -239,11 +278,8 @@ struct Decl {
         case .parts(let summary, let callbackDoc, let returned):
             let width = 92  // the comment's text in an extension: 100 columns less "    /// "
             let paragraphs = "`Promise.\(row.name)(on:token:_:)` with the wrapper's token: \(summary)".split(separator: "\n\n")
-            let defaultContext = row.parameters.contains { if case .context(true) = $0 { return true } else { return false } }
-            let context = "Where `\(callback)` runs (see `PromiseContext`)."
-                + (defaultContext ? " The default, `.auto`, is evaluated now: `.main` on the main queue or main actor, else `.default`." : "")
             let lines = paragraphs.map { wrap(String($0), prefix: "", width: width).joined(separator: "\n") }
-                + [(["- Parameters:"] + wrap(context, prefix: "  - context: ", then: "    ", width: width)
+                + [(["- Parameters:"] + row.contextParagraph(width: width)
                     + wrap(callbackDoc, prefix: "  - \(callback): ", then: "    ", width: width)
                     + wrap("\(returned), wrapped with the same token. From the initial `withToken(_:)` wrapper, that promise is also "
                            + "asked to cancel when the token is invalidated (rule 29).", prefix: "- Returns: ", then: "  ", width: width))
@@ -422,6 +458,48 @@ struct Decl {
         out += body.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : indent + "    " + $0 }
         out.append(indent + "}")
         return out
+    }
+}
+
+extension CallbackAPI {
+    /// The doc comment's text width in an extension: 100 columns less "    /// ".
+    static let docWidth = 92
+
+    /// The `- context:` parameter paragraph, the same for every row: where the callback runs,
+    /// and the `.auto` default when the row has it.
+    func contextParagraph(width: Int = docWidth) -> [String] {
+        let callback = parameters.lazy.compactMap { if case .callback(_, let name, _, _) = $0 { return name } else { return nil } }.first ?? "callback"
+        let defaultAuto = parameters.contains { if case .context(true) = $0 { return true } else { return false } }
+        let text = "Where `\(callback)` runs (see `PromiseContext`)."
+            + (defaultAuto ? " The default, `.auto`, is evaluated now: `.main` on the main queue or main actor, else `.default`." : "")
+        return wrap(text, prefix: "  - context: ", then: "    ", width: width)
+    }
+
+    /// The `- token:` parameter paragraph, the same for every operator but for what a skip does
+    /// to the returned promise (`whenSkipped`).
+    func tokenParagraph(width: Int = docWidth) -> [String] {
+        let callback = parameters.lazy.compactMap { if case .callback(_, let name, _, _) = $0 { return name } else { return nil } }.first ?? "callback"
+        let outcome: String
+        switch whenSkipped {
+        case .passesResult: outcome = " and the returned promise takes this promise's result"
+        case .cancels: outcome = " and the returned promise is cancelled"
+        case .skipsOnly, nil: outcome = ""
+        }
+        let text = "Checked when `\(callback)` would run: if it has been invalidated since this call (not before it), "
+            + "`\(callback)` is skipped\(outcome)."
+        return wrap(text, prefix: "  - token: ", then: "    ", width: width)
+    }
+
+    /// `doc` with its `{context}` and `{token}` lines written out (`contextParagraph`,
+    /// `tokenParagraph`): the paragraphs every operator shares, kept in one place.
+    var expandedDoc: String {
+        doc.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line -> [String] in
+            switch line.drop(while: { $0 == " " }) {
+            case "{context}": return contextParagraph()
+            case "{token}": return tokenParagraph()
+            default: return [String(line)]
+            }
+        }.joined(separator: "\n")
     }
 }
 

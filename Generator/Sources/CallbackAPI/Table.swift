@@ -3,7 +3,8 @@
 // `swift run --package-path Generator generate-callback-api` writes from these rows (see
 // Render.swift): the four overloads of each row (caller-isolated, main actor, context value,
 // named context) with their doc comments, in Sources/Tomorrowland/Generated/; a row's `with:` variant
-// and `TokenPromise` forwarder; Tools' list of operators; the placement tests' list of cases.
+// and `TokenPromise` forwarder; the migration tool's operator facts (with OtherOperators.swift); the
+// placement tests' list of cases.
 // To add an operator, add a row and its body here (the checklist is in
 // Sources/Tomorrowland/Tomorrowland.docc/Internals.md, "Adding an operator").
 //
@@ -32,11 +33,8 @@ public let callbackAPITable: [CallbackAPI] = [
             and the returned promise still takes this promise's result.
 
             - Parameters:
-              - context: Where `onSuccess` runs (see `PromiseContext`). The default, `.auto`, is
-                evaluated now: `.main` on the main queue or main actor, else `.default`.
-              - token: Checked when `onSuccess` would run: if it has been invalidated since this call (not
-                before it), `onSuccess` is skipped and the returned promise takes this promise's
-                result.
+              {context}
+              {token}
               - onSuccess: Called with the value; not called on rejection or cancellation.
                 Released on `context` right after it runs, or when the promise resolves without
                 calling it.
@@ -72,6 +70,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 """,
             callback: "Called with the value.",
             returns: "A promise with this promise's result"),
+        recognised: .byName,
+        whenSkipped: .passesResult,
         placement: .init(on: "value", "_ in {record}")
     ),
     .op(
@@ -87,9 +87,8 @@ public let callbackAPITable: [CallbackAPI] = [
             invalidated `token` the returned promise is cancelled instead.
 
             - Parameters:
-              - context: Where `onSuccess` runs (see `PromiseContext`).
-              - token: Checked when `onSuccess` would run: if it has been invalidated since this call (not
-                before it), `onSuccess` is skipped and the returned promise is cancelled.
+              {context}
+              {token}
               - onSuccess: Called with the value; what it returns fulfils the returned promise.
                 Released on `context` right after it runs, or when the promise resolves without
                 it.
@@ -126,6 +125,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 """,
             callback: "Called with the value; what it returns fulfils the returned promise.",
             returns: "A promise of the transformed value"),
+        recognised: .withContextArgument,
+        whenSkipped: .cancels,
         placement: .init(on: "value", "x in {record}; return x")
     ),
     .op(
@@ -142,9 +143,8 @@ public let callbackAPITable: [CallbackAPI] = [
             cancellation propagation (rule 27).
 
             - Parameters:
-              - context: Where `onSuccess` runs (see `PromiseContext`).
-              - token: Checked when `onSuccess` would run: if it has been invalidated since this call (not
-                before it), `onSuccess` is skipped and the returned promise is cancelled.
+              {context}
+              {token}
               - onSuccess: Called with the value; returns the promise to adopt. An error or
                 cancellation of this promise passes through without calling it.
             - Returns: A promise of the adopted promise's result. Its cancel requests go to this
@@ -179,6 +179,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 """,
             callback: "Called with the value; returns the promise to adopt.",
             returns: "A promise of the adopted promise's result"),
+        recognised: .withContextArgument,
+        whenSkipped: .cancels,
         placement: .init(on: "value", "x in {record}; return StdPromise(fulfilled: x)")
     ),
     .op(
@@ -192,11 +194,8 @@ public let callbackAPITable: [CallbackAPI] = [
             Like `then`, but `onSuccess` may throw, rejecting the returned promise.
 
             - Parameters:
-              - context: Where `onSuccess` runs (see `PromiseContext`). The default, `.auto`, is
-                evaluated now: `.main` on the main queue or main actor, else `.default`.
-              - token: Checked when `onSuccess` would run: if it has been invalidated since this call (not
-                before it), `onSuccess` is skipped and the returned promise takes this promise's
-                result.
+              {context}
+              {token}
               - onSuccess: Called with the value; an error it throws rejects the returned
                 promise.
             - Returns: A promise with this promise's result, or the thrown error; a child of
@@ -217,6 +216,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 """,
             callback: "Called with the value; may throw.",
             returns: "A promise with this promise's result or the thrown error"),
+        recognised: .byName,
+        whenSkipped: .passesResult,
         placement: .init(on: "value", "_ in {record}")
     ),
     .op(
@@ -230,9 +231,8 @@ public let callbackAPITable: [CallbackAPI] = [
             Like `map`, but `onSuccess` may throw, rejecting the returned promise.
 
             - Parameters:
-              - context: Where `onSuccess` runs (see `PromiseContext`).
-              - token: Checked when `onSuccess` would run: if it has been invalidated since this call (not
-                before it), `onSuccess` is skipped and the returned promise is cancelled.
+              {context}
+              {token}
               - onSuccess: Called with the value; what it returns fulfils the returned promise,
                 an error it throws rejects it. Errors and cancellation pass through without
                 calling it.
@@ -256,6 +256,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 """,
             callback: "Called with the value; returns the new value, or throws.",
             returns: "A promise of the transformed value"),
+        recognised: .byName,
+        whenSkipped: .cancels,
         placement: .init(on: "value", "x in {record}; return x")
     ),
     .op(
@@ -270,9 +272,8 @@ public let callbackAPITable: [CallbackAPI] = [
             upcast to `Swift.Error`.
 
             - Parameters:
-              - context: Where `onSuccess` runs (see `PromiseContext`).
-              - token: Checked when `onSuccess` would run: if it has been invalidated since this call (not
-                before it), `onSuccess` is skipped and the returned promise is cancelled.
+              {context}
+              {token}
               - onSuccess: Called with the value; returns the promise to adopt (without a
                 context hop, rule 27), or throws to reject the returned promise.
             - Returns: A promise of the adopted promise's result, its error upcast to
@@ -296,6 +297,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 """,
             callback: "Called with the value; returns the promise to adopt, or throws.",
             returns: "A promise of the adopted promise's result"),
+        recognised: .byName,
+        whenSkipped: .cancels,
         placement: .init(on: "value", "x in {record}; return StdPromise(fulfilled: x)")
     ),
     .op(
@@ -313,10 +316,8 @@ public let callbackAPITable: [CallbackAPI] = [
             skipped and the returned promise still takes this promise's result.
 
             - Parameters:
-              - context: Where `onError` runs (see `PromiseContext`). The default, `.auto`, is
-                evaluated now: `.main` on the main queue or main actor, else `.default`.
-              - token: Checked when `onError` would run: if invalidated after this call,
-                `onError` is skipped and the returned promise takes this promise's result.
+              {context}
+              {token}
               - onError: Called with the error; not called on fulfilment or cancellation.
                 Released on `context` right after it runs, or when the promise resolves without
                 calling it.
@@ -347,6 +348,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 """,
             callback: "Called with the error.",
             returns: "A promise with this promise's result"),
+        recognised: .byName,
+        whenSkipped: .passesResult,
         placement: .init(on: "error", "_ in {record}")
     ),
     .op(
@@ -358,9 +361,8 @@ public let callbackAPITable: [CallbackAPI] = [
             Replaces an error with a value, giving a promise that cannot be rejected.
 
             - Parameters:
-              - context: Where `onError` runs (see `PromiseContext`).
-              - token: Checked when `onError` would run: if invalidated after this call,
-                `onError` is skipped and the returned promise is cancelled.
+              {context}
+              {token}
               - onError: Called with the error; what it returns fulfils the returned promise. A
                 value or cancellation of this promise passes through without calling it.
             - Returns: A promise that is fulfilled or cancelled, never rejected; a child of this
@@ -399,6 +401,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 """,
             callback: "Called with the error; what it returns fulfils the returned promise.",
             returns: "A promise that cannot be rejected"),
+        recognised: .byName,
+        whenSkipped: .cancels,
         placement: .init(on: "error", "_ in {record}; return 0")
     ),
     .op(
@@ -411,9 +415,8 @@ public let callbackAPITable: [CallbackAPI] = [
             Transforms the error on `context`. Values and cancellation pass through.
 
             - Parameters:
-              - context: Where `onError` runs (see `PromiseContext`).
-              - token: Checked when `onError` would run: if invalidated after this call,
-                `onError` is skipped and the returned promise is cancelled.
+              {context}
+              {token}
               - onError: Called with the error; what it returns rejects the returned promise.
             - Returns: A promise with this promise's value, or the transformed error; a child of
               this promise for cancellation propagation.
@@ -437,6 +440,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 """,
             callback: "Called with the error; what it returns rejects the returned promise.",
             returns: "A promise with this promise's value or the transformed error"),
+        recognised: .withContextArgument,
+        whenSkipped: .cancels,
         placement: .init(on: "error", "_ -> PlacementError in {record}; return .failed")
     ),
     .op(
@@ -449,9 +454,8 @@ public let callbackAPITable: [CallbackAPI] = [
             Replaces an error with the eventual result of the promise `onError` returns.
 
             - Parameters:
-              - context: Where `onError` runs (see `PromiseContext`).
-              - token: Checked when `onError` would run: if invalidated after this call,
-                `onError` is skipped and the returned promise is cancelled.
+              {context}
+              {token}
               - onError: Called with the error; returns the promise to adopt, without a context
                 hop (rule 27). A value or cancellation of this promise passes through without
                 calling it.
@@ -475,6 +479,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 """,
             callback: "Called with the error; returns the promise to adopt.",
             returns: "A promise with this promise's value or the adopted promise's result"),
+        recognised: .withContextArgument,
+        whenSkipped: .cancels,
         placement: .init(on: "error", "_ -> Promise<Int, PlacementError> in {record}; return Promise(rejected: .failed)")
     ),
     .op(
@@ -487,9 +493,8 @@ public let callbackAPITable: [CallbackAPI] = [
             Transforms the error with a throwing function; a thrown error becomes the new error.
 
             - Parameters:
-              - context: Where `onError` runs (see `PromiseContext`).
-              - token: Checked when `onError` would run: if invalidated after this call,
-                `onError` is skipped and the returned promise is cancelled.
+              {context}
+              {token}
               - onError: Called with the error; what it returns or throws rejects the returned
                 promise. Values and cancellation pass through without calling it.
             - Returns: A promise with this promise's value, or the new error as `Swift.Error`; a
@@ -512,6 +517,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 """,
             callback: "Called with the error; returns or throws the new error.",
             returns: "A promise with this promise's value or the new error"),
+        recognised: .byName,
+        whenSkipped: .cancels,
         placement: .init(on: "error", "_ -> PlacementError in {record}; return .failed")
     ),
     .op(
@@ -525,9 +532,8 @@ public let callbackAPITable: [CallbackAPI] = [
             returns.
 
             - Parameters:
-              - context: Where `onError` runs (see `PromiseContext`).
-              - token: Checked when `onError` would run: if invalidated after this call,
-                `onError` is skipped and the returned promise is cancelled.
+              {context}
+              {token}
               - onError: Called with the error; returns the promise to adopt (without a context
                 hop, rule 27), or throws to reject the returned promise.
             - Returns: A promise with this promise's value, or the adopted promise's result with
@@ -552,6 +558,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 """,
             callback: "Called with the error; returns the promise to adopt, or throws.",
             returns: "A promise with this promise's value or the adopted promise's result"),
+        recognised: .byName,
+        whenSkipped: .cancels,
         placement: .init(on: "error", "_ -> Promise<Int, PlacementError> in {record}; return Promise(rejected: .failed)")
     ),
     .op(
@@ -564,9 +572,8 @@ public let callbackAPITable: [CallbackAPI] = [
             Replaces an error with a value; a thrown error rejects the returned promise.
 
             - Parameters:
-              - context: Where `onError` runs (see `PromiseContext`).
-              - token: Checked when `onError` would run: if invalidated after this call,
-                `onError` is skipped and the returned promise is cancelled.
+              {context}
+              {token}
               - onError: Called with the error; what it returns fulfils the returned promise, an
                 error it throws rejects it. Values and cancellation pass through without calling
                 it.
@@ -590,6 +597,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 """,
             callback: "Called with the error; returns a value, or throws.",
             returns: "A promise with this promise's value, the recovered value or the thrown error"),
+        recognised: .byName,
+        whenSkipped: .cancels,
         placement: .init(on: "error", "_ in {record}; return 0")
     ),
     .op(
@@ -607,11 +616,8 @@ public let callbackAPITable: [CallbackAPI] = [
             Returns a promise with the same result, resolved after `onComplete` returns.
 
             - Parameters:
-              - context: Where `onComplete` runs (see `PromiseContext`). The default, `.auto`,
-                is evaluated now: `.main` on the main queue or main actor, else `.default`.
-              - token: Checked when `onComplete` would run: if it has been invalidated since this call (not
-                before it), `onComplete` is skipped and the returned promise takes this promise's
-                result.
+              {context}
+              {token}
               - onComplete: Called with the result. Released on `context` right after it runs.
             - Returns: A new promise with this promise's result; a child of this promise for
               cancellation propagation (rule 5).
@@ -638,6 +644,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 """,
             callback: "Called with the result.",
             returns: "A promise with this promise's result"),
+        recognised: .byName,
+        whenSkipped: .passesResult,
         placement: .init(on: "value", "_ in {record}")
     ),
     .op(
@@ -650,9 +658,8 @@ public let callbackAPITable: [CallbackAPI] = [
             Transforms the result, whatever it is (including cancelled).
 
             - Parameters:
-              - context: Where `onComplete` runs (see `PromiseContext`).
-              - token: Checked when `onComplete` would run: if it has been invalidated since this call (not
-                before it), `onComplete` is skipped and the returned promise is cancelled.
+              {context}
+              {token}
               - onComplete: Called with the result; what it returns resolves the returned
                 promise (it may turn a value into an error, an error into a value, or either
                 into `.cancelled`).
@@ -683,6 +690,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 """,
             callback: "Called with the result; what it returns resolves the returned promise.",
             returns: "A promise of the transformed result", label: "onComplete"),
+        recognised: .byName,
+        whenSkipped: .cancels,
         placement: .init(on: "value", "r -> PromiseResult<Int, Error> in {record}; return r")
     ),
     .op(
@@ -695,9 +704,8 @@ public let callbackAPITable: [CallbackAPI] = [
             Replaces the result with the eventual result of the promise `onComplete` returns.
 
             - Parameters:
-              - context: Where `onComplete` runs (see `PromiseContext`).
-              - token: Checked when `onComplete` would run: if it has been invalidated since this call (not
-                before it), `onComplete` is skipped and the returned promise is cancelled.
+              {context}
+              {token}
               - onComplete: Called with the result, whatever it is; returns the promise to
                 adopt, without a context hop (rule 27).
             - Returns: A promise of the adopted promise's result. Its cancel requests go to this
@@ -727,6 +735,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 """,
             callback: "Called with the result; returns the promise to adopt.",
             returns: "A promise of the adopted promise's result"),
+        recognised: .byName,
+        whenSkipped: .cancels,
         placement: .init(on: "value", "r -> StdPromise<Int> in {record}; return Promise(with: r)")
     ),
     .op(
@@ -739,9 +749,8 @@ public let callbackAPITable: [CallbackAPI] = [
             Transforms the result with a throwing function; a thrown error rejects.
 
             - Parameters:
-              - context: Where `onComplete` runs (see `PromiseContext`).
-              - token: Checked when `onComplete` would run: if it has been invalidated since this call (not
-                before it), `onComplete` is skipped and the returned promise is cancelled.
+              {context}
+              {token}
               - onComplete: Called with the result, whatever it is; what it returns resolves the
                 returned promise (its error upcast to `Swift.Error`), an error it throws rejects
                 it.
@@ -760,6 +769,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 """,
             callback: "Called with the result; returns the new result, or throws.",
             returns: "A promise of the transformed result"),
+        recognised: .byName,
+        whenSkipped: .cancels,
         placement: .init(on: "value", "r -> PromiseResult<Int, Error> in {record}; return r")
     ),
     .op(
@@ -773,9 +784,8 @@ public let callbackAPITable: [CallbackAPI] = [
             returns; a thrown error rejects.
 
             - Parameters:
-              - context: Where `onComplete` runs (see `PromiseContext`).
-              - token: Checked when `onComplete` would run: if it has been invalidated since this call (not
-                before it), `onComplete` is skipped and the returned promise is cancelled.
+              {context}
+              {token}
               - onComplete: Called with the result, whatever it is; returns the promise to adopt
                 (without a context hop, rule 27), or throws to reject the returned promise.
             - Returns: A promise of the adopted promise's result, its error upcast to
@@ -794,6 +804,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 """,
             callback: "Called with the result; returns the promise to adopt, or throws.",
             returns: "A promise of the adopted promise's result"),
+        recognised: .byName,
+        whenSkipped: .cancels,
         placement: .init(on: "value", "r -> StdPromise<Int> in {record}; return Promise(with: r)")
     ),
     .op(
@@ -810,10 +822,8 @@ public let callbackAPITable: [CallbackAPI] = [
             affecting it. With an invalidated `token` the callback is skipped.
 
             - Parameters:
-              - context: Where `onComplete` runs (see `PromiseContext`). The default, `.auto`,
-                is evaluated now: `.main` on the main queue or main actor, else `.default`.
-              - token: Checked when `onComplete` would run: if it has been invalidated since this call (not
-                before it), `onComplete` is skipped.
+              {context}
+              {token}
               - onComplete: Called with the result, whatever it is. Released on `context` right
                 after it runs.
             - Returns: `self`. The callback neither blocks nor triggers automatic cancellation
@@ -838,6 +848,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 _ = inner.tap(on: context, token: token, onComplete)
                 return self
                 """),
+        recognised: .withContextArgument,
+        whenSkipped: .skipsOnly,
         placement: .init(on: "value", "_ in {record}")
     ),
     .op(
@@ -855,11 +867,8 @@ public let callbackAPITable: [CallbackAPI] = [
             requested cancellation (rule 7).
 
             - Parameters:
-              - context: Where `onCancel` runs (see `PromiseContext`). The default, `.auto`, is
-                evaluated now: `.main` on the main queue or main actor, else `.default`.
-              - token: Checked when `onCancel` would run: if it has been invalidated since this call (not
-                before it), `onCancel` is skipped and the returned promise takes this promise's
-                result.
+              {context}
+              {token}
               - onCancel: Called when the promise is cancelled; not called on fulfilment or
                 rejection. Released on `context` right after it runs, or when the promise
                 resolves without calling it.
@@ -878,6 +887,8 @@ public let callbackAPITable: [CallbackAPI] = [
                 """,
             callback: "Called when the promise is cancelled.",
             returns: "A promise with this promise's result"),
+        recognised: .byName,
+        whenSkipped: .passesResult,
         placement: .init(on: "cancelled", "{record}")
     ),
     CallbackAPI(
@@ -906,7 +917,7 @@ public let callbackAPITable: [CallbackAPI] = [
         body: .inline("_propagatingCancellation(on: {context}, isolation: {isolation}, cancelRequested: {cancelRequested})"),
         mark: "Cancellation",
         placementLabels: ["propagatingCancellation(on:)"],
-        isOperator: true
+        recognition: .byName
     ),
     CallbackAPI(
         "init", in: .promise, declaration: .initializer,

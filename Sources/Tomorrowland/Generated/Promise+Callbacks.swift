@@ -14,8 +14,8 @@ extension Promise {
     /// - Parameters:
     ///   - context: Where `onSuccess` runs (see `PromiseContext`). The default, `.auto`, is
     ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
-    ///   - token: Checked when `onSuccess` would run: if it has been invalidated since this call (not
-    ///     before it), `onSuccess` is skipped and the returned promise takes this promise's
+    ///   - token: Checked when `onSuccess` would run: if it has been invalidated since this call
+    ///     (not before it), `onSuccess` is skipped and the returned promise takes this promise's
     ///     result.
     ///   - onSuccess: Called with the value; not called on rejection or cancellation.
     ///     Released on `context` right after it runs, or when the promise resolves without
@@ -72,8 +72,8 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onSuccess` runs (see `PromiseContext`).
-    ///   - token: Checked when `onSuccess` would run: if it has been invalidated since this call (not
-    ///     before it), `onSuccess` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onSuccess` would run: if it has been invalidated since this call
+    ///     (not before it), `onSuccess` is skipped and the returned promise is cancelled.
     ///   - onSuccess: Called with the value; what it returns fulfils the returned promise.
     ///     Released on `context` right after it runs, or when the promise resolves without
     ///     it.
@@ -135,8 +135,8 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onSuccess` runs (see `PromiseContext`).
-    ///   - token: Checked when `onSuccess` would run: if it has been invalidated since this call (not
-    ///     before it), `onSuccess` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onSuccess` would run: if it has been invalidated since this call
+    ///     (not before it), `onSuccess` is skipped and the returned promise is cancelled.
     ///   - onSuccess: Called with the value; returns the promise to adopt. An error or
     ///     cancellation of this promise passes through without calling it.
     /// - Returns: A promise of the adopted promise's result. Its cancel requests go to this
@@ -193,8 +193,8 @@ extension Promise where Error == Swift.Error {
     /// - Parameters:
     ///   - context: Where `onSuccess` runs (see `PromiseContext`). The default, `.auto`, is
     ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
-    ///   - token: Checked when `onSuccess` would run: if it has been invalidated since this call (not
-    ///     before it), `onSuccess` is skipped and the returned promise takes this promise's
+    ///   - token: Checked when `onSuccess` would run: if it has been invalidated since this call
+    ///     (not before it), `onSuccess` is skipped and the returned promise takes this promise's
     ///     result.
     ///   - onSuccess: Called with the value; an error it throws rejects the returned
     ///     promise.
@@ -261,8 +261,8 @@ extension Promise where Error == Swift.Error {
     ///
     /// - Parameters:
     ///   - context: Where `onSuccess` runs (see `PromiseContext`).
-    ///   - token: Checked when `onSuccess` would run: if it has been invalidated since this call (not
-    ///     before it), `onSuccess` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onSuccess` would run: if it has been invalidated since this call
+    ///     (not before it), `onSuccess` is skipped and the returned promise is cancelled.
     ///   - onSuccess: Called with the value; what it returns fulfils the returned promise,
     ///     an error it throws rejects it. Errors and cancellation pass through without
     ///     calling it.
@@ -332,8 +332,8 @@ extension Promise where Error == Swift.Error {
     ///
     /// - Parameters:
     ///   - context: Where `onSuccess` runs (see `PromiseContext`).
-    ///   - token: Checked when `onSuccess` would run: if it has been invalidated since this call (not
-    ///     before it), `onSuccess` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onSuccess` would run: if it has been invalidated since this call
+    ///     (not before it), `onSuccess` is skipped and the returned promise is cancelled.
     ///   - onSuccess: Called with the value; returns the promise to adopt (without a
     ///     context hop, rule 27), or throws to reject the returned promise.
     /// - Returns: A promise of the adopted promise's result, its error upcast to
@@ -408,10 +408,10 @@ extension Promise {
     /// skipped and the returned promise still takes this promise's result.
     ///
     /// - Parameters:
-    ///   - context: Where `onError` runs (see `PromiseContext`). The default, `.auto`, is
-    ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
-    ///   - token: Checked when `onError` would run: if invalidated after this call,
-    ///     `onError` is skipped and the returned promise takes this promise's result.
+    ///   - context: Where `onError` runs (see `PromiseContext`). The default, `.auto`, is evaluated
+    ///     now: `.main` on the main queue or main actor, else `.default`.
+    ///   - token: Checked when `onError` would run: if it has been invalidated since this call (not
+    ///     before it), `onError` is skipped and the returned promise takes this promise's result.
     ///   - onError: Called with the error; not called on fulfilment or cancellation.
     ///     Released on `context` right after it runs, or when the promise resolves without
     ///     calling it.
@@ -466,8 +466,8 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`).
-    ///   - token: Checked when `onError` would run: if invalidated after this call,
-    ///     `onError` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onError` would run: if it has been invalidated since this call (not
+    ///     before it), `onError` is skipped and the returned promise is cancelled.
     ///   - onError: Called with the error; what it returns fulfils the returned promise. A
     ///     value or cancellation of this promise passes through without calling it.
     /// - Returns: A promise that is fulfilled or cancelled, never rejected; a child of this
@@ -534,8 +534,8 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`).
-    ///   - token: Checked when `onError` would run: if invalidated after this call,
-    ///     `onError` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onError` would run: if it has been invalidated since this call (not
+    ///     before it), `onError` is skipped and the returned promise is cancelled.
     ///   - onError: Called with the error; what it returns rejects the returned promise.
     /// - Returns: A promise with this promise's value, or the transformed error; a child of
     ///   this promise for cancellation propagation.
@@ -601,8 +601,8 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`).
-    ///   - token: Checked when `onError` would run: if invalidated after this call,
-    ///     `onError` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onError` would run: if it has been invalidated since this call (not
+    ///     before it), `onError` is skipped and the returned promise is cancelled.
     ///   - onError: Called with the error; returns the promise to adopt, without a context
     ///     hop (rule 27). A value or cancellation of this promise passes through without
     ///     calling it.
@@ -671,8 +671,8 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`).
-    ///   - token: Checked when `onError` would run: if invalidated after this call,
-    ///     `onError` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onError` would run: if it has been invalidated since this call (not
+    ///     before it), `onError` is skipped and the returned promise is cancelled.
     ///   - onError: Called with the error; what it returns or throws rejects the returned
     ///     promise. Values and cancellation pass through without calling it.
     /// - Returns: A promise with this promise's value, or the new error as `Swift.Error`; a
@@ -741,8 +741,8 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`).
-    ///   - token: Checked when `onError` would run: if invalidated after this call,
-    ///     `onError` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onError` would run: if it has been invalidated since this call (not
+    ///     before it), `onError` is skipped and the returned promise is cancelled.
     ///   - onError: Called with the error; returns the promise to adopt (without a context
     ///     hop, rule 27), or throws to reject the returned promise.
     /// - Returns: A promise with this promise's value, or the adopted promise's result with
@@ -813,8 +813,8 @@ extension Promise where Error == Swift.Error {
     ///
     /// - Parameters:
     ///   - context: Where `onError` runs (see `PromiseContext`).
-    ///   - token: Checked when `onError` would run: if invalidated after this call,
-    ///     `onError` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onError` would run: if it has been invalidated since this call (not
+    ///     before it), `onError` is skipped and the returned promise is cancelled.
     ///   - onError: Called with the error; what it returns fulfils the returned promise, an
     ///     error it throws rejects it. Values and cancellation pass through without calling
     ///     it.
@@ -889,10 +889,10 @@ extension Promise {
     /// Returns a promise with the same result, resolved after `onComplete` returns.
     ///
     /// - Parameters:
-    ///   - context: Where `onComplete` runs (see `PromiseContext`). The default, `.auto`,
-    ///     is evaluated now: `.main` on the main queue or main actor, else `.default`.
-    ///   - token: Checked when `onComplete` would run: if it has been invalidated since this call (not
-    ///     before it), `onComplete` is skipped and the returned promise takes this promise's
+    ///   - context: Where `onComplete` runs (see `PromiseContext`). The default, `.auto`, is
+    ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
+    ///   - token: Checked when `onComplete` would run: if it has been invalidated since this call
+    ///     (not before it), `onComplete` is skipped and the returned promise takes this promise's
     ///     result.
     ///   - onComplete: Called with the result. Released on `context` right after it runs.
     /// - Returns: A new promise with this promise's result; a child of this promise for
@@ -946,8 +946,8 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onComplete` runs (see `PromiseContext`).
-    ///   - token: Checked when `onComplete` would run: if it has been invalidated since this call (not
-    ///     before it), `onComplete` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onComplete` would run: if it has been invalidated since this call
+    ///     (not before it), `onComplete` is skipped and the returned promise is cancelled.
     ///   - onComplete: Called with the result; what it returns resolves the returned
     ///     promise (it may turn a value into an error, an error into a value, or either
     ///     into `.cancelled`).
@@ -1011,8 +1011,8 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onComplete` runs (see `PromiseContext`).
-    ///   - token: Checked when `onComplete` would run: if it has been invalidated since this call (not
-    ///     before it), `onComplete` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onComplete` would run: if it has been invalidated since this call
+    ///     (not before it), `onComplete` is skipped and the returned promise is cancelled.
     ///   - onComplete: Called with the result, whatever it is; returns the promise to
     ///     adopt, without a context hop (rule 27).
     /// - Returns: A promise of the adopted promise's result. Its cancel requests go to this
@@ -1075,8 +1075,8 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onComplete` runs (see `PromiseContext`).
-    ///   - token: Checked when `onComplete` would run: if it has been invalidated since this call (not
-    ///     before it), `onComplete` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onComplete` would run: if it has been invalidated since this call
+    ///     (not before it), `onComplete` is skipped and the returned promise is cancelled.
     ///   - onComplete: Called with the result, whatever it is; what it returns resolves the
     ///     returned promise (its error upcast to `Swift.Error`), an error it throws rejects
     ///     it.
@@ -1141,8 +1141,8 @@ extension Promise {
     ///
     /// - Parameters:
     ///   - context: Where `onComplete` runs (see `PromiseContext`).
-    ///   - token: Checked when `onComplete` would run: if it has been invalidated since this call (not
-    ///     before it), `onComplete` is skipped and the returned promise is cancelled.
+    ///   - token: Checked when `onComplete` would run: if it has been invalidated since this call
+    ///     (not before it), `onComplete` is skipped and the returned promise is cancelled.
     ///   - onComplete: Called with the result, whatever it is; returns the promise to adopt
     ///     (without a context hop, rule 27), or throws to reject the returned promise.
     /// - Returns: A promise of the adopted promise's result, its error upcast to
@@ -1208,10 +1208,10 @@ extension Promise {
     /// affecting it. With an invalidated `token` the callback is skipped.
     ///
     /// - Parameters:
-    ///   - context: Where `onComplete` runs (see `PromiseContext`). The default, `.auto`,
-    ///     is evaluated now: `.main` on the main queue or main actor, else `.default`.
-    ///   - token: Checked when `onComplete` would run: if it has been invalidated since this call (not
-    ///     before it), `onComplete` is skipped.
+    ///   - context: Where `onComplete` runs (see `PromiseContext`). The default, `.auto`, is
+    ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
+    ///   - token: Checked when `onComplete` would run: if it has been invalidated since this call
+    ///     (not before it), `onComplete` is skipped.
     ///   - onComplete: Called with the result, whatever it is. Released on `context` right
     ///     after it runs.
     /// - Returns: `self`. The callback neither blocks nor triggers automatic cancellation
@@ -1274,8 +1274,8 @@ extension Promise {
     /// - Parameters:
     ///   - context: Where `onCancel` runs (see `PromiseContext`). The default, `.auto`, is
     ///     evaluated now: `.main` on the main queue or main actor, else `.default`.
-    ///   - token: Checked when `onCancel` would run: if it has been invalidated since this call (not
-    ///     before it), `onCancel` is skipped and the returned promise takes this promise's
+    ///   - token: Checked when `onCancel` would run: if it has been invalidated since this call
+    ///     (not before it), `onCancel` is skipped and the returned promise takes this promise's
     ///     result.
     ///   - onCancel: Called when the promise is cancelled; not called on fulfilment or
     ///     rejection. Released on `context` right after it runs, or when the promise

@@ -58,12 +58,9 @@ final class ContextArguments: TypeTrackingVisitor {
         return isolatedTypes.contains(type.name) || type.attributes.map(Isolation.hasMainActor) == true
     }
 
-    /// The library's APIs that take a context and a closure (other `on:` parameters, such as
-    /// a wrapper's `PromiseContext` one, take any context already).
-    private static let contextAPIs: Set<String> = PromiseOperators.always.union(PromiseOperators.withContextArgument).union([
-        "Promise", "StdPromise", "DelayedPromise", "StdDelayedPromise", "PromiseOperation", "StdPromiseOperation",
-        "onRequestCancel", "retry", "init",
-    ])
+    /// The library's APIs that take a context (other `on:` parameters, such as a wrapper's
+    /// `PromiseContext` one, take any context already), generated from its operator tables.
+    private static let contextAPIs: Set<String> = OperatorFacts.contextTakers
 
     /// The name `call` calls: `then` for `p.then(…)`, `Promise` for `Promise<Int, E>(…)`.
     static func calledName(_ call: FunctionCallExprSyntax) -> String? {

@@ -166,15 +166,14 @@ public struct PromiseType: Sendable, Equatable {
     public var hasNoError: Bool { error == "NoError" || error == "Tomorrowland.NoError" }
 }
 
-/// The names Tomorrowland's promise operators are called by: those that take a context and a
-/// closure (`CallbackOperators`, generated from the library's callback API table) and a few
-/// others. `map`, `flatMap`, `tap`, `delay` and `timeout` count only with an `on:` argument
-/// (collections and other types have the same names); `when` only as `when(fulfilled:…)` /
-/// `when(first:…)`.
+/// The names Tomorrowland's promise operators are called by, and how each is told from another
+/// type's method of the same name: all from `OperatorFacts`, generated from the library's
+/// operator tables (Generator/Sources/CallbackAPI). `map`, `flatMap`, `mapError`, … count only
+/// with an `on:` argument (collections, `Result` and other types have the same names); `when`
+/// only as `when(fulfilled:…)` / `when(first:…)`.
 enum PromiseOperators {
-    static let always: Set<String> = CallbackOperators.names.subtracting(withContextArgument)
-        .union(["ignoringCancel", "requestCancelOnInvalidate", "fork"])
-    static let withContextArgument: Set<String> = ["map", "flatMap", "tap", "delay", "timeout"]
+    static let always: Set<String> = OperatorFacts.byName
+    static let withContextArgument: Set<String> = OperatorFacts.withContextArgument
 
     /// The operator `call` invokes, or nil when it is not (recognisably) a promise operator.
     static func name(of call: FunctionCallExprSyntax) -> String? {
@@ -183,12 +182,12 @@ enum PromiseOperators {
             let name = member.declName.baseName.text.replacingOccurrences(of: "`", with: "")
             if always.contains(name) { return name }
             if withContextArgument.contains(name), firstLabel == "on" { return name }
-            if name == "when", firstLabel == "fulfilled" || firstLabel == "first" { return name }
+            if let labels = OperatorFacts.freeFunctions[name], let firstLabel, labels.contains(firstLabel) { return name }
             return nil
         }
-        if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self), reference.baseName.text == "when",
-           firstLabel == "fulfilled" || firstLabel == "first" {
-            return "when"
+        if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self),
+           let labels = OperatorFacts.freeFunctions[reference.baseName.text], let firstLabel, labels.contains(firstLabel) {
+            return reference.baseName.text
         }
         return nil
     }
