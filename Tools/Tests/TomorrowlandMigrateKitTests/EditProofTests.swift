@@ -185,3 +185,46 @@ struct ScratchPackageTests {
         #expect(!siblings.contains(".\(root.lastPathComponent)-tomorrowland-migrate-test"), "the copy is removed")
     }
 }
+
+extension EditProofTests {
+    static let regions = (path: "Regions.swift", text: """
+        import Tomorrowland
+
+        final class Counter { var value = 0 }
+
+        func work() async -> Int {
+            let counter = Counter()
+            counter.value += 1
+            return counter.value
+        }
+        """)
+
+    /// Issue 37, item 3: a change that type-checks but that the build rejects after type checking
+    /// (here region isolation: a non-Sendable value sent into a Task and used after) is dropped
+    /// with the compiler's message in Swift 6 mode, and kept in Swift 5 mode, where the same
+    /// diagnostic is a warning: the package's own language mode decides, as in its build.
+    @Test("the proof is as strict as the build: region isolation errors drop a change, in the package's mode", arguments: [6, 5])
+    func regionIsolation(swiftVersion: Int) throws {
+        let (set, oracle, directory) = try OracleTests.fixture(swiftVersion: swiftVersion, source: Self.regions)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try #require(set.files.first)
+        let paths = set.files.map(\.path)
+        let before = try oracle.facts(for: paths)
+        #expect(before.errors.isEmpty, "\(before.errors)")
+        let text = file.text
+        let at = text.utf8.distance(from: text.startIndex, to: text.range(of: "counter.value += 1")!.lowerBound)
+        let racy = PlannedChange(
+            path: file.path, edits: [TextEdit(start: at, end: at, text: "Task { counter.value += 1 }\n    ")],
+            scope: at..<at + 18, line: 7, summary: "racy"
+        )
+        let outcome = EditProof(oracle: oracle, before: before, paths: paths, set: set).settle([racy])
+        #expect(!outcome.failed, "\(outcome.notes)")
+        if swiftVersion == 6 {
+            #expect(outcome.accepted.isEmpty)
+            let reason = outcome.dropped.first?.reason ?? ""
+            #expect(reason.contains("risks causing data races"), "\(reason)")
+        } else {
+            #expect(outcome.accepted.map(\.summary) == ["racy"], "\(outcome.dropped.map(\.reason))")
+        }
+    }
+}

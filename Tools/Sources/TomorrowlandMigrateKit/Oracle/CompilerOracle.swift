@@ -1,4 +1,5 @@
-// Asking the compiler: one `swiftc -dump-ast -dump-ast-format json` per module, with the
+// Asking the compiler: one `swiftc -dump-ast -dump-ast-format json` per module (and, for a
+// proof of changed text, one `-emit-sil` for the diagnostics after type checking), with the
 // arguments SwiftPM compiles that module with (read from the debug build's manifest), on the
 // files as they are or as a command would leave them (a scratch copy).
 
@@ -237,7 +238,11 @@ public struct CompilerOracle: Sendable {
                 let texts = sources.map { (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "" }
                 key = ASTCache.key(swiftc: swiftc, module: module, imports: imports(of: module), texts: texts, importedKeys: cacheKeys)
             }
-            if let cache, let key, let kept = cache.load(module: module.name, key: key, count: sources.count, needsModule: importedLater) {
+            // A proof of changed text also runs the diagnostics that come after type checking
+            // (below): a kept dump did not, so it is not used there.
+            let strict = !replaced.isEmpty && seesChange
+            if !strict, let cache, let key,
+               let kept = cache.load(module: module.name, key: key, count: sources.count, needsModule: importedLater) {
                 // (A run pruning the entry meanwhile: the module is type-checked below instead.)
                 let copied = kept.swiftmodule.map { kept in
                     (try? FileManager.default.copyItem(atPath: kept, toPath: scratchModules + "/\(module.name).swiftmodule")) != nil
@@ -269,6 +274,17 @@ public struct CompilerOracle: Sendable {
             for (number, source) in sources.enumerated() {
                 guard let data = FileManager.default.contents(atPath: dumps.appendingPathComponent("\(number).json").path) else { continue }
                 try facts.add(astJSON: data, path: original[source] ?? source)
+            }
+            // As strict as the build: region isolation, `sending`, definite initialization and
+            // the other diagnostics of SIL's mandatory passes come after type checking, in the
+            // package's own language mode (its arguments). Run on changed text that type-checks.
+            if strict, facts.errors.count == errorsBefore {
+                let sil = Process.capture(
+                    swiftc, search + module.arguments + sources + ["-emit-sil", "-wmo", "-o", "/dev/null", "-diagnostic-style", "llvm"]
+                )
+                facts.errors += CompilerDiagnostic.errors(in: sil.output).map { error in
+                    CompilerDiagnostic(path: original[error.path] ?? error.path, line: error.line, column: error.column, message: error.message)
+                }
             }
             // A module other modules import: they see it (and any change) through its interface.
             if importedLater { emit() }
