@@ -1,0 +1,1 @@
+../../../Generator/Sources/CallbackAPI/OtherOperators.swift
