@@ -324,10 +324,7 @@ struct ProvenWriteOptions: ParsableArguments {
 /// Prints the diff (or writes the files), then the notes on standard error.
 func apply(_ result: MigrationResult, write: Bool) throws {
     if write {
-        for change in result.changes {
-            try change.updated.write(toFile: change.path, atomically: true, encoding: .utf8)
-        }
-        print("\(result.changes.count) file(s) changed")
+        print("\(try result.write()) file(s) changed")
     } else {
         print(result.diff, terminator: "")
     }

@@ -187,12 +187,16 @@ struct AdoptTests {
     func listedSites() throws {
         let (result, _) = Self.adopted([contexts, listed])
         let notes = result.notes.filter { $0.path == listed.path }
-        #expect(notes.map(\.line) == [16, 19, 22, 23, 24, 25, 36])
+        // Line 23's `Contexts.main` holds only `.main`: it becomes `PromiseContext.Main` instead.
+        #expect(notes.map(\.line) == [16, 19, 22, 24, 25, 36])
         #expect(notes.allSatisfy { $0.message.contains("move that access to a following `.then { }`") })
-        #expect(notes[4].message.hasPrefix("`show`, given `on: .utility`, is a method of `ProfileScreen`, which is isolated to an actor"))
-        #expect(notes[5].message.hasPrefix("`Self.describe`, given `on: .utility`, is a method of `ProfileScreen`"), "a static method of a @MainActor type")
+        #expect(notes[3].message.hasPrefix("`show`, given `on: .utility`, is a method of `ProfileScreen`, which is isolated to an actor"))
+        #expect(notes[4].message.hasPrefix("`Self.describe`, given `on: .utility`, is a method of `ProfileScreen`"), "a static method of a @MainActor type")
         #expect(notes.first?.description.hasPrefix("Adopt/Listed.swift:16: a closure given `on: .utility` uses `self` of `ProfileScreen`") == true)
-        #expect(notes[3].message.contains("if it is `.main` in main-actor code, declare the value `PromiseContext.Main`"), "Contexts.main is a value")
+        #expect(notes[1].message.contains("if it is `.main` in main-actor code, declare the value `PromiseContext.Main`"), "`context` is a value")
+        #expect(notes[1].message.contains("`context` keeps its type: it is given `.utility`, which may name a queue"))
+        let retyped = try #require(result.changes.first { $0.path == contexts.path })
+        #expect(retyped.updated.contains("    static let main: PromiseContext.Main = .main\n"))
         let change = try #require(result.changes.first { $0.path == listed.path })
         #expect(change.updated == listed.text.replacingOccurrences(of: "fast ? .immediate", with: "fast ? PromiseContext.immediate"),
                 "only the ternary is changed")
@@ -216,7 +220,8 @@ struct AdoptTests {
         for note in result.notes where note.path == listed.path {
             #expect(errorLines.contains(note.line) || errorLines.contains(note.line + 1), "line \(note.line) compiles: \(errors)")
         }
-        #expect(errorLines.count >= 7)
+        #expect(errorLines.count >= 6)
+        #expect(!errorLines.contains(23), "`Contexts.main`, now `PromiseContext.Main`, gives a main-actor closure: \(errors)")
     }
 
     @Test("the command line: a diff without --write, the files with it, nothing on a second run")

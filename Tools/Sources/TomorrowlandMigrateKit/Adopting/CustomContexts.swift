@@ -192,7 +192,7 @@ struct CustomContexts {
 
     /// Whether `expression` is syntactically a `PromiseContext`: `PromiseContext.x`,
     /// `PromiseContext.x(…)`, `PromiseContext(qos:)`, `Self.x`.
-    private func isContextExpression(_ expression: ExprSyntax) -> Bool {
+    func isContextExpression(_ expression: ExprSyntax) -> Bool {
         var expression = expression
         if let call = expression.as(FunctionCallExprSyntax.self) { expression = call.calledExpression }
         if let reference = expression.as(DeclReferenceExprSyntax.self) { return aliases.contains(reference.baseName.text) }

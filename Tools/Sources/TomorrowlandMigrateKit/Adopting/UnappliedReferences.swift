@@ -32,8 +32,28 @@ enum UnappliedReferences {
         return "(PromiseContext, \(token)@escaping @Sendable \(closure)) -> \(result)"
     }
 
-    /// The edits (an `as` type after each reference whose receiver's type the file declares)
-    /// and notes (the others).
+    /// The type of the `PromiseContext` overload of `method` with a placeholder (`_`) for every
+    /// type that depends on the promise (`(PromiseContext, PromiseInvalidationToken?,
+    /// @escaping @Sendable (_) -> Void) -> _`): it picks the overload as well, and needs no type
+    /// from the scope, so it is right in a generic function, an `extension Promise` or wherever
+    /// the receiver's type is not written. `token`: whether the method takes an invalidation
+    /// token (a `Promise`'s do, a `TokenPromise`'s do not).
+    static func placeholderType(of method: String, token: Bool) -> String? {
+        let closure: String
+        switch method {
+        case "then", "catch", "always": closure = "(_) -> Void"
+        case "onCancel": closure = "() -> Void"
+        case "recover": closure = "(_) -> _"
+        case "tryThen": closure = "(_) throws -> Void"
+        case "tryRecover": closure = "(_) throws -> _"
+        default: return nil
+        }
+        return "(PromiseContext, \(token ? "PromiseInvalidationToken?, " : "")@escaping @Sendable \(closure)) -> _"
+    }
+
+    /// The edits (an `as` type after each reference: the full type when the receiver's type is
+    /// declared in the file, with placeholders when the reference's argument labels say which
+    /// overload set it is) and notes (the others).
     static func fix(in file: ParsedFile) -> (edits: [TextEdit], notes: [MigrationNote]) {
         final class Finder: SyntaxVisitor {
             let file: ParsedFile
@@ -48,21 +68,24 @@ enum UnappliedReferences {
                 guard node.typeAnnotation == nil, let value = node.initializer?.value.as(MemberAccessExprSyntax.self),
                       let base = value.base else { return .visitChildren }
                 let method = value.declName.baseName.text.replacingOccurrences(of: "`", with: "")
-                guard UnappliedReferences.methods.contains(method), value.declName.argumentNames?.arguments.first.map({ $0.name.text == "on" }) ?? true
-                else { return .visitChildren }
-                guard let promise = UnappliedReferences.declaredType(of: base, at: Syntax(node), aliases: file.promiseAliases),
-                      let type = UnappliedReferences.type(of: method, on: promise) else {
-                    if value.declName.argumentNames != nil || UnappliedReferences.isPromiseLike(base) {
-                        notes.append(MigrationNote(
-                            path: file.path, line: file.line(of: value),
-                            message: "`\(value.trimmedDescription)` is ambiguous (each callback API has one overload per kind of context) "
-                                + "and the type of `\(base.trimmedDescription)` is not written here: add `as (PromiseContext, "
-                                + "PromiseInvalidationToken?, @escaping @Sendable (Value) -> Void) -> Promise<Value, Error>` by hand"
-                        ))
-                    }
-                    return .visitChildren
+                let labels = value.declName.argumentNames?.arguments.map(\.name.text)
+                guard UnappliedReferences.methods.contains(method), labels?.first.map({ $0 == "on" }) ?? true else { return .visitChildren }
+                if let promise = UnappliedReferences.declaredType(of: base, at: Syntax(node), aliases: file.promiseAliases),
+                   let type = UnappliedReferences.type(of: method, on: promise) {
+                    edits.append(.insert(" as \(type)", at: value.endPositionBeforeTrailingTrivia))
+                } else if let labels, let type = UnappliedReferences.placeholderType(of: method, token: labels.contains("token")) {
+                    // `promise.catch(on:token:_:)`: the labels tell a `Promise`'s method from a
+                    // `TokenPromise`'s, and the placeholders need no type from the scope.
+                    edits.append(.insert(" as \(type)", at: value.endPositionBeforeTrailingTrivia))
+                } else if UnappliedReferences.isPromiseLike(base), let promiseType = UnappliedReferences.placeholderType(of: method, token: true),
+                          let tokenType = UnappliedReferences.placeholderType(of: method, token: false) {
+                    notes.append(MigrationNote(
+                        path: file.path, line: file.line(of: value),
+                        message: "`\(value.trimmedDescription)` is ambiguous (each callback API has one overload per kind of context) "
+                            + "and the type of `\(base.trimmedDescription)` is not written here: add `as \(promiseType)` by hand "
+                            + "(on a `TokenPromise`: `as \(tokenType)`)"
+                    ))
                 }
-                edits.append(.insert(" as \(type)", at: value.endPositionBeforeTrailingTrivia))
                 return .visitChildren
             }
         }
@@ -77,39 +100,77 @@ enum UnappliedReferences {
     }
 
     /// The promise type `base` (`name` or `self.name`) is declared with, looking outwards from
-    /// `node`: earlier local declarations, parameters, then stored properties of the type.
+    /// `node`: earlier local declarations, `for` loops over a collection of promises,
+    /// parameters, then stored properties of the type.
     static func declaredType(of base: ExprSyntax, at node: Syntax, aliases: [String: PromiseType]) -> PromiseType? {
+        declaredTypeSyntax(of: base, at: node).flatMap { PromiseType($0, aliases: aliases) }
+    }
+
+    /// The type `base` (`name` or `self.name`) is declared with, as written, looking outwards
+    /// from `node`.
+    static func declaredTypeSyntax(of base: ExprSyntax, at node: Syntax) -> TypeSyntax? {
         var name: String
+        var member = false
         if let reference = base.as(DeclReferenceExprSyntax.self) {
             name = reference.baseName.text
-        } else if let member = base.as(MemberAccessExprSyntax.self), member.base?.trimmedDescription == "self" {
-            name = member.declName.baseName.text
+        } else if let access = base.as(MemberAccessExprSyntax.self), access.base?.trimmedDescription == "self" {
+            name = access.declName.baseName.text
+            member = true
         } else {
             return nil
         }
         name = name.replacingOccurrences(of: "`", with: "")
-        func typed(_ variable: VariableDeclSyntax) -> PromiseType? {
+        func typed(_ variable: VariableDeclSyntax) -> TypeSyntax?? {
             for binding in variable.bindings where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
-                return binding.typeAnnotation.flatMap { PromiseType($0.type, aliases: aliases) }
+                if let type = binding.typeAnnotation?.type { return .some(type) }
+                // `let screen = Screen(…)`: an initializer call of a type named without generic arguments.
+                if let called = binding.initializer?.value.as(FunctionCallExprSyntax.self)?.calledExpression.as(DeclReferenceExprSyntax.self),
+                   called.argumentNames == nil, called.baseName.text.first?.isUppercase == true {
+                    return .some(TypeSyntax(IdentifierTypeSyntax(name: .identifier(called.baseName.text))))
+                }
+                return .some(nil)
             }
             return nil
         }
         var current: Syntax? = node
         while let here = current {
+            if member, !here.is(MemberBlockSyntax.self) {
+                current = here.parent
+                continue
+            }
             if let block = here.as(CodeBlockItemListSyntax.self) {
-                for item in block where item.position < node.position {
+                for item in block.reversed() where item.position < node.position {
                     if let variable = item.item.as(VariableDeclSyntax.self), let found = typed(variable) { return found }
                 }
+            } else if let loop = here.as(ForStmtSyntax.self), loop.body.position <= node.position,
+                      loop.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
+                // `for promise in promises`: the element type of what `promises` is declared with.
+                if let type = loop.typeAnnotation?.type { return type }
+                return declaredTypeSyntax(of: loop.sequence, at: Syntax(loop)).flatMap(elementType)
             } else if let function = here.as(FunctionDeclSyntax.self) {
                 for parameter in function.signature.parameterClause.parameters where (parameter.secondName ?? parameter.firstName).text == name {
-                    return PromiseType(parameter.type, aliases: aliases)
+                    return parameter.type
+                }
+            } else if let initializer = here.as(InitializerDeclSyntax.self) {
+                for parameter in initializer.signature.parameterClause.parameters where (parameter.secondName ?? parameter.firstName).text == name {
+                    return parameter.type
                 }
             } else if let members = here.as(MemberBlockSyntax.self) {
-                for member in members.members {
-                    if let variable = member.decl.as(VariableDeclSyntax.self), let found = typed(variable) { return found }
+                for item in members.members {
+                    if let variable = item.decl.as(VariableDeclSyntax.self), let found = typed(variable) { return found }
                 }
             }
             current = here.parent
+        }
+        return nil
+    }
+
+    /// `Element` of `[Element]`, `Array<Element>`, `Set<Element>`, `ContiguousArray<Element>`.
+    static func elementType(_ type: TypeSyntax) -> TypeSyntax? {
+        if let array = type.as(ArrayTypeSyntax.self) { return array.element }
+        if let identifier = type.as(IdentifierTypeSyntax.self), ["Array", "Set", "ContiguousArray", "ArraySlice"].contains(identifier.name.text),
+           let arguments = identifier.genericArgumentClause?.arguments, arguments.count == 1, let only = arguments.first {
+            return only.argument.as(TypeSyntax.self)
         }
         return nil
     }

@@ -1,5 +1,6 @@
 // Text edits on a file's UTF-8 bytes, applied back to front.
 
+import Foundation
 import SwiftSyntax
 
 /// An insertion or replacement at a UTF-8 offset of the original text.
@@ -48,5 +49,21 @@ public struct MigrationResult: Sendable {
     /// The unified diff of every change (what the commands print without `--write`).
     public var diff: String {
         changes.map { UnifiedDiff.make(old: $0.original, new: $0.updated, path: $0.path) }.joined()
+    }
+}
+
+extension MigrationResult {
+    /// Writes every change to its file; returns how many files were written. A path that is,
+    /// or goes through, a symbolic link (a file that two targets share) is written to the file
+    /// the link points to, so the link stays a link, and a file is written once however many
+    /// paths reach it.
+    public func write() throws -> Int {
+        var written = Set<String>()
+        for change in changes {
+            let target = CompilerFacts.key(change.path)
+            guard written.insert(target).inserted else { continue }
+            try change.updated.write(toFile: target, atomically: true, encoding: .utf8)
+        }
+        return written.count
     }
 }

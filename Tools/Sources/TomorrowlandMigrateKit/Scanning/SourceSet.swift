@@ -59,23 +59,44 @@ public struct SourceSet: Sendable {
     /// the per-folder report, is the argument plus the first path component below it
     /// (`Sources/Feature` for `Sources/Feature/Sub/A.swift` found under `Sources`), the
     /// argument itself for files directly in it, and the parent folder of a file argument.
+    ///
+    /// A file reached through a symbolic link (a file two targets share) is read once, under
+    /// its own path when that was found too, else under the link's: its changes are written to
+    /// the file the link points to, and the link stays a link (`MigrationResult.write()`).
     public static func load(paths: [String]) -> SourceSet {
         var files: [ParsedFile] = []
         var problems: [InputProblem] = []
+        // Each argument's files and the problems finding them, in the order given.
+        let arguments = paths.map { argument in
+            var found: [InputProblem] = []
+            let files = swiftFiles(under: argument, problems: &found)
+            return (files: files, problems: found)
+        }
+        // One entry per file: by the path with every link resolved; a path that is not itself a
+        // link wins over the links to it.
+        var chosen: [String: (path: String, folder: String)] = [:]
+        for entry in arguments.flatMap(\.files) {
+            let key = CompilerFacts.key(entry.path)
+            if let kept = chosen[key], !isSymbolicLink(kept.path) || isSymbolicLink(entry.path) { continue }
+            chosen[key] = entry
+        }
         var seen = Set<String>()
-        for argument in paths {
-            for found in swiftFiles(under: argument, problems: &problems) where seen.insert(found.path).inserted {
-                guard let data = FileManager.default.contents(atPath: found.path) else {
-                    problems.append(InputProblem(path: found.path, message: "cannot read the file"))
+        for argument in arguments {
+            problems += argument.problems
+            for candidate in argument.files {
+                let key = CompilerFacts.key(candidate.path)
+                guard let entry = chosen[key], entry.path == candidate.path, seen.insert(key).inserted else { continue }
+                guard let data = FileManager.default.contents(atPath: entry.path) else {
+                    problems.append(InputProblem(path: entry.path, message: "cannot read the file"))
                     continue
                 }
                 guard let text = String(data: data, encoding: .utf8) else {
-                    problems.append(InputProblem(path: found.path, message: "not UTF-8 text"))
+                    problems.append(InputProblem(path: entry.path, message: "not UTF-8 text"))
                     continue
                 }
-                let file = ParsedFile(path: found.path, folder: found.folder, text: text)
+                let file = ParsedFile(path: entry.path, folder: entry.folder, text: text)
                 if let syntaxError = firstSyntaxError(in: file) {
-                    problems.append(InputProblem(path: found.path, message: "does not parse: \(syntaxError); file skipped"))
+                    problems.append(InputProblem(path: entry.path, message: "does not parse: \(syntaxError); file skipped"))
                     continue
                 }
                 files.append(file)
@@ -101,6 +122,11 @@ public struct SourceSet: Sendable {
             return file
         }
         return copy
+    }
+
+    /// Whether the last component of `path` is a symbolic link.
+    static func isSymbolicLink(_ path: String) -> Bool {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
     }
 
     /// Builds a set from sources in memory (tests).
