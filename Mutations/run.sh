@@ -23,6 +23,11 @@ if [ $# -gt 0 ]; then patches=("$@"); else patches=("$here"/Mutations/*.patch); 
 
 copy="$work/copy"
 mkdir -p "$copy" "$work/logs"
+# The copy may lie inside this repository's work tree (the default does, under .build): git
+# would then find the enclosing repository and `git apply` would silently skip every path of
+# the patch (outside the current directory), running the suites on unmutated code. The
+# ceiling keeps git from looking above the copy.
+export GIT_CEILING_DIRECTORIES="$(cd "$copy/.." && pwd)"
 # The clean copy, extracted once: its .build stays, so each mutation rebuilds only what it changed.
 [ "${MUTATIONS_FROM_LOGS:-0}" = 1 ] || git -C "$here" archive HEAD | tar -x -C "$copy"
 
@@ -88,7 +93,7 @@ for patch in "${patches[@]}"; do
     name=$(basename "$patch" .patch)
     kind=$(sed -n 's/^Kind: //p' "$patch")
     if [ "${MUTATIONS_FROM_LOGS:-0}" = 1 ]; then run "$name"; continue; fi
-    if ! (cd "$copy" && git apply "$patch"); then
+    if ! (cd "$copy" && git apply "$patch") || ! (cd "$copy" && git apply -R --check "$patch" 2>/dev/null); then
         printf '| %s | %s | does not apply | |\n' "$name" "$kind"
         continue
     fi

@@ -79,6 +79,9 @@ final class DelayedPromiseStorage<Value, Error>: @unchecked Sendable {
 
     /// Runs the handler on the first call; later calls do nothing.
     func start() {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("delayed.started.exchange")
+        #endif
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let work = UncheckedSendable((handler.take()!, resolver.take()!))
         if let isolation {

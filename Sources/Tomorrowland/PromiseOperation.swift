@@ -71,22 +71,34 @@ public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendabl
 
     /// Whether the handler was started and the promise has not resolved yet.
     public override var isExecuting: Bool {
-        phase.load(ordering: .acquiring) == .executing
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("operation.phase.load")
+        #endif
+        return phase.load(ordering: .acquiring) == .executing
     }
 
     /// Whether the promise has resolved.
     public override var isFinished: Bool {
-        phase.load(ordering: .acquiring) == .finished
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("operation.phase.load")
+        #endif
+        return phase.load(ordering: .acquiring) == .finished
     }
 
     /// Starts the operation: runs the handler on its context, or, if the operation was
     /// cancelled, cancels the promise without running the handler. Only the first call does
     /// anything.
     public override func start() {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("operation.phase.cas")
+        #endif
         guard phase.compareExchange(expected: .ready, desired: .starting, ordering: .acquiringAndReleasing).exchanged else { return }
         let handler = self.handler.take()!
         let resolver = self.resolver.take()!
         willChangeValue(forKey: "isExecuting")
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("operation.phase.store")
+        #endif
         phase.store(.executing, ordering: .releasing)
         didChangeValue(forKey: "isExecuting")
         if isCancelled {
@@ -120,6 +132,9 @@ public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendabl
 
     /// The promise resolved: executing → finished, with KVO.
     fileprivate func promiseResolved() {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("operation.phase.exchange")
+        #endif
         guard phase.exchange(.finished, ordering: .acquiringAndReleasing) != .finished else { return }
         willChangeValue(forKey: "isExecuting")
         willChangeValue(forKey: "isFinished")

@@ -148,7 +148,7 @@ func expect(_ condition: Bool, _ message: @autoclosure () -> String) -> String? 
 }
 
 enum Scenarios {
-    static let all: [Scenario] = first + more
+    static let all: [Scenario] = first + more + objects
 
     static let first: [Scenario] = [
         Scenario(name: "fulfil vs requestCancel vs registering an observer", rules: [2, 3, 4, 11], make: fulfilCancelRegister),

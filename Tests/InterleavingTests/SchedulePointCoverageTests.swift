@@ -26,11 +26,8 @@ final class SchedulePointCoverageTests: XCTestCase {
 
     /// Stores with no schedule point, each with its reason: (file, a fragment of the line).
     private static let unscheduled: [(file: String, fragment: String, reason: String)] = [
-        ("DelayedPromise.swift", "started.exchange", "DelayedPromise.started: left to the stress tests (Testing.md)"),
-        ("TokenObservers.swift", "observedBoxes.", "a global count of observed tokens: left to the stress tests"),
         ("ThreadState.swift", "keyPlusOne.", "the lazily created thread-local key: left to the stress tests"),
         ("ThreadState.swift", "expected: 0, desired: UInt(key)", "the same key's compare-exchange"),
-        ("PromiseOperation.swift", "phase.", "PromiseOperation.phase: left to the stress tests"),
         ("UnrunWorkGuard.swift", "ran.", "UnrunWorkGuard.ran: left to the stress tests"),
         ("PromiseCore.swift", "let list = callbacks.load(ordering: .acquiring)", "deinit: the object is no longer shared"),
         ("PromiseCore.swift", "let handlers = cancelHandlers.load(ordering: .acquiring)", "deinit"),

@@ -96,13 +96,28 @@ final class ActorMailbox: @unchecked Sendable {
             return mailbox
         }
         if let started {
+            #if TOMORROWLAND_SCHEDULE_POINTS
+            // Under the interleaving explorer a scenario thread runs the drain (the mailbox's
+            // steps are what is explored, not the actor's executor): no Task.
+            if schedulePointTakesDeferredWork() {
+                schedulePointDefer { started.drainBatches() }
+                return
+            }
+            #endif
             Task { await started.drain(isolatedTo: started.actor) }
         }
     }
 
     /// Runs the mailbox's work in order on its actor until it is empty, then removes it.
-    /// Each block is released before the next one runs.
     private func drain(isolatedTo actor: isolated any Actor) {
+        drainBatches()
+    }
+
+    /// The drain's loop, on the calling thread (the actor's executor, from `drain`): takes the
+    /// work in batches under the table's lock; finding none left, removes the entry in the
+    /// same lock hold (an `enqueue` then starts a new mailbox). Each block is released before
+    /// the next one runs.
+    private func drainBatches() {
         let id = ObjectIdentifier(actor)
         while true {
             var batch: [@Sendable () -> Void] = Self.table.withLock { table in

@@ -65,8 +65,9 @@ package final class TokenInvalidationObserver: TokenObserver, @unchecked Sendabl
     }
 
     /// Consumes a pending invalidation (`true`) or reports the end (`false`, unregistering
-    /// on the Task's cancellation); `nil` if the caller must wait.
-    private func poll(taskCancelled: Bool) -> Bool? {
+    /// on the Task's cancellation); `nil` if the caller must wait. (Internal, not private:
+    /// the interleaving explorer's scenarios poll an observer as `next()` would.)
+    func poll(taskCancelled: Bool) -> Bool? {
         let (ready, unregister): (Bool?, Bool) = state.withLock { state in
             if state.takePending() { return (true, false) }
             switch state {

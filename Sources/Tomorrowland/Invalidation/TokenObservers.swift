@@ -41,6 +41,9 @@ enum TokenObserverTable {
             let key = ObjectIdentifier(strongHandle.box)
             if table[key] == nil {
                 table[key] = [:]
+                #if TOMORROWLAND_SCHEDULE_POINTS
+                schedulePoint("tokenObservers.observedBoxes.add")
+                #endif
                 observedBoxes.wrappingAdd(1, ordering: .relaxed)
             }
             table[key]![ObjectIdentifier(observer)] = retained
@@ -59,6 +62,9 @@ enum TokenObserverTable {
             guard let removed = table[box]?.removeValue(forKey: observer) else { return nil }
             if table[box]!.isEmpty {
                 table[box] = nil
+                #if TOMORROWLAND_SCHEDULE_POINTS
+                schedulePoint("tokenObservers.observedBoxes.sub")
+                #endif
                 observedBoxes.wrappingSubtract(1, ordering: .relaxed)
             }
             return removed
@@ -73,15 +79,24 @@ enum TokenObserverTable {
     }
 
     static func notifyInvalidated(_ box: ObjectIdentifier) {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("tokenObservers.observedBoxes.load")
+        #endif
         guard observedBoxes.load(ordering: .relaxed) > 0 else { return }
         let observers = table.withLock { $0[box]?.values.compactMap(\.observer) ?? [] }
         observers.forEach { $0.tokenInvalidated() }
     }
 
     static func notifyReleased(_ box: ObjectIdentifier) {
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        schedulePoint("tokenObservers.observedBoxes.load")
+        #endif
         guard observedBoxes.load(ordering: .relaxed) > 0 else { return }
         let entries = table.withLock { table in
             let entries = table.removeValue(forKey: box)
+            #if TOMORROWLAND_SCHEDULE_POINTS
+            if entries != nil { schedulePoint("tokenObservers.observedBoxes.sub") }
+            #endif
             if entries != nil { observedBoxes.wrappingSubtract(1, ordering: .relaxed) }
             return entries
         }

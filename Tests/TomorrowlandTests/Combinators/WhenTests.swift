@@ -356,6 +356,24 @@ final class UtilitiesWhenTests: XCTestCase {
         withExtendedLifetime(slow) {}
     }
 
+    /// Rule 5 with `when(first:)` decided while it registers (an earlier input had already
+    /// fulfilled): the later inputs get no observer from it, so none that could never ask
+    /// to cancel; a later input's own child, once it asks, is the last observer to ask, and
+    /// the input (with no handle left) is asked to cancel.
+    func testRule05_whenFirstDecidedAtRegistrationLeavesLaterInputsToTheirOwnObservers() {
+        let asked = Slot(false)
+        var child: Promise<Int, TestError>!
+        do {
+            let later = cancellablePromise(Int.self, asked: asked)
+            let first = when(first: [Promise(fulfilled: 1), later])
+            XCTAssertEqual(first.result, .value(1))
+            child = later.map(on: .immediate) { $0 }
+        }
+        child.requestCancel()
+        XCTAssertTrue(asked.value, "the later input's only observer asked and no handle is left: it must be asked to cancel (rule 5)")
+        XCTAssertEqual(child.result, .cancelled)
+    }
+
     func testFirstCancelRequestPropagatesToEachInput() {
         let askedA = Slot(false)
         let askedB = Slot(false)

@@ -235,6 +235,36 @@ final class ContextTests: XCTestCase {
         XCTAssertEqual(outerAfter.value, true, "the outer value comes back")
     }
 
+    /// Rule 13's "the outer value comes back": inside a synchronous `.nowOr` block, code that
+    /// runs another block synchronously (a nested `.nowOr` init handler, an `.immediate`
+    /// cancel handler run by a request, which sees `false`, a `.nowOr` callback on a resolved
+    /// promise) leaves the flag `true` when it returns.
+    func testRule13_theOuterValueComesBackAfterNestedSynchronousBlocks() {
+        let seen = Recorder<String>()
+        let (other, otherResolver) = Promise<Int, String>.makeWithResolver()
+        otherResolver.onRequestCancel(on: .immediate) { _ in seen.append("cancel handler \(PromiseContext.isExecutingNow)") }
+        _ = Promise<Int, String>(on: .nowOr(.utility)) { resolver in
+            seen.append("outer \(PromiseContext.isExecutingNow)")
+            _ = Promise<Int, String>(on: .nowOr(.utility)) { inner in
+                seen.append("nested init \(PromiseContext.isExecutingNow)")
+                inner.fulfill(with: 0)
+            }
+            seen.append("after nested init \(PromiseContext.isExecutingNow)")
+            other.requestCancel()
+            seen.append("after cancel request \(PromiseContext.isExecutingNow)")
+            _ = Promise<Int, String>(fulfilled: 1).then(on: .nowOr(.utility)) { _ in
+                seen.append("nested callback \(PromiseContext.isExecutingNow)")
+            }
+            seen.append("after nested callback \(PromiseContext.isExecutingNow)")
+            resolver.fulfill(with: 1)
+        }
+        XCTAssertEqual(seen.values, [
+            "outer true", "nested init true", "after nested init true", "cancel handler false", "after cancel request true",
+            "nested callback true", "after nested callback true",
+        ], "after each nested block the outer value comes back (rule 13)")
+        withExtendedLifetime(otherResolver) {}
+    }
+
     func testRule13_falseOnOtherThreadsEvenInsideMainSync() {
         let insideSync = Slot<Bool?>()
         let inside = Slot<Bool?>()

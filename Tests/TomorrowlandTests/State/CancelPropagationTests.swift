@@ -379,6 +379,28 @@ final class CancelPropagationTests: XCTestCase {
         XCTAssertEqual(shared.result, .cancelled, "the upstream cancelled, so `shared` takes that result")
     }
 
+    /// Rule 8's order with a queued hook: the hook runs while the returned promise is still
+    /// pending, before the request is forwarded (here the upstream's handler cancels it at
+    /// once, which would cancel the returned promise through the pipe). With `.immediate`
+    /// the cancel stack defers the upstream's handler anyway; a queued hook shows the order.
+    func testRule08_queuedHookRunsBeforeTheRequestIsForwarded() {
+        let queue = TaggedQueue("core.propagating.order")
+        let requests = Counter()
+        let seen = Recorder<String>()
+        let (shared, r) = makeShared(on: .queue(queue.queue)) { promise in
+            seen.append("hook: promise \(promise.result.map { "\($0)" } ?? "pending"), upstream asked \(requests.value)")
+        }
+        r.onRequestCancel(on: .immediate) { resolver in
+            seen.append("upstream handler")
+            requests.increment()
+            resolver.cancel()
+        }
+        shared.requestCancel()
+        XCTAssertEqual(waitForResult(shared), .cancelled, "the upstream cancelled, so `shared` takes that result")
+        XCTAssertEqual(seen.values, ["hook: promise pending, upstream asked 0", "upstream handler"],
+                       "cancelRequested runs once, just before the request is forwarded (rule 8)")
+    }
+
     func testRule08_hookRunsOnItsContextWithThePromise() {
         let queue = TaggedQueue("core.propagating")
         let onQueue = Slot<Bool?>()
