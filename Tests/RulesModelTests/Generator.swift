@@ -21,39 +21,39 @@ struct ProgramGenerator {
 
     // What the program has made so far (as far as the generator knows: an entity a handler
     // makes may not exist yet when an operation names it, which is fine).
-    private var types: [Int: PType] = [:]
-    private var held: Set<Int> = []
-    private var resolvers: [Int] = []
-    private var tokens: [Int] = []
+    fileprivate var types: [Int: PType] = [:]
+    fileprivate var held: Set<Int> = []
+    fileprivate var resolvers: [Int] = []
+    fileprivate var tokens: [Int] = []
     /// Tokens that must live to the end: dropping one whose box a chain or a callback may still
     /// reach would make what a later invalidation reaches depend on object lifetimes.
-    private var pinnedTokens: Set<Int> = []
-    private var delayed: [Int] = []
-    private var operations: [Int] = []
-    private var tokenPromises: [Int: PType] = [:]
+    fileprivate var pinnedTokens: Set<Int> = []
+    fileprivate var delayed: [Int] = []
+    fileprivate var operations: [Int] = []
+    fileprivate var tokenPromises: [Int: PType] = [:]
     private var markers: [Int] = []
 
     init(seed: UInt64) {
         random = SeededRandom(seed: seed)
     }
 
-    private mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &random) < p }
-    private mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
-    private mutating func pick<T>(_ array: [T]) -> T? { array.isEmpty ? nil : array[int(0...array.count - 1)] }
-    private mutating func newID() -> Int { defer { nextID += 1 }; return nextID }
-    private mutating func newName() -> Int { defer { nextName += 1 }; return nextName }
-    private mutating func ctx() -> Ctx { Ctx.allCases[int(0...2)] }
+    fileprivate mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &random) < p }
+    fileprivate mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
+    fileprivate mutating func pick<T>(_ array: [T]) -> T? { array.isEmpty ? nil : array[int(0...array.count - 1)] }
+    fileprivate mutating func newID() -> Int { defer { nextID += 1 }; return nextID }
+    fileprivate mutating func newName() -> Int { defer { nextName += 1 }; return nextName }
+    fileprivate mutating func ctx() -> Ctx { Ctx.allCases[int(0...2)] }
     /// A timer context: `q` or `.nowOr(q)` (`.immediate` means `.auto` for timers, a global queue).
-    private mutating func timerCtx() -> Ctx { chance(0.5) ? .q : .nowOrQ }
-    private mutating func delayValue() -> Double {
+    fileprivate mutating func timerCtx() -> Ctx { chance(0.5) ? .q : .nowOrQ }
+    fileprivate mutating func delayValue() -> Double {
         [0, -1, 0.5, 1, 1, 2, 2, 3, .nan, .infinity][int(0...9)]
     }
 
     private var promiseIDs: [Int] { types.keys.sorted() }
-    private mutating func promise() -> Int? { pick(promiseIDs) }
+    fileprivate mutating func promise() -> Int? { pick(promiseIDs) }
     private mutating func promise(of type: PType) -> Int? { pick(promiseIDs.filter { types[$0] == type }) }
 
-    private mutating func how() -> How {
+    fileprivate mutating func how() -> How {
         switch int(0...9) {
         case 0...3: return .fulfill(int(1...9))
         case 4...5: return .reject(int(1...9))
@@ -84,7 +84,7 @@ struct ProgramGenerator {
         return .op(op)
     }
 
-    private mutating func handlerAct(keep: Bool) -> Act {
+    fileprivate mutating func handlerAct(keep: Bool) -> Act {
         switch int(0...9) {
         case 0...3: return .own(.cancel)
         case 4: return .own(.fulfill(int(1...9)))
@@ -97,14 +97,14 @@ struct ProgramGenerator {
         }
     }
 
-    private mutating func add(_ op: Op) { ops.append(op) }
+    fileprivate mutating func add(_ op: Op) { ops.append(op) }
 
-    private mutating func addPromise(_ id: Int, _ type: PType, held isHeld: Bool = true) {
+    fileprivate mutating func addPromise(_ id: Int, _ type: PType, held isHeld: Bool = true) {
         types[id] = type
         if isHeld { held.insert(id) }
     }
 
-    private mutating func chainType(_ kind: ChainKind, _ parent: PType) -> PType {
+    fileprivate mutating func chainType(_ kind: ChainKind, _ parent: PType) -> PType {
         switch kind {
         case .recover: return PType(array: parent.array, error: "NoError")
         default: return parent
@@ -137,6 +137,10 @@ struct ProgramGenerator {
 
     // swiftlint:disable:next cyclomatic_complexity function_body_length
     private mutating func step(useTimers: Bool, useTokens: Bool, useHelpers: Bool, useWhen: Bool) {
+        if chance(0.12) {
+            motif()
+            return
+        }
         switch int(0...99) {
         case 0...7:
             let p = newID()
@@ -327,7 +331,7 @@ struct ProgramGenerator {
                     switch int(0...3) {
                     case 0...1:
                         let id = newID()
-                        specs.append(.pending(id))
+                        specs.append(.pending(id, handler: chance(0.5) ? newName() : nil, cancelsOutput: chance(0.15)))
                         types[id] = .main
                         resolvers.append(id)
                     case 2: specs.append(.rejected(int(1...9)))
@@ -342,6 +346,245 @@ struct ProgramGenerator {
         default:
             // Something more to resolve or cancel: most promises should see some action.
             if chance(0.5), let r = pick(resolvers) { add(.resolve(r: r, how: how())) } else { add(.drain) }
+        }
+    }
+}
+
+// MARK: Motifs
+
+extension ProgramGenerator {
+    private mutating func makeP() -> Int {
+        let p = newID()
+        add(.make(p: p))
+        addPromise(p, .main)
+        resolvers.append(p)
+        return p
+    }
+
+    private mutating func resolvedP() -> Int {
+        let p = newID()
+        add(.resolved(p: p, result: chance(0.6) ? .value(int(1...9)) : .error(int(1...9))))
+        addPromise(p, .main)
+        return p
+    }
+
+    private mutating func handler(on r: Int, ctx: Ctx, act: Act) {
+        add(.onRequestCancel(r: r, n: newName(), ctx: ctx, act: act))
+    }
+
+    private mutating func child(_ parent: Int, _ kind: ChainKind, ctx: Ctx, token: Int? = nil, act: Act = .none) -> Int {
+        let c = newID()
+        add(.chain(c: c, parent: parent, kind: kind, n: newName(), ctx: ctx, token: token, act: act))
+        addPromise(c, chainType(kind, types[parent] ?? .main))
+        return c
+    }
+
+    private mutating func dropHandle(_ p: Int) {
+        add(.dropHandle(p: p))
+        held.remove(p)
+    }
+
+    private mutating func pinnedToken() -> Int {
+        let k = newID()
+        add(.newToken(k: k, invalidateOnDeinit: chance(0.5)))
+        tokens.append(k)
+        pinnedTokens.insert(k)
+        return k
+    }
+
+    /// A small shape that exercises one clause of a rule (the rule in each comment): random
+    /// programs rarely line up the three or four calls some clauses need. The model checks
+    /// whatever happens; a motif only makes the interesting case likely, and the random
+    /// operations around it vary it.
+    // swiftlint:disable:next cyclomatic_complexity function_body_length
+    mutating func motif() {
+        switch int(0...13) {
+        case 0:
+            // Rule 4: queued handlers that each cancel; a request; perhaps a resolution meanwhile.
+            let p = makeP()
+            for _ in 0..<int(2...3) { handler(on: p, ctx: chance(0.6) ? .q : ctx(), act: chance(0.7) ? .own(.cancel) : .none) }
+            if chance(0.5) { _ = child(p, .then, ctx: ctx()) }
+            add(.requestCancel(p: p))
+            if chance(0.4) { add(.resolve(r: p, how: how())) }
+            if chance(0.6) { add(.drain) }
+        case 1:
+            // Rule 19: one handler (or callback) asks several promises to cancel.
+            let a = makeP(), b = makeP()
+            handler(on: a, ctx: .imm, act: chance(0.5) ? .none : .own(.cancel))
+            handler(on: b, ctx: .imm, act: .none)
+            let x = makeP()
+            let both = Act.both(.op(.requestCancel(p: a)), .op(.requestCancel(p: b)))
+            if chance(0.5) {
+                handler(on: x, ctx: chance(0.7) ? .imm : ctx(), act: both)
+                add(.requestCancel(p: x))
+            } else {
+                _ = child(x, .always, ctx: ctx(), act: both)
+                add(.resolve(r: x, how: how()))
+            }
+        case 2:
+            // Rule 19: one callback resolves several promises that have callbacks.
+            let a = makeP(), b = makeP()
+            _ = child(a, .always, ctx: .imm)
+            _ = child(b, .always, ctx: .imm)
+            if chance(0.5) { _ = child(a, .then, ctx: .imm, act: .op(.resolve(r: b, how: .fulfill(int(1...9))))) }
+            let x = makeP()
+            _ = child(x, .always, ctx: ctx(), act: .both(.op(.resolve(r: a, how: how())), .op(.resolve(r: b, how: how()))))
+            add(.resolve(r: x, how: how()))
+        case 3:
+            // Rule 8: propagatingCancellation's hook, its upstream cancelling itself on the request.
+            let p = makeP()
+            handler(on: p, ctx: .imm, act: .own(.cancel))
+            let c = newID()
+            add(.propagating(c: c, parent: p, n: newName(), ctx: chance(0.7) ? .q : ctx(), act: .none))
+            addPromise(c, .main)
+            if chance(0.8) { dropHandle(p) }
+            if chance(0.5) { add(.requestCancel(p: child(c, .then, ctx: .imm))) } else { add(.requestCancel(p: c)) }
+            add(.drain)
+        case 4:
+            // Rule 15: an invalidation's own cancel request does not run its callbacks.
+            let p = makeP()
+            handler(on: p, ctx: .imm, act: .own(.cancel))
+            let k = pinnedToken()
+            _ = child(p, [.onCancel, .always, .catch][int(0...2)], ctx: chance(0.7) ? .imm : ctx(), token: k)
+            add(.requestCancelOnInvalidate(p: p, k: k))
+            add(chance(0.8) ? .invalidate(k: k) : .cancelWithoutInvalidating(k: k))
+        case 5:
+            // Rule 13: a nested run inside a synchronous `.nowOr` block.
+            let x = makeP()
+            handler(on: x, ctx: .imm, act: .none)
+            switch int(0...2) {
+            case 0:
+                _ = child(resolvedP(), .always, ctx: .nowOrQ, act: .op(.requestCancel(p: x)))
+            case 1:
+                let p = newID()
+                add(.initOn(p: p, n: newName(), ctx: .nowOrQ, act: .both(.op(.requestCancel(p: x)), .own(.fulfill(1)))))
+                addPromise(p, .main)
+                resolvers.append(p)
+            default:
+                _ = child(x, .always, ctx: .imm)
+                _ = child(resolvedP(), .always, ctx: .nowOrQ, act: .op(.resolve(r: x, how: how())))
+            }
+        case 6:
+            // Rules 5 and 21: when(first:) with an input already decided.
+            let decided = resolvedP(), b = makeP()
+            handler(on: b, ctx: .imm, act: .none)
+            let w = newID()
+            add(.whenFirst(p: w, inputs: chance(0.5) ? [decided, b] : [b, decided], cancelRemaining: chance(0.3)))
+            addPromise(w, .main)
+            let c = child(b, .map, ctx: .imm)
+            dropHandle(b)
+            add(.requestCancel(p: c))
+        case 7:
+            // Rule 20: when(fulfilled:) with failures at once and later, cancelOnFailure.
+            var inputs: [Int] = []
+            for _ in 0..<int(2...3) {
+                if chance(0.3) {
+                    inputs.append(resolvedP())
+                } else {
+                    let p = makeP()
+                    handler(on: p, ctx: chance(0.5) ? .imm : ctx(), act: chance(0.5) ? .own(.cancel) : .none)
+                    inputs.append(p)
+                }
+            }
+            let w = newID()
+            add(.whenAll(p: w, inputs: inputs, cancelOnFailure: chance(0.6)))
+            addPromise(w, PType(array: true, error: "TE"))
+            _ = child(w, .always, ctx: .imm)
+            for input in inputs where resolvers.contains(input) && chance(0.6) { add(.resolve(r: input, how: how())) }
+            if chance(0.4) { add(.requestCancel(p: w)) }
+            add(.drain)
+        case 8:
+            // Rule 22: a timeout racing its receiver and a cancel request.
+            let p = makeP()
+            handler(on: p, ctx: chance(0.5) ? .imm : ctx(), act: chance(0.6) ? .own(.cancel) : .none)
+            let delay = delayValue()
+            let t = newID()
+            add(.timeout(c: t, parent: p, ctx: delay <= 0 && chance(0.5) ? .imm : timerCtx(), delay: delay))
+            addPromise(t, PType(array: false, error: "TO<TE>"))
+            _ = child(t, .always, ctx: .imm)
+            if chance(0.5) { dropHandle(p) }
+            switch int(0...2) {
+            case 0: add(.requestCancel(p: t))
+            case 1: add(.resolve(r: p, how: how()))
+            default: add(.advance(by: [1, 2, 5][int(0...2)]))
+            }
+            if chance(0.5) { add(.advance(by: 2)) }
+            add(.drain)
+        case 9:
+            // Rule 23: the delay of a resolved promise, then a request.
+            let p: Int
+            if chance(0.5) {
+                p = resolvedP()
+            } else {
+                p = makeP()
+                add(.resolve(r: p, how: how()))
+            }
+            let d = newID()
+            add(.delay(c: d, parent: p, ctx: timerCtx(), delay: delayValue()))
+            addPromise(d, .main)
+            _ = child(d, .always, ctx: .imm)
+            if chance(0.5) { add(.drain) }
+            add(.requestCancel(p: d))
+            if chance(0.5) { add(.advance(by: 2)) }
+            add(.drain)
+        case 10:
+            // Rules 25 and 26: a delayed promise and an operation, through their lives.
+            if chance(0.5) {
+                let d = newID()
+                add(.delayed(d: d, n: newName(), ctx: ctx(), act: handlerAct(keep: true)))
+                delayed.append(d)
+                resolvers.append(d)
+                add(.access(d: d))
+                addPromise(d, .main)
+                if chance(0.5) { add(.requestCancel(p: d)) }
+                add(.drain)
+                if chance(0.5) { add(.dropDelayed(d: d)) }
+            } else {
+                let o = newID()
+                add(.operation(o: o, n: newName(), ctx: ctx(), act: handlerAct(keep: true)))
+                operations.append(o)
+                resolvers.append(o)
+                if chance(0.5) { add(.operationPromise(o: o)); addPromise(o, .main) }
+                if chance(0.4) { add(.cancelOperation(o: o)) }
+                if chance(0.7) { add(.start(o: o)) }
+                add(.drain)
+                if chance(0.5) { add(.dropOperation(o: o)) }
+            }
+        case 11:
+            // Rule 29: a TokenPromise's children are registered, its grandchildren are not.
+            let p = makeP(), x = makeP()
+            handler(on: x, ctx: .imm, act: .none)
+            let k = pinnedToken()
+            let t = newID()
+            add(.withToken(t: t, p: p, k: k))
+            tokenPromises[t] = .main
+            let t2 = newID(), c2 = newID()
+            add(.tokenChain(t: t2, c: c2, from: t, kind: chance(0.5) ? .then : .map, n: newName(), ctx: .imm, act: .none))
+            types[c2] = .main
+            tokenPromises[t2] = .main
+            let t3 = newID(), c3 = newID()
+            add(.tokenChain(t: t3, c: c3, from: t2, kind: .flatMap(inner: x), n: newName(), ctx: .imm, act: .none))
+            types[c3] = .main
+            tokenPromises[t3] = .main
+            add(.resolve(r: p, how: .fulfill(int(1...9))))
+            dropHandle(x)
+            add(.invalidate(k: k))
+        case 12:
+            // Rule 27: a pipe and cancel requests.
+            let a = makeP(), b = makeP()
+            handler(on: b, ctx: .imm, act: chance(0.5) ? .own(.cancel) : .none)
+            add(.resolve(r: a, how: .with(b)))
+            if chance(0.5) { dropHandle(b) }
+            add(.requestCancel(p: a))
+        default:
+            // `retry` (rule 5): the body asks the output to cancel while an attempt starts.
+            let p = newID(), id = newID()
+            let specs: [AttemptSpec] = [.rejected([1, 2, 4, 5][int(0...3)]), .pending(id, handler: newName(), cancelsOutput: true)]
+            types[id] = .main
+            resolvers.append(id)
+            add(.retry(p: p, n: newName(), ctx: ctx(), attempts: int(2...3), delay: 0, specs: specs, holdAttempts: chance(0.3)))
+            addPromise(p, .main)
+            add(.drain)
         }
     }
 }

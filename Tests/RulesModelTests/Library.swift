@@ -451,12 +451,13 @@ final class LibraryRunner: Runner, @unchecked Sendable {
     // MARK: Queues
 
     private func drainQueue(_ queue: DispatchQueue) {
+        // A round runs everything enqueued before it; one in which no library code and no user
+        // code ran found the queue empty (every piece of library work reaches a schedule point).
         queue.resume()
-        var idleRounds = 0
-        while idleRounds < 2 {
+        while true {
             let before = hooks.activity.load(ordering: .relaxed)
             queue.sync {}
-            idleRounds = hooks.activity.load(ordering: .relaxed) == before ? idleRounds + 1 : 0
+            if hooks.activity.load(ordering: .relaxed) == before { break }
         }
         queue.suspend()
     }
@@ -620,10 +621,12 @@ final class LibraryRunner: Runner, @unchecked Sendable {
                 let number = calls.add(1, ordering: .relaxed).newValue
                 record("rb\(n)#\(number)@\(label()) x\(x)")
                 switch number <= specs.count ? specs[number - 1] : .rejected(99) {
-                case .pending(let pid):
+                case .pending(let pid, let handler, let cancelsOutput):
+                    if cancelsOutput { perform(.requestCancel(p: id)) }
                     let (attempt, resolver) = Promise<Int, TE>.makeWithResolver()
                     resolvers[pid] = resolver
                     observers[pid] = weakObserver(attempt)
+                    if let handler { perform(.onRequestCancel(r: pid, n: handler, ctx: .imm, act: .none)) }
                     if holdAttempts { handles[pid] = Handle(attempt, .main) }
                     return attempt
                 case .fulfilled(let v): return Promise(fulfilled: v)

@@ -796,7 +796,7 @@ final class Model: Runner {
     }
 
     // swiftlint:disable:next cyclomatic_complexity function_body_length
-    private func perform(_ op: Op) {
+    fileprivate func perform(_ op: Op) {
         switch op {
         case .make(let id):
             let p = newPromise(id, .main)
@@ -982,7 +982,8 @@ final class Model: Runner {
             start(operation)
         case .cancelOperation(let o):
             guard let operation = operations[o] else { return }
-            operation.isCancelled = true
+            // `Operation.cancel()` does nothing once the operation finished.
+            if operation.phase != .finished { operation.isCancelled = true }
             requestCancel(operation.promise)
         case .operationPromise(let o):
             guard let operation = operations[o], !held.contains(o) else { return }
@@ -1338,10 +1339,12 @@ final class Model: Runner {
             let attempt: MPromise
             let spec = number <= specs.count ? specs[number - 1] : .rejected(99)
             switch spec {
-            case .pending(let pid):
+            case .pending(let pid, let handler, let cancelsOutput):
+                if cancelsOutput { m.perform(.requestCancel(p: output.id)) }
                 attempt = m.newPromise(pid, .main)
                 m.resolvers[pid] = attempt
                 m.retainResolver(attempt)
+                if let handler { m.perform(.onRequestCancel(r: pid, n: handler, ctx: .imm, act: .none)) }
                 if holdAttempts { m.hold(attempt) }
             case .fulfilled(let v):
                 attempt = MPromise(id: m.newInternalID())

@@ -44,10 +44,14 @@ final class RulesModelTests: XCTestCase {
         }
         let start = Date()
         var steps = 0
+        var slowest: [(seconds: Double, seed: UInt64)] = []
         for seed in seeds {
             var generator = ProgramGenerator(seed: seed)
             let program = generator.program(length: length)
+            let programStart = Date()
             let outcome = Self.run(program)
+            slowest.append((Date().timeIntervalSince(programStart), seed))
+            slowest = Array(slowest.sorted { $0.seconds > $1.seconds }.prefix(3))
             steps += outcome.steps
             guard let failure = outcome.failure else { continue }
             var shrinker = Shrinker(fails: { Self.run($0).failure != nil })
@@ -66,7 +70,8 @@ final class RulesModelTests: XCTestCase {
             return
         }
         let seconds = Date().timeIntervalSince(start)
-        print("Rules model: \(seeds.count) programs, \(steps) steps, all as the rules say, in \(String(format: "%.2f", seconds)) s")
+        print("Rules model: \(seeds.count) programs, \(steps) steps, all as the rules say, in \(String(format: "%.2f", seconds)) s"
+            + " (slowest: \(slowest.map { "seed \($0.seed) \(String(format: "%.3f", $0.seconds)) s" }.joined(separator: ", ")))")
     }
 
     /// A failing step: its number, the operation, what differed.
@@ -119,7 +124,7 @@ extension Program {
             case .withToken(let t, _, _), .tokenChain(let t, _, _, _, _, _, _), .tokenPass(let t, _, _, _): wrappers.append(t)
             case .retry(let p, _, _, _, _, let specs, _):
                 promises.append(p)
-                for case .pending(let id) in specs {
+                for case .pending(let id, _, _) in specs {
                     promises.append(id)
                     resolvers.append(id)
                 }
