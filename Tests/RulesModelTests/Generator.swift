@@ -331,7 +331,7 @@ struct ProgramGenerator {
                     switch int(0...3) {
                     case 0...1:
                         let id = newID()
-                        specs.append(.pending(id, handler: chance(0.5) ? newName() : nil, cancelsOutput: chance(0.15)))
+                        specs.append(.pending(id, handler: chance(0.5) ? newName() : nil, act: attemptHandlerAct(), cancelsOutput: chance(0.15)))
                         types[id] = .main
                         resolvers.append(id)
                     case 2: specs.append(.rejected(int(1...9)))
@@ -377,6 +377,11 @@ extension ProgramGenerator {
         add(.chain(c: c, parent: parent, kind: kind, n: newName(), ctx: ctx, token: token, act: act))
         addPromise(c, chainType(kind, types[parent] ?? .main))
         return c
+    }
+
+    /// What the cancel handler of a retry's attempt does: nothing, or settle it at once.
+    fileprivate mutating func attemptHandlerAct() -> Act {
+        [.none, .own(.cancel), .own(.reject([1, 2, 4, 5][int(0...3)])), .own(.fulfill(int(1...9)))][int(0...3)]
     }
 
     private mutating func dropHandle(_ p: Int) {
@@ -577,13 +582,22 @@ extension ProgramGenerator {
             if chance(0.5) { dropHandle(b) }
             add(.requestCancel(p: a))
         default:
-            // `retry` (rule 5): the body asks the output to cancel while an attempt starts.
+            // `retry` (rule 5): a cancel request while an attempt runs or starts; the attempt's
+            // handler may settle it at once.
             let p = newID(), id = newID()
-            let specs: [AttemptSpec] = [.rejected([1, 2, 4, 5][int(0...3)]), .pending(id, handler: newName(), cancelsOutput: true)]
             types[id] = .main
             resolvers.append(id)
-            add(.retry(p: p, n: newName(), ctx: ctx(), attempts: int(2...3), delay: 0, specs: specs, holdAttempts: chance(0.3)))
+            let cancelsOutput = chance(0.5)
+            let attempt = AttemptSpec.pending(id, handler: newName(), act: attemptHandlerAct(), cancelsOutput: cancelsOutput)
+            let specs: [AttemptSpec] = cancelsOutput ? [.rejected([1, 2, 4, 5][int(0...3)]), attempt] : [attempt]
+            let delay: Double = chance(0.7) ? 0 : 1
+            add(.retry(p: p, n: newName(), ctx: delay == 0 ? ctx() : timerCtx(), attempts: int(2...3), delay: delay, specs: specs,
+                       holdAttempts: chance(0.3)))
             addPromise(p, .main)
+            if !cancelsOutput {
+                if chance(0.5) { add(.drain) }
+                add(.requestCancel(p: p))
+            }
             add(.drain)
         }
     }

@@ -621,12 +621,12 @@ final class LibraryRunner: Runner, @unchecked Sendable {
                 let number = calls.add(1, ordering: .relaxed).newValue
                 record("rb\(n)#\(number)@\(label()) x\(x)")
                 switch number <= specs.count ? specs[number - 1] : .rejected(99) {
-                case .pending(let pid, let handler, let cancelsOutput):
+                case .pending(let pid, let handler, let act, let cancelsOutput):
                     if cancelsOutput { perform(.requestCancel(p: id)) }
                     let (attempt, resolver) = Promise<Int, TE>.makeWithResolver()
                     resolvers[pid] = resolver
                     observers[pid] = weakObserver(attempt)
-                    if let handler { perform(.onRequestCancel(r: pid, n: handler, ctx: .imm, act: .none)) }
+                    if let handler { perform(.onRequestCancel(r: pid, n: handler, ctx: .imm, act: act)) }
                     if holdAttempts { handles[pid] = Handle(attempt, .main) }
                     return attempt
                 case .fulfilled(let v): return Promise(fulfilled: v)

@@ -1339,12 +1339,12 @@ final class Model: Runner {
             let attempt: MPromise
             let spec = number <= specs.count ? specs[number - 1] : .rejected(99)
             switch spec {
-            case .pending(let pid, let handler, let cancelsOutput):
+            case .pending(let pid, let handler, let act, let cancelsOutput):
                 if cancelsOutput { m.perform(.requestCancel(p: output.id)) }
                 attempt = m.newPromise(pid, .main)
                 m.resolvers[pid] = attempt
                 m.retainResolver(attempt)
-                if let handler { m.perform(.onRequestCancel(r: pid, n: handler, ctx: .imm, act: .none)) }
+                if let handler { m.perform(.onRequestCancel(r: pid, n: handler, ctx: .imm, act: act)) }
                 if holdAttempts { m.hold(attempt) }
             case .fulfilled(let v):
                 attempt = MPromise(id: m.newInternalID())

@@ -133,9 +133,9 @@ indirect enum Act: Equatable, Sendable {
 /// What the `n`-th attempt of a `retry` body returns.
 enum AttemptSpec: Equatable, Sendable {
     /// A pending promise, `p<id>`, whose resolver the program keeps; with `handler`, an
-    /// `.immediate` cancel handler `h<handler>` is registered on it; with `cancelsOutput`, the
-    /// body first asks the `retry`'s own promise to cancel.
-    case pending(Int, handler: Int?, cancelsOutput: Bool)
+    /// `.immediate` cancel handler `h<handler>` that does `act` is registered on it; with
+    /// `cancelsOutput`, the body first asks the `retry`'s own promise to cancel.
+    case pending(Int, handler: Int?, act: Act, cancelsOutput: Bool)
     case fulfilled(Int)
     case rejected(Int)
 }
@@ -313,8 +313,9 @@ indirect enum Op: Equatable, Sendable {
         case .retry(let p, let n, let ctx, let attempts, let delay, let specs, let hold):
             let returns = specs.map { spec -> String in
                 switch spec {
-                case .pending(let id, let handler, let cancels):
-                    return "\(cancels ? "output.requestCancel(), " : "")p\(id)\(handler.map { " with h\($0)" } ?? "")"
+                case .pending(let id, let handler, let act, let cancels):
+                    let onRequest = handler.map { " with h\($0) { r in \(act.swift(own: "r")) }" } ?? ""
+                    return "\(cancels ? "output.requestCancel(), " : "")p\(id)\(onRequest)"
                 case .fulfilled(let v): return "fulfilled(\(v))"
                 case .rejected(let e): return "rejected(TE(\(e)))"
                 }

@@ -124,7 +124,7 @@ extension Program {
             case .withToken(let t, _, _), .tokenChain(let t, _, _, _, _, _, _), .tokenPass(let t, _, _, _): wrappers.append(t)
             case .retry(let p, _, _, _, _, let specs, _):
                 promises.append(p)
-                for case .pending(let id, _, _) in specs {
+                for case .pending(let id, _, _, _) in specs {
                     promises.append(id)
                     resolvers.append(id)
                 }
