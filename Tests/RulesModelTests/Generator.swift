@@ -4,12 +4,14 @@
 
 /// The type of a promise entity: `Promise<V, E>`, spelled as the library's types are.
 struct PType: Hashable, Sendable {
-    /// `Int` or `[Int]`.
-    var array: Bool
+    /// `Int`, `[Int]` or `Obj` (an object whose release the test watches).
+    var value: String
     /// `TE`, `NoError`, `PromiseTimeoutError<…>` nesting, as a string.
     var error: String
 
-    static let main = PType(array: false, error: "TE")
+    var array: Bool { value == "[Int]" }
+
+    static let main = PType(value: "Int", error: "TE")
 }
 
 /// Writes a random program from a seed. The same seed always gives the same program.
@@ -106,7 +108,7 @@ struct ProgramGenerator {
 
     fileprivate mutating func chainType(_ kind: ChainKind, _ parent: PType) -> PType {
         switch kind {
-        case .recover: return PType(array: parent.array, error: "NoError")
+        case .recover: return PType(value: parent.value, error: "NoError")
         default: return parent
         }
     }
@@ -238,7 +240,7 @@ struct ProgramGenerator {
             let p = newID()
             if chance(0.5) {
                 add(.whenAll(p: p, inputs: inputs, cancelOnFailure: chance(0.5)))
-                addPromise(p, PType(array: true, error: "TE"))
+                addPromise(p, PType(value: "[Int]", error: "TE"))
             } else {
                 add(.whenFirst(p: p, inputs: inputs, cancelRemaining: chance(0.5)))
                 addPromise(p, .main)
@@ -253,7 +255,7 @@ struct ProgramGenerator {
                 let delay = delayValue()
                 let ctx: Ctx = delay <= 0 && chance(0.5) ? .imm : timerCtx()
                 add(.timeout(c: c, parent: parent, ctx: ctx, delay: delay))
-                addPromise(c, PType(array: types[parent]!.array, error: "TO<\(types[parent]!.error)>"))
+                addPromise(c, PType(value: types[parent]!.value, error: "TO<\(types[parent]!.error)>"))
             case 3...4:
                 guard let parent = promise() else { return }
                 let c = newID()
@@ -261,9 +263,10 @@ struct ProgramGenerator {
                 addPromise(c, types[parent]!)
             case 5:
                 let p = newID()
-                add(.after(p: p, ctx: timerCtx(), result: [.value(int(1...9)), .error(int(1...9)), .cancelled][int(0...2)],
-                           delay: delayValue()))
-                addPromise(p, .main)
+                let result: RSpec = [.value(int(1...9)), .error(int(1...9)), .cancelled][int(0...2)]
+                let object = result != .cancelled && chance(0.5)
+                add(.after(p: p, ctx: timerCtx(), result: result, delay: delayValue(), object: object))
+                addPromise(p, object ? PType(value: "Obj", error: "TE") : .main)
             default:
                 add(.advance(by: [0.5, 1, 1, 2, 5][int(0...4)]))
             }
@@ -493,7 +496,7 @@ extension ProgramGenerator {
             }
             let w = newID()
             add(.whenAll(p: w, inputs: inputs, cancelOnFailure: chance(0.6)))
-            addPromise(w, PType(array: true, error: "TE"))
+            addPromise(w, PType(value: "[Int]", error: "TE"))
             _ = child(w, .always, ctx: .imm)
             for input in inputs where resolvers.contains(input) && chance(0.6) { add(.resolve(r: input, how: how())) }
             if chance(0.4) { add(.requestCancel(p: w)) }
@@ -505,7 +508,7 @@ extension ProgramGenerator {
             let delay = delayValue()
             let t = newID()
             add(.timeout(c: t, parent: p, ctx: delay <= 0 && chance(0.5) ? .imm : timerCtx(), delay: delay))
-            addPromise(t, PType(array: false, error: "TO<TE>"))
+            addPromise(t, PType(value: "Int", error: "TO<TE>"))
             _ = child(t, .always, ctx: .imm)
             if chance(0.5) { dropHandle(p) }
             switch int(0...2) {

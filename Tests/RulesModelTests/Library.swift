@@ -43,6 +43,21 @@ extension Array: ModelValue where Element == Int {
     static var zero: [Int] { [] }
 }
 
+/// A value whose release the test watches (the result `init(on:with:after:)` holds, rule 23).
+final class Obj: ModelValue {
+    let n: Int
+    let tracked: Tracked?
+    init(_ n: Int, _ tracked: Tracked? = nil) {
+        self.n = n
+        self.tracked = tracked
+    }
+
+    var desc: String { "o\(n)" }
+    func bumped(_ k: Int) -> Obj { Obj(n + k) }
+    static func fromCode(_ code: Int) -> Obj { Obj(code) }
+    static var zero: Obj { Obj(0) }
+}
+
 /// A promise error type of the programs: `TE`, `NoError`, `PromiseTimeoutError<…>`.
 protocol ModelError: Sendable {
     var desc: String { get }
@@ -210,7 +225,7 @@ final class Handle<V: ModelValue, E: ModelError>: AnyHandle {
             return Handle(promise.map(on: ctx, token: token) { v -> V in tracked.touch(); run(v.desc); return v.bumped(n) }, type)
         case .recover:
             let recovered = promise.recover(on: ctx, token: token) { e -> V in tracked.touch(); run(e.desc); return V.fromCode(e.code) }
-            return Handle<V, NoError>(recovered, PType(array: type.array, error: "NoError"))
+            return Handle<V, NoError>(recovered, PType(value: type.value, error: "NoError"))
         case .mapError:
             return Handle(promise.mapError(on: ctx, token: token) { e -> E in tracked.touch(); run(e.desc); return e.bumped(n) }, type)
         case .mapResult:
@@ -256,7 +271,7 @@ final class Handle<V: ModelValue, E: ModelError>: AnyHandle {
     }
 
     func timeout(ctx: PromiseContext, delay: Double) -> AnyHandle {
-        Handle<V, PromiseTimeoutError<E>>(promise.timeout(on: ctx, delay: delay), PType(array: type.array, error: "TO<\(type.error)>"))
+        Handle<V, PromiseTimeoutError<E>>(promise.timeout(on: ctx, delay: delay), PType(value: type.value, error: "TO<\(type.error)>"))
     }
 
     func delay(ctx: PromiseContext, delay: Double) -> AnyHandle {
@@ -300,7 +315,7 @@ final class TokenHandle<V: ModelValue, E: ModelError>: AnyTokenPromise {
             return TokenHandle(wrapper.map(on: ctx) { v -> V in tracked.touch(); run(v.desc); return v.bumped(n) }, type)
         case .recover:
             let recovered = wrapper.recover(on: ctx) { e -> V in tracked.touch(); run(e.desc); return V.fromCode(e.code) }
-            return TokenHandle<V, NoError>(recovered, PType(array: type.array, error: "NoError"))
+            return TokenHandle<V, NoError>(recovered, PType(value: type.value, error: "NoError"))
         case .mapError:
             return TokenHandle(wrapper.mapError(on: ctx) { e -> E in tracked.touch(); run(e.desc); return e.bumped(n) }, type)
         case .mapResult:
@@ -553,7 +568,7 @@ final class LibraryRunner: Runner, @unchecked Sendable {
         case .whenAll(let id, let inputIDs, let cancelOnFailure):
             let inputs = inputIDs.compactMap { handles[$0] as? Handle<Int, TE> }
             guard inputs.count == inputIDs.count, inputs.allSatisfy({ $0.type == .main }) else { return }
-            keep(id, Handle(when(fulfilled: inputs.map(\.promise), cancelOnFailure: cancelOnFailure), PType(array: true, error: "TE")))
+            keep(id, Handle(when(fulfilled: inputs.map(\.promise), cancelOnFailure: cancelOnFailure), PType(value: "[Int]", error: "TE")))
         case .whenFirst(let id, let inputIDs, let cancelRemaining):
             let inputs = inputIDs.compactMap { handles[$0] as? Handle<Int, TE> }
             guard inputs.count == inputIDs.count, inputs.allSatisfy({ $0.type == .main }) else { return }
@@ -564,8 +579,13 @@ final class LibraryRunner: Runner, @unchecked Sendable {
         case .delay(let c, let parent, let ctx, let delay):
             guard let handle = handles[parent] else { return }
             keep(c, handle.delay(ctx: context(ctx), delay: delay))
-        case .after(let id, let ctx, let spec, let delay):
-            keep(id, Handle(Promise<Int, TE>(on: context(ctx), with: result(spec), after: delay), .main))
+        case .after(let id, let ctx, let spec, let delay, let object):
+            if object {
+                let result = self.result(spec).map { Obj($0, Tracked("v\(id)", self)) }
+                keep(id, Handle(Promise<Obj, TE>(on: context(ctx), with: result, after: delay), PType(value: "Obj", error: "TE")))
+            } else {
+                keep(id, Handle(Promise<Int, TE>(on: context(ctx), with: result(spec), after: delay), .main))
+            }
         case .advance(let by):
             clock.advance(by: by)
         case .delayed(let d, let n, let ctx, let act):

@@ -11,15 +11,17 @@
 
 // MARK: Values
 
-/// A value of a promise: `Int` or `[Int]`.
+/// A value of a promise: `Int`, `[Int]` or `Obj` (an object, `o<n>`).
 enum MValue: Equatable {
     case int(Int)
     case array([Int])
+    case object(Int)
 
     var desc: String {
         switch self {
         case .int(let v): return "\(v)"
         case .array(let vs): return "[\(vs.map(String.init).joined(separator: ","))]"
+        case .object(let v): return "o\(v)"
         }
     }
 
@@ -27,11 +29,15 @@ enum MValue: Equatable {
         switch self {
         case .int(let v): return .int(v + k)
         case .array(let vs): return .array(vs.map { $0 + k })
+        case .object(let v): return .object(v + k)
         }
     }
 
-    static func fromCode(_ code: Int, array: Bool) -> MValue { array ? .array([code]) : .int(code) }
-    static func zero(array: Bool) -> MValue { array ? .array([]) : .int(0) }
+    static func fromCode(_ code: Int, kind: String) -> MValue {
+        kind == "[Int]" ? .array([code]) : kind == "Obj" ? .object(code) : .int(code)
+    }
+
+    static func zero(kind: String) -> MValue { kind == "[Int]" ? .array([]) : fromCode(0, kind: kind) }
 }
 
 /// An error of a promise: `TE(n)`, or `PromiseTimeoutError` around one.
@@ -275,6 +281,8 @@ final class Model: Runner {
 
     // Observations of the current step.
     var observation = Observation()
+    /// Watched objects whose release the rules do not time (a value once it is a result).
+    var ignored: Set<String> = []
 
     init() {
         current = t
@@ -293,7 +301,7 @@ final class Model: Runner {
     }
 
     /// What user code releases: the tracked object its closure captured.
-    private func released(_ name: String) {
+    fileprivate func released(_ name: String) {
         observation.released.append("\(name)@\(current.label)")
     }
 
@@ -752,7 +760,7 @@ final class Model: Runner {
             step = { m, result, invoked in
                 guard invoked, case .error(let e) = result else { return .resolve(result) }
                 run(m, e.desc)
-                return .resolve(.value(.fromCode(e.code, array: array)))
+                return .resolve(.value(.fromCode(e.code, kind: parent.type.value)))
             }
         case .mapError:
             triggers = { if case .error = $0 { return true }; return false }
@@ -770,7 +778,7 @@ final class Model: Runner {
                 switch result {
                 case .value(let v): return .resolve(.value(v.bumped(n)))
                 case .error(let e): return .resolve(.error(e.bumped(n)))
-                case .cancelled: return .resolve(.value(.zero(array: array)))
+                case .cancelled: return .resolve(.value(.zero(kind: parent.type.value)))
                 }
             }
         case .flatMap(let inner):
@@ -787,7 +795,7 @@ final class Model: Runner {
                 return .adopt(fulfilled)
             }
         }
-        let type = kind == .recover ? PType(array: array, error: "NoError") : parent.type
+        let type = kind == .recover ? PType(value: parent.type.value, error: "NoError") : parent.type
         let child = kind == .tapOn ? MPromise(id: newInternalID(), type: type) : newPromise(c, type)
         let node = ChildNode(child: child, ctx: ctx, token: token, observer: observer, tracked: trackedName,
                              triggers: triggers, step: step)
@@ -939,13 +947,24 @@ final class Model: Runner {
         case .delay(let c, let parentID, let ctx, let delay):
             guard let parent = promises[parentID], held.contains(parentID) else { return }
             hold(self.delay(c, parent, ctx: ctx, delay: delay))
-        case .after(let id, _, let spec, let delay):
-            let p = newPromise(id, .main)
+        case .after(let id, _, let spec, let delay, let object):
+            let p = newPromise(id, object ? PType(value: "Obj", error: "TE") : .main)
             let timer = MTimer()
             cancelsOnRequest(p, timer)
             retainResolver(p)  // the timer's work
-            let result = self.result(spec)
-            arm(timer, after: delay, work: { m in m.resolve(p, result) }, release: { m in m.releaseResolver(p) })
+            var result = self.result(spec)
+            if object, case .value(.int(let v)) = result { result = .value(.object(v)) }
+            var watched = false
+            if object, case .value = result { watched = true }
+            arm(timer, after: delay, work: { m in
+                // From now on the value is in the promise's result, kept as long as its box is.
+                if watched { m.ignored.insert("v\(id)") }
+                m.resolve(p, result)
+            }, release: { m in
+                m.releaseResolver(p)
+                // Rule 23: a cancelled timer drops the result it holds at once.
+                if watched, !m.ignored.contains("v\(id)") { m.released("v\(id)") }
+            })
             hold(p)
         case .advance(let by):
             advance(by: by)
@@ -1117,7 +1136,7 @@ final class Model: Runner {
         let timer = MTimer()
         // Disarms the timer where the parent resolves, before the output's hop (rule 22).
         register(ClosureNode { m, _, _ in timer.cancel(m) }, on: parent)
-        let output = newPromise(c, PType(array: parent.array, error: "TO<\(parent.type.error)>"))
+        let output = newPromise(c, PType(value: parent.type.value, error: "TO<\(parent.type.error)>"))
         let node = ChildNode(child: output, ctx: ctx, token: nil, observer: false, tracked: nil, triggers: { _ in true }) { _, result, _ in
             switch result {
             case .value: return .resolve(result)
@@ -1144,7 +1163,7 @@ final class Model: Runner {
     // MARK: when (rules 20, 21)
 
     private func whenAll(_ id: Int, _ inputs: [MPromise], cancelOnFailure: Bool) -> MPromise {
-        let output = newPromise(id, PType(array: true, error: "TE"))
+        let output = newPromise(id, PType(value: "[Int]", error: "TE"))
         guard !inputs.isEmpty else {
             output.result = .value(.array([]))
             output.callbacks = nil

@@ -180,8 +180,9 @@ indirect enum Op: Equatable, Sendable {
     case timeout(c: Int, parent: Int, ctx: Ctx, delay: Double)
     /// `let c = parent.delay(on: ctx, delay)`
     case delay(c: Int, parent: Int, ctx: Ctx, delay: Double)
-    /// `let p = Promise<Int, TE>(on: ctx, with: result, after: delay)`
-    case after(p: Int, ctx: Ctx, result: RSpec, delay: Double)
+    /// `let p = Promise<Int, TE>(on: ctx, with: result, after: delay)`; with `object`, a
+    /// `Promise<Obj, TE>` whose value is an object the test watches (`v<p>`).
+    case after(p: Int, ctx: Ctx, result: RSpec, delay: Double, object: Bool)
     /// Advances the virtual clock.
     case advance(by: Double)
     /// `let d = DelayedPromise<Int, TE>(on: ctx) { r in d<n> }` (its promise is `p<d>`)
@@ -292,8 +293,9 @@ indirect enum Op: Equatable, Sendable {
             return "let p\(p) = when(first: [\(inputs.map { "p\($0)" }.joined(separator: ", "))], cancelRemaining: \(cancel))"
         case .timeout(let c, let parent, let ctx, let delay): return "let p\(c) = p\(parent).timeout(on: \(ctx.swift), delay: \(delay))"
         case .delay(let c, let parent, let ctx, let delay): return "let p\(c) = p\(parent).delay(on: \(ctx.swift), \(delay))"
-        case .after(let p, let ctx, let result, let delay):
-            return "let p\(p) = Promise<Int, TE>(on: \(ctx.swift), with: \(result.swift), after: \(delay))"
+        case .after(let p, let ctx, let result, let delay, let object):
+            let value = object ? "Obj" : "Int"
+            return "let p\(p) = Promise<\(value), TE>(on: \(ctx.swift), with: \(result.swift), after: \(delay))\(object ? "  // v\(p)" : "")"
         case .advance(let by): return "clock.advance(by: \(by))"
         case .delayed(let d, let n, let ctx, let act):
             return "let d\(d) = DelayedPromise<Int, TE>(on: \(ctx.swift)) { r in record(\"d\(n)\")\(body(act, own: "r")) }"

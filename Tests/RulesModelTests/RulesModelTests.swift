@@ -97,7 +97,7 @@ final class RulesModelTests: XCTestCase {
                 if !library.observation.released.isEmpty { print("      released \(library.observation.released.sorted())") }
                 print("      \(library.observation.states.joined(separator: " "))")
             }
-            if let message = difference(model: model.observation, library: library.observation) {
+            if let message = difference(model: model.observation, library: library.observation, ignoring: model.ignored) {
                 let where_ = index < program.ops.count ? "\(index)" : "teardown \(index - program.ops.count)"
                 return (index + 1, Failure(step: index, op: "\(where_): \(op.swift)", message: message))
             }
@@ -115,7 +115,7 @@ extension Program {
             switch op {
             case .make(let p): promises.append(p); resolvers.append(p)
             case .resolved(let p, _), .pass(let p, _, _), .propagating(let p, _, _, _, _), .whenAll(let p, _, _),
-                 .whenFirst(let p, _, _), .timeout(let p, _, _, _), .delay(let p, _, _, _), .after(let p, _, _, _):
+                 .whenFirst(let p, _, _), .timeout(let p, _, _, _), .delay(let p, _, _, _), .after(let p, _, _, _, _):
                 promises.append(p)
             case .chain(let c, let parent, _, _, _, _, _): if c != parent { promises.append(c) }
             case .initOn(let p, _, _, _): promises.append(p); resolvers.append(p)
