@@ -16,7 +16,7 @@ let schedulePoints = SwiftSetting.define("TOMORROWLAND_SCHEDULE_POINTS", .when(c
 /// `swift test --sanitize=thread` alone; the README's `swift test` builds and runs everything.
 let concurrentTargetsOnly = Context.environment["TOMORROWLAND_CONCURRENT_TARGETS"] == "1"
 let notRacingThreads: Set<String> = [
-    "TomorrowlandExplored", "InterleavingTests", "PlacementTests", "PlacementSwift5Tests", "DocumentationTests",
+    "TomorrowlandExplored", "InterleavingTests", "RulesModelTests", "PlacementTests", "PlacementSwift5Tests", "DocumentationTests",
     "IndexDirectory", "AwaitWithCancellation", "AsyncToPromise", "ActorOnQueue", "InvalidationViewModel",
 ]
 
@@ -48,6 +48,9 @@ let package = Package(
         // Every interleaving of small scenarios, by a deterministic scheduler, on TomorrowlandExplored
         // (debug builds only).
         .testTarget(name: "InterleavingTests", dependencies: ["TomorrowlandExplored"], swiftSettings: [schedulePoints]),
+        // A reference model of the rules (Rules.md), checked against TomorrowlandExplored on
+        // seeded random programs, with timers on a virtual clock (debug builds only).
+        .testTarget(name: "RulesModelTests", dependencies: ["TomorrowlandExplored"], swiftSettings: [schedulePoints]),
         // Written the way Tomorrowland 1.x users write code, in Swift 5 mode: must keep compiling.
         .testTarget(
             name: "Swift5ClientTests",

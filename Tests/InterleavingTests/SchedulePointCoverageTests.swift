@@ -39,6 +39,8 @@ final class SchedulePointCoverageTests: XCTestCase {
         ("PromiseAwaiter.swift", "self.awaitStopsOnCancel = stopWaitingOnCancel", "init: not shared yet"),
         ("Locked.swift", "self.value = value", "init: not shared yet"),
         ("Promise+Resolver.swift", "init(_ value: T) { self.value = value }", "init of a wrapper, not a published field"),
+        ("VirtualClock.swift", "installed.store(", "a test's virtual clock, installed before the test runs the library"),
+        ("VirtualClock.swift", "installed.load(", "reads that clock; no scheduled thread changes it"),
     ]
 
     /// An atomic operation's call: with its ordering on the line, or its arguments on the next ones.

@@ -104,9 +104,11 @@ final class ContextTimer: @unchecked Sendable {
             sourceQueue = delay.waitsForTimer ? DispatchQueue.global(qos: context.qosClass) : nil
         }
         #if TOMORROWLAND_SCHEDULE_POINTS
-        // Under the interleaving explorer a scenario thread fires the timer: no dispatch source.
-        let explored = sourceQueue != nil && schedulePointTakesDeferredWork()
-        let fireQueue = explored ? nil : sourceQueue
+        // On a test's virtual clock (VirtualClock.swift) the clock fires the timer; under the
+        // interleaving explorer a scenario thread does. Either way: no dispatch source.
+        let clock = sourceQueue != nil ? VirtualClock.current : nil
+        let explored = clock == nil && sourceQueue != nil && schedulePointTakesDeferredWork()
+        let fireQueue = explored || clock != nil ? nil : sourceQueue
         #else
         let fireQueue = sourceQueue
         #endif
@@ -117,6 +119,10 @@ final class ContextTimer: @unchecked Sendable {
             return (true, source)
         }
         #if TOMORROWLAND_SCHEDULE_POINTS
+        if let clock, let sourceQueue {
+            if armed { clock.timerArmed(after: delay) { sourceQueue.async { self.timerFired(on: context) } } }
+            return
+        }
         if explored {
             if armed { schedulePointDefer { self.timerFired(on: context) } }
             return
@@ -145,6 +151,14 @@ final class ContextTimer: @unchecked Sendable {
             armed.operation.makeReady()
             return
         }
+        #if TOMORROWLAND_SCHEDULE_POINTS
+        if let clock = VirtualClock.current {
+            clock.timerArmed(after: delay) {
+                DispatchQueue.global(qos: .userInitiated).async { self.timerFired(on: .operationQueue(queue)) }
+            }
+            return
+        }
+        #endif
         let source: DispatchSourceTimer? = state.withLock { state in
             // Cancelled while the operation was being added: nothing to start.
             guard case .armed(let work, source: nil, let operation) = state else { return nil }
