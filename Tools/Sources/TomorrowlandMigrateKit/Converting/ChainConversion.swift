@@ -28,6 +28,11 @@ struct ChainConversion {
     /// Contexts declared in `extension PromiseContext.Main` (`.screen`): the main actor, like
     /// `.main`.
     var mainContexts: Set<String> = []
+    /// The promise's error type as written (`APIError`; empty when untyped or `NoError`): an
+    /// early `return Promise(rejected: .notFound)` becomes `throw APIError.notFound`.
+    var typedError = ""
+    /// Whether the function returns a `TokenPromise`: a final `.withToken(token)` moves to the wrapper.
+    var tokenPromise = false
 
     /// Why a chain stays a chain.
     struct Left: Error, Equatable {
@@ -37,18 +42,24 @@ struct ChainConversion {
 
     /// The operators this rewriter turns into statements.
     static let valueOperators: Set<String> = ["then", "map", "flatMap"]
-    static let errorOperators: Set<String> = ["catch", "recover", "mapError"]
-    /// Why a body with statements before its chain is left.
-    static let statementsBefore = "statements before the chain would run when the wrapper's Task starts, not at call time"
+    static let errorOperators: Set<String> = ["catch", "recover", "mapError", "flatMapError"]
+    /// The operators whose closure returns a promise (awaited where the step ends).
+    static let promiseSteps: Set<String> = ["flatMap", "flatMapError"]
 
-    static let throwingValueOperators = ["tryThen": "then", "tryMap": "map", "tryFlatMap": "flatMap"]
+    static let throwingValueOperators = [
+        "tryThen": "then", "tryMap": "map", "tryFlatMap": "flatMap",
+        "tryRecover": "recover", "tryMapError": "mapError", "tryFlatMapError": "flatMapError",
+    ]
     static let unconvertible: [String: String] = [
         "timeout": "`timeout` (no structured equivalent that cancels the same way)",
         "delay": "`delay`",
         "onCancel": "an `onCancel` handler",
         "propagatingCancellation": "`propagatingCancellation`",
         "requestCancelOnInvalidate": "an invalidation token",
-        "withToken": "an invalidation token",
+        // Callbacks registered through a TokenPromise are skipped when the token was invalidated
+        // since the call: straight-line code cannot ask a token that (it has no public
+        // generation), and cancelling the Task would cancel the source, which the token did not.
+        "withToken": "callbacks registered through `withToken(token)` (the twin cannot ask whether the token was invalidated since the call)",
         "tap": "`tap` (reads the result)",
         "mapResult": "`mapResult`",
         "flatMapResult": "`flatMapResult`",
@@ -79,16 +90,26 @@ struct ChainConversion {
         return false
     }
 
-    /// The statements of the twin's body (without indentation), or why not.
-    func convert(_ body: CodeBlockSyntax) -> Result<[String], Left> {
-        Result { try lines(for: body) }.mapError { $0 as? Left ?? Left("\($0)") }
+    /// What `convert` makes of a body.
+    struct Converted: Equatable {
+        /// The statements of the twin's body (without indentation).
+        var lines: [String]
+        /// The token of a final `.withToken(token)`, which the wrapper keeps: the callbacks that
+        /// callers register through the returned `TokenPromise` still check it.
+        var token: String?
     }
 
-    private func lines(for body: CodeBlockSyntax) throws -> [String] {
+    /// The statements of the twin's body (without indentation), or why not.
+    func convert(_ body: CodeBlockSyntax) -> Result<Converted, Left> {
+        Result { try converted(body) }.mapError { $0 as? Left ?? Left("\($0)") }
+    }
+
+    private func converted(_ original: CodeBlockSyntax) throws -> Converted {
+        guard let originalLast = original.statements.last else { throw Left("an empty body") }
+        // `[weak self]` closures of the chain: in the twin, `self` is the method's own.
+        let body = try Self.withoutSelfCaptures(original, chainClosures: Self.stepClosures(of: originalLast))
         let statements = Array(body.statements)
-        guard let last = statements.last else { throw Left("an empty body") }
-        // In the twin they would run when the wrapper's Task starts, after the promise function returned.
-        if statements.count > 1 { throw Left(Self.statementsBefore) }
+        let last = statements.last!
         let expression: ExprSyntax
         if let returned = last.item.as(ReturnStmtSyntax.self), let value = returned.expression {
             expression = value
@@ -97,13 +118,32 @@ struct ChainConversion {
         } else {
             throw Left("the body does not end in a returned chain")
         }
-        let (base, steps) = try chain(expression)
+        // Statements before the chain run first in the twin, and the wrapper starts it at once
+        // (`Promise(on: .immediate)`): during the call, in the caller's isolation, as before.
+        let preamble = try self.preamble(Array(statements.dropLast()))
+        // `x.withToken(token)` at the end: the wrapper returns `….withToken(token)`.
+        var chained = expression
+        var token: String?
+        if let call = expression.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+           member.declName.baseName.text == "withToken", let inner = member.base,
+           call.arguments.count == 1, call.arguments.first?.label == nil, call.trailingClosure == nil {
+            guard tokenPromise else { throw Left(Self.unconvertible["withToken"]!) }
+            token = call.arguments.first!.expression.trimmedDescription
+            chained = inner
+        } else if tokenPromise {
+            _ = try chain(expression) // a `withToken` inside: its own reason
+            throw Left("returns a `TokenPromise` that is not made by a final `.withToken(token)`")
+        }
+        let (base, steps) = try chain(chained)
         // `when(fulfilled:)` stays, awaited through `.value`: `async let` or a task group would
         // await in order and cancel the other inputs on a failure, where `when` decides on the
         // first failure in time and leaves the others running.
         let isWhen = base.as(FunctionCallExprSyntax.self).flatMap { Calls.calledName($0)?.0 } == "when"
-        guard !steps.isEmpty || isWhen else { throw Left("not a chain: no promise operators") }
+        guard !steps.isEmpty || isWhen || token != nil || !preamble.lines.isEmpty else {
+            throw Left("not a chain: no promise operators")
+        }
         var writer = Writer(conversion: self, taken: Self.identifiers(in: body))
+        writer.declared = preamble.declared
         writer.pending = .promise(base)
         // Error handlers and `always` come last; value steps before them.
         var index = 0
@@ -112,12 +152,16 @@ struct ChainConversion {
             writer.readLater = steps[(index + 1)...].prefix { Self.valueOperators.contains($0.name) }.reduce(into: []) {
                 $0.formUnion(Self.freeNames(in: $1.closure))
             }
+            writer.isLastValueStep = index + 1 == steps.count || !Self.valueOperators.contains(steps[index + 1].name)
             try writer.valueStep(steps[index])
             index += 1
         }
         let tail = Array(steps[index...])
         try writer.finish(tail: tail)
-        return writer.lines
+        // The statements before the chain come first: outside the `do` of an error handler (an
+        // early `return Promise(rejected: e)`, now `throw e`, never reached the chain's handler)
+        // and before the `defer` of an `always` (which an early return never reached either).
+        return Converted(lines: preamble.lines + writer.lines, token: token)
     }
 
     /// `base.a { }.b { }` as the base and the steps in order.
@@ -151,7 +195,7 @@ struct ChainConversion {
                 }
             }
             guard let closure else { throw Left("`\(name)` without a closure") }
-            if closure.signature?.capture != nil { throw Left("a closure with a capture list (`[weak self]`)") }
+            if let capture = closure.signature?.capture { throw Left("a closure with a capture list (`\(capture.trimmedDescription)`)") }
             let step = Step(name: name, context: context, closure: closure, isLast: current.id == expression.id)
             // `mapError { $0 as Swift.Error }` does nothing in an untyped async function.
             if !Self.isErasure(step) { steps.insert(step, at: 0) }
@@ -282,6 +326,11 @@ private struct Writer {
     var readLater: Set<String> = []
     /// The names of the `let`s written so far.
     var boundNames: Set<String> = []
+    /// The names the statements before the chain declare: a closure parameter named so is renamed.
+    var declared: Set<String> = []
+    /// Whether the step being written is the chain's last value step: a `return` anywhere in a
+    /// `map` closure then returns the function's value, as it did the promise's.
+    var isLastValueStep = false
 
     enum Pending {
         case promise(ExprSyntax)
@@ -326,18 +375,7 @@ private struct Writer {
     /// The awaited value of the promise `expression`: `try await f(x)` when `f` has an async
     /// twin, `x` for `Promise(fulfilled: x)`, else `try await <expression>.value`.
     func awaited(_ expression: ExprSyntax) -> String {
-        if let call = expression.as(FunctionCallExprSyntax.self) {
-            let callee = call.calledExpression.trimmedDescription
-            if ["Promise", "StdPromise"].contains(where: { callee == $0 || callee.hasPrefix($0 + "<") }),
-               call.arguments.count == 1, call.arguments.first?.label?.text == "fulfilled", call.trailingClosure == nil {
-                return call.arguments.first!.expression.trimmedDescription
-            }
-            if conversion.hasTwin(call) { return "try await " + expression.trimmedDescription }
-        }
-        let text = expression.trimmedDescription
-        let postfix = expression.is(FunctionCallExprSyntax.self) || expression.is(DeclReferenceExprSyntax.self)
-            || expression.is(MemberAccessExprSyntax.self) || expression.is(TupleExprSyntax.self)
-        return "try await " + (postfix ? text : "(\(text))") + ".value"
+        conversion.awaited(expression)
     }
 
     /// The pending value as an expression (awaiting a pending promise).
@@ -399,12 +437,14 @@ private struct Writer {
                     throw Left("a closure parameter named like a function the chain calls")
                 }
                 if !readLater.isDisjoint(with: names) { throw Left("a closure parameter named like a name a later step reads") }
+                if !declared.isDisjoint(with: names) { throw Left("a closure parameter named like a name declared before the chain") }
                 return ("(" + names.joined(separator: ", ") + ")", closure.statements.map(ChainConversion.text(of:)))
             }
             // `let titles = try await titles(limit: 3)` would read the new name in its own
             // initializer: the parameter gets another name.
             // So would a later step's `base` (a property, say) after `map { base in … }`.
-            if pendingPromise.map({ ChainConversion.identifiers(in: $0).contains(names[0]) }) == true || readLater.contains(names[0]) {
+            if pendingPromise.map({ ChainConversion.identifiers(in: $0).contains(names[0]) }) == true || readLater.contains(names[0])
+                || declared.contains(names[0]) {
                 let uses = closure.statements.flatMap { $0.tokens(viewMode: .sourceAccurate) }.filter { token in
                     token.text == names[0] && !ChainConversion.isMemberOrLabel(token)
                 }
@@ -456,7 +496,11 @@ private struct Writer {
         let (name, body) = try parameter(of: step.closure)
         if step.name == "then" {
             // The value passes through: it needs a name unless nothing reads it later.
-            let keep = name == "_" ? freshName(for: pendingPromise) : name
+            var keep = name
+            if name == "_" {
+                // A name already bound passes through as it is.
+                if case .expression(let bound) = pending, boundNames.contains(bound) { keep = bound } else { keep = freshName(for: pendingPromise) }
+            }
             bind(keep)
             try run(body, step: step, placement: placement, result: false)
             pending = .expression(keep)
@@ -493,7 +537,10 @@ private struct Writer {
         let statements = Array(step.closure.statements)
         switch placement {
         case .inline:
-            if statements.dropLast().contains(where: { ChainConversion.containsReturn(Syntax($0)) }) {
+            // An early `return x` of the last `map` is the twin's `return x` (what follows is an
+            // error handler's `catch` or an `always`'s `defer`, which a value skipped or ran anyway).
+            let returnsTheValue = isLastValueStep && step.name == "map" && result
+            if !returnsTheValue, statements.dropLast().contains(where: { ChainConversion.containsReturn(Syntax($0)) }) {
                 throw Left("a closure that returns early")
             }
             guard result else {
@@ -505,17 +552,29 @@ private struct Writer {
                 lines += body.dropLast()
                 return String(body.last!.dropFirst("return".count)).trimmingCharacters(in: .whitespaces)
             }
+            // `{ _ in }` of a `Void` chain: `()`.
+            if statements.isEmpty, conversion.returnsVoid { return "()" }
             guard statements.count == 1, statements.first?.item.is(ExprSyntax.self) == true else {
                 throw Left("a `\(step.name)` closure without a returned value")
             }
             return body[0]
         case .executor(let executor):
             var inner = body
-            if step.name == "flatMap" {
-                guard statements.count == 1, statements.first?.item.is(ExprSyntax.self) == true else {
-                    throw Left("a `flatMap` on a named context with several statements")
+            if ChainConversion.promiseSteps.contains(step.name) {
+                // The closure runs on the context and its promise is awaited there (1.x adopted
+                // it without a hop; the awaited twin runs on the caller's executor, this one).
+                if statements.dropLast().contains(where: { ChainConversion.containsReturn(Syntax($0)) }) {
+                    throw Left("a `\(step.name)` closure that returns early")
                 }
-                inner = [awaited(ChainConversion.parse(body[0]))]
+                guard let last = statements.last, let lastText = body.last else { throw Left("an empty `\(step.name)` closure") }
+                if last.item.is(ExprSyntax.self) {
+                    inner = body.dropLast() + [(statements.count == 1 ? "" : "return ") + awaited(ChainConversion.parse(lastText))]
+                } else if let returned = last.item.as(ReturnStmtSyntax.self), returned.expression != nil {
+                    let expression = String(lastText.dropFirst("return".count)).trimmingCharacters(in: .whitespaces)
+                    inner = body.dropLast() + ["return " + awaited(ChainConversion.parse(expression))]
+                } else {
+                    throw Left("a `\(step.name)` closure without a returned promise")
+                }
             }
             let effects = inner.joined().contains("try") ? "try await" : "await"
             let call = "\(effects) withTaskExecutorPreference(\(executor)) { @concurrent in\n"
@@ -574,7 +633,17 @@ private struct Writer {
             lines = outer
             switch handler.name {
             case "catch": handling.append("throw \(name)")
-            case "recover": handling.append(conversion.returnsVoid ? value : "return " + value)
+            case "recover" where conversion.returnsVoid: if value != "()" { handling.append(value) }
+            case "recover": handling.append("return " + value)
+            case "flatMapError":
+                // The closure's promise: awaited (`throw e` for `Promise(rejected: e)`). Its type is the function's.
+                if case .inline = placement {
+                    let original = handler.closure.statements.count == 1 && body == handler.closure.statements.map(ChainConversion.text(of:))
+                        ? handler.closure.statements.first?.item.as(ExprSyntax.self) : nil
+                    handling.append(try conversion.earlyReturn(of: original ?? ChainConversion.parse(value), tokenAllowed: true))
+                } else {
+                    handling.append(conversion.returnsVoid ? value : "return " + value)
+                }
             default: handling.append("throw " + value) // mapError
             }
             // A catch callback never saw cancellation: `CancellationError` goes on. In a twin
@@ -582,7 +651,7 @@ private struct Writer {
             let clauses = conversion.noError
                 ? ["} catch let error as CancellationError {", "    throw error", name == "error" ? "} catch {" : "} catch let \(name) {"]
                 : ["} catch let \(name) where !(\(name) is CancellationError) {"]
-            if conversion.noError, handler.name != "recover" { throw Left("`\(handler.name)` in a chain whose promise cannot fail") }
+            if conversion.noError, !["recover", "flatMapError"].contains(handler.name) { throw Left("`\(handler.name)` in a chain whose promise cannot fail") }
             main = ["do {"] + main.map(Self.indent) + clauses + handling.map(Self.indent) + ["}"]
         }
         if !deferred.isEmpty {
@@ -597,6 +666,32 @@ private struct Writer {
 }
 
 extension ChainConversion {
+    /// The awaited value of the promise `expression`: `try await f(x)` when `f` has an async
+    /// twin, `x` for `Promise(fulfilled: x)`, else `try await <expression>.value`.
+    func awaited(_ expression: ExprSyntax) -> String {
+        if let call = expression.as(FunctionCallExprSyntax.self) {
+            if let value = Self.promiseArgument(of: call, label: "fulfilled") { return value.trimmedDescription }
+            if hasTwin(call) { return "try await " + expression.trimmedDescription }
+        }
+        let text = expression.trimmedDescription
+        let postfix = expression.is(FunctionCallExprSyntax.self) || expression.is(DeclReferenceExprSyntax.self)
+            || expression.is(MemberAccessExprSyntax.self) || expression.is(TupleExprSyntax.self)
+        return "try await " + (postfix ? text : "(\(text))") + ".value"
+    }
+
+    /// `x` of `Promise(fulfilled: x)` (`label` "fulfilled"), `Promise(rejected: x)` ("rejected"),
+    /// also spelled `StdPromise`, `Promise<T, E>` or with `.init`; nil for anything else.
+    static func promiseArgument(of call: FunctionCallExprSyntax, label: String) -> ExprSyntax? {
+        var callee = call.calledExpression
+        if let member = callee.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "init", let base = member.base {
+            callee = base
+        }
+        if let specialized = callee.as(GenericSpecializationExprSyntax.self) { callee = specialized.expression }
+        guard let name = callee.as(DeclReferenceExprSyntax.self)?.baseName.text, ["Promise", "StdPromise"].contains(name),
+              call.arguments.count == 1, call.arguments.first?.label?.text == label, call.trailingClosure == nil else { return nil }
+        return call.arguments.first!.expression
+    }
+
     /// The first expression the twin's statements `lines` await or `try` whose errors are not known:
     /// anything but a call `hasTwin` accepts, a promise's `.value`, or `withTaskExecutorPreference`
     /// (whose closure is looked into); nil when there is none. (Awaits in other closures do not

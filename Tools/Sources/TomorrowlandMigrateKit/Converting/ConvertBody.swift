@@ -82,15 +82,20 @@ public enum ConvertBody {
                 guard let twinnedUSRs else { return true }
                 return project.callee(nameAt: Calls.nameOffset(of: call), in: site.file.path).map(twinnedUSRs.contains) == true
             }
+            let tokenPromise = promise.kind == .tokenPromise
             let conversion = ChainConversion(
                 isolated: project.isolation(of: site) != .nonisolated, onMainActor: project.isOnMainActor(site), hasTwin: hasTwin,
-                returnsVoid: ["Void", "()", "Swift.Void"].contains(promise.value), promiseType: promise.spelled, noError: promise.hasNoError,
-                callerIsolatedContexts: callerIsolated, mainContexts: onMain
+                returnsVoid: ["Void", "()", "Swift.Void"].contains(promise.value),
+                // A TokenPromise function's chain makes a plain promise; the wrapper adds the token.
+                promiseType: tokenPromise ? "Promise<\(promise.value), \(promise.error)>" : promise.spelled, noError: promise.hasNoError,
+                callerIsolatedContexts: callerIsolated, mainContexts: onMain,
+                typedError: promise.hasUntypedError || promise.hasNoError ? "" : promise.error, tokenPromise: tokenPromise
             )
             switch conversion.convert(body) {
             case .failure(let left):
                 leave(left.reason)
-            case .success(let lines):
+            case .success(let converted):
+                let lines = converted.lines
                 // The wrapper casts what the twin throws to the promise's error type: every await must be known to throw only that.
                 if !promise.hasUntypedError, !promise.hasNoError, let call = ChainConversion.awaitOfUnknownErrors(in: lines, hasTwin: hasTwinByName) {
                     leave("`\(call)` may throw other errors than `\(promise.error)` (not a twin add-async-twins wrote)")
@@ -99,7 +104,7 @@ public enum ConvertBody {
                 let twinIndent = Twins.indentation(of: twin.decl, in: twin.file)
                 let indent = Twins.indentation(of: site.decl, in: site.file)
                 let twinText = block(lines, indent: twinIndent)
-                let wrapper = block([wrapperText(site, promise, width: Twins.maximumLineLength - indent.count - 4)], indent: indent)
+                let wrapper = block([wrapperText(site, promise, token: converted.token, width: Twins.maximumLineLength - indent.count - 4)], indent: indent)
                 var edits = [
                     TextEdit(start: twinBody.position.utf8Offset + twinBody.leadingTrivia.sourceLength.utf8Length,
                              end: twinBody.endPositionBeforeTrailingTrivia.utf8Offset, text: twinText),
@@ -125,13 +130,17 @@ public enum ConvertBody {
         return plan
     }
 
-    /// `StdPromise { try await f(…) }`, possibly followed by the `mapError` or `recover` that
-    /// restores the error type: what this command writes.
+    /// `StdPromise(on: .immediate) { try await f(…) }` (or `StdPromise { … }`, as written before
+    /// issue 39), possibly followed by the `mapError` or `recover` that restores the error type
+    /// and the `withToken` that restores a `TokenPromise`: what this command writes.
     static func isWrapper(_ body: CodeBlockSyntax) -> Bool {
         guard body.statements.count == 1, var call = body.statements.first?.item.as(FunctionCallExprSyntax.self) else { return false }
-        if let member = call.calledExpression.as(MemberAccessExprSyntax.self), ["mapError", "recover"].contains(member.declName.baseName.text),
-           let base = member.base?.as(FunctionCallExprSyntax.self) {
-            call = base
+        for suffix in ["withToken", "mapError|recover"] {
+            if let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+               suffix.split(separator: "|").contains(Substring(member.declName.baseName.text)),
+               let base = member.base?.as(FunctionCallExprSyntax.self) {
+                call = base
+            }
         }
         return Calls.isTaskPromiseBridge(call)
     }
@@ -159,7 +168,6 @@ public enum ConvertBody {
 
     /// Why `site` cannot become a wrapper with the same meaning, or nil.
     static func reasonToLeave(_ site: FunctionSite, _ promise: PromiseType, project: Project) -> String? {
-        if promise.kind == .tokenPromise { return "returns a `TokenPromise` (an invalidation token)" }
         if site.decl.modifiers.contains(where: { $0.name.text == "mutating" }) { return "mutating: the wrapper's Task cannot hold on to `self`" }
         if case .failure(let reason) = Twins.forwardedArguments(of: site.decl, inoutAllowed: false) { return reason.text }
         if !project.selfIsSendable(in: site) {
@@ -171,24 +179,28 @@ public enum ConvertBody {
         return nil
     }
 
-    /// The promise function's new body: its twin in a Task (`StdPromise { … }`, where
-    /// `CancellationError` cancels the promise and any other error rejects it). A typed error
-    /// is restored by `mapError` (the twin throws only that error or `CancellationError`); for
-    /// `NoError`, `recover` never runs (the twin throws only `CancellationError`, typed).
+    /// The promise function's new body: its twin in a Task that starts at once
+    /// (`StdPromise(on: .immediate) { … }`: synchronously, in the caller's isolation, until the
+    /// twin first suspends, as 1.x ran the function's statements and its chain's first request
+    /// during the call; `CancellationError` cancels the promise and any other error rejects
+    /// it). A typed error is restored by `mapError` (the twin throws only that error or
+    /// `CancellationError`); for `NoError`, `recover` never runs (the twin throws only
+    /// `CancellationError`, typed); a `TokenPromise` gets its token back (`.withToken(token)`).
     /// Broken after the Task when longer than `width`.
-    static func wrapperText(_ site: FunctionSite, _ promise: PromiseType, width: Int) -> String {
+    static func wrapperText(_ site: FunctionSite, _ promise: PromiseType, token: String? = nil, width: Int) -> String {
         let arguments = (try? Twins.forwardedArguments(of: site.decl, inoutAllowed: false).get()) ?? ""
         let receiver = site.container != nil ? "self." : ""
-        let task = "StdPromise { try await \(receiver)\(site.name)(\(arguments)) }"
-        let restore: String
+        let task = "StdPromise(on: .immediate) { try await \(receiver)\(site.name)(\(arguments)) }"
+        var suffixes: [String] = []
         if promise.hasUntypedError {
-            return task
         } else if promise.hasNoError {
-            restore = ".recover(on: .immediate) { _ in preconditionFailure(\"the async \(site.name) throws only CancellationError\") }"
+            suffixes.append(".recover(on: .immediate) { _ in preconditionFailure(\"the async \(site.name) throws only CancellationError\") }")
         } else {
-            restore = ".mapError(on: .immediate) { $0 as! \(promise.error) }"
+            suffixes.append(".mapError(on: .immediate) { $0 as! \(promise.error) }")
         }
-        return task.count + restore.count <= width ? task + restore : task + "\n    " + restore
+        if let token { suffixes.append(".withToken(\(token))") }
+        let oneLine = task + suffixes.joined()
+        return oneLine.count <= width ? oneLine : ([task] + suffixes.map { "    " + $0 }).joined(separator: "\n")
     }
 
     /// `{`, the lines indented one level below `indent`, `}`.

@@ -92,6 +92,40 @@ public final class Feed: Sendable {
     public func everyTitle(_ limits: [Int]) -> Promise<[[String]], APIError> {
         when(fulfilled: limits.map { titles(limit: $0) })
     }
+
+    /// Statements before the chain, with early returns of promises.
+    public func guardedCount(_ limit: Int) -> Promise<Int, APIError> {
+        guard limit > 0 else { return Promise(rejected: .notFound) }
+        if limit == 1 { return Promise(fulfilled: 1) }
+        let doubled = limit * 2
+        return latestPosts(limit: doubled).map(on: .immediate) { posts in posts.count }
+    }
+
+    /// `flatMapError` into another promise.
+    public func fallbackTitles() -> Promise<[String], APIError> {
+        titles(limit: 3).flatMapError(on: .immediate) { _ in self.titles(limit: 1) }
+    }
+
+    /// `tryRecover`, whose closure may throw.
+    public func recoveredCount() -> StdPromise<Int> {
+        latestPosts(limit: 2).map(on: .immediate) { $0.count }.tryRecover(on: .immediate) { error in
+            guard case APIError.offline = error else { throw error }
+            return 0
+        }
+    }
+
+    /// A `flatMap` with several statements on a named context.
+    public func nextTitles() -> Promise<[String], APIError> {
+        titles(limit: 1).flatMap(on: .utility) { titles in
+            let limit = titles.count + 1
+            return self.titles(limit: limit)
+        }
+    }
+
+    /// A `TokenPromise` made by a final `withToken`.
+    public func tokenCount(token: PromiseInvalidationToken) -> TokenPromise<Int, APIError> {
+        latestPosts(limit: 2).map(on: .immediate) { $0.count }.withToken(token)
+    }
 }
 
 extension PromiseContext.Main {
@@ -129,5 +163,18 @@ public final class Screen {
             .then(on: .auto) { text in self.title = text }
             .catch(on: .main) { error in self.title = "failed: \(error)" }
             .always(on: .main) { _ in self.loading = false }
+    }
+
+    /// A statement before the chain, and `[weak self]` closures.
+    public func reload() -> StdPromise<String> {
+        loading = true
+        return feed.latestPosts(limit: 1)
+            .mapError(on: .immediate) { $0 as Swift.Error }
+            .map(on: .main) { [weak self] posts in
+                guard let self else { return "" }
+                self.title = posts[0].title
+                return posts[0].title
+            }
+            .always(on: .main) { [weak self] _ in self?.loading = false }
     }
 }
