@@ -1,4 +1,5 @@
 import Foundation
+import SwiftParser
 import SwiftSyntax
 import Testing
 import TomorrowlandAsync
@@ -297,8 +298,8 @@ struct ConvertBodyTests {
                     latestPosts(limit: 1).map(on: .immediate, token: token) { $0.count }
                 }
 
-                public func chosen(_ context: PromiseContext) -> Promise<Int, APIError> {
-                    latestPosts(limit: 1).map(on: context) { $0.count }
+                public func chosen(_ fast: Bool) -> Promise<Int, APIError> {
+                    latestPosts(limit: 1).map(on: fast ? .immediate : .utility) { $0.count }
                 }
 
                 public func timed() -> Promise<Int, PromiseTimeoutError<APIError>> {
@@ -307,7 +308,7 @@ struct ConvertBodyTests {
 
             """))
         #expect(notes.contains("tokened(_:): left as a chain: an invalidation token"))
-        #expect(notes.contains("chosen(_:): left as a chain: context value not known statically (`context`)"))
+        #expect(notes.contains("chosen(_:): left as a chain: context value not known statically (`fast ? .immediate : .utility`)"))
         #expect(notes.contains { $0.hasPrefix("timed(): left as a chain: `timeout`") })
         #expect(notes.last == "convert-body: 0 of 3 chain bodies converted, 3 left (reasons above)")
         #expect(text.contains("latestPosts(limit: 1).map(on: .immediate, token: token) { $0.count }"))
@@ -456,28 +457,39 @@ struct ConvertBodyTests {
 
                 public func load() -> Promise<Int, APIError> {
                     feed.latestPosts(limit: 1)
-                        .map(on: .immediate) { [weak self] posts -> Int in
-                            guard let self else { return 0 }
-                            self.log.add("loaded")
-                            return posts.count
+                        .then(on: .immediate) { [weak self] posts in
+                            guard let self else { return }
+                            self.log.add("loaded \\(posts.count)")
                         }
+                        .map(on: .immediate) { posts in posts.count }
                         .then(on: .immediate) { [unowned self] count in log.add("\\(count)") }
                         .then(on: .immediate) { [weak self] _ in self?.log.add("done") }
                 }
 
                 public func named() -> Promise<Int, APIError> {
-                    feed.latestPosts(limit: 1).map(on: .immediate) { [weak self] posts in
-                        guard let screen = self, !posts.isEmpty else { return 0 }
-                        return screen.log.count
-                    }
+                    feed.latestPosts(limit: 1).then(on: .immediate) { [weak self] posts in
+                        guard let screen = self else { return }
+                        screen.log.add("\\(posts.count)")
+                    }.map(on: .immediate) { $0.count }
                 }
 
                 public func coalesced() -> Promise<Int, APIError> {
                     feed.latestPosts(limit: 1).map(on: .immediate) { [weak self] _ in self?.log.count ?? 0 }
                 }
 
+                public func gone() -> Promise<Int, APIError> {
+                    feed.latestPosts(limit: 1).map(on: .immediate) { [weak self] posts in
+                        guard let self else { return 0 }
+                        return self.log.count + posts.count
+                    }
+                }
+
                 public func other(_ x: Int) -> Promise<Int, APIError> {
                     feed.latestPosts(limit: 1).map(on: .immediate) { [x] _ in x }
+                }
+
+                public func renamed() -> Promise<Int, APIError> {
+                    feed.latestPosts(limit: 1).map(on: .immediate) { [weak self, log = log] _ in log.count }
                 }
             }
 
@@ -488,7 +500,7 @@ struct ConvertBodyTests {
             """)
         #expect(Self.bodies(of: "load", in: text).twin == """
                     let posts = try await feed.latestPosts(limit: 1)
-                    self.log.add("loaded")
+                    self.log.add("loaded \\(posts.count)")
                     let count = posts.count
                     log.add("\\(count)")
                     self.log.add("done")
@@ -497,12 +509,18 @@ struct ConvertBodyTests {
         #expect(Self.bodies(of: "named", in: text).twin == """
                     let posts = try await feed.latestPosts(limit: 1)
                     let screen = self
-                    guard !posts.isEmpty else { return 0 }
-                    return screen.log.count
+                    screen.log.add("\\(posts.count)")
+                    return posts.count
             """)
-        #expect(notes.count == 3, "\(notes)") // and the tally
+        #expect(Self.bodies(of: "other", in: text).twin == """
+                    _ = try await feed.latestPosts(limit: 1)
+                    return x
+            """)
+        #expect(notes.count == 4, "\(notes)") // and the tally
         #expect(notes.contains("coalesced(): left as a chain: a `[weak self]` closure that uses `self?.x ?? y` (whether `??` is still needed is not known)"))
-        #expect(notes.contains("other(_:): left as a chain: a closure with a capture list (`[x]`) other than `[weak self]` or `[unowned self]`"))
+        #expect(notes.contains("gone(): left as a chain: a `[weak self]` closure that does something when `self` is gone "
+            + "(`guard let … else { return 0 }`): the twin holds `self`, so that would never happen"))
+        #expect(notes.contains("renamed(): left as a chain: a closure with a capture list (`[weak self, log = log]`) other than `[weak self]` or `[unowned self]`"))
     }
 
     @Test("`flatMapError` and `tryRecover`: do/catch whose catch awaits the promise, or throws")
@@ -609,6 +627,30 @@ struct ConvertBodyTests {
         #expect(notes.contains { $0.hasPrefix("tokened(token:): left as a chain: callbacks registered through `withToken(token)`") }, "\(notes)")
     }
 
+    @Test("in the twin, a promise function called for its promise is pinned to its type (its async twin would be picked)")
+    func pinsCallsUsedAsValues() throws {
+        let body = try #require(Parser.parse(source: "func f() {\n    let p = fetch(1)\n    return p.map { $0 }\n}").statements.first?
+            .item.as(FunctionDeclSyntax.self)?.body)
+        let lines = ["let p = fetch(1)", "_ = fetch(2)", "let v = try await fetch(3)", "return try await p.value"]
+        let pinned = ConvertBody.pinned(lines, names: ["fetch"], in: body) { call in
+            call.trimmedDescription == "fetch(1)" ? "Promise<Int, APIError>" : nil
+        }
+        #expect(pinned == ["let p = fetch(1) as Promise<Int, APIError>\n_ = fetch(2)\nlet v = try await fetch(3)\nreturn try await p.value"])
+    }
+
+    @Test("a non-Sendable capture stops a conversion only where the module's language mode rejects it")
+    func sendableCheckedByLanguageMode() {
+        let modules = [
+            ModuleInvocation(name: "Five", sources: ["/tmp/five/A.swift"], arguments: ["-swift-version", "5"]),
+            ModuleInvocation(name: "Strict", sources: ["/tmp/strict/A.swift"], arguments: ["-swift-version", "5", "-strict-concurrency=complete"]),
+            ModuleInvocation(name: "Six", sources: ["/tmp/six/A.swift"], arguments: ["-swift-version", "6"]),
+        ]
+        #expect(!ConvertBody.checksSendability(of: "/tmp/five/A.swift", in: modules))
+        #expect(ConvertBody.checksSendability(of: "/tmp/strict/A.swift", in: modules))
+        #expect(ConvertBody.checksSendability(of: "/tmp/six/A.swift", in: modules))
+        #expect(ConvertBody.checksSendability(of: "/tmp/elsewhere.swift", in: modules), "not known: checked")
+    }
+
     @Test("a second run changes nothing")
     func idempotent() {
         let text = Self.converted(Self.feed("""
@@ -625,8 +667,47 @@ struct ConvertBodyTests {
     func compiles(swiftVersion: Int) throws {
         let shapes = try Support.fixture("ConvertBody/Shapes.swift")
         let (converted, notes) = Self.converted(shapes.text, path: "Shapes.swift")
-        #expect(notes == ["convert-body: 18 of 18 chain bodies converted, 0 left (reasons above)"])
+        #expect(notes == ["convert-body: 23 of 23 chain bodies converted, 0 left (reasons above)"])
         try Support.expectCompiles([(path: "Shapes.swift", text: converted)], swiftVersion: swiftVersion)
+        #expect(converted.contains("""
+                public nonisolated(nonsending) func checkedCount(limit: Int) async throws -> Int {
+                    let posts = try await latestPosts(limit: limit)
+                    return try await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                        guard !posts.isEmpty else {
+                            throw APIError.notFound
+                        }
+                        return posts.count
+                    }
+                }
+            """))
+        // Without the compiler's types (this test is syntax only), a handler on the base stays on its promise.
+        #expect(converted.contains("""
+                    let titles = try await titles(limit: 2).mapError(on: .immediate) { _ in APIError.offline }.value
+            """) || converted.contains("let value = try await titles(limit: 2).mapError(on: .immediate) { _ in APIError.offline }.value"))
+        #expect(converted.contains("let (one, two) = try await when(fulfilled: (consume first), (consume second)).value"))
+        #expect(converted.contains("return await withTaskExecutorPreference(context.taskExecutor) { @concurrent in"))
+        #expect(converted.contains("""
+                    do {
+                        let value = try await titles(limit: 1)
+                        await withTaskExecutorPreference(PromiseContext.queue(workQueue).taskExecutor) { @concurrent in
+                            log.add("done")
+                        }
+                        return value
+                    } catch let error where !(error is CancellationError) {
+                        await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                            log.add("failed: \\(error)")
+                        }
+                        await withTaskExecutorPreference(PromiseContext.queue(workQueue).taskExecutor) { @concurrent in
+                            log.add("done")
+                        }
+                        throw error
+                    } catch {
+                        await withTaskExecutorPreference(PromiseContext.queue(workQueue).taskExecutor) { @concurrent in
+                            log.add("done")
+                        }
+                        throw error
+                    }
+            """))
         #expect(converted.contains("""
             public nonisolated(nonsending) func loggedCount(feed: Feed) async throws -> Int {
                 do {

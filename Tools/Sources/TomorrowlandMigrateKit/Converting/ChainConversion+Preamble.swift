@@ -59,14 +59,19 @@ extension ChainConversion {
         return names
     }
 
-    /// The early `return`s of the statements before a chain, as the twin's.
-    private final class EarlyReturnRewriter: SyntaxRewriter {
-        let conversion: ChainConversion
+    /// The early `return`s of the statements before a chain (or of a closure of the chain), as
+    /// the twin's: each `return <expression>` becomes `rewritten(expression)`.
+    final class EarlyReturnRewriter: SyntaxRewriter {
+        let rewritten: (ExprSyntax) throws -> String
         var failure: String?
         var changed = false
 
-        init(conversion: ChainConversion) {
-            self.conversion = conversion
+        convenience init(conversion: ChainConversion) {
+            self.init { try conversion.earlyReturn(of: $0) }
+        }
+
+        init(_ rewritten: @escaping (ExprSyntax) throws -> String) {
+            self.rewritten = rewritten
             super.init(viewMode: .sourceAccurate)
         }
 
@@ -82,7 +87,7 @@ extension ChainConversion {
             }
             let replacement: String
             do {
-                replacement = try conversion.earlyReturn(of: expression)
+                replacement = try rewritten(expression)
             } catch {
                 failure = failure ?? (error as? Left)?.reason ?? "\(error)"
                 return StmtSyntax(node)
@@ -96,27 +101,132 @@ extension ChainConversion {
         }
     }
 
+    /// The types an early return refers to: the error type an implicit member (`.notFound`)
+    /// belongs to, the promise type a promise expression is spelled `as`, whether the value is `Void`.
+    struct ReturnTypes {
+        var typedError = ""
+        var promiseType = ""
+        var returnsVoid = false
+        var tokenAllowed = false
+
+        init(typedError: String = "", promiseType: String = "", returnsVoid: Bool = false, tokenAllowed: Bool = false) {
+            self.typedError = typedError
+            self.promiseType = promiseType
+            self.returnsVoid = returnsVoid
+            self.tokenAllowed = tokenAllowed
+        }
+
+        init(_ promise: PromiseType) {
+            self.init(
+                typedError: promise.hasUntypedError || promise.hasNoError ? "" : promise.error, promiseType: promise.spelled,
+                returnsVoid: ["Void", "()", "Swift.Void"].contains(promise.value)
+            )
+        }
+    }
+
+    /// The function's own: what an early return before the chain refers to.
+    var functionReturnTypes: ReturnTypes {
+        ReturnTypes(typedError: typedError, promiseType: promiseType, returnsVoid: returnsVoid, tokenAllowed: false)
+    }
+
+    /// What `step`'s closure returns: its declared promise type, else the compiler's type of
+    /// the step's call, else (for the chain's last step, `isFinal`) the function's.
+    func types(of step: Step, isFinal: Bool) -> ReturnTypes {
+        if let declared = step.closure.signature?.returnClause?.type {
+            if let promise = PromiseType(declared) { return ReturnTypes(promise) }
+            // `mapError { error -> CheckoutError in … }`: the error type itself.
+            if step.name == "mapError" { return ReturnTypes(typedError: declared.trimmedDescription) }
+        }
+        if let type = step.type {
+            var types = ReturnTypes(type)
+            types.tokenAllowed = true
+            return types
+        }
+        if isFinal {
+            var types = functionReturnTypes
+            types.tokenAllowed = true
+            return types
+        }
+        return ReturnTypes()
+    }
+
+    /// What a closure of the chain hands back, in `closureStatements`.
+    enum ClosureResult {
+        /// A promise (`flatMap`, `flatMapError`): its value is returned, awaited.
+        case promise(ReturnTypes)
+        /// An error (`mapError`), of this type (empty: not known): it is thrown.
+        case error(String)
+    }
+
+    /// A closure's statements (`body`, text) with every `return` (and a final expression) as
+    /// the twin's: `return <awaited promise>` / `throw e`, or `throw <error>`.
+    func closureStatements(_ body: [String], returning result: ClosureResult) throws -> [String] {
+        let tree = Parser.parse(source: body.joined(separator: "\n"))
+        let items = Array(tree.statements)
+        let rewrite: (ExprSyntax) throws -> String = { expression in
+            switch result {
+            case .promise(let types):
+                return try self.earlyReturn(of: expression, types: types)
+            case .error(let type):
+                if Self.isImplicitMember(expression) {
+                    guard !type.isEmpty else { throw Left("an error `\(expression.trimmedDescription)` whose type is not spelled") }
+                    return "throw \(type)\(expression.trimmedDescription)"
+                }
+                return "throw \(expression.trimmedDescription)"
+            }
+        }
+        var lines: [String] = []
+        for (index, item) in items.enumerated() {
+            if index == items.count - 1, let expression = item.item.as(ExprSyntax.self) {
+                lines.append(try rewrite(expression))
+                continue
+            }
+            let rewriter = EarlyReturnRewriter(rewrite)
+            let rewritten = rewriter.rewrite(item).as(CodeBlockItemSyntax.self) ?? item
+            if let failure = rewriter.failure { throw Left(failure) }
+            lines.append(Self.text(of: rewriter.changed ? rewritten : item))
+        }
+        return lines
+    }
+
     /// The twin's statement for an early `return <expression>` of the promise function.
-    /// (Also the end of a `flatMapError` closure, whose promise has the function's type: there
-    /// a `TokenPromise` function's promise is a plain one, `tokenAllowed`.)
-    func earlyReturn(of expression: ExprSyntax, tokenAllowed: Bool = false) throws -> String {
+    func earlyReturn(of expression: ExprSyntax) throws -> String {
+        try earlyReturn(of: expression, types: functionReturnTypes)
+    }
+
+    /// The twin's statement for `return <expression>`, where `expression` is a promise whose
+    /// types `types` tells: `return x` for `Promise(fulfilled: x)`, `throw e` for
+    /// `Promise(rejected: e)`, `throw CancellationError()` for `Promise(with: .cancelled)`,
+    /// `return try await f(x)` (or `.value`) otherwise.
+    func earlyReturn(of expression: ExprSyntax, types: ReturnTypes) throws -> String {
         if let call = expression.as(FunctionCallExprSyntax.self) {
             if let error = Self.promiseArgument(of: call, label: "rejected") {
                 if Self.isImplicitMember(error) {
-                    guard !typedError.isEmpty else { throw Left("an early `return Promise(rejected: \(error.trimmedDescription))` whose error type is not spelled") }
-                    return "throw \(typedError)\(error.trimmedDescription)"
+                    guard !types.typedError.isEmpty else {
+                        throw Left("an early `return Promise(rejected: \(error.trimmedDescription))` whose error type is not spelled")
+                    }
+                    return "throw \(types.typedError)\(error.trimmedDescription)"
                 }
                 return "throw \(error.trimmedDescription)"
             }
             if let value = Self.promiseArgument(of: call, label: "fulfilled") {
                 let text = value.trimmedDescription
-                return returnsVoid ? (["()", "Void()"].contains(text) ? "return" : "return \(text)") : "return \(text)"
+                return types.returnsVoid ? (["()", "Void()"].contains(text) ? "return" : "return \(text)") : "return \(text)"
+            }
+            if let result = Self.promiseArgument(of: call, label: "with"), result.trimmedDescription == ".cancelled" {
+                return "throw CancellationError()"
             }
         }
-        if tokenPromise, !tokenAllowed { throw Left("an early return of a `TokenPromise`") }
+        if tokenPromise, !types.tokenAllowed { throw Left("an early return of a `TokenPromise`") }
+        // `charge(…).mapError(on: .immediate) { .payment($0) }` took its error type from the
+        // closure's declared promise type: awaited `as` that type.
+        if let call = expression.as(FunctionCallExprSyntax.self), !types.promiseType.isEmpty, PromiseOperators.name(of: call) != nil,
+           call.calledExpression.is(MemberAccessExprSyntax.self) {
+            return "return " + awaited(Self.parse("(\(expression.trimmedDescription) as \(types.promiseType))"))
+        }
         if Self.containsImplicitMember(Syntax(expression)) && !expression.is(FunctionCallExprSyntax.self) {
-            guard !promiseType.isEmpty else { throw Left("an early return of a promise that takes its type from the function") }
-            return "return " + awaited(Self.parse("(\(expression.trimmedDescription) as \(promiseType))"))
+            guard !types.promiseType.isEmpty else { throw Left("an early return of a promise that takes its type from the function") }
+            return "return " + awaited(Self.parse("(\(expression.trimmedDescription) as \(types.promiseType))"))
         }
         return "return " + awaited(expression)
     }
@@ -178,24 +288,23 @@ extension ChainConversion {
             guard closures.contains(node.id), let signature = node.signature, let capture = signature.capture else {
                 return super.visit(node)
             }
-            var weak = false
+            var statements = node.statements
             for item in capture.items {
                 let specifier = item.specifier?.specifier.text
-                guard item.name.text == "self", item.initializer == nil, [nil, "weak", "unowned"].contains(specifier) else {
+                // `[weak self]`, `[unowned self]`, `[self]`, and `[weak log]` of a name the twin has too.
+                guard item.initializer == nil, [nil, "weak", "unowned"].contains(specifier), item.name.tokenKind != .wildcard else {
                     failure = failure ?? "a closure with a capture list (`\(capture.trimmedDescription)`) other than `[weak self]` or `[unowned self]`"
                     return ExprSyntax(node)
                 }
-                weak = weak || specifier == "weak"
-            }
-            var statements = node.statements
-            if weak, WeakSelfRewriter.coalescesSelf(in: Syntax(statements)) {
-                failure = failure ?? "a `[weak self]` closure that uses `self?.x ?? y` (whether `??` is still needed is not known)"
-                return ExprSyntax(node)
-            }
-            if weak {
-                let inner = WeakSelfRewriter()
+                guard specifier == "weak" else { continue }
+                let name = item.name.text
+                if WeakSelfRewriter.coalesces(name, in: Syntax(statements)) {
+                    failure = failure ?? "a `[weak \(name)]` closure that uses `\(name)?.x ?? y` (whether `??` is still needed is not known)"
+                    return ExprSyntax(node)
+                }
+                let inner = WeakSelfRewriter(name: name)
                 statements = inner.rewrite(statements).as(CodeBlockItemListSyntax.self) ?? statements
-                if let reason = inner.failure ?? WeakSelfRewriter.optionalUse(in: statements) {
+                if let reason = inner.failure ?? inner.optionalUse(in: statements) {
                     failure = failure ?? reason
                     return ExprSyntax(node)
                 }
@@ -212,29 +321,34 @@ extension ChainConversion {
         }
     }
 
-    /// Inside a `[weak self]` closure of the chain: `self` as the twin's non-optional `self`.
+    /// Inside a `[weak self]` (or `[weak name]`) closure of the chain: `self` as the twin's
+    /// non-optional `self` (`name` as the twin's own parameter or property).
     private final class WeakSelfRewriter: SyntaxRewriter {
+        let name: String
         var failure: String?
 
-        init() { super.init(viewMode: .sourceAccurate) }
+        init(name: String) {
+            self.name = name
+            super.init(viewMode: .sourceAccurate)
+        }
 
-        static func isSelf(_ expression: ExprSyntax) -> Bool {
-            expression.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
+        func isSelf(_ expression: ExprSyntax) -> Bool {
+            expression.as(DeclReferenceExprSyntax.self)?.baseName.text == name
         }
 
         // A nested closure that captures `self` again has its own (optional) `self`.
         override func visit(_ node: ClosureExprSyntax) -> ExprSyntax {
-            if node.signature?.capture?.items.contains(where: { $0.name.text == "self" }) == true { return ExprSyntax(node) }
+            if node.signature?.capture?.items.contains(where: { $0.name.text == name }) == true { return ExprSyntax(node) }
             return super.visit(node)
         }
 
         override func visit(_ node: OptionalChainingExprSyntax) -> ExprSyntax {
-            guard Self.isSelf(node.expression) else { return super.visit(node) }
+            guard isSelf(node.expression) else { return super.visit(node) }
             return node.expression.with(\.leadingTrivia, node.leadingTrivia).with(\.trailingTrivia, node.trailingTrivia)
         }
 
         override func visit(_ node: ForceUnwrapExprSyntax) -> ExprSyntax {
-            guard Self.isSelf(node.expression) else { return super.visit(node) }
+            guard isSelf(node.expression) else { return super.visit(node) }
             return node.expression.with(\.leadingTrivia, node.leadingTrivia).with(\.trailingTrivia, node.trailingTrivia)
         }
 
@@ -249,11 +363,27 @@ extension ChainConversion {
                 }
                 var kept: [ConditionElementSyntax] = []
                 var bindings: [String] = []
+                // What the closure did when the object was gone must be nothing: the twin holds it, so an
+                // `else` that returns a value, throws or cancels would never run any more.
+                let bindsName = guardStatement.conditions.contains { condition in
+                    guard let binding = condition.condition.as(OptionalBindingConditionSyntax.self),
+                          let bound = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return false }
+                    return binding.initializer.map { isSelf($0.value) } ?? (bound == name)
+                }
+                if bindsName {
+                    let elseStatements = Array(guardStatement.body.statements)
+                    let silent = elseStatements.count == 1 && elseStatements[0].item.as(ReturnStmtSyntax.self).map { $0.expression == nil } == true
+                    if !silent {
+                        failure = failure ?? "a `[weak \(name)]` closure that does something when `\(name)` is gone "
+                            + "(`guard let … else { \(guardStatement.body.statements.trimmedDescription) }`): the twin holds `\(name)`, so that would never happen"
+                        return node
+                    }
+                }
                 for condition in guardStatement.conditions {
                     if let binding = condition.condition.as(OptionalBindingConditionSyntax.self), binding.bindingSpecifier.text == "let",
                        let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-                       binding.initializer.map({ Self.isSelf($0.value) }) ?? (name == "self") {
-                        if name != "self" { bindings.append("let \(name) = self") }
+                       binding.initializer.map({ isSelf($0.value) }) ?? (name == self.name) {
+                        if name != self.name { bindings.append("let \(name) = \(self.name)") }
                     } else {
                         kept.append(condition)
                     }
@@ -275,36 +405,36 @@ extension ChainConversion {
             return super.visit(CodeBlockItemListSyntax(items))
         }
 
-        /// Whether `node` holds `self?.x ?? y`: without the `?`, the `??` may still be needed, or not.
-        static func coalescesSelf(in node: Syntax) -> Bool {
+        /// Whether `node` holds `name?.x ?? y`: without the `?`, the `??` may still be needed, or not.
+        static func coalesces(_ name: String, in node: Syntax) -> Bool {
             if let closure = node.as(ClosureExprSyntax.self),
-               closure.signature?.capture?.items.contains(where: { $0.name.text == "self" }) == true { return false }
+               closure.signature?.capture?.items.contains(where: { $0.name.text == name }) == true { return false }
             if let sequence = node.as(SequenceExprSyntax.self) {
                 let elements = Array(sequence.elements)
                 for (index, element) in elements.enumerated() where index > 0 && element.as(BinaryOperatorExprSyntax.self)?.operator.text == "??" {
                     let tokens = Array(elements[index - 1].tokens(viewMode: .sourceAccurate).prefix(2))
-                    if tokens.count == 2, tokens[0].tokenKind == .keyword(.self), tokens[1].tokenKind == .postfixQuestionMark { return true }
+                    if tokens.count == 2, tokens[0].text == name, tokens[1].tokenKind == .postfixQuestionMark { return true }
                 }
             }
-            return node.children(viewMode: .sourceAccurate).contains { coalescesSelf(in: $0) }
+            return node.children(viewMode: .sourceAccurate).contains { coalesces(name, in: $0) }
         }
 
-        /// Why `self` is still used as an optional in `statements` (rewritten), or nil.
-        static func optionalUse(in statements: CodeBlockItemListSyntax) -> String? {
+        /// Why `name` is still used as an optional in `statements` (rewritten), or nil.
+        func optionalUse(in statements: CodeBlockItemListSyntax) -> String? {
             func walk(_ node: Syntax) -> String? {
                 if let closure = node.as(ClosureExprSyntax.self),
-                   closure.signature?.capture?.items.contains(where: { $0.name.text == "self" }) == true { return nil }
-                if let token = node.as(TokenSyntax.self), token.tokenKind == .keyword(.self) {
+                   closure.signature?.capture?.items.contains(where: { $0.name.text == name }) == true { return nil }
+                if let token = node.as(TokenSyntax.self), token.text == name, token.parent?.is(DeclReferenceExprSyntax.self) == true {
                     let next = token.nextToken(viewMode: .sourceAccurate)
                     if next?.tokenKind == .postfixQuestionMark || next?.tokenKind == .exclamationMark {
-                        return "a `[weak self]` closure that uses `self` as an optional"
+                        return "a `[weak \(name)]` closure that uses `\(name)` as an optional"
                     }
                     if node.parent?.parent?.is(OptionalBindingConditionSyntax.self) == true
                         || node.parent?.parent?.parent?.is(OptionalBindingConditionSyntax.self) == true {
-                        return "a `[weak self]` closure that binds `self` with `if let`"
+                        return "a `[weak \(name)]` closure that binds `\(name)` with `if let`"
                     }
                     if let reference = node.parent, let parent = reference.parent, parent.is(ExprListSyntax.self) {
-                        return "a `[weak self]` closure that compares or combines `self` (`self == nil`, `self?.x ?? y`)"
+                        return "a `[weak \(name)]` closure that compares or combines `\(name)` (`\(name) == nil`)"
                     }
                 }
                 return node.children(viewMode: .sourceAccurate).lazy.compactMap(walk).first

@@ -15,6 +15,9 @@ public enum ConvertBody {
         /// The compiler's USR of the twin, and where the wrapper's call of it ends in `edits[1]`.
         var twinUSR: String?
         var wrapperCallOffset: Int?
+        /// Whether the wrapper's Task captures a `self` or parameter not known to be `Sendable`
+        /// (allowed in a Swift 5 mode module, as the chain's callbacks captured it).
+        var capturesNonSendable = false
         var summary: String { "\(site.signature) at line \(site.line): the chain moved into its async twin" }
     }
 
@@ -31,7 +34,9 @@ public enum ConvertBody {
         result(of: plan(set, project: Project(set)), in: set)
     }
 
-    static func plan(_ set: SourceSet, project: Project) -> Plan {
+    /// `sendableChecked(path)`: whether the module of `path` rejects a non-`Sendable` capture
+    /// (Swift 6 mode, or complete concurrency checking); without the compiler, assumed so.
+    static func plan(_ set: SourceSet, project: Project, sendableChecked: (String) -> Bool = { _ in true }) -> Plan {
         var plan = Plan()
         let everySite = set.files.flatMap(FunctionSite.all(in:))
         // Twins still forwarding to their promise function: the bodies to replace.
@@ -73,10 +78,13 @@ public enum ConvertBody {
                 }
                 continue
             }
-            if let reason = reasonToLeave(site, promise, project: project) {
+            let checked = sendableChecked(site.file.path)
+            if let reason = reasonToLeave(site, promise, project: project, sendableChecked: checked) {
                 leave(reason)
                 continue
             }
+            // Swift 5 mode: the wrapper's Task may capture what the chain's callbacks captured.
+            let capturesNonSendable = !checked && reasonToLeave(site, promise, project: project, sendableChecked: true) != nil
             let hasTwin: (FunctionCallExprSyntax) -> Bool = { call in
                 guard hasTwinByName(call) else { return false }
                 guard let twinnedUSRs else { return true }
@@ -89,13 +97,18 @@ public enum ConvertBody {
                 // A TokenPromise function's chain makes a plain promise; the wrapper adds the token.
                 promiseType: tokenPromise ? "Promise<\(promise.value), \(promise.error)>" : promise.spelled, noError: promise.hasNoError,
                 callerIsolatedContexts: callerIsolated, mainContexts: onMain,
-                typedError: promise.hasUntypedError || promise.hasNoError ? "" : promise.error, tokenPromise: tokenPromise
+                typedError: promise.hasUntypedError || promise.hasNoError ? "" : promise.error, tokenPromise: tokenPromise,
+                typeOfCall: { call in project.compiler?.spelledPromiseType(ofCallAt: Calls.nameOffset(of: call), in: site.file.path) }
             )
             switch conversion.convert(body) {
             case .failure(let left):
                 leave(left.reason)
             case .success(let converted):
-                let lines = converted.lines
+                // In the twin, a promise function called for its promise (`let p = f()`, `_ = f()`) would call the
+                // async twin instead: such calls are pinned to their promise type, as add-async-twins pins them.
+                let lines = pinned(converted.lines, names: Set(twinned.map(\.name)), in: body) { call in
+                    project.compiler?.spelledPromiseType(ofCallAt: Calls.nameOffset(of: call), in: site.file.path)
+                }
                 // The wrapper casts what the twin throws to the promise's error type: every await must be known to throw only that.
                 if !promise.hasUntypedError, !promise.hasNoError, let call = ChainConversion.awaitOfUnknownErrors(in: lines, hasTwin: hasTwinByName) {
                     leave("`\(call)` may throw other errors than `\(promise.error)` (not a twin add-async-twins wrote)")
@@ -123,7 +136,8 @@ public enum ConvertBody {
                 let call = "await " + (site.container != nil ? "self." : "")
                 let callOffset = wrapper.range(of: call).map { wrapper[..<$0.upperBound].utf8.count }
                 plan.conversions.append(Conversion(
-                    site: site, edits: edits, scope: start..<end, twinUSR: project.usr(of: twin), wrapperCallOffset: callOffset
+                    site: site, edits: edits, scope: start..<end, twinUSR: project.usr(of: twin), wrapperCallOffset: callOffset,
+                    capturesNonSendable: capturesNonSendable
                 ))
             }
         }
@@ -167,9 +181,10 @@ public enum ConvertBody {
     }
 
     /// Why `site` cannot become a wrapper with the same meaning, or nil.
-    static func reasonToLeave(_ site: FunctionSite, _ promise: PromiseType, project: Project) -> String? {
+    static func reasonToLeave(_ site: FunctionSite, _ promise: PromiseType, project: Project, sendableChecked: Bool = true) -> String? {
         if site.decl.modifiers.contains(where: { $0.name.text == "mutating" }) { return "mutating: the wrapper's Task cannot hold on to `self`" }
         if case .failure(let reason) = Twins.forwardedArguments(of: site.decl, inoutAllowed: false) { return reason.text }
+        guard sendableChecked else { return nil }
         if !project.selfIsSendable(in: site) {
             return "`\(site.container ?? "")` is not known to be Sendable: the wrapper's Task cannot capture `self` in Swift 6 mode"
         }
@@ -177,6 +192,53 @@ public enum ConvertBody {
             return "parameter `\(parameter.parameterName ?? "_")` is not known to be Sendable: the wrapper's Task cannot capture it"
         }
         return nil
+    }
+
+    /// `lines` (the twin's statements) with the calls of `names` that nothing pins to their
+    /// promise type in async code (`let p = f()`, `_ = f()`, `f()` as a statement or an
+    /// argument) written `f() as Promise<…>`; the type is the compiler's (`typeOf`, given the
+    /// same call in `body`, the original). Calls whose type is not known stay as they are (the
+    /// proof then finds what they name).
+    static func pinned(
+        _ lines: [String], names: Set<String>, in body: CodeBlockSyntax, typeOf: (FunctionCallExprSyntax) -> String?
+    ) -> [String] {
+        guard !names.isEmpty else { return lines }
+        let prefix = "func twin() async throws {\n"
+        let file = ParsedFile(path: "twin.swift", folder: "", text: prefix + lines.joined(separator: "\n") + "\n}\n")
+        let finder = UnsafeCallFinder(file: file, names: names)
+        finder.walk(file.tree)
+        var edits: [TextEdit] = []
+        let originals = calls(in: body)
+        for unsafe in finder.found where !UnsafeCallFinder.isDirectlyAwaited(unsafe.call) {
+            let text = unsafe.call.trimmedDescription
+            guard let original = originals.first(where: { $0.trimmedDescription == text }), let type = typeOf(original) else { continue }
+            edits += unsafe.edits(coercingTo: type).map(\.edit)
+        }
+        guard !edits.isEmpty else { return lines }
+        let updated = TextEdit.apply(edits, to: file.text)
+        return [String(updated.dropFirst(prefix.count).dropLast("\n}\n".count))]
+    }
+
+    /// Every call in `node`.
+    static func calls(in node: CodeBlockSyntax) -> [FunctionCallExprSyntax] {
+        let collector = CallCollector(viewMode: .sourceAccurate)
+        collector.walk(node)
+        return collector.calls
+    }
+
+    /// Whether the module compiling `path` rejects a non-`Sendable` capture: Swift 6 mode (or
+    /// later), or complete concurrency checking. A Swift 5 mode module accepts the wrapper's
+    /// capture as it accepted the 1.x callbacks' (no diagnostic at the default checking).
+    static func checksSendability(of path: String, in modules: [ModuleInvocation]) -> Bool {
+        let key = CompilerFacts.key(path)
+        guard let module = modules.first(where: { $0.sources.contains { CompilerFacts.key($0) == key } }) else { return true }
+        let arguments = module.arguments
+        if arguments.contains("-strict-concurrency=complete") { return true }
+        for (argument, value) in zip(arguments, arguments.dropFirst()) {
+            if argument == "-strict-concurrency", value == "complete" { return true }
+            if argument == "-swift-version", let version = Int(value.prefix { $0.isNumber }) { return version >= 6 }
+        }
+        return true
     }
 
     /// The promise function's new body: its twin in a Task that starts at once
@@ -268,7 +330,13 @@ extension ConvertBody {
         }
         let set = set.recognizing(before)
         let project = Project(set, compiler: before)
-        var plan = plan(set, project: project)
+        var checked: [String: Bool] = [:]
+        var plan = plan(set, project: project) { path in
+            if let known = checked[path] { return known }
+            let answer = checksSendability(of: path, in: oracle.modules)
+            checked[path] = answer
+            return answer
+        }
         let changes = plan.conversions.map { conversion in
             var change = PlannedChange(
                 path: conversion.site.file.path, edits: conversion.edits, scope: conversion.scope, line: conversion.site.line,
@@ -292,6 +360,25 @@ extension ConvertBody {
             plan.left.append(MigrationNote(path: change.path, line: change.line, message: "\(signature): left as a chain: \(reason)"))
         }
         plan.conversions.removeAll { !accepted.contains($0.summary) }
-        return result(of: plan, in: set, extraNotes: outcome.notes)
+        var notes = outcome.notes
+        let capturing = plan.conversions.filter(\.capturesNonSendable)
+        if !capturing.isEmpty {
+            notes.append(MigrationNote(
+                path: capturing[0].site.file.path, line: capturing[0].site.line,
+                message: "\(capturing.count) of the wrappers capture a `self` or parameter not known to be Sendable, as the chain's "
+                    + "callbacks did: Swift 5 mode accepts both; Swift 6 mode will reject both (\(capturing.map(\.site.signature).joined(separator: ", ")))"
+            ))
+        }
+        return result(of: plan, in: set, extraNotes: notes)
+    }
+}
+
+/// Every call in what it walks.
+private final class CallCollector: SyntaxVisitor {
+    var calls: [FunctionCallExprSyntax] = []
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        calls.append(node)
+        return .visitChildren
     }
 }
