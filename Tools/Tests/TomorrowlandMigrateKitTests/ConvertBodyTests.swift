@@ -629,13 +629,15 @@ struct ConvertBodyTests {
 
     @Test("in the twin, a promise function called for its promise is pinned to its type (its async twin would be picked)")
     func pinsCallsUsedAsValues() throws {
-        let body = try #require(Parser.parse(source: "func f() {\n    let p = fetch(1)\n    return p.map { $0 }\n}").statements.first?
+        let body = try #require(Parser.parse(source: "func f() {\n    let p = fetch(1)\n    _ = fetch(2)\n    return p.map { $0 }\n}").statements.first?
             .item.as(FunctionDeclSyntax.self)?.body)
-        let lines = ["let p = fetch(1)", "_ = fetch(2)", "let v = try await fetch(3)", "return try await p.value"]
-        let pinned = ConvertBody.pinned(lines, names: ["fetch"], in: body) { call in
-            call.trimmedDescription == "fetch(1)" ? "Promise<Int, APIError>" : nil
-        }
-        #expect(pinned == ["let p = fetch(1) as Promise<Int, APIError>\n_ = fetch(2)\nlet v = try await fetch(3)\nreturn try await p.value"])
+        // `try await fetch(4).count` is the twin's call on purpose: under `await`, nothing is pinned.
+        let lines = ["let p = fetch(1)", "_ = fetch(2)", "let v = try await fetch(3)", "let c = try await fetch(4).count", "return try await p.value"]
+        let pinned = ConvertBody.pinned(lines, names: ["fetch"], in: body) { _ in "Promise<Int, APIError>" }
+        #expect(pinned == [
+            "let p = fetch(1) as Promise<Int, APIError>\n_ = fetch(2) as Promise<Int, APIError>\nlet v = try await fetch(3)\n"
+                + "let c = try await fetch(4).count\nreturn try await p.value",
+        ])
     }
 
     @Test("a non-Sendable capture stops a conversion only where the module's language mode rejects it")

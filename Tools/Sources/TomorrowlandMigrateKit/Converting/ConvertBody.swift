@@ -209,7 +209,8 @@ public enum ConvertBody {
         finder.walk(file.tree)
         var edits: [TextEdit] = []
         let originals = calls(in: body)
-        for unsafe in finder.found where !UnsafeCallFinder.isDirectlyAwaited(unsafe.call) {
+        // A call under `await` is one the conversion awaits (its twin, or `.value` of its promise).
+        for unsafe in finder.found where !Calls.isUnderAwait(Syntax(unsafe.call)) {
             let text = unsafe.call.trimmedDescription
             guard let original = originals.first(where: { $0.trimmedDescription == text }), let type = typeOf(original) else { continue }
             edits += unsafe.edits(coercingTo: type).map(\.edit)
