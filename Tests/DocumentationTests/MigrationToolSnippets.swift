@@ -9,6 +9,10 @@ struct Badge: Sendable, Equatable {
     var id: Int
 }
 
+enum BadgeError: Error {
+    case invalidID
+}
+
 /// Loads a badge.
 func fetchBadge(id: Int) -> StdPromise<Badge> {
     Promise(on: .utility) { resolver in resolver.fulfill(with: Badge(id: id)) }
@@ -23,9 +27,16 @@ nonisolated(nonsending) func fetchBadge(id: Int) async throws -> Badge {
     try await (fetchBadge(id: id) as StdPromise<Badge>).value
 }
 
+/// The 1.x body `convert-body` starts from (MIGRATION.md shows its three lines).
+func badgeCaptionAsWritten(id: Int) -> StdPromise<String> {
+    guard id > 0 else { return Promise(rejected: BadgeError.invalidID) }
+    print("loading badge \(id)")
+    return fetchBadge(id: id).map(on: .utility) { badge in "Badge #\(badge.id)" }
+}
+
 /// The badge's caption, made on a background queue.
 func badgeCaption(id: Int) -> StdPromise<String> {
-    StdPromise { try await badgeCaption(id: id) }
+    StdPromise(on: .immediate) { try await badgeCaption(id: id) }
 }
 
 /// The badge's caption, made on a background queue.
@@ -34,6 +45,8 @@ func badgeCaption(id: Int) -> StdPromise<String> {
 /// Throws the promise's error, or `CancellationError` when it is cancelled; cancelling the awaiting Task requests
 /// cancellation of the promise.
 nonisolated(nonsending) func badgeCaption(id: Int) async throws -> String {
+    guard id > 0 else { throw BadgeError.invalidID }
+    print("loading badge \(id)")
     let badge = try await fetchBadge(id: id)
     return await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
         "Badge #\(badge.id)"
@@ -62,5 +75,7 @@ struct MigrationToolSnippets {
     func aConvertedBodyAndItsWrapper() async throws {
         #expect(try await badgeCaption(id: 4) == "Badge #4")                            // the twin
         #expect(try await (badgeCaption(id: 5) as StdPromise<String>).value == "Badge #5")  // the wrapper
+        #expect(try await badgeCaptionAsWritten(id: 6).value == "Badge #6")             // as 1.x wrote it
+        await #expect(throws: BadgeError.self) { try await (badgeCaption(id: 0) as StdPromise<String>).value }
     }
 }

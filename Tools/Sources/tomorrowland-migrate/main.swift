@@ -177,22 +177,27 @@ extension TomorrowlandMigrate {
             abstract: "Move a promise chain into the async twin add-async-twins wrote; the promise version wraps the twin.",
             discussion: """
                 For a promise-returning function whose body ends in a chain: its async twin's body becomes \
-                straight-line code (`then`/`map`/`flatMap` and their `try` forms as statements, a \
-                `flatMap`'s promise awaited through its twin or `.value`, `when(fulfilled:)` awaited as it \
-                is; one `catch`/`recover`/`mapError` at the end as do/catch that lets `CancellationError` \
-                through; `always { _ in }` as `defer`), and the promise version becomes \
-                `StdPromise { try await f(…) }`: for a typed error E followed by \
+                straight-line code (the statements before the chain first, an early `return` of a promise \
+                as the twin's return or throw; `then`/`map`/`flatMap` and their `try` forms as statements, \
+                a `flatMap`'s promise awaited through its twin or `.value`, `when(fulfilled:)` awaited as it \
+                is; one `catch`/`recover`/`mapError`/`flatMapError` at the end, or on the chain's base, as \
+                do/catch that lets `CancellationError` through; `always { _ in }` as `defer`, or on a named \
+                context as code on every path; `[weak self]` closures on the twin's `self`), and the promise \
+                version becomes `StdPromise(on: .immediate) { try await f(…) }`, which runs the twin at once, \
+                in the call, until it first suspends: for a typed error E followed by \
                 `.mapError(on: .immediate) { $0 as! E }` (the twin throws only E or CancellationError, and \
                 CancellationError cancels the promise), for NoError by a `recover` that never runs (the \
-                twin throws only CancellationError). requestCancel() on the wrapper cancels the Task; \
-                cancelling the Task asks each awaited promise to cancel. A closure given a named context \
-                (`.utility`, `.queue(q)`, `.main` off the main actor) runs in \
-                `withTaskExecutorPreference(PromiseContext.….taskExecutor) { @concurrent in … }`; no \
+                twin throws only CancellationError), for a TokenPromise by `.withToken(token)`. \
+                requestCancel() on the wrapper cancels the Task; cancelling the Task asks each awaited \
+                promise to cancel. A closure given a named context (`.utility`, `.queue(q)`, `.main` off \
+                the main actor) or a PromiseContext value runs in \
+                `withTaskExecutorPreference(….taskExecutor) { @concurrent in … }`; no \
                 context, `.auto` and `.immediate`, and `.main` in @MainActor code, run inline (on the \
-                twin's isolation). Left as a chain, each with its reason: statements before the chain \
-                (they would run when the Task starts, not at call time), invalidation tokens, capture \
-                lists, context values, `.nowOr`, `timeout`, `delay`, `tap`, TokenPromise results, \
-                non-Sendable `self` or parameters (the wrapper's Task captures them), overrides and \
+                twin's isolation). Left as a chain, each with its reason: invalidation tokens on steps, \
+                `[weak self]` closures that did something when `self` was gone, other capture lists, \
+                context values that may be `.immediate`, `.auto` or `.nowOr`, `timeout`, `delay`, `tap`, \
+                error handlers between value steps, non-Sendable `self` or parameters in Swift 6 mode (the \
+                wrapper's Task captures them; Swift 5 mode accepts it, and the command says so), overrides and \
                 protocol conformers, functions without a twin (run add-async-twins first). What the files \
                 import is built and each conversion is proved in a scratch copy (checked in the package's language \
                 mode; no other reference may change its target, and the wrapper must call the twin); a \

@@ -1,4 +1,5 @@
 import Foundation
+import SwiftParser
 import SwiftSyntax
 import Testing
 import TomorrowlandAsync
@@ -53,7 +54,7 @@ struct ConvertBodyTests {
                 }
             """)).text
         let (promise, twin) = Self.bodies(of: "titles", in: text)
-        #expect(promise == "        StdPromise { try await self.titles(limit: limit) }.mapError(on: .immediate) { $0 as! APIError }")
+        #expect(promise == "        StdPromise(on: .immediate) { try await self.titles(limit: limit) }.mapError(on: .immediate) { $0 as! APIError }")
         #expect(twin == "        return try await latestPosts(limit: limit).map(\\.title)")
         #expect(text.contains("func titles(limit: Int) async throws -> [String] {"))
         #expect(text.contains("(added by tomorrowland-migrate): does the work; the promise version wraps it."))
@@ -82,7 +83,7 @@ struct ConvertBodyTests {
                         value.sorted()
                     }
             """)
-        #expect(Self.bodies(of: "sortedTitles", in: text).promise == "        StdPromise { try await self.sortedTitles() }")
+        #expect(Self.bodies(of: "sortedTitles", in: text).promise == "        StdPromise(on: .immediate) { try await self.sortedTitles() }")
     }
 
     @Test("`flatMap`, `catch` as do/catch, `recover` and `always` as defer")
@@ -297,8 +298,8 @@ struct ConvertBodyTests {
                     latestPosts(limit: 1).map(on: .immediate, token: token) { $0.count }
                 }
 
-                public func chosen(_ context: PromiseContext) -> Promise<Int, APIError> {
-                    latestPosts(limit: 1).map(on: context) { $0.count }
+                public func chosen(_ fast: Bool) -> Promise<Int, APIError> {
+                    latestPosts(limit: 1).map(on: fast ? .immediate : .utility) { $0.count }
                 }
 
                 public func timed() -> Promise<Int, PromiseTimeoutError<APIError>> {
@@ -307,7 +308,7 @@ struct ConvertBodyTests {
 
             """))
         #expect(notes.contains("tokened(_:): left as a chain: an invalidation token"))
-        #expect(notes.contains("chosen(_:): left as a chain: context value not known statically (`context`)"))
+        #expect(notes.contains("chosen(_:): left as a chain: context value not known statically (`fast ? .immediate : .utility`)"))
         #expect(notes.contains { $0.hasPrefix("timed(): left as a chain: `timeout`") })
         #expect(notes.last == "convert-body: 0 of 3 chain bodies converted, 3 left (reasons above)")
         #expect(text.contains("latestPosts(limit: 1).map(on: .immediate, token: token) { $0.count }"))
@@ -384,20 +385,272 @@ struct ConvertBodyTests {
         ], hasTwin: isTwin) == "other(x)")
     }
 
-    @Test("a chain with statements before it is left: in the twin they would run when the wrapper's Task starts, not at call time")
+    @Test("statements before the chain move into the twin, first; early returns of promises become returns and throws")
     func statementsBeforeTheChain() {
         let (text, notes) = Self.converted(Self.feed("""
                 public func total(_ limits: [Int]) -> Promise<Int, APIError> {
                     let doubled = limits.map { $0 * 2 }
                     return latestPosts(limit: doubled.reduce(0, +)).map(on: .immediate) { $0.count }
                 }
+
+                public func guarded(_ limit: Int) -> Promise<Int, APIError> {
+                    guard limit > 0 else { return Promise(rejected: .notFound) }
+                    if limit == 1 { return Promise(fulfilled: 1) }
+                    if limit == 2 {
+                        return total([1])
+                    }
+                    print("counting \\(limit)")
+                    return latestPosts(limit: limit)
+                        .map(on: .immediate) { posts in posts.count }
+                        .mapError(on: .immediate) { _ in APIError.offline }
+                }
             """))
-        #expect(notes.contains("total(_:): left as a chain: statements before the chain would run when the wrapper's Task starts, not at call time"))
-        #expect(Self.bodies(of: "total", in: text).promise == """
+        #expect(notes.last == "convert-body: 2 of 2 chain bodies converted, 0 left (reasons above)")
+        #expect(Self.bodies(of: "total", in: text).promise
+            == "        StdPromise(on: .immediate) { try await self.total(limits) }.mapError(on: .immediate) { $0 as! APIError }")
+        #expect(Self.bodies(of: "total", in: text).twin == """
                     let doubled = limits.map { $0 * 2 }
-                    return latestPosts(limit: doubled.reduce(0, +)).map(on: .immediate) { $0.count }
+                    return try await latestPosts(limit: doubled.reduce(0, +)).count
             """)
-        #expect(Self.bodies(of: "total", in: text).twin == "        try await (total(limits) as Promise<Int, APIError>).value")
+        // The early returns stay outside the `do` of the handler: 1.x's handler never saw them.
+        #expect(Self.bodies(of: "guarded", in: text).twin == """
+                    guard limit > 0 else { throw APIError.notFound }
+                    if limit == 1 { return 1 }
+                    if limit == 2 {
+                        return try await total([1])
+                    }
+                    print("counting \\(limit)")
+                    do {
+                        let posts = try await latestPosts(limit: limit)
+                        return posts.count
+                    } catch let error where !(error is CancellationError) {
+                        throw APIError.offline
+                    }
+            """)
+    }
+
+    @Test("statements before the chain are left when they cannot move: a `defer`, a bare `return`, a rejection whose type is not spelled")
+    func statementsThatStay() {
+        let (_, notes) = Self.converted(Self.feed("""
+                public func deferred() -> Promise<Int, APIError> {
+                    defer { print("returned") }
+                    return latestPosts(limit: 1).map(on: .immediate) { $0.count }
+                }
+
+                public func untyped(_ limit: Int) -> StdPromise<Int> {
+                    guard limit > 0 else { return Promise(rejected: .notFound) }
+                    return latestPosts(limit: limit).mapError(on: .immediate) { $0 as Swift.Error }.map(on: .immediate) { $0.count }
+                }
+            """))
+        #expect(notes.contains("deferred(): left as a chain: a `defer` before the chain (it ran when the promise function returned, before the chain)"))
+        #expect(notes.contains("untyped(_:): left as a chain: an early `return Promise(rejected: .notFound)` whose error type is not spelled"))
+    }
+
+    @Test("`[weak self]`: the closure's code runs on the twin's own `self`; `guard let self` goes, `self?.x` becomes `self.x`")
+    func weakSelf() {
+        let (text, notes) = Self.converted(Self.header + """
+            }
+
+            public final class Screen: Sendable {
+                let feed = Feed()
+                let log = Log()
+
+                public func load() -> Promise<Int, APIError> {
+                    feed.latestPosts(limit: 1)
+                        .then(on: .immediate) { [weak self] posts in
+                            guard let self else { return }
+                            self.log.add("loaded \\(posts.count)")
+                        }
+                        .map(on: .immediate) { posts in posts.count }
+                        .then(on: .immediate) { [unowned self] count in log.add("\\(count)") }
+                        .then(on: .immediate) { [weak self] _ in self?.log.add("done") }
+                }
+
+                public func named() -> Promise<Int, APIError> {
+                    feed.latestPosts(limit: 1).then(on: .immediate) { [weak self] posts in
+                        guard let screen = self else { return }
+                        screen.log.add("\\(posts.count)")
+                    }.map(on: .immediate) { $0.count }
+                }
+
+                public func coalesced() -> Promise<Int, APIError> {
+                    feed.latestPosts(limit: 1).map(on: .immediate) { [weak self] _ in self?.log.count ?? 0 }
+                }
+
+                public func gone() -> Promise<Int, APIError> {
+                    feed.latestPosts(limit: 1).map(on: .immediate) { [weak self] posts in
+                        guard let self else { return 0 }
+                        return self.log.count + posts.count
+                    }
+                }
+
+                public func other(_ x: Int) -> Promise<Int, APIError> {
+                    feed.latestPosts(limit: 1).map(on: .immediate) { [x] _ in x }
+                }
+
+                public func renamed() -> Promise<Int, APIError> {
+                    feed.latestPosts(limit: 1).map(on: .immediate) { [weak self, log = log] _ in log.count }
+                }
+            }
+
+            public final class Log: Sendable {
+                public func add(_ line: String) {}
+                public var count: Int { 0 }
+            }
+            """)
+        #expect(Self.bodies(of: "load", in: text).twin == """
+                    let posts = try await feed.latestPosts(limit: 1)
+                    self.log.add("loaded \\(posts.count)")
+                    let count = posts.count
+                    log.add("\\(count)")
+                    self.log.add("done")
+                    return count
+            """)
+        #expect(Self.bodies(of: "named", in: text).twin == """
+                    let posts = try await feed.latestPosts(limit: 1)
+                    let screen = self
+                    screen.log.add("\\(posts.count)")
+                    return posts.count
+            """)
+        #expect(Self.bodies(of: "other", in: text).twin == """
+                    _ = try await feed.latestPosts(limit: 1)
+                    return x
+            """)
+        #expect(notes.count == 4, "\(notes)") // and the tally
+        #expect(notes.contains("coalesced(): left as a chain: a `[weak self]` closure that uses `self?.x ?? y` (whether `??` is still needed is not known)"))
+        #expect(notes.contains("gone(): left as a chain: a `[weak self]` closure that does something when `self` is gone "
+            + "(`guard let … else { return 0 }`): the twin holds `self`, so that would never happen"))
+        #expect(notes.contains("renamed(): left as a chain: a closure with a capture list (`[weak self, log = log]`) other than `[weak self]` or `[unowned self]`"))
+    }
+
+    @Test("`flatMapError` and `tryRecover`: do/catch whose catch awaits the promise, or throws")
+    func flatMapError() {
+        let text = Self.converted(Self.feed("""
+                public func fallback() -> Promise<[Post], APIError> {
+                    latestPosts(limit: 2).flatMapError(on: .immediate) { _ in latestPosts(limit: 1) }
+                }
+
+                public func rethrown() -> Promise<[Post], APIError> {
+                    latestPosts(limit: 2).flatMapError(on: .immediate) { error in
+                        print("failed: \\(error)")
+                        return Promise(rejected: .offline)
+                    }
+                }
+
+                public func retried() -> StdPromise<Int> {
+                    latestPosts(limit: 2)
+                        .map(on: .immediate) { $0.count }
+                        .tryRecover(on: .immediate) { error in
+                            guard case APIError.offline = error else { throw error }
+                            return 0
+                        }
+                }
+
+                public func onQueue() -> Promise<[Post], APIError> {
+                    latestPosts(limit: 2).flatMapError(on: .utility) { _ in
+                        let limit = 1
+                        return latestPosts(limit: limit)
+                    }
+                }
+            """)).text
+        #expect(Self.bodies(of: "fallback", in: text).twin == """
+                    do {
+                        return try await latestPosts(limit: 2)
+                    } catch let error where !(error is CancellationError) {
+                        return try await latestPosts(limit: 1)
+                    }
+            """)
+        #expect(Self.bodies(of: "rethrown", in: text).twin == """
+                    do {
+                        return try await latestPosts(limit: 2)
+                    } catch let error where !(error is CancellationError) {
+                        print("failed: \\(error)")
+                        throw APIError.offline
+                    }
+            """)
+        #expect(Self.bodies(of: "retried", in: text).twin == """
+                    do {
+                        return try await latestPosts(limit: 2).count
+                    } catch let error where !(error is CancellationError) {
+                        guard case APIError.offline = error else { throw error }
+                        return 0
+                    }
+            """)
+        #expect(Self.bodies(of: "onQueue", in: text).twin == """
+                    do {
+                        return try await latestPosts(limit: 2)
+                    } catch let error where !(error is CancellationError) {
+                        return try await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                            let limit = 1
+                            return try await latestPosts(limit: limit)
+                        }
+                    }
+            """)
+    }
+
+    @Test("a `flatMap` on a named context with several statements: they run there, and its promise is awaited there")
+    func flatMapOnContext() {
+        let text = Self.converted(Self.feed("""
+                public func next() -> Promise<[Post], APIError> {
+                    latestPosts(limit: 1).flatMap(on: .utility) { posts in
+                        let limit = posts.count + 1
+                        return latestPosts(limit: limit)
+                    }
+                }
+            """)).text
+        #expect(Self.bodies(of: "next", in: text).twin == """
+                    let posts = try await latestPosts(limit: 1)
+                    return try await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                        let limit = posts.count + 1
+                        return try await latestPosts(limit: limit)
+                    }
+            """)
+    }
+
+    @Test("a TokenPromise made by a final `.withToken(token)`: the twin has the chain, the wrapper the token")
+    func tokenPromise() {
+        let (text, notes) = Self.converted(Self.feed("""
+                public func count(token: PromiseInvalidationToken) -> TokenPromise<Int, APIError> {
+                    latestPosts(limit: 2).map(on: .immediate) { $0.count }.withToken(token)
+                }
+
+                public func tokened(token: PromiseInvalidationToken) -> TokenPromise<Int, APIError> {
+                    latestPosts(limit: 2).withToken(token).map(on: .immediate) { $0.count }
+                }
+            """))
+        #expect(Self.bodies(of: "count", in: text).twin == "        return try await latestPosts(limit: 2).count")
+        #expect(Self.bodies(of: "count", in: text).promise == """
+                    StdPromise(on: .immediate) { try await self.count(token: token) }
+                        .mapError(on: .immediate) { $0 as! APIError }
+                        .withToken(token)
+            """)
+        #expect(notes.contains { $0.hasPrefix("tokened(token:): left as a chain: callbacks registered through `withToken(token)`") }, "\(notes)")
+    }
+
+    @Test("in the twin, a promise function called for its promise is pinned to its type (its async twin would be picked)")
+    func pinsCallsUsedAsValues() throws {
+        let body = try #require(Parser.parse(source: "func f() {\n    let p = fetch(1)\n    _ = fetch(2)\n    return p.map { $0 }\n}").statements.first?
+            .item.as(FunctionDeclSyntax.self)?.body)
+        // `try await fetch(4).count` is the twin's call on purpose: under `await`, nothing is pinned.
+        let lines = ["let p = fetch(1)", "_ = fetch(2)", "let v = try await fetch(3)", "let c = try await fetch(4).count", "return try await p.value"]
+        let pinned = ConvertBody.pinned(lines, names: ["fetch"], in: body) { _ in "Promise<Int, APIError>" }
+        #expect(pinned == [
+            "let p = fetch(1) as Promise<Int, APIError>\n_ = fetch(2) as Promise<Int, APIError>\nlet v = try await fetch(3)\n"
+                + "let c = try await fetch(4).count\nreturn try await p.value",
+        ])
+    }
+
+    @Test("a non-Sendable capture stops a conversion only where the module's language mode rejects it")
+    func sendableCheckedByLanguageMode() {
+        let modules = [
+            ModuleInvocation(name: "Five", sources: ["/tmp/five/A.swift"], arguments: ["-swift-version", "5"]),
+            ModuleInvocation(name: "Strict", sources: ["/tmp/strict/A.swift"], arguments: ["-swift-version", "5", "-strict-concurrency=complete"]),
+            ModuleInvocation(name: "Six", sources: ["/tmp/six/A.swift"], arguments: ["-swift-version", "6"]),
+        ]
+        #expect(!ConvertBody.checksSendability(of: "/tmp/five/A.swift", in: modules))
+        #expect(ConvertBody.checksSendability(of: "/tmp/strict/A.swift", in: modules))
+        #expect(ConvertBody.checksSendability(of: "/tmp/six/A.swift", in: modules))
+        #expect(ConvertBody.checksSendability(of: "/tmp/elsewhere.swift", in: modules), "not known: checked")
     }
 
     @Test("a second run changes nothing")
@@ -416,8 +669,47 @@ struct ConvertBodyTests {
     func compiles(swiftVersion: Int) throws {
         let shapes = try Support.fixture("ConvertBody/Shapes.swift")
         let (converted, notes) = Self.converted(shapes.text, path: "Shapes.swift")
-        #expect(notes == ["convert-body: 12 of 12 chain bodies converted, 0 left (reasons above)"])
+        #expect(notes == ["convert-body: 23 of 23 chain bodies converted, 0 left (reasons above)"])
         try Support.expectCompiles([(path: "Shapes.swift", text: converted)], swiftVersion: swiftVersion)
+        #expect(converted.contains("""
+                public nonisolated(nonsending) func checkedCount(limit: Int) async throws -> Int {
+                    let posts = try await latestPosts(limit: limit)
+                    return try await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                        guard !posts.isEmpty else {
+                            throw APIError.notFound
+                        }
+                        return posts.count
+                    }
+                }
+            """))
+        // Without the compiler's types (this test is syntax only), a handler on the base stays on its promise.
+        #expect(converted.contains("""
+                    let titles = try await titles(limit: 2).mapError(on: .immediate) { _ in APIError.offline }.value
+            """) || converted.contains("let value = try await titles(limit: 2).mapError(on: .immediate) { _ in APIError.offline }.value"))
+        #expect(converted.contains("let (one, two) = try await when(fulfilled: (consume first), (consume second)).value"))
+        #expect(converted.contains("return await withTaskExecutorPreference(context.taskExecutor) { @concurrent in"))
+        #expect(converted.contains("""
+                    do {
+                        let value = try await titles(limit: 1)
+                        await withTaskExecutorPreference(PromiseContext.queue(workQueue).taskExecutor) { @concurrent in
+                            log.add("done")
+                        }
+                        return value
+                    } catch let error where !(error is CancellationError) {
+                        await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                            log.add("failed: \\(error)")
+                        }
+                        await withTaskExecutorPreference(PromiseContext.queue(workQueue).taskExecutor) { @concurrent in
+                            log.add("done")
+                        }
+                        throw error
+                    } catch {
+                        await withTaskExecutorPreference(PromiseContext.queue(workQueue).taskExecutor) { @concurrent in
+                            log.add("done")
+                        }
+                        throw error
+                    }
+            """))
         #expect(converted.contains("""
             public nonisolated(nonsending) func loggedCount(feed: Feed) async throws -> Int {
                 do {
@@ -470,7 +762,7 @@ struct ConvertBodyTests {
         #expect(notes.contains { $0.hasPrefix("checked by the compiler (round 2)") }, "\(notes)")
         #expect(notes.last == "convert-body: 1 of 2 chain bodies converted, 1 left (reasons above)")
         let text = try #require(result.changes.first?.updated)
-        #expect(text.contains("StdPromise { try await doubled(amount) }"))
+        #expect(text.contains("StdPromise(on: .immediate) { try await doubled(amount) }"))
         #expect(text.contains("amount.map(on: .queue(counterQueue)) { n in counter.assumeIsolated { $0.add(n) } }"))
     }
 
@@ -513,6 +805,10 @@ struct ConvertBodyTests {
     func behaviourFileIsTheToolsOutput() throws {
         let behaviour = try Support.fixture("ConvertBody/Behaviour.swift")
         let compiled = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ConvertedBehaviour.swift")
+        // `TOMORROWLAND_WRITE_CONVERTED_BEHAVIOUR=1 swift test --filter behaviourFileIsTheToolsOutput` writes it anew.
+        if ProcessInfo.processInfo.environment["TOMORROWLAND_WRITE_CONVERTED_BEHAVIOUR"] == "1" {
+            try Self.converted(behaviour.text, path: "Behaviour.swift").text.write(to: compiled, atomically: true, encoding: .utf8)
+        }
         #expect(Self.converted(behaviour.text, path: "Behaviour.swift").text == (try String(contentsOf: compiled, encoding: .utf8)))
     }
 
@@ -543,5 +839,69 @@ struct ConvertBodyTests {
         #expect(result == .cancelled)
         #expect(observed.cancelled)
         #expect(observed.places.isEmpty)
+    }
+}
+
+/// Issue 39: the wrapper starts the twin at once, so the statements that moved into it still run
+/// during the call; `flatMapError` and `[weak self]` converted (ConvertedBehaviour.swift).
+@Suite("convert-body: order, recovery, weak self")
+struct ConvertedOrderTests {
+    @Test("a statement before the chain runs during the call, before it returns; the closure then runs on its queue")
+    func statementBeforeRunsDuringTheCall() async throws {
+        behaviourQueue.setSpecific(key: behaviourKey, value: "behaviourQueue")
+        let events = Events()
+        let observed = Observed()
+        let promise: Promise<Int, BehaviourError> = incremented(1, events: events, observed: observed)
+        events.add("returned")
+        #expect(try await promise.value == 2)
+        #expect(events.all.prefix(2) == ["before 1", "returned"] || events.all.prefix(2) == ["before 1", "map"], "\(events.all)")
+        #expect(Set(events.all) == ["before 1", "returned", "map"])
+        #expect(observed.places == ["behaviourQueue"])
+    }
+
+    @Test("an early rejection before any suspension resolves the wrapper before the call returns, with the typed error")
+    func earlyRejectionIsSynchronous() {
+        let events = Events()
+        let promise: Promise<Int, BehaviourError> = incremented(7, events: events, observed: Observed())
+        #expect(promise.result == .error(.failed))
+        #expect(events.all == ["before 7"])
+    }
+
+    @Test("a cancel request on the wrapper reaches the source the moved statements started")
+    func cancelAfterStatementsBefore() async {
+        let events = Events()
+        let observed = Observed()
+        let promise: Promise<Int, BehaviourError> = incremented(0, events: events, observed: observed)
+        // The source's promise exists once the call returned: the twin ran up to its first suspension.
+        #expect(observed.started)
+        promise.requestCancel()
+        #expect(await promise.resolvedResult == .cancelled)
+        #expect(observed.cancelled)
+        #expect(events.all == ["before 0"])
+    }
+
+    @Test("`flatMapError`: a rejection is recovered by the closure's promise, made on its queue; a value passes")
+    func flatMapErrorRecovers() async throws {
+        behaviourQueue.setSpecific(key: behaviourKey, value: "behaviourQueue")
+        let observed = Observed()
+        #expect(try await (recovered(-1, observed: observed) as Promise<Int, BehaviourError>).value == 0)
+        #expect(observed.places == ["behaviourQueue"])
+        #expect(try await (recovered(5, observed: Observed()) as Promise<Int, BehaviourError>).value == 5)
+    }
+
+    @Test("`[weak self]`: the closure runs on the twin's `self`, which the wrapper holds until it resolves")
+    func weakSelf() async throws {
+        let events = Events()
+        var counting: Counting? = Counting(events: events)
+        weak let weakCounting = counting
+        let observed = Observed()
+        #expect(try await (counting!.counted(3, observed: observed) as Promise<Int, BehaviourError>).value == 3)
+        #expect(events.all == ["counted 3"])
+        let pending: Promise<Int, BehaviourError> = counting!.counted(0, observed: observed)
+        counting = nil
+        #expect(weakCounting != nil, "the wrapper's Task holds `self` while the twin runs (1.x's chain let it go)")
+        pending.requestCancel()
+        #expect(await pending.resolvedResult == .cancelled)
+        while weakCounting != nil { await Task.yield() }
     }
 }

@@ -60,7 +60,8 @@ nonisolated(nonsending) func behaviourSource(_ input: Int, observed: Observed) a
 
 /// Doubles the source's value on `behaviourQueue`.
 func doubled(_ input: Int, observed: Observed) -> Promise<Int, BehaviourError> {
-    StdPromise { try await doubled(input, observed: observed) }.mapError(on: .immediate) { $0 as! BehaviourError }
+    StdPromise(on: .immediate) { try await doubled(input, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
 }
 
 /// Doubles the source's value on `behaviourQueue`.
@@ -73,5 +74,87 @@ nonisolated(nonsending) func doubled(_ input: Int, observed: Observed) async thr
     return await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
         observed.ran()
         return value * 2
+    }
+}
+
+/// What happened, in order: the statements before a chain, the caller's own steps, the chain's
+/// closures.
+final class Events: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+
+    var all: [String] { lock.withLock { list } }
+
+    func add(_ event: String) {
+        lock.withLock { list.append(event) }
+    }
+}
+
+/// A statement before the chain (it ran during the call), an early rejection for 7, then the
+/// source's value plus one on `behaviourQueue`.
+func incremented(_ input: Int, events: Events, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await incremented(input, events: events, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+}
+
+/// A statement before the chain (it ran during the call), an early rejection for 7, then the
+/// source's value plus one on `behaviourQueue`.
+///
+/// Async twin of `incremented(_:events:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func incremented(_ input: Int, events: Events, observed: Observed) async throws -> Int {
+    events.add("before \(input)")
+    guard input != 7 else { throw BehaviourError.failed }
+    let value = try await behaviourSource(input, observed: observed)
+    return await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+        observed.ran()
+        events.add("map")
+        return value + 1
+    }
+}
+
+/// A rejected source recovered by another promise, made on `behaviourQueue`.
+func recovered(_ input: Int, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await recovered(input, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+}
+
+/// A rejected source recovered by another promise, made on `behaviourQueue`.
+///
+/// Async twin of `recovered(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func recovered(_ input: Int, observed: Observed) async throws -> Int {
+    do {
+        return try await behaviourSource(input, observed: observed)
+    } catch let error where !(error is CancellationError) {
+        return await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+            observed.ran()
+            return 0
+        }
+    }
+}
+
+/// A service whose chain captures `[weak self]`.
+final class Counting: Sendable {
+    let events: Events
+
+    init(events: Events) {
+        self.events = events
+    }
+
+    func counted(_ input: Int, observed: Observed) -> Promise<Int, BehaviourError> {
+        StdPromise(on: .immediate) { try await self.counted(input, observed: observed) }
+            .mapError(on: .immediate) { $0 as! BehaviourError }
+    }
+
+    /// Async twin of `counted(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+    /// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+    /// requests cancellation of the promise.
+    nonisolated(nonsending) func counted(_ input: Int, observed: Observed) async throws -> Int {
+        let value = try await behaviourSource(input, observed: observed)
+        self.events.add("counted \(value)")
+        return value
     }
 }

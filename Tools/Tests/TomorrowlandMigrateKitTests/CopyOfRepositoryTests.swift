@@ -56,6 +56,7 @@ struct MigrationGuideTests {
             import Tomorrowland
 
             struct Badge: Sendable { var id: Int }
+            enum BadgeError: Error { case invalidID }
 
             /// Loads a badge.
             func fetchBadge(id: Int) -> StdPromise<Badge> {
@@ -64,7 +65,9 @@ struct MigrationGuideTests {
 
             /// The badge's caption, made on a background queue.
             func badgeCaption(id: Int) -> StdPromise<String> {
-                fetchBadge(id: id).map(on: .utility) { badge in "Badge #\\(badge.id)" }
+                guard id > 0 else { return Promise(rejected: BadgeError.invalidID) }
+                print("loading badge \\(id)")
+                return fetchBadge(id: id).map(on: .utility) { badge in "Badge #\\(badge.id)" }
             }
             """)]
         let twins = Support.applying(AddAsyncTwins.run(.inMemory(before)), to: before)

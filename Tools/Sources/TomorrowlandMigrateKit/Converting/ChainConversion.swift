@@ -28,6 +28,13 @@ struct ChainConversion {
     /// Contexts declared in `extension PromiseContext.Main` (`.screen`): the main actor, like
     /// `.main`.
     var mainContexts: Set<String> = []
+    /// The promise's error type as written (`APIError`; empty when untyped or `NoError`): an
+    /// early `return Promise(rejected: .notFound)` becomes `throw APIError.notFound`.
+    var typedError = ""
+    /// Whether the function returns a `TokenPromise`: a final `.withToken(token)` moves to the wrapper.
+    var tokenPromise = false
+    /// The promise type the compiler gave a call of the original body (`Promise<Menu, NetworkError>`), when known.
+    var typeOfCall: (FunctionCallExprSyntax) -> String? = { _ in nil }
 
     /// Why a chain stays a chain.
     struct Left: Error, Equatable {
@@ -37,18 +44,24 @@ struct ChainConversion {
 
     /// The operators this rewriter turns into statements.
     static let valueOperators: Set<String> = ["then", "map", "flatMap"]
-    static let errorOperators: Set<String> = ["catch", "recover", "mapError"]
-    /// Why a body with statements before its chain is left.
-    static let statementsBefore = "statements before the chain would run when the wrapper's Task starts, not at call time"
+    static let errorOperators: Set<String> = ["catch", "recover", "mapError", "flatMapError"]
+    /// The operators whose closure returns a promise (awaited where the step ends).
+    static let promiseSteps: Set<String> = ["flatMap", "flatMapError"]
 
-    static let throwingValueOperators = ["tryThen": "then", "tryMap": "map", "tryFlatMap": "flatMap"]
+    static let throwingValueOperators = [
+        "tryThen": "then", "tryMap": "map", "tryFlatMap": "flatMap",
+        "tryRecover": "recover", "tryMapError": "mapError", "tryFlatMapError": "flatMapError",
+    ]
     static let unconvertible: [String: String] = [
         "timeout": "`timeout` (no structured equivalent that cancels the same way)",
         "delay": "`delay`",
         "onCancel": "an `onCancel` handler",
         "propagatingCancellation": "`propagatingCancellation`",
         "requestCancelOnInvalidate": "an invalidation token",
-        "withToken": "an invalidation token",
+        // Callbacks registered through a TokenPromise are skipped when the token was invalidated
+        // since the call: straight-line code cannot ask a token that (it has no public
+        // generation), and cancelling the Task would cancel the source, which the token did not.
+        "withToken": "callbacks registered through `withToken(token)` (the twin cannot ask whether the token was invalidated since the call)",
         "tap": "`tap` (reads the result)",
         "mapResult": "`mapResult`",
         "flatMapResult": "`flatMapResult`",
@@ -62,6 +75,12 @@ struct ChainConversion {
         let closure: ClosureExprSyntax
         /// The outermost call of the chain: its promise is the function's.
         var isLast = false
+        /// The operator's call (`base.map(on: …) { … }`).
+        var call: FunctionCallExprSyntax? = nil
+        /// The promise types the compiler gave the step's base and its call (`Promise<Menu,
+        /// NetworkError>`), when known.
+        var baseType: PromiseType? = nil
+        var type: PromiseType? = nil
     }
 
     /// Whether `body` ends in a promise chain (`x.map { … }`, `when(fulfilled:)`): the bodies
@@ -79,16 +98,26 @@ struct ChainConversion {
         return false
     }
 
-    /// The statements of the twin's body (without indentation), or why not.
-    func convert(_ body: CodeBlockSyntax) -> Result<[String], Left> {
-        Result { try lines(for: body) }.mapError { $0 as? Left ?? Left("\($0)") }
+    /// What `convert` makes of a body.
+    struct Converted: Equatable {
+        /// The statements of the twin's body (without indentation).
+        var lines: [String]
+        /// The token of a final `.withToken(token)`, which the wrapper keeps: the callbacks that
+        /// callers register through the returned `TokenPromise` still check it.
+        var token: String?
     }
 
-    private func lines(for body: CodeBlockSyntax) throws -> [String] {
+    /// The statements of the twin's body (without indentation), or why not.
+    func convert(_ body: CodeBlockSyntax) -> Result<Converted, Left> {
+        Result { try converted(body) }.mapError { $0 as? Left ?? Left("\($0)") }
+    }
+
+    private func converted(_ original: CodeBlockSyntax) throws -> Converted {
+        guard let originalLast = original.statements.last else { throw Left("an empty body") }
+        // `[weak self]` closures of the chain: in the twin, `self` is the method's own.
+        let body = try Self.withoutSelfCaptures(original, chainClosures: Self.stepClosures(of: originalLast))
         let statements = Array(body.statements)
-        guard let last = statements.last else { throw Left("an empty body") }
-        // In the twin they would run when the wrapper's Task starts, after the promise function returned.
-        if statements.count > 1 { throw Left(Self.statementsBefore) }
+        let last = statements.last!
         let expression: ExprSyntax
         if let returned = last.item.as(ReturnStmtSyntax.self), let value = returned.expression {
             expression = value
@@ -97,31 +126,90 @@ struct ChainConversion {
         } else {
             throw Left("the body does not end in a returned chain")
         }
-        let (base, steps) = try chain(expression)
+        // Statements before the chain run first in the twin, and the wrapper starts it at once
+        // (`Promise(on: .immediate)`): during the call, in the caller's isolation, as before.
+        let preamble = try self.preamble(Array(statements.dropLast()))
+        // `x.withToken(token)` at the end: the wrapper returns `….withToken(token)`.
+        var chained = expression
+        var token: String?
+        if let call = expression.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+           member.declName.baseName.text == "withToken", let inner = member.base,
+           call.arguments.count == 1, call.arguments.first?.label == nil, call.trailingClosure == nil {
+            guard tokenPromise else { throw Left(Self.unconvertible["withToken"]!) }
+            token = call.arguments.first!.expression.trimmedDescription
+            chained = inner
+        } else if tokenPromise {
+            _ = try chain(expression) // a `withToken` inside: its own reason
+            throw Left("returns a `TokenPromise` that is not made by a final `.withToken(token)`")
+        }
+        let (base, parsedSteps) = try chain(chained)
+        var steps = parsedSteps
+        // The compiler's types, read from the original text (the steps are the same, in order).
+        if let originalLast = original.statements.last,
+           let originalExpression = originalLast.item.as(ReturnStmtSyntax.self)?.expression ?? originalLast.item.as(ExprSyntax.self) {
+            var originalChained = originalExpression
+            if token != nil, let call = originalExpression.as(FunctionCallExprSyntax.self),
+               let inner = call.calledExpression.as(MemberAccessExprSyntax.self)?.base {
+                originalChained = inner
+            }
+            if let (originalBase, originalSteps) = try? chain(originalChained, allowingCaptures: true), originalSteps.count == steps.count {
+                var baseType = originalBase.as(FunctionCallExprSyntax.self).flatMap(typeOfCall).flatMap(Self.promiseType(spelled:))
+                for index in steps.indices {
+                    steps[index].baseType = baseType
+                    steps[index].type = originalSteps[index].call.flatMap(typeOfCall).flatMap(Self.promiseType(spelled:))
+                    baseType = steps[index].type
+                }
+            }
+        }
         // `when(fulfilled:)` stays, awaited through `.value`: `async let` or a task group would
         // await in order and cancel the other inputs on a failure, where `when` decides on the
         // first failure in time and leaves the others running.
         let isWhen = base.as(FunctionCallExprSyntax.self).flatMap { Calls.calledName($0)?.0 } == "when"
-        guard !steps.isEmpty || isWhen else { throw Left("not a chain: no promise operators") }
+        guard !steps.isEmpty || isWhen || token != nil || !preamble.lines.isEmpty else {
+            throw Left("not a chain: no promise operators")
+        }
+        // Promises the statements before the chain keep in `let`s: their types (for a handler
+        // on one), and those only the chain's base reads, which it consumes: a local handle to a
+        // promise would block the cancel request of the promise awaited from it (1.x's
+        // function had returned, and its locals were gone).
+        let locals = promiseLocals(Array(original.statements.dropLast()), in: original)
+        if let name = base.as(DeclReferenceExprSyntax.self)?.baseName.text, let type = locals.types[name], !steps.isEmpty, steps[0].baseType == nil {
+            steps[0].baseType = type
+        }
         var writer = Writer(conversion: self, taken: Self.identifiers(in: body))
-        writer.pending = .promise(base)
+        writer.declared = preamble.declared
+        writer.consumable = locals.consumable
+        writer.pending = .promise(Self.consuming(locals.consumable, in: base))
         // Error handlers and `always` come last; value steps before them.
         var index = 0
+        // Error handlers on the chain's base, before its value steps (`get(x).mapError { … }.flatMap { … }`):
+        // a do/catch around the first await.
+        while index < steps.count, Self.errorOperators.contains(steps[index].name),
+              steps[(index + 1)...].contains(where: { Self.valueOperators.contains($0.name) }) {
+            try writer.leadingHandler(steps[index], next: steps[(index + 1)...].first { Self.valueOperators.contains($0.name) })
+            index += 1
+        }
+        writer.handlersFollow = steps.contains { Self.errorOperators.contains($0.name) } && index < steps.count
+            && steps[index...].contains { Self.errorOperators.contains($0.name) }
         while index < steps.count, Self.valueOperators.contains(steps[index].name) {
             // The `let`s share one scope with the later value steps (a handler's `catch` and a `defer` do not see them).
             writer.readLater = steps[(index + 1)...].prefix { Self.valueOperators.contains($0.name) }.reduce(into: []) {
                 $0.formUnion(Self.freeNames(in: $1.closure))
             }
+            writer.isLastValueStep = index + 1 == steps.count || !Self.valueOperators.contains(steps[index + 1].name)
             try writer.valueStep(steps[index])
             index += 1
         }
         let tail = Array(steps[index...])
         try writer.finish(tail: tail)
-        return writer.lines
+        // The statements before the chain come first: outside the `do` of an error handler (an
+        // early `return Promise(rejected: e)`, now `throw e`, never reached the chain's handler)
+        // and before the `defer` of an `always` (which an early return never reached either).
+        return Converted(lines: preamble.lines + writer.lines, token: token)
     }
 
     /// `base.a { }.b { }` as the base and the steps in order.
-    private func chain(_ expression: ExprSyntax) throws -> (ExprSyntax, [Step]) {
+    private func chain(_ expression: ExprSyntax, allowingCaptures: Bool = false) throws -> (ExprSyntax, [Step]) {
         var steps: [Step] = []
         var current = expression
         while let call = current.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
@@ -151,8 +239,10 @@ struct ChainConversion {
                 }
             }
             guard let closure else { throw Left("`\(name)` without a closure") }
-            if closure.signature?.capture != nil { throw Left("a closure with a capture list (`[weak self]`)") }
-            let step = Step(name: name, context: context, closure: closure, isLast: current.id == expression.id)
+            if let capture = closure.signature?.capture, !allowingCaptures {
+                throw Left("a closure with a capture list (`\(capture.trimmedDescription)`)")
+            }
+            let step = Step(name: name, context: context, closure: closure, isLast: current.id == expression.id, call: call)
             // `mapError { $0 as Swift.Error }` does nothing in an untyped async function.
             if !Self.isErasure(step) { steps.insert(step, at: 0) }
             current = base
@@ -282,6 +372,18 @@ private struct Writer {
     var readLater: Set<String> = []
     /// The names of the `let`s written so far.
     var boundNames: Set<String> = []
+    /// The names the statements before the chain declare: a closure parameter named so is renamed.
+    var declared: Set<String> = []
+    /// Whether the step being written is the chain's last value step: a `return` anywhere in a
+    /// `map` closure then returns the function's value, as it did the promise's.
+    var isLastValueStep = false
+    /// Promise `let`s of the statements before the chain that only the chain's base reads (`consume`d there).
+    var consumable: Set<String> = []
+    /// Whether error handlers follow the value steps (they see what the value steps throw).
+    var handlersFollow = false
+    /// Whether the lines written so far return from the twin on every path (the last
+    /// `flatMap`'s closure, with its early returns, became the twin's own statements).
+    var returned = false
 
     enum Pending {
         case promise(ExprSyntax)
@@ -305,7 +407,27 @@ private struct Writer {
                 if member.declName.baseName.text == "nowOr" { throw Left("a `.nowOr` context") }
                 return .executor("PromiseContext" + context.trimmedDescription + ".taskExecutor")
             }
-            throw Left("context value not known statically (`\(context.trimmedDescription)`)")
+            let text = context.trimmedDescription
+            if text.hasPrefix("PromiseContext.nowOr") || text.hasPrefix(".nowOr") { throw Left("a `.nowOr` context") }
+            // `PromiseContext.Named(qos: .utility)`, `PromiseContext.Named.decoding`: a named context, spelled out.
+            if text.hasPrefix("PromiseContext.Named") || text.hasPrefix("Named(") || text.hasPrefix("Named.") {
+                return .executor("\(text).context.taskExecutor")
+            }
+            if text.hasPrefix("PromiseContext.Main.") {
+                return conversion.onMainActor ? .inline : .executor("\(text).context.taskExecutor")
+            }
+            // A value that may be `.immediate` (run at once, inline) or caller-isolated: no executor says that.
+            let words = ChainConversion.identifiers(in: context)
+            if text.hasPrefix("PromiseContext.CallerIsolated.") || !words.isDisjoint(with: ["immediate", "auto", "nowOr"]) {
+                throw Left("context value not known statically (`\(text)`)")
+            }
+            // A `PromiseContext` held in a value (a property, `PromiseContext.decoding`, a
+            // ternary): 1.x ran the closure on the context it holds, nonisolated, as the
+            // value overloads still do; its task executor is that queue. (A value holding
+            // `.immediate` or `.nowOr` has none: the closure then runs on the global
+            // concurrent executor, after a hop.)
+            let postfix = context.is(DeclReferenceExprSyntax.self) || context.is(MemberAccessExprSyntax.self)
+            return .executor((postfix ? text : "(\(text))") + ".taskExecutor")
         }
         let name = member.declName.baseName.text
         if conversion.mainContexts.contains(name) {
@@ -326,18 +448,7 @@ private struct Writer {
     /// The awaited value of the promise `expression`: `try await f(x)` when `f` has an async
     /// twin, `x` for `Promise(fulfilled: x)`, else `try await <expression>.value`.
     func awaited(_ expression: ExprSyntax) -> String {
-        if let call = expression.as(FunctionCallExprSyntax.self) {
-            let callee = call.calledExpression.trimmedDescription
-            if ["Promise", "StdPromise"].contains(where: { callee == $0 || callee.hasPrefix($0 + "<") }),
-               call.arguments.count == 1, call.arguments.first?.label?.text == "fulfilled", call.trailingClosure == nil {
-                return call.arguments.first!.expression.trimmedDescription
-            }
-            if conversion.hasTwin(call) { return "try await " + expression.trimmedDescription }
-        }
-        let text = expression.trimmedDescription
-        let postfix = expression.is(FunctionCallExprSyntax.self) || expression.is(DeclReferenceExprSyntax.self)
-            || expression.is(MemberAccessExprSyntax.self) || expression.is(TupleExprSyntax.self)
-        return "try await " + (postfix ? text : "(\(text))") + ".value"
+        conversion.awaited(expression)
     }
 
     /// The pending value as an expression (awaiting a pending promise).
@@ -399,12 +510,14 @@ private struct Writer {
                     throw Left("a closure parameter named like a function the chain calls")
                 }
                 if !readLater.isDisjoint(with: names) { throw Left("a closure parameter named like a name a later step reads") }
+                if !declared.isDisjoint(with: names) { throw Left("a closure parameter named like a name declared before the chain") }
                 return ("(" + names.joined(separator: ", ") + ")", closure.statements.map(ChainConversion.text(of:)))
             }
             // `let titles = try await titles(limit: 3)` would read the new name in its own
             // initializer: the parameter gets another name.
             // So would a later step's `base` (a property, say) after `map { base in … }`.
-            if pendingPromise.map({ ChainConversion.identifiers(in: $0).contains(names[0]) }) == true || readLater.contains(names[0]) {
+            if pendingPromise.map({ ChainConversion.identifiers(in: $0).contains(names[0]) }) == true || readLater.contains(names[0])
+                || declared.contains(names[0]) {
                 let uses = closure.statements.flatMap { $0.tokens(viewMode: .sourceAccurate) }.filter { token in
                     token.text == names[0] && !ChainConversion.isMemberOrLabel(token)
                 }
@@ -456,7 +569,11 @@ private struct Writer {
         let (name, body) = try parameter(of: step.closure)
         if step.name == "then" {
             // The value passes through: it needs a name unless nothing reads it later.
-            let keep = name == "_" ? freshName(for: pendingPromise) : name
+            var keep = name
+            if name == "_" {
+                // A name already bound passes through as it is.
+                if case .expression(let bound) = pending, boundNames.contains(bound) { keep = bound } else { keep = freshName(for: pendingPromise) }
+            }
             bind(keep)
             try run(body, step: step, placement: placement, result: false)
             pending = .expression(keep)
@@ -464,7 +581,9 @@ private struct Writer {
         }
         bind(name)
         let value = try run(body, step: step, placement: placement, result: true)
-        if step.name == "flatMap", case .inline = placement {
+        if returned {
+            pending = .expression("()")
+        } else if step.name == "flatMap", case .inline = placement {
             // The closure's promise, awaited (through the twin of its call, if it has one).
             let original = step.closure.statements.count == 1 && body == step.closure.statements.map(ChainConversion.text(of:))
                 ? step.closure.statements.first?.item.as(ExprSyntax.self) : nil
@@ -493,7 +612,18 @@ private struct Writer {
         let statements = Array(step.closure.statements)
         switch placement {
         case .inline:
-            if statements.dropLast().contains(where: { ChainConversion.containsReturn(Syntax($0)) }) {
+            // An early `return x` of the last `map` is the twin's `return x` (what follows is an
+            // error handler's `catch` or an `always`'s `defer`, which a value skipped or ran anyway).
+            let returnsTheValue = isLastValueStep && step.name == "map" && result
+            let returnsEarly = statements.dropLast().contains(where: { ChainConversion.containsReturn(Syntax($0)) })
+            // The last `flatMap`'s `return p` is the twin's `return try await p`: its statements become the twin's.
+            if isLastValueStep, step.name == "flatMap", result, returnsEarly || statements.last?.item.is(StmtSyntax.self) == true {
+                let types = conversion.types(of: step, isFinal: step.isLast || !handlersFollow)
+                lines += try conversion.closureStatements(body, returning: .promise(types))
+                returned = true
+                return "()"
+            }
+            if !returnsTheValue, returnsEarly {
                 throw Left("a closure that returns early")
             }
             guard result else {
@@ -505,19 +635,23 @@ private struct Writer {
                 lines += body.dropLast()
                 return String(body.last!.dropFirst("return".count)).trimmingCharacters(in: .whitespaces)
             }
+            // `{ _ in }` of a `Void` chain: `()`.
+            if statements.isEmpty, conversion.returnsVoid { return "()" }
             guard statements.count == 1, statements.first?.item.is(ExprSyntax.self) == true else {
                 throw Left("a `\(step.name)` closure without a returned value")
             }
             return body[0]
         case .executor(let executor):
             var inner = body
-            if step.name == "flatMap" {
-                guard statements.count == 1, statements.first?.item.is(ExprSyntax.self) == true else {
-                    throw Left("a `flatMap` on a named context with several statements")
-                }
-                inner = [awaited(ChainConversion.parse(body[0]))]
+            if ChainConversion.promiseSteps.contains(step.name) {
+                // The closure runs on the context and its promise is awaited there (1.x adopted
+                // it without a hop; the awaited twin runs on the caller's executor, this one).
+                // Each `return` of a promise is the closure's `return` of its value (or `throw`).
+                let types = conversion.types(of: step, isFinal: step.isLast || (isLastValueStep && !handlersFollow && step.name == "flatMap"))
+                inner = try conversion.closureStatements(body, returning: .promise(types))
+                if inner.count == 1, inner[0].hasPrefix("return ") { inner[0] = String(inner[0].dropFirst("return ".count)) }
             }
-            let effects = inner.joined().contains("try") ? "try await" : "await"
+            let effects = ChainConversion.throwsOutsideClosures(inner.joined(separator: "\n")) ? "try await" : "await"
             let call = "\(effects) withTaskExecutorPreference(\(executor)) { @concurrent in\n"
                 + inner.map(Self.indent).joined(separator: "\n") + "\n}"
             guard result else {
@@ -545,50 +679,157 @@ private struct Writer {
         }
         if handlers.count > 1 { throw Left("several error handlers in one chain") }
         var deferred: [String] = []
+        // `always` on a named context: its closure hops there, which a `defer` cannot; it runs
+        // on every path instead (after the value, after the handler, on cancellation).
+        var finally: [String] = []
+        var hops = false
         for step in always {
-            guard case .inline = try placement(of: step) else {
-                throw Left("`always` on a context that a `defer` cannot reach (it cannot hop)")
-            }
+            let placement = try placement(of: step)
             let (name, body) = try parameter(of: step.closure)
             if name != "_" { throw Left("`always` reads the result") }
             deferred += body
+            let outer = lines
+            lines = []
+            try run(body, step: step, placement: placement, result: false)
+            finally += lines
+            lines = outer
+            if case .executor = placement { hops = true }
+        }
+        if hops {
+            if conversion.noError { throw Left("`always` on a named context in a chain whose promise cannot fail") }
+            if returned || handlers.contains(where: { $0.name != "catch" }) {
+                throw Left("`always` on a named context after a `\(handlers.first?.name ?? "flatMap")` that returns (a `defer` cannot hop)")
+            }
+            deferred = []
         }
         let finalLine: String
         let value = pendingText
-        if conversion.returnsVoid {
+        if returned {
+            finalLine = ""
+        } else if conversion.returnsVoid {
             finalLine = value == "()" ? "" : (conversion.returnsVoidExpression(value) ? value : "_ = " + value)
         } else {
             finalLine = "return " + value
         }
         var main = lines
-        if !finalLine.isEmpty { main.append(finalLine) }
-        if let handler = handlers.first {
-            let placement = try placement(of: handler)
-            let (parameter, body) = try parameter(of: handler.closure, anonymousName: "error")
-            let name = parameter == "_" ? "error" : parameter
-            // The handler's statements (inline, or on its context's executor), then what it ends in.
-            let outer = lines
-            lines = []
-            let value = try run(body, step: handler, placement: placement, result: handler.name != "catch")
-            var handling = lines
-            lines = outer
-            switch handler.name {
-            case "catch": handling.append("throw \(name)")
-            case "recover": handling.append(conversion.returnsVoid ? value : "return " + value)
-            default: handling.append("throw " + value) // mapError
+        if hops {
+            // `return x` after the `always` code: `let value = x`, the code, `return value`.
+            if conversion.returnsVoid {
+                if !finalLine.isEmpty { main.append(finalLine) }
+                main += finally
+            } else {
+                let kept = freshName(for: nil)
+                main += ["let \(kept) = " + value] + finally + ["return \(kept)"]
             }
-            // A catch callback never saw cancellation: `CancellationError` goes on. In a twin
-            // that throws only `CancellationError` (a NoError promise's), it is rethrown typed.
-            let clauses = conversion.noError
-                ? ["} catch let error as CancellationError {", "    throw error", name == "error" ? "} catch {" : "} catch let \(name) {"]
-                : ["} catch let \(name) where !(\(name) is CancellationError) {"]
-            if conversion.noError, handler.name != "recover" { throw Left("`\(handler.name)` in a chain whose promise cannot fail") }
-            main = ["do {"] + main.map(Self.indent) + clauses + handling.map(Self.indent) + ["}"]
+        } else if !finalLine.isEmpty {
+            main.append(finalLine)
+        }
+        if let handler = handlers.first {
+            if conversion.noError, !["recover", "flatMapError"].contains(handler.name) { throw Left("`\(handler.name)` in a chain whose promise cannot fail") }
+            var (clause, handling) = try handlerLines(handler, assigning: nil)
+            if hops {
+                // The handler rethrows (`catch`): the `always` code runs before it does.
+                handling.insert(contentsOf: finally, at: handling.count - 1)
+                main = ["do {"] + main.map(Self.indent) + clause + handling.map(Self.indent) + ["} catch {"]
+                    + (finally + ["throw error"]).map(Self.indent) + ["}"]
+            } else {
+                main = ["do {"] + main.map(Self.indent) + clause + handling.map(Self.indent) + ["}"]
+            }
+        } else if hops {
+            main = ["do {"] + main.map(Self.indent) + ["} catch {"] + (finally + ["throw error"]).map(Self.indent) + ["}"]
         }
         if !deferred.isEmpty {
             main.insert(contentsOf: ["defer {"] + deferred.map(Self.indent) + ["}"], at: 0)
         }
         lines = main
+    }
+
+    /// The `catch` clause line(s) of an error handler and the statements under it. At the end
+    /// of the chain (`target` nil) a value of `recover` or `flatMapError` is returned; on the
+    /// chain's base (`leadingHandler`) it is assigned to `target`.
+    mutating func handlerLines(_ handler: ChainConversion.Step, assigning target: String?) throws -> (clause: [String], handling: [String]) {
+        let placement = try placement(of: handler)
+        let (parameter, body) = try parameter(of: handler.closure, anonymousName: "error")
+        let name = parameter == "_" ? "error" : parameter
+        let statements = Array(handler.closure.statements)
+        let returnsEarly = statements.dropLast().contains { ChainConversion.containsReturn(Syntax($0)) }
+            || statements.last?.item.is(ExprSyntax.self) == false
+        let types = conversion.types(of: handler, isFinal: target == nil)
+        var handling: [String]
+        if case .inline = placement, returnsEarly, handler.name == "mapError" {
+            // Every `return e` of the closure is the twin's `throw e`.
+            handling = try conversion.closureStatements(body, returning: .error(types.typedError))
+        } else if case .inline = placement, returnsEarly, handler.name == "flatMapError", target == nil {
+            handling = try conversion.closureStatements(body, returning: .promise(types))
+        } else {
+            // The handler's statements (inline, or on its context's executor), then what it ends in.
+            let outer = lines
+            lines = []
+            let value = try run(body, step: handler, placement: placement, result: handler.name != "catch")
+            handling = lines
+            lines = outer
+            switch handler.name {
+            case "catch": handling.append("throw \(name)")
+            case "recover" where target != nil: handling.append("\(target!) = \(value)")
+            case "recover" where conversion.returnsVoid: if value != "()" { handling.append(value) }
+            case "recover": handling.append("return " + value)
+            case "flatMapError":
+                // The closure's promise: awaited (`throw e` for `Promise(rejected: e)`).
+                var ending: String
+                if case .inline = placement {
+                    let original = statements.count == 1 && body == statements.map(ChainConversion.text(of:)) ? statements.first?.item.as(ExprSyntax.self) : nil
+                    ending = try conversion.earlyReturn(of: original ?? ChainConversion.parse(value), types: types)
+                } else {
+                    ending = conversion.returnsVoid && target == nil ? value : "return " + value
+                }
+                if let target, ending.hasPrefix("return ") { ending = "\(target) = " + ending.dropFirst("return ".count) }
+                if target != nil, ending == "return" { throw Left("a `flatMapError` on the chain's base that returns nothing") }
+                handling.append(ending)
+            default: // mapError
+                let thrown = ChainConversion.parse(value)
+                handling.append("throw " + (ChainConversion.isImplicitMember(thrown) && !types.typedError.isEmpty ? types.typedError + value : value))
+            }
+        }
+        // A catch callback never saw cancellation: `CancellationError` goes on. In a twin
+        // that throws only `CancellationError` (a NoError promise's), it is rethrown typed.
+        // A typed upstream error is caught as that type (the closure may use its cases).
+        let upstream = handler.baseType.flatMap { $0.hasUntypedError || $0.hasNoError ? nil : $0.error }
+        let used = handling.contains { ChainConversion.identifiers(in: Parser.parse(source: $0)).contains(name) }
+        let clause: [String]
+        if conversion.noError, target == nil {
+            clause = ["} catch let error as CancellationError {", "    throw error", name == "error" ? "} catch {" : "} catch let \(name) {"]
+        } else if let upstream {
+            clause = [used ? "} catch let \(name) as \(upstream) {" : "} catch is \(upstream) {"]
+        } else {
+            clause = ["} catch let \(name) where !(\(name) is CancellationError) {"]
+        }
+        return (clause, handling)
+    }
+
+    /// An error handler on the chain's base, before its value steps: the base awaited into a
+    /// `let` in a do/catch, whose catch is the handler. Needs the base's value type (the
+    /// compiler's); without it the handler stays on the base's promise, awaited with it.
+    mutating func leadingHandler(_ handler: ChainConversion.Step, next: ChainConversion.Step?) throws {
+        guard case .promise(let base) = pending else { throw Left("`\(handler.name)` in the middle of the chain") }
+        guard let valueType = handler.baseType?.value, let call = handler.call else {
+            // `get(x).mapError(on: .immediate) { … }`, awaited as one promise.
+            guard let call = handler.call else { throw Left("`\(handler.name)` in the middle of the chain") }
+            pending = .promise(ChainConversion.consuming(consumable, in: ExprSyntax(call)))
+            return
+        }
+        _ = call
+        // The next closure's parameter names the value, if it can.
+        var name = freshName(for: base)
+        if let next, let (names, _) = ChainConversion.parameters(of: next.closure), names.count == 1, names[0] != "_",
+           !taken.subtracting(ChainConversion.identifiers(in: next.closure)).contains(names[0]) || !ChainConversion.identifiers(in: base).contains(names[0]),
+           !declared.contains(names[0]), !ChainConversion.identifiers(in: base).contains(names[0]) {
+            name = names[0]
+        }
+        let (clause, handling) = try handlerLines(handler, assigning: name)
+        lines += ["let \(name): \(valueType)", "do {", Self.indent("\(name) = " + pendingText)] + clause + handling.map(Self.indent) + ["}"]
+        boundNames.insert(name)
+        taken.insert(name)
+        pending = .expression(name)
     }
 
     static func indent(_ line: String) -> String {
@@ -597,6 +838,103 @@ private struct Writer {
 }
 
 extension ChainConversion {
+    /// The awaited value of the promise `expression`: `try await f(x)` when `f` has an async
+    /// twin, `x` for `Promise(fulfilled: x)`, else `try await <expression>.value`.
+    func awaited(_ expression: ExprSyntax) -> String {
+        // `x.upcast`: the same promise with its error as `Swift.Error`, which async code throws anyway.
+        if let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "upcast", let base = member.base {
+            return awaited(base)
+        }
+        if let call = expression.as(FunctionCallExprSyntax.self) {
+            if let value = Self.promiseArgument(of: call, label: "fulfilled") { return value.trimmedDescription }
+            if hasTwin(call) { return "try await " + expression.trimmedDescription }
+        }
+        let text = expression.trimmedDescription
+        let postfix = expression.is(FunctionCallExprSyntax.self) || expression.is(DeclReferenceExprSyntax.self)
+            || expression.is(MemberAccessExprSyntax.self) || expression.is(TupleExprSyntax.self)
+        return "try await " + (postfix ? text : "(\(text))") + ".value"
+    }
+
+    /// The `let`s of `statements` (before the chain) that hold a promise, with its type (written,
+    /// or the compiler's type of the call), and those of them read once in `body`, outside closures.
+    func promiseLocals(_ statements: [CodeBlockItemSyntax], in body: CodeBlockSyntax) -> (types: [String: PromiseType], consumable: Set<String>) {
+        var types: [String: PromiseType] = [:]
+        for statement in statements {
+            guard let variable = statement.item.as(VariableDeclSyntax.self), variable.bindingSpecifier.text == "let",
+                  variable.bindings.count == 1, let binding = variable.bindings.first,
+                  let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, let value = binding.initializer?.value else { continue }
+            if let annotation = binding.typeAnnotation?.type, let type = PromiseType(annotation) {
+                types[name] = type
+            } else if let call = value.as(FunctionCallExprSyntax.self), let type = typeOfCall(call).flatMap(Self.promiseType(spelled:)) {
+                types[name] = type
+            }
+        }
+        var reads: [String: (count: Int, inClosure: Bool)] = [:]
+        for token in body.tokens(viewMode: .sourceAccurate) where types[token.text] != nil && token.parent?.is(DeclReferenceExprSyntax.self) == true {
+            guard !Self.isMemberOrLabel(token) else { continue }
+            var inClosure = false
+            var node = token.parent
+            while let current = node, current.id != body.id {
+                if current.is(ClosureExprSyntax.self) { inClosure = true }
+                node = current.parent
+            }
+            let seen = reads[token.text] ?? (0, false)
+            reads[token.text] = (seen.count + 1, seen.inClosure || inClosure)
+        }
+        return (types, Set(reads.filter { $0.value.count == 1 && !$0.value.inClosure }.keys))
+    }
+
+    /// `expression` with each read of `names` (outside closures) written `(consume name)`.
+    static func consuming(_ names: Set<String>, in expression: ExprSyntax) -> ExprSyntax {
+        guard !names.isEmpty else { return expression }
+        final class Rewriter: SyntaxRewriter {
+            let names: Set<String>
+            init(names: Set<String>) {
+                self.names = names
+                super.init(viewMode: .sourceAccurate)
+            }
+            override func visit(_ node: ClosureExprSyntax) -> ExprSyntax { ExprSyntax(node) }
+            override func visit(_ node: DeclReferenceExprSyntax) -> ExprSyntax {
+                guard names.contains(node.baseName.text) else { return ExprSyntax(node) }
+                return ChainConversion.parse("(consume \(node.baseName.text))")
+                    .with(\.leadingTrivia, node.leadingTrivia).with(\.trailingTrivia, node.trailingTrivia)
+            }
+        }
+        return Rewriter(names: names).rewrite(expression).as(ExprSyntax.self) ?? expression
+    }
+
+    /// `Promise<Menu, NetworkError>` (as the compiler spells a call's type) as a `PromiseType`.
+    static func promiseType(spelled: String) -> PromiseType? {
+        guard let binding = Parser.parse(source: "let x: \(spelled)").statements.first?.item.as(VariableDeclSyntax.self)?.bindings.first,
+              let type = binding.typeAnnotation?.type else { return nil }
+        return PromiseType(type)
+    }
+
+    /// Whether `statements` (text) can throw out of the closure that holds them: a `try` (not
+    /// `try?` or `try!`) or a `throw` outside nested closures.
+    static func throwsOutsideClosures(_ statements: String) -> Bool {
+        func walk(_ node: Syntax) -> Bool {
+            if node.is(ClosureExprSyntax.self) { return false }
+            if let tried = node.as(TryExprSyntax.self), tried.questionOrExclamationMark == nil { return true }
+            if node.is(ThrowStmtSyntax.self) { return true }
+            return node.children(viewMode: .sourceAccurate).contains(where: walk)
+        }
+        return walk(Syntax(Parser.parse(source: statements)))
+    }
+
+    /// `x` of `Promise(fulfilled: x)` (`label` "fulfilled"), `Promise(rejected: x)` ("rejected"),
+    /// also spelled `StdPromise`, `Promise<T, E>` or with `.init`; nil for anything else.
+    static func promiseArgument(of call: FunctionCallExprSyntax, label: String) -> ExprSyntax? {
+        var callee = call.calledExpression
+        if let member = callee.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "init", let base = member.base {
+            callee = base
+        }
+        if let specialized = callee.as(GenericSpecializationExprSyntax.self) { callee = specialized.expression }
+        guard let name = callee.as(DeclReferenceExprSyntax.self)?.baseName.text, ["Promise", "StdPromise"].contains(name),
+              call.arguments.count == 1, call.arguments.first?.label?.text == label, call.trailingClosure == nil else { return nil }
+        return call.arguments.first!.expression
+    }
+
     /// The first expression the twin's statements `lines` await or `try` whose errors are not known:
     /// anything but a call `hasTwin` accepts, a promise's `.value`, or `withTaskExecutorPreference`
     /// (whose closure is looked into); nil when there is none. (Awaits in other closures do not

@@ -15,6 +15,9 @@ public enum ConvertBody {
         /// The compiler's USR of the twin, and where the wrapper's call of it ends in `edits[1]`.
         var twinUSR: String?
         var wrapperCallOffset: Int?
+        /// Whether the wrapper's Task captures a `self` or parameter not known to be `Sendable`
+        /// (allowed in a Swift 5 mode module, as the chain's callbacks captured it).
+        var capturesNonSendable = false
         var summary: String { "\(site.signature) at line \(site.line): the chain moved into its async twin" }
     }
 
@@ -31,7 +34,9 @@ public enum ConvertBody {
         result(of: plan(set, project: Project(set)), in: set)
     }
 
-    static func plan(_ set: SourceSet, project: Project) -> Plan {
+    /// `sendableChecked(path)`: whether the module of `path` rejects a non-`Sendable` capture
+    /// (Swift 6 mode, or complete concurrency checking); without the compiler, assumed so.
+    static func plan(_ set: SourceSet, project: Project, sendableChecked: (String) -> Bool = { _ in true }) -> Plan {
         var plan = Plan()
         let everySite = set.files.flatMap(FunctionSite.all(in:))
         // Twins still forwarding to their promise function: the bodies to replace.
@@ -73,24 +78,37 @@ public enum ConvertBody {
                 }
                 continue
             }
-            if let reason = reasonToLeave(site, promise, project: project) {
+            let checked = sendableChecked(site.file.path)
+            if let reason = reasonToLeave(site, promise, project: project, sendableChecked: checked) {
                 leave(reason)
                 continue
             }
+            // Swift 5 mode: the wrapper's Task may capture what the chain's callbacks captured.
+            let capturesNonSendable = !checked && reasonToLeave(site, promise, project: project, sendableChecked: true) != nil
             let hasTwin: (FunctionCallExprSyntax) -> Bool = { call in
                 guard hasTwinByName(call) else { return false }
                 guard let twinnedUSRs else { return true }
                 return project.callee(nameAt: Calls.nameOffset(of: call), in: site.file.path).map(twinnedUSRs.contains) == true
             }
+            let tokenPromise = promise.kind == .tokenPromise
             let conversion = ChainConversion(
                 isolated: project.isolation(of: site) != .nonisolated, onMainActor: project.isOnMainActor(site), hasTwin: hasTwin,
-                returnsVoid: ["Void", "()", "Swift.Void"].contains(promise.value), promiseType: promise.spelled, noError: promise.hasNoError,
-                callerIsolatedContexts: callerIsolated, mainContexts: onMain
+                returnsVoid: ["Void", "()", "Swift.Void"].contains(promise.value),
+                // A TokenPromise function's chain makes a plain promise; the wrapper adds the token.
+                promiseType: tokenPromise ? "Promise<\(promise.value), \(promise.error)>" : promise.spelled, noError: promise.hasNoError,
+                callerIsolatedContexts: callerIsolated, mainContexts: onMain,
+                typedError: promise.hasUntypedError || promise.hasNoError ? "" : promise.error, tokenPromise: tokenPromise,
+                typeOfCall: { call in project.compiler?.spelledPromiseType(ofCallAt: Calls.nameOffset(of: call), in: site.file.path) }
             )
             switch conversion.convert(body) {
             case .failure(let left):
                 leave(left.reason)
-            case .success(let lines):
+            case .success(let converted):
+                // In the twin, a promise function called for its promise (`let p = f()`, `_ = f()`) would call the
+                // async twin instead: such calls are pinned to their promise type, as add-async-twins pins them.
+                let lines = pinned(converted.lines, names: Set(twinned.map(\.name)), in: body) { call in
+                    project.compiler?.spelledPromiseType(ofCallAt: Calls.nameOffset(of: call), in: site.file.path)
+                }
                 // The wrapper casts what the twin throws to the promise's error type: every await must be known to throw only that.
                 if !promise.hasUntypedError, !promise.hasNoError, let call = ChainConversion.awaitOfUnknownErrors(in: lines, hasTwin: hasTwinByName) {
                     leave("`\(call)` may throw other errors than `\(promise.error)` (not a twin add-async-twins wrote)")
@@ -99,7 +117,7 @@ public enum ConvertBody {
                 let twinIndent = Twins.indentation(of: twin.decl, in: twin.file)
                 let indent = Twins.indentation(of: site.decl, in: site.file)
                 let twinText = block(lines, indent: twinIndent)
-                let wrapper = block([wrapperText(site, promise, width: Twins.maximumLineLength - indent.count - 4)], indent: indent)
+                let wrapper = block([wrapperText(site, promise, token: converted.token, width: Twins.maximumLineLength - indent.count - 4)], indent: indent)
                 var edits = [
                     TextEdit(start: twinBody.position.utf8Offset + twinBody.leadingTrivia.sourceLength.utf8Length,
                              end: twinBody.endPositionBeforeTrailingTrivia.utf8Offset, text: twinText),
@@ -118,20 +136,25 @@ public enum ConvertBody {
                 let call = "await " + (site.container != nil ? "self." : "")
                 let callOffset = wrapper.range(of: call).map { wrapper[..<$0.upperBound].utf8.count }
                 plan.conversions.append(Conversion(
-                    site: site, edits: edits, scope: start..<end, twinUSR: project.usr(of: twin), wrapperCallOffset: callOffset
+                    site: site, edits: edits, scope: start..<end, twinUSR: project.usr(of: twin), wrapperCallOffset: callOffset,
+                    capturesNonSendable: capturesNonSendable
                 ))
             }
         }
         return plan
     }
 
-    /// `StdPromise { try await f(…) }`, possibly followed by the `mapError` or `recover` that
-    /// restores the error type: what this command writes.
+    /// `StdPromise(on: .immediate) { try await f(…) }` (or `StdPromise { … }`, as written before
+    /// issue 39), possibly followed by the `mapError` or `recover` that restores the error type
+    /// and the `withToken` that restores a `TokenPromise`: what this command writes.
     static func isWrapper(_ body: CodeBlockSyntax) -> Bool {
         guard body.statements.count == 1, var call = body.statements.first?.item.as(FunctionCallExprSyntax.self) else { return false }
-        if let member = call.calledExpression.as(MemberAccessExprSyntax.self), ["mapError", "recover"].contains(member.declName.baseName.text),
-           let base = member.base?.as(FunctionCallExprSyntax.self) {
-            call = base
+        for suffix in ["withToken", "mapError|recover"] {
+            if let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+               suffix.split(separator: "|").contains(Substring(member.declName.baseName.text)),
+               let base = member.base?.as(FunctionCallExprSyntax.self) {
+                call = base
+            }
         }
         return Calls.isTaskPromiseBridge(call)
     }
@@ -158,10 +181,10 @@ public enum ConvertBody {
     }
 
     /// Why `site` cannot become a wrapper with the same meaning, or nil.
-    static func reasonToLeave(_ site: FunctionSite, _ promise: PromiseType, project: Project) -> String? {
-        if promise.kind == .tokenPromise { return "returns a `TokenPromise` (an invalidation token)" }
+    static func reasonToLeave(_ site: FunctionSite, _ promise: PromiseType, project: Project, sendableChecked: Bool = true) -> String? {
         if site.decl.modifiers.contains(where: { $0.name.text == "mutating" }) { return "mutating: the wrapper's Task cannot hold on to `self`" }
         if case .failure(let reason) = Twins.forwardedArguments(of: site.decl, inoutAllowed: false) { return reason.text }
+        guard sendableChecked else { return nil }
         if !project.selfIsSendable(in: site) {
             return "`\(site.container ?? "")` is not known to be Sendable: the wrapper's Task cannot capture `self` in Swift 6 mode"
         }
@@ -171,24 +194,76 @@ public enum ConvertBody {
         return nil
     }
 
-    /// The promise function's new body: its twin in a Task (`StdPromise { … }`, where
-    /// `CancellationError` cancels the promise and any other error rejects it). A typed error
-    /// is restored by `mapError` (the twin throws only that error or `CancellationError`); for
-    /// `NoError`, `recover` never runs (the twin throws only `CancellationError`, typed).
+    /// `lines` (the twin's statements) with the calls of `names` that nothing pins to their
+    /// promise type in async code (`let p = f()`, `_ = f()`, `f()` as a statement or an
+    /// argument) written `f() as Promise<…>`; the type is the compiler's (`typeOf`, given the
+    /// same call in `body`, the original). Calls whose type is not known stay as they are (the
+    /// proof then finds what they name).
+    static func pinned(
+        _ lines: [String], names: Set<String>, in body: CodeBlockSyntax, typeOf: (FunctionCallExprSyntax) -> String?
+    ) -> [String] {
+        guard !names.isEmpty else { return lines }
+        let prefix = "func twin() async throws {\n"
+        let file = ParsedFile(path: "twin.swift", folder: "", text: prefix + lines.joined(separator: "\n") + "\n}\n")
+        let finder = UnsafeCallFinder(file: file, names: names)
+        finder.walk(file.tree)
+        var edits: [TextEdit] = []
+        let originals = calls(in: body)
+        // A call under `await` is one the conversion awaits (its twin, or `.value` of its promise).
+        for unsafe in finder.found where !Calls.isUnderAwait(Syntax(unsafe.call)) {
+            let text = unsafe.call.trimmedDescription
+            guard let original = originals.first(where: { $0.trimmedDescription == text }), let type = typeOf(original) else { continue }
+            edits += unsafe.edits(coercingTo: type).map(\.edit)
+        }
+        guard !edits.isEmpty else { return lines }
+        let updated = TextEdit.apply(edits, to: file.text)
+        return [String(updated.dropFirst(prefix.count).dropLast("\n}\n".count))]
+    }
+
+    /// Every call in `node`.
+    static func calls(in node: CodeBlockSyntax) -> [FunctionCallExprSyntax] {
+        let collector = CallCollector(viewMode: .sourceAccurate)
+        collector.walk(node)
+        return collector.calls
+    }
+
+    /// Whether the module compiling `path` rejects a non-`Sendable` capture: Swift 6 mode (or
+    /// later), or complete concurrency checking. A Swift 5 mode module accepts the wrapper's
+    /// capture as it accepted the 1.x callbacks' (no diagnostic at the default checking).
+    static func checksSendability(of path: String, in modules: [ModuleInvocation]) -> Bool {
+        let key = CompilerFacts.key(path)
+        guard let module = modules.first(where: { $0.sources.contains { CompilerFacts.key($0) == key } }) else { return true }
+        let arguments = module.arguments
+        if arguments.contains("-strict-concurrency=complete") { return true }
+        for (argument, value) in zip(arguments, arguments.dropFirst()) {
+            if argument == "-strict-concurrency", value == "complete" { return true }
+            if argument == "-swift-version", let version = Int(value.prefix { $0.isNumber }) { return version >= 6 }
+        }
+        return true
+    }
+
+    /// The promise function's new body: its twin in a Task that starts at once
+    /// (`StdPromise(on: .immediate) { … }`: synchronously, in the caller's isolation, until the
+    /// twin first suspends, as 1.x ran the function's statements and its chain's first request
+    /// during the call; `CancellationError` cancels the promise and any other error rejects
+    /// it). A typed error is restored by `mapError` (the twin throws only that error or
+    /// `CancellationError`); for `NoError`, `recover` never runs (the twin throws only
+    /// `CancellationError`, typed); a `TokenPromise` gets its token back (`.withToken(token)`).
     /// Broken after the Task when longer than `width`.
-    static func wrapperText(_ site: FunctionSite, _ promise: PromiseType, width: Int) -> String {
+    static func wrapperText(_ site: FunctionSite, _ promise: PromiseType, token: String? = nil, width: Int) -> String {
         let arguments = (try? Twins.forwardedArguments(of: site.decl, inoutAllowed: false).get()) ?? ""
         let receiver = site.container != nil ? "self." : ""
-        let task = "StdPromise { try await \(receiver)\(site.name)(\(arguments)) }"
-        let restore: String
+        let task = "StdPromise(on: .immediate) { try await \(receiver)\(site.name)(\(arguments)) }"
+        var suffixes: [String] = []
         if promise.hasUntypedError {
-            return task
         } else if promise.hasNoError {
-            restore = ".recover(on: .immediate) { _ in preconditionFailure(\"the async \(site.name) throws only CancellationError\") }"
+            suffixes.append(".recover(on: .immediate) { _ in preconditionFailure(\"the async \(site.name) throws only CancellationError\") }")
         } else {
-            restore = ".mapError(on: .immediate) { $0 as! \(promise.error) }"
+            suffixes.append(".mapError(on: .immediate) { $0 as! \(promise.error) }")
         }
-        return task.count + restore.count <= width ? task + restore : task + "\n    " + restore
+        if let token { suffixes.append(".withToken(\(token))") }
+        let oneLine = task + suffixes.joined()
+        return oneLine.count <= width ? oneLine : ([task] + suffixes.map { "    " + $0 }).joined(separator: "\n")
     }
 
     /// `{`, the lines indented one level below `indent`, `}`.
@@ -256,7 +331,13 @@ extension ConvertBody {
         }
         let set = set.recognizing(before)
         let project = Project(set, compiler: before)
-        var plan = plan(set, project: project)
+        var checked: [String: Bool] = [:]
+        var plan = plan(set, project: project) { path in
+            if let known = checked[path] { return known }
+            let answer = checksSendability(of: path, in: oracle.modules)
+            checked[path] = answer
+            return answer
+        }
         let changes = plan.conversions.map { conversion in
             var change = PlannedChange(
                 path: conversion.site.file.path, edits: conversion.edits, scope: conversion.scope, line: conversion.site.line,
@@ -280,6 +361,25 @@ extension ConvertBody {
             plan.left.append(MigrationNote(path: change.path, line: change.line, message: "\(signature): left as a chain: \(reason)"))
         }
         plan.conversions.removeAll { !accepted.contains($0.summary) }
-        return result(of: plan, in: set, extraNotes: outcome.notes)
+        var notes = outcome.notes
+        let capturing = plan.conversions.filter(\.capturesNonSendable)
+        if !capturing.isEmpty {
+            notes.append(MigrationNote(
+                path: capturing[0].site.file.path, line: capturing[0].site.line,
+                message: "\(capturing.count) of the wrappers capture a `self` or parameter not known to be Sendable, as the chain's "
+                    + "callbacks did: Swift 5 mode accepts both; Swift 6 mode will reject both (\(capturing.map(\.site.signature).joined(separator: ", ")))"
+            ))
+        }
+        return result(of: plan, in: set, extraNotes: notes)
+    }
+}
+
+/// Every call in what it walks.
+private final class CallCollector: SyntaxVisitor {
+    var calls: [FunctionCallExprSyntax] = []
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        calls.append(node)
+        return .visitChildren
     }
 }

@@ -54,3 +54,52 @@ func doubled(_ input: Int, observed: Observed) -> Promise<Int, BehaviourError> {
         return value * 2
     }
 }
+
+/// What happened, in order: the statements before a chain, the caller's own steps, the chain's
+/// closures.
+final class Events: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+
+    var all: [String] { lock.withLock { list } }
+
+    func add(_ event: String) {
+        lock.withLock { list.append(event) }
+    }
+}
+
+/// A statement before the chain (it ran during the call), an early rejection for 7, then the
+/// source's value plus one on `behaviourQueue`.
+func incremented(_ input: Int, events: Events, observed: Observed) -> Promise<Int, BehaviourError> {
+    events.add("before \(input)")
+    guard input != 7 else { return Promise(rejected: .failed) }
+    return behaviourSource(input, observed: observed).map(on: .queue(behaviourQueue)) { value in
+        observed.ran()
+        events.add("map")
+        return value + 1
+    }
+}
+
+/// A rejected source recovered by another promise, made on `behaviourQueue`.
+func recovered(_ input: Int, observed: Observed) -> Promise<Int, BehaviourError> {
+    behaviourSource(input, observed: observed).flatMapError(on: .queue(behaviourQueue)) { _ in
+        observed.ran()
+        return Promise(fulfilled: 0)
+    }
+}
+
+/// A service whose chain captures `[weak self]`.
+final class Counting: Sendable {
+    let events: Events
+
+    init(events: Events) {
+        self.events = events
+    }
+
+    func counted(_ input: Int, observed: Observed) -> Promise<Int, BehaviourError> {
+        behaviourSource(input, observed: observed).map(on: .immediate) { [weak self] value in
+            self?.events.add("counted \(value)")
+            return value
+        }
+    }
+}

@@ -92,6 +92,87 @@ public final class Feed: Sendable {
     public func everyTitle(_ limits: [Int]) -> Promise<[[String]], APIError> {
         when(fulfilled: limits.map { titles(limit: $0) })
     }
+
+    /// Statements before the chain, with early returns of promises.
+    public func guardedCount(_ limit: Int) -> Promise<Int, APIError> {
+        guard limit > 0 else { return Promise(rejected: .notFound) }
+        if limit == 1 { return Promise(fulfilled: 1) }
+        let doubled = limit * 2
+        return latestPosts(limit: doubled).map(on: .immediate) { posts in posts.count }
+    }
+
+    /// `flatMapError` into another promise.
+    public func fallbackTitles() -> Promise<[String], APIError> {
+        titles(limit: 3).flatMapError(on: .immediate) { _ in self.titles(limit: 1) }
+    }
+
+    /// `tryRecover`, whose closure may throw.
+    public func recoveredCount() -> StdPromise<Int> {
+        latestPosts(limit: 2).map(on: .immediate) { $0.count }.tryRecover(on: .immediate) { error in
+            guard case APIError.offline = error else { throw error }
+            return 0
+        }
+    }
+
+    /// A `flatMap` with several statements on a named context.
+    public func nextTitles() -> Promise<[String], APIError> {
+        titles(limit: 1).flatMap(on: .utility) { titles in
+            let limit = titles.count + 1
+            return self.titles(limit: limit)
+        }
+    }
+
+    /// A `flatMap` on a named context whose closure returns early (a rejection, a value).
+    public func checkedCount(limit: Int) -> Promise<Int, APIError> {
+        latestPosts(limit: limit).flatMap(on: .utility) { posts -> Promise<Int, APIError> in
+            guard !posts.isEmpty else {
+                return Promise(rejected: .notFound)
+            }
+            return Promise(fulfilled: posts.count)
+        }
+    }
+
+    /// A `mapError` on the chain's base, before its value steps.
+    public func renamedTitles() -> StdPromise<[String]> {
+        titles(limit: 2).mapError(on: .immediate) { _ in APIError.offline }.map(on: .utility) { titles in titles.reversed() }
+    }
+
+    /// A promise kept in a `let` before the chain, which only the chain reads (it is consumed there).
+    public func pairCount() -> Promise<Int, APIError> {
+        let first: Promise<[Post], APIError> = latestPosts(limit: 1)
+        let second: Promise<[Post], APIError> = latestPosts(limit: 2)
+        return when(fulfilled: first, second).map(on: .immediate) { one, two in one.count + two.count }
+    }
+
+    /// A context held in a value.
+    public func countOn(_ context: PromiseContext) -> Promise<Int, APIError> {
+        latestPosts(limit: 1).map(on: context) { $0.count }
+    }
+
+    /// `always` on a named context (a `defer` cannot hop), after a `catch`.
+    public func loggedTitles(log: ShapeLog) -> StdPromise<[String]> {
+        titles(limit: 1)
+            .mapError(on: .immediate) { $0 as Swift.Error }
+            .catch(on: .utility) { error in log.add("failed: \(error)") }
+            .always(on: .queue(workQueue)) { _ in log.add("done") }
+    }
+
+    /// A `TokenPromise` made by a final `withToken`.
+    public func tokenCount(token: PromiseInvalidationToken) -> TokenPromise<Int, APIError> {
+        latestPosts(limit: 2).map(on: .immediate) { $0.count }.withToken(token)
+    }
+}
+
+/// A log the chains write to from any queue.
+public final class ShapeLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    public init() {}
+
+    public func add(_ line: String) {
+        lock.withLock { lines.append(line) }
+    }
 }
 
 extension PromiseContext.Main {
@@ -129,5 +210,18 @@ public final class Screen {
             .then(on: .auto) { text in self.title = text }
             .catch(on: .main) { error in self.title = "failed: \(error)" }
             .always(on: .main) { _ in self.loading = false }
+    }
+
+    /// A statement before the chain, and `[weak self]` closures.
+    public func reload() -> StdPromise<String> {
+        loading = true
+        return feed.latestPosts(limit: 1)
+            .mapError(on: .immediate) { $0 as Swift.Error }
+            .map(on: .main) { posts in posts[0].title }
+            .then(on: .main) { [weak self] title in
+                guard let self else { return }
+                self.title = title
+            }
+            .always(on: .main) { [weak self] _ in self?.loading = false }
     }
 }
