@@ -77,8 +77,10 @@ public enum AddAsyncTwins {
                     if project.compiledFile(file.path) != nil {
                         // The declaration it names, or the requirement that declaration implements
                         // (whose twin in the protocol's extension the conformer gets too).
+                        // (An override of it: the twin reaches it dynamically, and captures its calls.)
                         return callee != nil && (project.usr(of: site) == callee
-                            || site.inProtocol && calleeSite.map { project.implements($0, site) } == true)
+                            || site.inProtocol && calleeSite.map { project.implements($0, site) } == true
+                            || calleeSite.map { project.overrides($0, site) } == true)
                     }
                     return CallMatching.labels(labels, canCall: site.decl) && project.receiver(receiver, reaches: site.container)
                 }
@@ -252,6 +254,7 @@ public enum AddAsyncTwins {
             return .skip(SkipReason("implements `\(name).\(requirement.signature)`: the twin in `extension \(name)` serves it"))
         }
         if let reason = Twins.commonSkipReason(site, project: project, asyncTwin: true) { return .skip(reason) }
+        if let reason = clash(of: site, with: everySite, project: project) { return .skip(reason) }
         if let scope = site.scope, scope.libraryGenericNames.contains(promise.error), !scope.constrainsErrorToSwiftError {
             return .skip(SkipReason(
                 "in `extension \(scope.name)`, `\(promise.error)` is the promise's generic parameter, not known to conform to "
@@ -264,6 +267,34 @@ public enum AddAsyncTwins {
             return .skip(SkipReason("`\(promise.error)` is not known to conform to Error, so `.value` is not available; await `.resolvedResult` by hand"))
         }
         return .add
+    }
+
+    /// Why the twin of a class's method would clash with an async method that a subclass or
+    /// a superclass already has, with the same name and labels: the twin would override it,
+    /// or be overridden by it, without `override` ("overriding declaration requires an
+    /// 'override' keyword"), and an extension's member cannot be overridden at all.
+    /// (`async`: the twin is async, and clashes with async methods; otherwise with the others.)
+    static func clash(of site: FunctionSite, with everySite: [FunctionSite], project: Project, async: Bool = true) -> SkipReason? {
+        guard let container = site.container.map(Project.unqualified), project.facts(of: container)?.isClass == true else { return nil }
+        for other in everySite where other.isAsync == async && !other.isLocal && other.name == site.name && other.labels == site.labels {
+            guard let owner = other.container.map(Project.unqualified), owner != container,
+                  project.facts(of: owner)?.isClass == true else { continue }
+            let kind: String
+            if project.ancestors(of: owner).contains(container) {
+                kind = "subclass"
+            } else if project.ancestors(of: container).contains(owner) {
+                kind = "superclass"
+            } else {
+                continue
+            }
+            return SkipReason(
+                "the \(kind) `\(owner)` already has \(async ? "an async" : "a synchronous") `\(site.signature)` "
+                    + "(\(other.file.path):\(other.line)), "
+                    + "which the twin would \(kind == "subclass" ? "turn into an override" : "override") without `override`; "
+                    + "write this twin by hand if it should be one"
+            )
+        }
+        return nil
     }
 
     /// Whether `error` is an `Error`: known ones, or a generic parameter constrained to it.

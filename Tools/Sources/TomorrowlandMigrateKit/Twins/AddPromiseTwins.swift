@@ -43,6 +43,7 @@ public enum AddPromiseTwins {
             return .skip(SkipReason("a program's entry point: a same-named overload would make `@main` ambiguous"))
         }
         if let reason = Twins.commonSkipReason(site, project: project) { return .skip(reason) }
+        if let reason = AddAsyncTwins.clash(of: site, with: everySite, project: project, async: false) { return .skip(reason) }
         if isTestMethod(site, project: project) {
             return .skip(SkipReason("a test method: the test runner calls it, no promise-style caller can"))
         }
