@@ -31,6 +31,14 @@ public enum AddAsyncTwins {
         // A requirement the proof rejected serves no conformer: they get twins of their own.
         let requirements = everySite.filter { $0.inProtocol && $0.promise != nil && !$0.isAsync && decisions.rejected[key($0)] == nil }
         for site in everySite {
+            // A promise type the compiler sees and the tool cannot spell: said, not passed over.
+            if site.promise == nil, !site.isAsync, !site.isLocal, let compiled = site.file.unspelledPromises[site.decl.endOffset] {
+                result.notes.append(MigrationNote(path: site.file.path, line: site.line, message: """
+                    \(site.signature): no async twin: it returns `\(compiled)` (as the compiler spells it), whose generic \
+                    parameters the tool cannot name from the declarations around it; write its twin by hand
+                    """))
+                continue
+            }
             guard let promise = site.promise, !site.isAsync else { continue }
             if let reason = decisions.rejected[key(site)] {
                 result.notes.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): no async twin: \(reason)"))
@@ -255,7 +263,8 @@ public enum AddAsyncTwins {
         }
         if let reason = Twins.commonSkipReason(site, project: project, asyncTwin: true) { return .skip(reason) }
         if let reason = clash(of: site, with: everySite, project: project) { return .skip(reason) }
-        if let scope = site.scope, scope.libraryGenericNames.contains(promise.error), !scope.constrainsErrorToSwiftError {
+        if let scope = site.scope, scope.libraryGenericNames.contains(promise.error), !scope.constrainsErrorToSwiftError,
+           !constrainsError(scope, project: project) {
             return .skip(SkipReason(
                 "in `extension \(scope.name)`, `\(promise.error)` is the promise's generic parameter, not known to conform to "
                     + "Swift.Error; move it to `extension \(scope.name) where Error: Swift.Error` to get a twin"
@@ -295,6 +304,26 @@ public enum AddAsyncTwins {
             )
         }
         return nil
+    }
+
+    /// Whether a constrained `extension Promise` makes its `Error` an error the twin can await:
+    /// with the compiler, any constraint on `Error` (the proof checks it); from syntax alone,
+    /// `Error == E` or `Error: P` for an `E` or `P` known to be an Error.
+    private static func constrainsError(_ scope: TypeScope, project: Project) -> Bool {
+        let constraints = scope.whereClause?.requirements.compactMap { requirement -> String? in
+            if let same = requirement.requirement.as(SameTypeRequirementSyntax.self), same.leftType.trimmedDescription == "Error" {
+                return same.rightType.trimmedDescription
+            }
+            if let conformance = requirement.requirement.as(ConformanceRequirementSyntax.self),
+               conformance.leftType.trimmedDescription == "Error" {
+                return conformance.rightType.trimmedDescription
+            }
+            return nil
+        } ?? []
+        if project.compiler != nil { return !constraints.isEmpty }
+        return constraints.contains { constraint in
+            constraint.split(separator: "&").map { $0.trimmingCharacters(in: .whitespaces) }.contains { project.isKnownError($0) }
+        }
     }
 
     /// Whether `error` is an `Error`: known ones, or a generic parameter constrained to it.
