@@ -84,6 +84,40 @@ struct PlanningTests {
         try Support.expectCompiles([("Exporters.swift", text), Self.client], swiftVersion: swiftVersion)
     }
 
+    @Test("an async method of the same name and labels but other parameter types is no twin: the twin is added beside it")
+    func asyncOverloadIsNoTwin() throws {
+        let source = (path: "Store.swift", text: """
+            import Foundation
+            import Tomorrowland
+
+            final class Store: Sendable {
+                func load(id: Int) -> StdPromise<String> { StdPromise(fulfilled: "\\(id)") }
+                func save(id: Int) -> StdPromise<Void> { StdPromise(fulfilled: ()) }
+            }
+
+            extension Store {
+                func load(id: String) async throws -> String { id }
+                func save(id: Int) async throws {}
+            }
+            """)
+        let (notes, sources) = Support.bothCommands([source], all: false)
+        let text = Support.text(of: "Store.swift", in: sources)
+        #expect(text.contains("func load(id: Int) async throws -> String {"), "\(text)\n\(notes)")
+        // `save(id:)` has its async counterpart already.
+        #expect(text.components(separatedBy: "(added by tomorrowland-migrate)").count - 1 == 1, "\(text)")
+        let client = (path: "StoreClient.swift", text: """
+            import TomorrowlandAsync
+
+            func storeClient() async throws -> String {
+                try await Store().save(id: 1)
+                return try await Store().load(id: 1) + Store().load(id: "a")
+            }
+            """)
+        for swiftVersion in [5, 6] {
+            try Support.expectCompiles(sources + [client], swiftVersion: swiftVersion)
+        }
+    }
+
     /// The superclass is named through a typealias, so the syntax does not see the clash: the
     /// compiler's error is on the subclass's own method, and its note points into the twin.
     static let hiddenClash = (path: "Hidden.swift", text: """

@@ -66,7 +66,9 @@ public enum AddAsyncTwins {
         // Every function of these names: a call may mean one that gets no twin (another type's
         // method with the same name, an async function), and then no single type pins it.
         // The twins themselves are not other functions.
-        let twinSites = Set(everySite.filter { site in site.isAsync && (candidates + alreadyTwinned).contains { $0.overloads(site) } }.map(\.decl.id))
+        let twinSites = Set(everySite.filter { site in
+            site.isAsync && (candidates + alreadyTwinned).contains { $0.overloads(site) && $0.hasParameterTypes(of: site) }
+        }.map(\.decl.id))
         let sameName = Dictionary(grouping: everySite.filter { byName[$0.name] != nil && !twinSites.contains($0.decl.id) }, by: \.name)
         for file in set.files {
             let forced = decisions.forcedPins.filter { $0.path == file.path }.map(\.nameOffset)
@@ -255,7 +257,9 @@ public enum AddAsyncTwins {
     private static func decide(
         _ site: FunctionSite, _ promise: PromiseType, project: Project, everySite: [FunctionSite], requirements: [FunctionSite]
     ) -> TwinDecision {
-        if everySite.contains(where: { $0.isAsync && $0.overloads(site) }) { return .alreadyDone } // twin exists: idempotent
+        // Its twin exists (idempotent); an async method of the same name and labels but other
+        // parameter types is another overload, and the twin is added beside it.
+        if everySite.contains(where: { $0.isAsync && $0.overloads(site) && $0.hasParameterTypes(of: site) }) { return .alreadyDone }
         if Twins.forwardedName(ofPromiseTwin: site.decl) == site.name { return .alreadyDone } // itself a promise twin
         if !site.inProtocol, let requirement = requirements.first(where: { project.implements(site, $0) }) {
             let name = requirement.container ?? ""
