@@ -204,24 +204,55 @@ public struct CompilerFacts: Sendable {
     }
 }
 
-/// An error the compiler reported, at a place in a file.
+/// An error the compiler reported, at a place in a file, with the notes that follow it.
 public struct CompilerDiagnostic: Sendable, Equatable, CustomStringConvertible {
     public let path: String
     public let line: Int
     public let column: Int
     public let message: String
+    /// The `note:` lines the compiler printed with the error (`overridden declaration is
+    /// here`): they often point at the declaration that causes it, elsewhere.
+    public var notes: [CompilerDiagnostic] = []
     public var description: String { "\(path):\(line):\(column): error: \(message)" }
 
-    /// The `path:line:column: error: message` lines of compiler output.
+    public init(path: String, line: Int, column: Int, message: String, notes: [CompilerDiagnostic] = []) {
+        (self.path, self.line, self.column, self.message, self.notes) = (path, line, column, message, notes)
+    }
+
+    /// The same diagnostic with its paths (and its notes' paths) mapped through `paths`
+    /// (scratch copies to the files they copy).
+    func mapping(_ paths: [String: String]) -> CompilerDiagnostic {
+        CompilerDiagnostic(
+            path: paths[path] ?? path, line: line, column: column, message: message, notes: notes.map { $0.mapping(paths) }
+        )
+    }
+
+    /// The `path:line:column: error: message` lines of compiler output, each with the
+    /// `path:line:column: note: message` lines after it (up to the next error or warning).
     static func errors(in output: String) -> [CompilerDiagnostic] {
-        output.split(separator: "\n").compactMap { line -> CompilerDiagnostic? in
-            guard let marker = line.range(of: ": error: ") else { return nil }
-            let location = line[..<marker.lowerBound].split(separator: ":", omittingEmptySubsequences: false)
-            guard location.count >= 3, let lineNumber = Int(location[location.count - 2]), let column = Int(location.last!) else {
-                return nil
+        var result: [CompilerDiagnostic] = []
+        var inError = false
+        for line in output.split(separator: "\n") {
+            if let error = parse(line, kind: "error") {
+                result.append(error)
+                inError = true
+            } else if let note = parse(line, kind: "note") {
+                if inError { result[result.count - 1].notes.append(note) }
+            } else if parse(line, kind: "warning") != nil || parse(line, kind: "remark") != nil {
+                inError = false
             }
-            let path = location.dropLast(2).joined(separator: ":")
-            return CompilerDiagnostic(path: path, line: lineNumber, column: column, message: String(line[marker.upperBound...]))
         }
+        return result
+    }
+
+    /// `path:line:column: <kind>: message`, or nil.
+    private static func parse(_ line: Substring, kind: String) -> CompilerDiagnostic? {
+        guard let marker = line.range(of: ": \(kind): ") else { return nil }
+        let location = line[..<marker.lowerBound].split(separator: ":", omittingEmptySubsequences: false)
+        guard location.count >= 3, let lineNumber = Int(location[location.count - 2]), let column = Int(location.last!) else {
+            return nil
+        }
+        let path = location.dropLast(2).joined(separator: ":")
+        return CompilerDiagnostic(path: path, line: lineNumber, column: column, message: String(line[marker.upperBound...]))
     }
 }

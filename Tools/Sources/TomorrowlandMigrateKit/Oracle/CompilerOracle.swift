@@ -222,7 +222,7 @@ public struct CompilerOracle: Sendable {
                 let run = Process.capture(swiftc, search + module.arguments + sources + [
                     "-emit-module", "-emit-module-path", scratchModules + "/\(module.name).swiftmodule", "-diagnostic-style", "llvm",
                 ])
-                facts.errors += CompilerDiagnostic.errors(in: run.output).filter { error in
+                facts.errors += CompilerDiagnostic.errors(in: run.output).map { $0.mapping(original) }.filter { error in
                     !facts.errors.contains { $0.line == error.line && $0.message == error.message }
                 }
                 emitted.insert(module.name)
@@ -268,9 +268,7 @@ public struct CompilerOracle: Sendable {
                 search + module.arguments + sources + ["-dump-ast", "-dump-ast-format", "json", "-output-file-map", mapFile.path, "-diagnostic-style", "llvm",
                  "-continue-building-after-errors", "-enable-batch-mode"]
             )
-            facts.errors += CompilerDiagnostic.errors(in: run.output).map { error in
-                CompilerDiagnostic(path: original[error.path] ?? error.path, line: error.line, column: error.column, message: error.message)
-            }
+            facts.errors += CompilerDiagnostic.errors(in: run.output).map { $0.mapping(original) }
             for (number, source) in sources.enumerated() {
                 guard let data = FileManager.default.contents(atPath: dumps.appendingPathComponent("\(number).json").path) else { continue }
                 try facts.add(astJSON: data, path: original[source] ?? source)

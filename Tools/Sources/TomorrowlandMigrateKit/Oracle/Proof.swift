@@ -39,41 +39,101 @@ extension AddAsyncTwins {
         let project = Project(set, compiler: before)
         let elsewhere = existingTwins(around: set)
         var decisions = ProofDecisions()
-        for round in 1...8 {
-            var plan = plan(set, project: project, decisions: decisions, elsewhere: elsewhere)
-            guard !plan.result.changes.isEmpty else { return plan.result }
+        /// One round: the plan for `decisions`, and what the compiler says about it.
+        func attempt(_ decisions: ProofDecisions) throws -> (plan: Plan, proof: Proof, issues: [Proof.Issue]) {
+            let plan = plan(set, project: project, decisions: decisions, elsewhere: elsewhere)
+            guard !plan.result.changes.isEmpty else { return (plan, Proof(set: set, before: before, after: before, plan: plan), []) }
             let replacing = Dictionary(plan.result.changes.map { ($0.path, $0.updated) }, uniquingKeysWith: { $1 })
-            let after: CompilerFacts
+            let after = try oracle.facts(for: paths, replacing: replacing, unchanged: before)
+            let proof = Proof(set: set, before: before, after: after, plan: plan)
+            return (plan, proof, proof.issues())
+        }
+        // Rounds that settle something; rounds spent finding a twin by halves count apart.
+        var searches = Self.searchBudget
+        for round in 1...8 {
+            let (plan, proof, issues): (Plan, Proof, [Proof.Issue])
             do {
-                after = try oracle.facts(for: paths, replacing: replacing, unchanged: before)
+                (plan, proof, issues) = try attempt(decisions)
             } catch {
                 return syntaxOnly(set, because: "the compiler could not be run on the scratch copy (\(error))")
             }
-            let proof = Proof(set: set, before: before, after: after, plan: plan)
-            let issues = proof.issues()
+            guard !plan.result.changes.isEmpty else { return plan.result }
             if issues.isEmpty {
+                var result = plan.result
                 let checked = before.files.values.reduce(0) { $0 + $1.references.count }
-                plan.result.notes.append(MigrationNote(
+                result.notes.append(MigrationNote(
                     path: paths.first ?? ".", line: 1,
                     message: "checked by the compiler (round \(round)): all \(checked) references in \(before.files.count) file(s) "
                         + "name the same declaration as before, and the twins type-check"
                 ))
-                return plan.result
+                return result
             }
             let previous = decisions
             let unresolved = proof.decide(issues, project: project, decisions: &decisions)
             // Progress (a pin, a rejected twin) may settle the rest in the next round.
-            if decisions == previous {
-                var result = MigrationResult(problems: set.problems)
-                result.notes = (unresolved.isEmpty ? issues.map(\.note) : unresolved).map { note in
-                    MigrationNote(path: note.path, line: note.line, message: "nothing written: " + note.message)
+            guard decisions == previous else { continue }
+            // Nothing the compiler said names a twin: one twin is found by proving the plan
+            // with half of them, and dropped; the rest go on (never all or nothing).
+            let stuck = (unresolved.isEmpty ? issues.map(\.note) : unresolved)
+            var keys: [CandidateKey] = []
+            for site in plan.candidates where !keys.contains(key(site)) { keys.append(key(site)) }
+            let found = try? culprit(
+                among: keys, stuck: Set(stuck.map(\.description)), decisions: decisions, budget: &searches,
+                attempt: { decisions in
+                    let (_, proof, issues) = try attempt(decisions)
+                    var copy = decisions
+                    let unresolved = proof.decide(issues, project: project, decisions: &copy)
+                    return (unresolved.isEmpty ? issues.map(\.note) : unresolved).map(\.description)
                 }
+            )
+            guard let found else {
+                var result = MigrationResult(problems: set.problems)
+                result.notes = stuck.map { note in MigrationNote(path: note.path, line: note.line, message: "nothing written: " + note.message) }
                 return result
             }
+            let first = stuck[0]
+            decisions.rejected[found] = "the compiler rejects the twin: with it, \(first.path):\(first.line): \(first.message)"
         }
         var result = MigrationResult(problems: set.problems)
         result.notes.append(MigrationNote(path: paths.first ?? ".", line: 1, message: "nothing written: the proof did not settle in 8 rounds"))
         return result
+    }
+
+    /// How many proofs the search for twins the compiler's messages do not name may take, in all.
+    static let searchBudget = 24
+
+    /// The twin among `candidates` whose plan fails with one of the `stuck` notes (as
+    /// `MigrationNote.description`), found by proving halves: with `fixed` and the first half
+    /// of the rest, does it still fail? Then the twin is in that half; else it is in the other
+    /// half (with the first one kept). One proof per halving; nil when `budget` runs out or the
+    /// failure does not follow any one twin.
+    static func culprit(
+        among candidates: [CandidateKey], stuck: Set<String>, decisions: ProofDecisions, budget: inout Int,
+        attempt: (ProofDecisions) throws -> [String]
+    ) throws -> CandidateKey? {
+        func fails(keeping kept: [CandidateKey]) throws -> Bool {
+            budget -= 1
+            var trial = decisions
+            for key in candidates where !kept.contains(key) {
+                trial.rejected[key] = trial.rejected[key] ?? "(left out while searching)"
+            }
+            return try attempt(trial).contains(where: stuck.contains)
+        }
+        var fixed: [CandidateKey] = []
+        var rest = candidates
+        while rest.count > 1 {
+            guard budget > 0 else { return nil }
+            let half = Array(rest.prefix(rest.count / 2))
+            if try fails(keeping: fixed + half) {
+                rest = half
+            } else {
+                fixed += half
+                rest.removeFirst(half.count)
+            }
+        }
+        guard let last = rest.first, budget > 0 else { return nil }
+        // The one left must be the cause: without it (and with all it was tried with), no failure.
+        return try fails(keeping: fixed) ? nil : last
     }
 
     /// The syntax-only plan, with a note that says why the compiler was not used.
@@ -104,6 +164,8 @@ struct Proof {
         case brokenPin(name: String, path: String, line: Int, message: String)
         /// An error in the original code, at `offset`.
         case broken(path: String, offset: Int, line: Int, message: String)
+        /// An error in text inserted for the file as a whole (`import TomorrowlandAsync`).
+        case brokenFile(path: String, line: Int, message: String)
 
         var note: MigrationNote {
             switch self {
@@ -115,6 +177,8 @@ struct Proof {
                 return MigrationNote(path: path, line: line, message: "the pin of a call of \(name) does not compile: \(message)")
             case .broken(let path, _, let line, let message):
                 return MigrationNote(path: path, line: line, message: "with the twins this no longer compiles: \(message)")
+            case .brokenFile(let path, let line, let message):
+                return MigrationNote(path: path, line: line, message: "what the twins need in this file does not compile: \(message)")
             }
         }
     }
@@ -165,16 +229,36 @@ struct Proof {
                 if let twin = insert.edit.twins.first(where: { $0.range.contains(inside) }) {
                     let line = lineOf(insert.start, path: path)
                     issues.append(.rejectedTwin(twin.key, message: error.message, path: path, line: line))
+                } else if insert.edit.owner == nil {
+                    issues.append(.brokenFile(path: path, line: lineOf(insert.start, path: path), message: error.message))
                 } else {
                     issues.append(.brokenPin(
                         name: insert.edit.owner ?? "", path: path, line: lineOf(insert.start, path: path), message: error.message
                     ))
                 }
             } else if case .original(let original) = inserts.map.origin(of: position) {
-                issues.append(.broken(path: path, offset: original, line: lineOf(original, path: path), message: error.message))
+                let line = lineOf(original, path: path)
+                // A note of the error in a twin names the twin that causes it (the method of a
+                // subclass that the twin would make an override: "overridden declaration is here").
+                if let twin = error.notes.lazy.compactMap(twin(noted:)).first {
+                    issues.append(.rejectedTwin(twin.key, message: "\(error.message) (\(path):\(line))", path: twin.path, line: twin.line))
+                } else {
+                    issues.append(.broken(path: path, offset: original, line: line, message: error.message))
+                }
             }
         }
         return issues
+    }
+
+    /// The twin that the position of `note` lies in, with the file and line it is inserted at.
+    private func twin(noted note: CompilerDiagnostic) -> (key: AddAsyncTwins.CandidateKey, path: String, line: Int)? {
+        let path = CompilerFacts.key(note.path)
+        guard let text = plan.result.changes.first(where: { CompilerFacts.key($0.path) == path })?.updated else { return nil }
+        let position = Self.offset(line: note.line, column: note.column, in: text)
+        let inserts = inserts(for: path)
+        guard let insert = Self.insert(at: position, inserts),
+              let twin = insert.edit.twins.first(where: { $0.range.contains(position - insert.newStart) }) else { return nil }
+        return (twin.key, path, lineOf(insert.start, path: path))
     }
 
     /// Turns issues into decisions for the next round; the notes of issues it cannot settle.
@@ -182,11 +266,13 @@ struct Proof {
         var unresolved: [MigrationNote] = []
         let earlierPins = decisions.forcedPins
         var candidateUSRs = Dictionary(plan.candidates.compactMap { site in project.usr(of: site).map { ($0, site) } }, uniquingKeysWith: { a, _ in a })
-        // A conformer's method is pinned for the twin of the requirement it implements.
+        // A conformer's method is pinned for the twin of the requirement it implements, an
+        // override for the twin of the method it overrides.
         for site in set.files.flatMap(FunctionSite.all(in:)) {
             guard let usr = project.usr(of: site), candidateUSRs[usr] == nil,
-                  let requirement = plan.candidates.first(where: { $0.inProtocol && project.implements(site, $0) }) else { continue }
-            candidateUSRs[usr] = requirement
+                  let base = plan.candidates.first(where: { $0.inProtocol && project.implements(site, $0) || project.overrides(site, $0) })
+            else { continue }
+            candidateUSRs[usr] = base
         }
         let declarationsByUSR = before.declarationsByUSR  // a computed table: built once, not per lookup
         for issue in issues {
@@ -230,10 +316,43 @@ struct Proof {
                     }
                     break
                 }
+                // An error at a name that a twin also has (the declaration of a subclass's
+                // method the twin would override, a function used as a value): those twins.
+                if !settled, let (name, labels) = Self.name(at: offset, in: set.files.first { CompilerFacts.key($0.path) == path }) {
+                    for site in plan.candidates where site.name == name && (labels == nil || site.labels == labels) {
+                        settled = true
+                        decisions.rejected[AddAsyncTwins.key(site)] = decisions.rejected[AddAsyncTwins.key(site)]
+                            ?? "the compiler rejects the twin: with it, \(path):\(line): \(message)"
+                    }
+                }
+                if !settled { unresolved.append(issue.note) }
+            case .brokenFile(let path, let line, let message):
+                // What every twin of the file needs: none of them can be written there.
+                var settled = false
+                let reason = message.contains("no such module 'TomorrowlandAsync'")
+                    ? "its target cannot import TomorrowlandAsync (\(message)): add the TomorrowlandAsync product to the target's "
+                        + "dependencies in Package.swift, then run add-async-twins again"
+                    : "the compiler rejects what its twin needs in the file: \(path):\(line): \(message)"
+                for site in plan.candidates where CompilerFacts.key(site.file.path) == path {
+                    settled = true
+                    decisions.rejected[AddAsyncTwins.key(site)] = decisions.rejected[AddAsyncTwins.key(site)] ?? reason
+                }
                 if !settled { unresolved.append(issue.note) }
             }
         }
         return unresolved
+    }
+
+    /// The name at `offset` of `file`: a function's name (with its labels when `offset` is
+    /// the name of its declaration), a referenced name, or nil.
+    static func name(at offset: Int, in file: ParsedFile?) -> (name: String, labels: [String?]?)? {
+        guard let file, let token = file.tree.token(at: AbsolutePosition(utf8Offset: offset)),
+              case .identifier(let text) = token.tokenKind else { return nil }
+        let name = text.replacingOccurrences(of: "`", with: "")
+        if let decl = token.parent?.as(FunctionDeclSyntax.self), decl.name.id == token.id {
+            return (name, decl.signature.parameterClause.parameters.map(\.argumentLabel))
+        }
+        return (name, nil)
     }
 
     /// Asks for a pin of the call whose name is at `offset`, when the file is scanned, the

@@ -122,6 +122,16 @@ struct Project {
         return container == protocolName || facts(of: container)?.inherited.contains(protocolName) == true
     }
 
+    /// Whether `site` overrides `base` (marked `override`, the same name and labels, in a
+    /// type that inherits from `base`'s): a call of `site` means `base`'s twin too once `base`
+    /// has one, dynamically.
+    func overrides(_ site: FunctionSite, _ base: FunctionSite) -> Bool {
+        guard site.name == base.name, site.labels == base.labels, site.decl.modifiers.contains(where: { $0.name.text == "override" }),
+              let container = site.container, let baseContainer = base.container.map(Self.unqualified),
+              Self.unqualified(container) != baseContainer else { return false }
+        return ancestors(of: container).contains(baseContainer)
+    }
+
     /// Whether a call on `receiver` can reach a member of `container` (nil: a top-level
     /// function): the type itself, one it inherits from or conforms to (as declared in the
     /// scanned files), or any type when the receiver is unknown.

@@ -88,10 +88,11 @@ public struct PromiseType: Sendable, Equatable {
     }
 
     /// A promise type the compiler found: `compiled` as the demangler spells it
-    /// (`Promise<Int, StoreError>`), `written` as the declaration does (`Loading<Int>`); nil
-    /// when it names generic parameters (the demangler's `A`, `B`…), which only the
-    /// declaration's own spelling could write.
-    init?(compiled: String, mangled: String, written: String) {
+    /// (`Promise<Int, StoreError>`), `written` as the declaration does (`Loading<Int>`).
+    /// The demangler names generic parameters by depth and index (`A`, `B` at depth 0, `A1`
+    /// at depth 1): `generics` names them (`[["Request", "Response"], ["T"]]`); nil when one
+    /// is left that `generics` does not name.
+    init?(compiled: String, mangled: String, written: String, generics: [[String]] = []) {
         guard let open = compiled.firstIndex(of: "<"), compiled.hasSuffix(">") else { return nil }
         var arguments: [String] = []
         var depth = 0
@@ -107,12 +108,65 @@ public struct PromiseType: Sendable, Equatable {
             }
         }
         arguments.append(current.trimmingCharacters(in: .whitespaces))
-        let placeholder = arguments.joined(separator: " ").split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).contains {
-            $0.first?.isUppercase == true && $0.dropFirst().allSatisfy(\.isNumber)
+        // `A`…`Z` (depth 0) and `A1`… (depth 1 on): the parameter at that depth and index.
+        func placeholder(_ word: Substring) -> (depth: Int, index: Int)? {
+            guard let first = word.first, first.isUppercase, first.isASCII, word.dropFirst().allSatisfy(\.isNumber) else { return nil }
+            let index = Int(first.asciiValue! - Character("A").asciiValue!)
+            return (word.count == 1 ? 0 : Int(word.dropFirst())!, index)
         }
-        guard arguments.count == 2, !placeholder else { return nil }
+        var unnamed = false
+        arguments = arguments.map(Self.droppingProtocols).map { argument in
+            var result = ""
+            var word = ""
+            func flush() {
+                // (A member after a dot, `A.Element`, is a name, not a placeholder.)
+                if let (depth, index) = placeholder(Substring(word)), result.last != "." {
+                    if depth < generics.count, index < generics[depth].count {
+                        result += generics[depth][index]
+                    } else {
+                        unnamed = true
+                        result += word
+                    }
+                } else {
+                    result += word
+                }
+                word = ""
+            }
+            for character in argument {
+                if character.isLetter || character.isNumber || character == "_" {
+                    word.append(character)
+                } else {
+                    flush()
+                    result.append(character)
+                }
+            }
+            flush()
+            return result
+        }
+        guard arguments.count == 2, !unnamed else { return nil }
+        // The demangler writes `[Key : Value]`; source, `[Key: Value]`.
+        arguments = arguments.map { $0.replacingOccurrences(of: " : ", with: ": ") }
         let kind: Kind = mangled.hasPrefix(CompilerFacts.mangledTokenPromisePrefix) ? .tokenPromise : .promise
         self.init(kind: kind, value: arguments[0], error: arguments[1], spelled: written)
+    }
+
+    /// The demangler writes an associated type of a generic parameter with its protocol
+    /// (`A.Source.Item`, `A.Src.Item.Sequence.Element`: each step a protocol and a member);
+    /// source writes the members only (`A.Item`, `A.Item.Element`).
+    static func droppingProtocols(_ text: String) -> String {
+        let pattern = #"(?<![A-Za-z0-9_.])([A-Z][0-9]*)((?:\.[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*)+)"#
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return text }
+        var result = text
+        for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
+            guard let whole = Range(match.range, in: text), let base = Range(match.range(at: 1), in: text),
+                  let path = Range(match.range(at: 2), in: text) else { continue }
+            let steps = text[path].split(separator: ".")
+            let members = steps.indices.filter { $0 % 2 == 1 }.map { steps[$0] }
+            result.replaceSubrange(
+                Range(match.range, in: result) ?? whole, with: text[base] + members.map { "." + $0 }.joined()
+            )
+        }
+        return result
     }
 
     private init(kind: Kind, value: String, error: String, spelled: String) {

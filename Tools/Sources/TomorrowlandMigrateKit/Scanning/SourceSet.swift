@@ -18,6 +18,9 @@ public struct ParsedFile: Sendable {
     /// Promise types the compiler found where the syntax did not (a generic typealias, an
     /// alias from another module), by the last-token offset of the function returning them.
     var compiledPromises: [Int: PromiseType] = [:]
+    /// Promise types the compiler found that the tool cannot spell (its generic parameters
+    /// could not be named), as the compiler spells them, by the same offset.
+    var unspelledPromises: [Int: String] = [:]
 
     /// The promise type `decl` returns: as written, or as the compiler found it.
     func promise(returnedBy decl: FunctionDeclSyntax) -> PromiseType? {
@@ -108,16 +111,24 @@ public struct SourceSet: Sendable {
     }
 
     /// The set with the promise types the compiler found where the syntax did not.
+    /// (The compiler spells a generic parameter by its depth and index, `A`, `B` for the
+    /// outermost generic context's, `A1` for the next one's: they are named from the
+    /// declarations around the function.)
     func recognizing(_ facts: CompilerFacts) -> SourceSet {
         var copy = self
+        let generics = GenericContexts(files.map(\.tree))
         copy.files = files.map { file in
             var file = file
             for site in FunctionSite.all(in: file) {
                 guard site.promise == nil, let returnType = site.decl.signature.returnClause?.type,
                       let declaration = facts.file(file.path)?.function(endingAt: site.decl.endOffset),
-                      let mangled = declaration.resultType, let spelled = facts.spelledTypes[mangled],
-                      let promise = PromiseType(compiled: spelled, mangled: mangled, written: returnType.trimmedDescription) else { continue }
-                file.compiledPromises[site.decl.endOffset] = promise
+                      let mangled = declaration.resultType, let spelled = facts.spelledTypes[mangled] else { continue }
+                let names = generics.parameters(around: site.decl)
+                if let promise = PromiseType(compiled: spelled, mangled: mangled, written: returnType.trimmedDescription, generics: names) {
+                    file.compiledPromises[site.decl.endOffset] = promise
+                } else if CompilerFacts.isPromise(mangled: mangled) {
+                    file.unspelledPromises[site.decl.endOffset] = spelled
+                }
             }
             return file
         }
@@ -221,5 +232,71 @@ private final class SyntaxErrorFinder: SyntaxVisitor {
             position = at
             what = description
         }
+    }
+}
+
+/// The generic parameters in scope of a declaration, by depth as the compiler numbers them:
+/// each generic type around it (outermost first; a protocol's `Self`; an extension's type's
+/// own), then the function's own.
+struct GenericContexts {
+    /// Declared types by name: their generic parameters (`["Self"]` for a protocol).
+    private var declared: [String: [String]] = [:]
+
+    init(_ trees: [SourceFileSyntax]) {
+        final class Collector: SyntaxVisitor {
+            var declared: [String: [String]] = [:]
+            override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name, node.genericParameterClause) }
+            override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name, node.genericParameterClause) }
+            override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name, node.genericParameterClause) }
+            override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { add(node.name, node.genericParameterClause) }
+            override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
+                declared[node.name.text] = ["Self"]
+                return .skipChildren
+            }
+            private func add(_ name: TokenSyntax, _ generics: GenericParameterClauseSyntax?) -> SyntaxVisitorContinueKind {
+                declared[name.text] = generics?.parameters.map(\.name.text) ?? []
+                return .visitChildren
+            }
+        }
+        let collector = Collector(viewMode: .sourceAccurate)
+        for tree in trees { collector.walk(tree) }
+        declared = collector.declared
+        // Tomorrowland's own generic types, extended as `extension Promise where …`.
+        for name in ["Promise", "TokenPromise", "PromiseResult", "DelayedPromise"] where declared[name] == nil {
+            declared[name] = ["Value", "Error"]
+        }
+        // The standard library's, as extended by teams (`extension Array where Element == …`).
+        let standard = [
+            "StdPromise": ["Value"], "Array": ["Element"], "Set": ["Element"], "Dictionary": ["Key", "Value"],
+            "Optional": ["Wrapped"], "Result": ["Success", "Failure"],
+        ]
+        for (name, parameters) in standard where declared[name] == nil { declared[name] = parameters }
+    }
+
+    /// The parameters in scope of `decl`, one list per depth (empty lists left out).
+    func parameters(around decl: FunctionDeclSyntax) -> [[String]] {
+        var levels: [[String]] = []
+        var current = decl.parent
+        while let node = current {
+            if let type = node.as(ClassDeclSyntax.self) {
+                levels.insert(type.genericParameterClause?.parameters.map(\.name.text) ?? [], at: 0)
+            } else if let type = node.as(StructDeclSyntax.self) {
+                levels.insert(type.genericParameterClause?.parameters.map(\.name.text) ?? [], at: 0)
+            } else if let type = node.as(EnumDeclSyntax.self) {
+                levels.insert(type.genericParameterClause?.parameters.map(\.name.text) ?? [], at: 0)
+            } else if let type = node.as(ActorDeclSyntax.self) {
+                levels.insert(type.genericParameterClause?.parameters.map(\.name.text) ?? [], at: 0)
+            } else if node.is(ProtocolDeclSyntax.self) {
+                levels.insert(["Self"], at: 0)
+            } else if let ext = node.as(ExtensionDeclSyntax.self) {
+                // `extension Outer.Inner`: Outer's parameters, then Inner's.
+                let path = ext.extendedType.trimmedDescription.split(separator: ".").map(String.init)
+                let names = path.first == "Tomorrowland" ? Array(path.dropFirst()) : path
+                levels.insert(contentsOf: names.map { declared[$0] ?? [] }, at: 0)
+            }
+            current = node.parent
+        }
+        levels.append(decl.genericParameterClause?.parameters.map(\.name.text) ?? [])
+        return levels.filter { !$0.isEmpty }
     }
 }

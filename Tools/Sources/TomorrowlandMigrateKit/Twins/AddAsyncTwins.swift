@@ -31,6 +31,14 @@ public enum AddAsyncTwins {
         // A requirement the proof rejected serves no conformer: they get twins of their own.
         let requirements = everySite.filter { $0.inProtocol && $0.promise != nil && !$0.isAsync && decisions.rejected[key($0)] == nil }
         for site in everySite {
+            // A promise type the compiler sees and the tool cannot spell: said, not passed over.
+            if site.promise == nil, !site.isAsync, !site.isLocal, let compiled = site.file.unspelledPromises[site.decl.endOffset] {
+                result.notes.append(MigrationNote(path: site.file.path, line: site.line, message: """
+                    \(site.signature): no async twin: it returns `\(compiled)` (as the compiler spells it), whose generic \
+                    parameters the tool cannot name from the declarations around it; write its twin by hand
+                    """))
+                continue
+            }
             guard let promise = site.promise, !site.isAsync else { continue }
             if let reason = decisions.rejected[key(site)] {
                 result.notes.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): no async twin: \(reason)"))
@@ -58,7 +66,9 @@ public enum AddAsyncTwins {
         // Every function of these names: a call may mean one that gets no twin (another type's
         // method with the same name, an async function), and then no single type pins it.
         // The twins themselves are not other functions.
-        let twinSites = Set(everySite.filter { site in site.isAsync && (candidates + alreadyTwinned).contains { $0.overloads(site) } }.map(\.decl.id))
+        let twinSites = Set(everySite.filter { site in
+            site.isAsync && (candidates + alreadyTwinned).contains { $0.overloads(site) && $0.hasParameterTypes(of: site) }
+        }.map(\.decl.id))
         let sameName = Dictionary(grouping: everySite.filter { byName[$0.name] != nil && !twinSites.contains($0.decl.id) }, by: \.name)
         for file in set.files {
             let forced = decisions.forcedPins.filter { $0.path == file.path }.map(\.nameOffset)
@@ -77,8 +87,10 @@ public enum AddAsyncTwins {
                     if project.compiledFile(file.path) != nil {
                         // The declaration it names, or the requirement that declaration implements
                         // (whose twin in the protocol's extension the conformer gets too).
+                        // (An override of it: the twin reaches it dynamically, and captures its calls.)
                         return callee != nil && (project.usr(of: site) == callee
-                            || site.inProtocol && calleeSite.map { project.implements($0, site) } == true)
+                            || site.inProtocol && calleeSite.map { project.implements($0, site) } == true
+                            || calleeSite.map { project.overrides($0, site) } == true)
                     }
                     return CallMatching.labels(labels, canCall: site.decl) && project.receiver(receiver, reaches: site.container)
                 }
@@ -245,14 +257,18 @@ public enum AddAsyncTwins {
     private static func decide(
         _ site: FunctionSite, _ promise: PromiseType, project: Project, everySite: [FunctionSite], requirements: [FunctionSite]
     ) -> TwinDecision {
-        if everySite.contains(where: { $0.isAsync && $0.overloads(site) }) { return .alreadyDone } // twin exists: idempotent
+        // Its twin exists (idempotent); an async method of the same name and labels but other
+        // parameter types is another overload, and the twin is added beside it.
+        if everySite.contains(where: { $0.isAsync && $0.overloads(site) && $0.hasParameterTypes(of: site) }) { return .alreadyDone }
         if Twins.forwardedName(ofPromiseTwin: site.decl) == site.name { return .alreadyDone } // itself a promise twin
         if !site.inProtocol, let requirement = requirements.first(where: { project.implements(site, $0) }) {
             let name = requirement.container ?? ""
             return .skip(SkipReason("implements `\(name).\(requirement.signature)`: the twin in `extension \(name)` serves it"))
         }
         if let reason = Twins.commonSkipReason(site, project: project, asyncTwin: true) { return .skip(reason) }
-        if let scope = site.scope, scope.libraryGenericNames.contains(promise.error), !scope.constrainsErrorToSwiftError {
+        if let reason = clash(of: site, with: everySite, project: project) { return .skip(reason) }
+        if let scope = site.scope, scope.libraryGenericNames.contains(promise.error), !scope.constrainsErrorToSwiftError,
+           !constrainsError(scope, project: project) {
             return .skip(SkipReason(
                 "in `extension \(scope.name)`, `\(promise.error)` is the promise's generic parameter, not known to conform to "
                     + "Swift.Error; move it to `extension \(scope.name) where Error: Swift.Error` to get a twin"
@@ -264,6 +280,54 @@ public enum AddAsyncTwins {
             return .skip(SkipReason("`\(promise.error)` is not known to conform to Error, so `.value` is not available; await `.resolvedResult` by hand"))
         }
         return .add
+    }
+
+    /// Why the twin of a class's method would clash with an async method that a subclass or
+    /// a superclass already has, with the same name and labels: the twin would override it,
+    /// or be overridden by it, without `override` ("overriding declaration requires an
+    /// 'override' keyword"), and an extension's member cannot be overridden at all.
+    /// (`async`: the twin is async, and clashes with async methods; otherwise with the others.)
+    static func clash(of site: FunctionSite, with everySite: [FunctionSite], project: Project, async: Bool = true) -> SkipReason? {
+        guard let container = site.container.map(Project.unqualified), project.facts(of: container)?.isClass == true else { return nil }
+        for other in everySite where other.isAsync == async && !other.isLocal && other.name == site.name && other.labels == site.labels {
+            guard let owner = other.container.map(Project.unqualified), owner != container,
+                  project.facts(of: owner)?.isClass == true else { continue }
+            let kind: String
+            if project.ancestors(of: owner).contains(container) {
+                kind = "subclass"
+            } else if project.ancestors(of: container).contains(owner) {
+                kind = "superclass"
+            } else {
+                continue
+            }
+            return SkipReason(
+                "the \(kind) `\(owner)` already has \(async ? "an async" : "a synchronous") `\(site.signature)` "
+                    + "(\(other.file.path):\(other.line)), "
+                    + "which the twin would \(kind == "subclass" ? "turn into an override" : "override") without `override`; "
+                    + "write this twin by hand if it should be one"
+            )
+        }
+        return nil
+    }
+
+    /// Whether a constrained `extension Promise` makes its `Error` an error the twin can await:
+    /// with the compiler, any constraint on `Error` (the proof checks it); from syntax alone,
+    /// `Error == E` or `Error: P` for an `E` or `P` known to be an Error.
+    private static func constrainsError(_ scope: TypeScope, project: Project) -> Bool {
+        let constraints = scope.whereClause?.requirements.compactMap { requirement -> String? in
+            if let same = requirement.requirement.as(SameTypeRequirementSyntax.self), same.leftType.trimmedDescription == "Error" {
+                return same.rightType.trimmedDescription
+            }
+            if let conformance = requirement.requirement.as(ConformanceRequirementSyntax.self),
+               conformance.leftType.trimmedDescription == "Error" {
+                return conformance.rightType.trimmedDescription
+            }
+            return nil
+        } ?? []
+        if project.compiler != nil { return !constraints.isEmpty }
+        return constraints.contains { constraint in
+            constraint.split(separator: "&").map { $0.trimmingCharacters(in: .whitespaces) }.contains { project.isKnownError($0) }
+        }
     }
 
     /// Whether `error` is an `Error`: known ones, or a generic parameter constrained to it.

@@ -37,12 +37,15 @@ public enum AddPromiseTwins {
     }
 
     private static func decide(_ site: FunctionSite, project: Project, everySite: [FunctionSite]) -> TwinDecision {
-        if everySite.contains(where: { !$0.isAsync && $0.promise != nil && $0.overloads(site) }) { return .alreadyDone } // idempotent
+        if everySite.contains(where: { !$0.isAsync && $0.promise != nil && $0.overloads(site) && $0.hasParameterTypes(of: site) }) {
+            return .alreadyDone // idempotent
+        }
         if Twins.forwardedName(ofAsyncTwin: site.decl) == site.name { return .alreadyDone } // itself an async twin
         if site.name == "main", site.labels.isEmpty, site.decl.modifiers.contains(where: { $0.name.text == "static" }) {
             return .skip(SkipReason("a program's entry point: a same-named overload would make `@main` ambiguous"))
         }
         if let reason = Twins.commonSkipReason(site, project: project) { return .skip(reason) }
+        if let reason = AddAsyncTwins.clash(of: site, with: everySite, project: project, async: false) { return .skip(reason) }
         if isTestMethod(site, project: project) {
             return .skip(SkipReason("a test method: the test runner calls it, no promise-style caller can"))
         }

@@ -29,6 +29,16 @@ struct FunctionSite {
         name == other.name && labels == other.labels && container == other.container
     }
 
+    /// The same parameter types as written (spaces aside): with `overloads`, what a twin and
+    /// its function share. A same-named async method of other parameter types is an overload
+    /// of its own, not the twin.
+    func hasParameterTypes(of other: FunctionSite) -> Bool {
+        let types = { (site: FunctionSite) in
+            site.decl.signature.parameterClause.parameters.map { $0.type.trimmedDescription.filter { !$0.isWhitespace } }
+        }
+        return types(self) == types(other)
+    }
+
     /// Every function declaration of `file`.
     static func all(in file: ParsedFile) -> [FunctionSite] {
         let collector = FunctionSiteCollector(file: file)
