@@ -1,0 +1,289 @@
+#!/usr/bin/env bash
+# The whole pipeline on a blind corpus (Tools/BlindCorpora/<name>: a 1.x codebase the tool's
+# tests never saw), the way its first run went (BlindCorpora/<name>-first-run.md), with no hand
+# edit but the two that MIGRATION.md leaves to the user and the corpus's Package.swift asks for:
+#
+#   0. as written
+#   1. adopt Sources/ Tests/ --write
+#   2. report Sources/ Tests/
+#   3. add-async-twins Sources/ Tests/ --write; then, when it says so, the TomorrowlandAsync
+#      product added to the targets whose files now import it
+#   4. add-promise-twins Sources/ Tests/ --write
+#   5. the TwinTests target of Package.swift's comment uncommented (tests of the async twins)
+#   6. convert-calls Sources/ Tests/ TwinTests/ --write
+#   7. convert-body Sources/ Tests/ TwinTests/ --write
+#   8. delete-twins Sources/ Tests/ TwinTests/ --include-public --write
+#   9. the end state: built and tested in Swift 6 and in Swift 5 mode
+#
+# (From step 6 on TwinTests/ is scanned too: it calls the twins, so delete-twins must see those
+# calls.) After each step the copy is built (`swift build --build-tests`) in Swift 6 and in
+# Swift 5 mode, each in a scratch folder of its own, and the errors are printed per mode:
+# the count of unique `file:line:col: error:` lines and the first ones. SwiftPM stops at the
+# first module that fails, so a count covers the modules compiled so far. Where it builds, the
+# tests run (`swift test --skip-build`) and their totals are printed.
+# --async-product-first adds the TomorrowlandAsync product to every target before step 3
+# instead of when the tool asks, to see the steps after it when the tool never gets to ask. The language mode is
+# switched the way the corpus's manifest allows: `swiftLanguageModes: [.vN]` (rewritten for
+# the build, then put back with its timestamp) or a `<NAME>_SWIFT_MODE=5` environment variable.
+# The tool itself runs on the copy as it is (the package's own mode).
+#
+# The copy sits at the depth of the corpus (Tools/BlindCorpora/.run-<name>, gitignored), so
+# that its `path: "../../.."` dependency is this checkout. It is removed at the end unless
+# --keep is given (then it holds logs/ with every command's output and every build log).
+# Exits non-zero when the end state does not build, or its tests fail, in either mode.
+#
+#   Tools/scripts/migrate-blind-corpus.sh HomeHub [--keep] [--async-product-first]
+#   Tools/scripts/migrate-blind-corpus.sh Ledger [--keep] [--async-product-first]
+set -uo pipefail
+name="${1:-}"
+keep=0
+product_first=0
+for option in "${@:2}"; do
+    case "$option" in
+    --keep) keep=1 ;;
+    --async-product-first) product_first=1 ;;
+    *) echo "unknown option $option" >&2; exit 2 ;;
+    esac
+done
+tools="$(cd "$(dirname "$0")/.." && pwd)"
+corpus="$tools/BlindCorpora/$name"
+if [ -z "$name" ] || [ ! -f "$corpus/Package.swift" ]; then
+    echo "usage: $0 <HomeHub|Ledger> [--keep] [--async-product-first]  (a folder of Tools/BlindCorpora)" >&2
+    exit 2
+fi
+work="$tools/BlindCorpora/.run-$name"
+logs="$work/logs"
+rm -rf "$work"
+[ "$keep" = 1 ] || trap 'rm -rf "$work"' EXIT
+mkdir -p "$work"
+# tar keeps the symbolic links (files two targets share) as links.
+(cd "$corpus" && tar --exclude='.build' --exclude='.build-*' --exclude='.swiftpm' -cf - .) | (cd "$work" && tar -xf -)
+mkdir -p "$logs"
+
+swift build --package-path "$tools" --product tomorrowland-migrate > "$logs/tool-build.log" 2>&1 || { cat "$logs/tool-build.log"; exit 1; }
+tool="$(swift build --package-path "$tools" --show-bin-path)/tomorrowland-migrate"
+cd "$work"
+# The symbolic links of the sources (files two targets share), with what they point to.
+links() { find Sources Tests TwinTests -type l -printf '%p -> %l\n' 2>/dev/null | sort; }
+links_before=$(links)
+
+# How the manifest chooses the language mode.
+if grep -qE 'swiftLanguageModes: \[\.v[0-9]+\]' Package.swift; then
+    mode_style=manifest
+elif mode_variable=$(grep -oE '[A-Z][A-Z0-9_]*_SWIFT_MODE' Package.swift | head -1) && [ -n "$mode_variable" ]; then
+    mode_style=environment
+else
+    mode_style=none
+fi
+
+# in_mode <mode> <swift command…>: the command in Swift <mode> mode, with --scratch-path
+# .build-swift<mode> (each mode its own build folder).
+in_mode() {
+    local mode="$1" status
+    shift
+    case "$mode_style" in
+    manifest)
+        cp -p Package.swift "$logs/Package.swift.saved"
+        sed -i -E "s/swiftLanguageModes: \[\.v[0-9]+\]/swiftLanguageModes: [.v$mode]/" Package.swift
+        "$@" --scratch-path ".build-swift$mode"
+        status=$?
+        cp -p "$logs/Package.swift.saved" Package.swift
+        ;;
+    environment)
+        if [ "$mode" = 5 ]; then
+            env "$mode_variable=5" "$@" --scratch-path ".build-swift$mode"
+        else
+            env -u "$mode_variable" "$@" --scratch-path ".build-swift$mode"
+        fi
+        status=$?
+        ;;
+    *)
+        [ "$mode" = 6 ] || { echo "(no way to choose Swift $mode mode in this manifest)"; return 1; }
+        "$@" --scratch-path ".build-swift$mode"
+        status=$?
+        ;;
+    esac
+    return $status
+}
+
+# errors <log>: the unique `file:line:col: error:` lines, paths relative to the copy.
+errors() {
+    grep -E '^/[^ ]+:[0-9]+:[0-9]+: error: ' "$1" | sed "s|^$work/||" | sort -u
+}
+
+declare -A final_status
+# after <step>: build in both modes and print the errors of each; where it builds, run the tests.
+after() {
+    local step="$1" mode log count
+    for mode in 6 5; do
+        log="$logs/$step-swift$mode-build.log"
+        if in_mode "$mode" swift build --build-tests > "$log" 2>&1; then
+            final_status[$mode]=0
+            in_mode "$mode" swift test --skip-build > "$logs/$step-swift$mode-test.log" 2>&1
+            [ $? = 0 ] || final_status[$mode]=2
+            echo "   Swift $mode mode: builds; tests: $(tests "$logs/$step-swift$mode-test.log")"
+        else
+            final_status[$mode]=1
+            count=$(errors "$log" | wc -l | tr -d ' ')
+            if [ "$count" = 0 ]; then
+                echo "   Swift $mode mode: does not build, no located error; the end of the log:"
+                tail -5 "$log" | sed 's/^/      /'
+            else
+                echo "   Swift $mode mode: $count error(s)"
+                errors "$log" | head -8 | sed 's/^/      /'
+                [ "$count" -le 8 ] || echo "      …"
+            fi
+        fi
+    done
+}
+
+# tests <log>: XCTest's totals, or the failure.
+tests() {
+    local summary
+    summary=$(grep -E 'Executed [0-9]+ tests?, with [0-9]+ failures?' "$1" | tail -1 | sed -E 's/^ *//; s/ \(.*//')
+    [ -n "$summary" ] && echo "$summary" || echo "did not run: $(grep -m1 -E 'error' "$1" | cut -c1-160)"
+}
+
+# run <step> <command…>: the tool, its stdout and stderr kept; prints the exit status, the
+# summary line and the time.
+run() {
+    local step="$1"
+    shift
+    local start end status
+    start=$(date +%s.%N)
+    "$tool" "$@" > "$logs/$step.out" 2> "$logs/$step.err"
+    status=$?
+    end=$(date +%s.%N)
+    printf '   tomorrowland-migrate %s: exit %s, %.1f s; %s\n' "$*" "$status" "$(awk "BEGIN { print $end - $start }")" \
+        "$(grep -E 'file\(s\) changed' "$logs/$step.out" | tail -1)"
+    return 0
+}
+
+# notes <step>: the notes that are not call sites pinned (`gets \`as …\``), shortened.
+notes() {
+    local count
+    count=$(grep -c '^note: ' "$logs/$1.err" || true)
+    echo "   $count note(s); the first that are not pins (duplicates once):"
+    grep '^note: ' "$logs/$1.err" | grep -v 'gets `as' | grep -vE ': (convert-calls|convert-body|delete-twins): [0-9]' \
+        | sed "s|$work/||g" | cut -c1-220 | awk '!seen[$0]++' | head -25 | sed 's/^/      /'
+    grep '^error: ' "$logs/$1.err" | sed 's/^/      /'
+}
+
+echo "== $name: 0. as written"
+after 0-as-written
+
+echo "== 1. adopt Sources/ Tests/ --write"
+run 1-adopt adopt Sources/ Tests/ --write
+notes 1-adopt
+after 1-adopt
+
+echo "== 2. report Sources/ Tests/"
+run 2-report report Sources/ Tests/
+sed -n '/^folder /,/^total /p' "$logs/2-report.out" | sed 's/^/   /'
+notes 2-report
+
+# add_async_product <target>: `.product(name: "TomorrowlandAsync", …)` next to its Tomorrowland product.
+add_async_product() {
+    TARGET="$1" perl -0pi -e 's/(\.(?:test)?[tT]arget\(\s*name:\s*"\Q$ENV{TARGET}\E",\s*dependencies:\s*\[[^\]]*?)\.product\(name: "Tomorrowland", package: "Tomorrowland"\)/$1.product(name: "Tomorrowland", package: "Tomorrowland"), .product(name: "TomorrowlandAsync", package: "Tomorrowland")/s' Package.swift
+    TARGET="$1" perl -0ne 'exit(!/name:\s*"\Q$ENV{TARGET}\E",\s*dependencies:\s*\[[^\]]*TomorrowlandAsync/)' Package.swift
+}
+
+if [ "$product_first" = 1 ]; then
+    # --async-product-first: before the twins, not when the tool asks (MIGRATION.md's order).
+    for folder in $(ls -d Sources/*/ Tests/*/ 2>/dev/null); do
+        target=$(basename "$folder")
+        add_async_product "$target" && echo "   (--async-product-first: the TomorrowlandAsync product added to $target)"
+    done
+fi
+
+echo "== 3. add-async-twins Sources/ Tests/ --write"
+run 3-add-async-twins add-async-twins Sources/ Tests/ --write
+twins=$(grep -rc "Async twin of" Sources Tests | awk -F: '{ sum += $2 } END { print sum + 0 }')
+pins=$(grep -c 'gets `as' "$logs/3-add-async-twins.err" || true)
+skips=$(grep -c ': no async twin: ' "$logs/3-add-async-twins.err" || true)
+echo "   $twins async twins, $pins call sites pinned, $skips functions skipped"
+notes 3-add-async-twins
+if grep -q 'add the TomorrowlandAsync product to their targets' "$logs/3-add-async-twins.err"; then
+    # The user's step (MIGRATION.md): the product, for each target whose files now import it.
+    for folder in $(grep -rl '^import TomorrowlandAsync' Sources Tests 2>/dev/null | cut -d/ -f1-2 | sort -u); do
+        target="${folder#*/}"
+        if add_async_product "$target"; then
+            echo "   (the TomorrowlandAsync product added to $target, as the note asks)"
+        else
+            echo "   (could not add the TomorrowlandAsync product to $target)"
+        fi
+    done
+fi
+after 3-add-async-twins
+
+echo "== 4. add-promise-twins Sources/ Tests/ --write"
+run 4-add-promise-twins add-promise-twins Sources/ Tests/ --write
+notes 4-add-promise-twins
+grep -q '^0 file(s) changed' "$logs/4-add-promise-twins.out" && echo "   (nothing changed: the build is as after 3)" || after 4-add-promise-twins
+
+echo "== 5. the TwinTests target (Package.swift's comment, uncommented)"
+python3 - <<'PY'
+import re
+lines = open("Package.swift").read().split("\n")
+start = next((i for i, line in enumerate(lines) if re.match(r"\s*//\s*\.testTarget\(", line)
+              and "TwinTests" in " ".join(lines[i:i + 2])), None)
+if start is None:
+    raise SystemExit("   no commented-out TwinTests target in Package.swift")
+depth, end = 0, None
+for j in range(start, len(lines)):
+    content = re.sub(r"^\s*//\s?", "", lines[j])
+    depth += content.count("(") - content.count(")")
+    if depth <= 0:
+        end = j
+        break
+for j in range(start, end + 1):
+    lines[j] = re.sub(r"^(\s*)//\s*", r"\1", lines[j])
+open("Package.swift", "w").write("\n".join(lines))
+print("   uncommented lines %d-%d" % (start + 1, end + 1))
+PY
+after 5-twin-tests
+
+echo "== 6. convert-calls Sources/ Tests/ TwinTests/ --write"
+run 6-convert-calls convert-calls Sources/ Tests/ TwinTests/ --write
+grep -E 'convert-calls: [0-9]+ call' "$logs/6-convert-calls.err" | sed "s|$work/||; s/^/   /"
+notes 6-convert-calls
+after 6-convert-calls
+
+echo "== 7. convert-body Sources/ Tests/ TwinTests/ --write"
+run 7-convert-body convert-body Sources/ Tests/ TwinTests/ --write
+grep -E 'convert-body: [0-9]+ of [0-9]+' "$logs/7-convert-body.err" | sed "s|$work/||; s/^/   /"
+notes 7-convert-body
+after 7-convert-body
+
+echo "== 8. delete-twins Sources/ Tests/ TwinTests/ --include-public --write"
+run 8-delete-twins delete-twins Sources/ Tests/ TwinTests/ --include-public --write
+grep -E 'delete-twins: [0-9]+ twin' "$logs/8-delete-twins.err" | sed "s|$work/||; s/^/   /"
+notes 8-delete-twins
+after 8-delete-twins
+
+echo "== 9. the end state"
+failed=0
+for mode in 6 5; do
+    case "${final_status[$mode]}" in
+    0) echo "   Swift $mode mode: builds, tests pass: $(tests "$logs/8-delete-twins-swift$mode-test.log")" ;;
+    2) echo "   Swift $mode mode: builds, tests fail: $(tests "$logs/8-delete-twins-swift$mode-test.log")"
+       grep -E "error: |failed \(" "$logs/8-delete-twins-swift$mode-test.log" | head -8 | sed 's/^/      /'
+       failed=1 ;;
+    *) echo "   Swift $mode mode: does not build (above)"; failed=1 ;;
+    esac
+done
+
+links_after=$(links)
+if [ "$links_before" != "$links_after" ]; then
+    echo "   symbolic links changed: before"$'\n'"$links_before"$'\n'"   after"$'\n'"$links_after"
+    failed=1
+elif [ -n "$links_before" ]; then
+    echo "   symbolic links kept: $(echo "$links_before" | wc -l | tr -d ' ')"
+fi
+[ "$keep" = 1 ] && echo "   the copy and its logs: $work"
+if [ "$failed" = 0 ]; then
+    echo "migrate-blind-corpus $name: OK"
+else
+    echo "migrate-blind-corpus $name: the end state does not build or its tests fail" >&2
+    exit 1
+fi
