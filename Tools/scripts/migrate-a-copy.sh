@@ -28,7 +28,7 @@ tar -C "$root" --exclude='./.git' --exclude='.build' --exclude='.build-*' --excl
 # links Swift5ClientTests' shared files) and what those depend on. The other test targets are
 # this package's own, unchanged: `swift test` already built and ran them, so they leave the
 # copy's manifest (their folders stay, for the documentation tests that read them).
-for target in TomorrowlandTests TomorrowlandAsyncTests InterleavingTests TomorrowlandExplored OriginalSuiteTests PlacementTests PlacementSwift5Tests; do
+for target in TomorrowlandTests TomorrowlandAsyncTests InterleavingTests RulesModelTests TomorrowlandExplored OriginalSuiteTests PlacementTests PlacementSwift5Tests; do
     TARGET="$target" perl -0pi -e 's/^[ \t]*\.(?:testTarget|target)\(\s*name:\s*"\Q$ENV{TARGET}\E"(?<args>(?:[^()]++|\((?&args)\))*+)\),[ \t]*\n//m' "$copy/Package.swift"
     if grep -qE "name: *\"$target\"" "$copy/Package.swift"; then
         echo "migrate-a-copy: could not take $target out of the copy's Package.swift" >&2
