@@ -92,7 +92,8 @@ extension AddAsyncTwins {
                 return result
             }
             let first = stuck[0]
-            decisions.rejected[found] = "the compiler rejects the twin: with it, \(first.path):\(first.line): \(first.message)"
+            decisions.rejected[found] = "the compiler objects to it (found by proving the twins in halves): "
+                + "\(first.path):\(first.line): \(first.message)"
         }
         var result = MigrationResult(problems: set.problems)
         result.notes.append(MigrationNote(path: paths.first ?? ".", line: 1, message: "nothing written: the proof did not settle in 8 rounds"))
