@@ -52,8 +52,9 @@ public enum Adopt {
         edits.merge(retyped.edits) { $0 + $1 }
         notes += retyped.notes
         let order = Dictionary(set.files.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
-        result.notes = notes.enumerated().sorted { (order[$0.element.path] ?? 0, $0.element.line, $0.offset) < (order[$1.element.path] ?? 0, $1.element.line, $1.offset) }
-            .map(\.element)
+        result.notes = notes.enumerated().sorted {
+            (order[$0.element.path] ?? 0, $0.element.line, $0.offset) < (order[$1.element.path] ?? 0, $1.element.line, $1.offset)
+        }.map(\.element)
         for file in set.files {
             guard let fileEdits = edits[file.path], !fileEdits.isEmpty else { continue }
             result.changes.append(FileChange(path: file.path, original: file.text, updated: TextEdit.apply(fileEdits, to: file.text)))

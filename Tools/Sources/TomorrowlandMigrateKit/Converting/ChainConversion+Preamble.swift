@@ -375,7 +375,8 @@ extension ChainConversion {
                     let silent = elseStatements.count == 1 && elseStatements[0].item.as(ReturnStmtSyntax.self).map { $0.expression == nil } == true
                     if !silent {
                         failure = failure ?? "a `[weak \(name)]` closure that does something when `\(name)` is gone "
-                            + "(`guard let … else { \(guardStatement.body.statements.trimmedDescription) }`): the twin holds `\(name)`, so that would never happen"
+                            + "(`guard let … else { \(guardStatement.body.statements.trimmedDescription) }`): "
+                            + "the twin holds `\(name)`, so that would never happen"
                         return node
                     }
                 }
