@@ -374,6 +374,10 @@ final class ContextArguments: TypeTrackingVisitor {
                 (owner, wantsStatic) = (types.last?.name, true)
             } else if isolation.isKnownType(base) {
                 (owner, wantsStatic) = (base, true)
+            } else if let baseExpression = member.base,
+                      let type = UnappliedReferences.declaredTypeSyntax(of: baseExpression, at: Syntax(call))?.as(IdentifierTypeSyntax.self),
+                      isolation.isKnownType(type.name.text) {
+                (owner, wantsStatic) = (type.name.text, false) // `badge.label`, `badge` declared a `Badge`
             } else {
                 return nil
             }

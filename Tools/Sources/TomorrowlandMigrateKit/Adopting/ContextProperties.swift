@@ -81,6 +81,12 @@ enum ContextProperties {
                     let isMember = node.parent?.is(MemberBlockItemSyntax.self) == true
                     let isTopLevel = node.parent?.is(CodeBlockItemSyntax.self) == true && node.parent?.parent?.parent?.is(SourceFileSyntax.self) == true
                     guard isMember || isTopLevel else { return result }
+                    // The app's own contexts (`extension PromiseContext { static let ui = … }`)
+                    // get twins instead (`ContextTwins`), and stay values.
+                    if isMember, let type = types.last?.name,
+                       contexts.aliases.contains(where: { $0 != "Self" && (type == $0 || type.hasPrefix($0 + ".")) }) {
+                        return result
+                    }
                     let modifiers = variable.modifiers.map(\.name.text)
                     if modifiers.contains("override") {
                         for binding in variable.bindings {

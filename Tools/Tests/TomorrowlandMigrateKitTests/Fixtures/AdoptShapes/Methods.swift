@@ -44,3 +44,10 @@ actor Store {
         _ = loadNumber().then(on: .main, self.record) // listed: runs on the main actor
     }
 }
+
+/// An instance method of a main-actor class, through a parameter of that type.
+final class Presenter {
+    func present(_ badge: Badge) {
+        _ = loadNumber().map(on: .utility, badge.label) // listed
+    }
+}

@@ -2,3 +2,7 @@
 extension Badge {
     static func describe(_ number: Int) -> String { "\(number)" }
 }
+
+extension Badge {
+    func label(_ number: Int) -> String { text + "\(number)" }
+}

@@ -71,6 +71,7 @@ actor Tally {
         value.then(on: context) { self.total += $0 }
         // `uiDelivery` is the main queue: a main-actor closure there touches the actor's state (listed).
         value.then(on: uiDelivery) { self.total += $0 }
+        value.then(on: PromiseContext.screen) { self.total += $0 } // an app's context: a value (listed)
     }
 }
 
