@@ -717,6 +717,8 @@ private struct Writer {
             if conversion.returnsVoid {
                 if !finalLine.isEmpty { main.append(finalLine) }
                 main += finally
+            } else if boundNames.contains(value) {
+                main += finally + ["return \(value)"]
             } else {
                 let kept = freshName(for: nil)
                 main += ["let \(kept) = " + value] + finally + ["return \(kept)"]
