@@ -1442,18 +1442,12 @@ final class Model: Runner {
     // MARK: Observing
 
     /// The state of every entity the program can see, compared after each step.
-    private func states() -> [String] {
-        var lines: [String] = []
-        for (id, p) in promises.sorted(by: { $0.key < $1.key }) {
-            lines.append("p\(id)=\(p.result?.desc ?? "pending")")
-        }
-        for (id, p) in resolvers.sorted(by: { $0.key < $1.key }) {
-            lines.append("r\(id).hasRequestedCancel=\(p.cancelRequested)")
-        }
-        for (id, operation) in operations.sorted(by: { $0.key < $1.key }) {
-            lines.append("o\(id)=\(operation.state)")
-        }
-        return lines
+    private func states() -> [Int: String] {
+        var states: [Int: String] = [:]
+        for (id, p) in promises { states[StateKey.promise(id)] = p.result?.desc ?? "pending" }
+        for (id, p) in resolvers { states[StateKey.resolver(id)] = p.cancelRequested ? "true" : "false" }
+        for (id, operation) in operations { states[StateKey.operation(id)] = operation.state }
+        return states
     }
 }
 
