@@ -970,7 +970,9 @@ final class Model: Runner {
             advance(by: by)
         case .delayed(let d, let n, let ctx, let action):
             let p = newPromise(d, .main, visible: false)
-            addHandle(p)  // the storage's
+            // The storage keeps a handle to the promise (not a rule: the library's choice, which
+            // holds rule 5's propagation back while the delayed promise lives).
+            addHandle(p)
             retainResolver(p)  // the storage's
             delayed[d] = MDelayed(promise: p, name: n, ctx: ctx, act: action)
         case .access(let d):
@@ -987,7 +989,8 @@ final class Model: Runner {
             dropHandle(storage.promise)
         case .operation(let o, let n, let ctx, let action):
             let p = newPromise(o, .main)
-            addHandle(p)  // the operation's
+            // The operation keeps a handle to its promise (as for a delayed promise).
+            addHandle(p)
             retainResolver(p)  // the operation's
             let operation = MOperation(promise: p, name: n, ctx: ctx, act: action)
             operations[o] = operation
@@ -1061,6 +1064,10 @@ final class Model: Runner {
 
     // MARK: Tokens (rules 14–16)
 
+    /// Rule 15: bumps the generation (invalidating), asks the registered promises to cancel and
+    /// clears the list, then goes on to the chained tokens. The rules leave the order of a chain
+    /// open: the model walks it as the library does, depth first, in the order the chains were made,
+    /// each token once.
     private func walk(_ token: MToken, invalidating: Bool) {
         var stack = [token]
         var visited: [ObjectIdentifier] = []
