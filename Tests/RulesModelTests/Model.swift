@@ -704,7 +704,6 @@ final class Model: Runner {
 
     /// A child with a callback: `kind` on `parent`.
     private func chain(_ c: Int, _ parent: MPromise, _ kind: ChainKind, n: Int, ctx: Ctx, token: MToken?, act action: Act) -> MPromise? {
-        let array = parent.array
         let trackedName = "cb\(n)"
         func run(_ m: Model, _ arg: String) {
             m.record("cb\(n)@\(m.current.label) \(arg) x\(m.x)")
