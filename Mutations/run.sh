@@ -2,9 +2,10 @@
 # Mutation testing of the core's concurrency: applies each patch of Mutations/ (or those
 # given as arguments) to a clean copy of this package (the tracked files of HEAD), builds it,
 # runs the interleaving explorer (the InterleavingTests target: every scenario, each in its
-# own child process, and the schedule-point coverage test) and the ordinary suites
-# (TomorrowlandTests, TomorrowlandAsyncTests), each with a timeout (a hang counts as caught,
-# by hang), reverts the patch, and prints a table (Markdown) of what caught each mutation.
+# own child process, and the schedule-point coverage test), the ordinary suites
+# (TomorrowlandTests, TomorrowlandAsyncTests) and the rules model (RulesModelTests, its
+# default programs), each with a timeout (a hang counts as caught, by hang), reverts the
+# patch, and prints a table (Markdown) of what caught each mutation.
 #
 #   bash Mutations/run.sh                       # every mutation, after a baseline run
 #   bash Mutations/run.sh Mutations/04-*.patch  # some
@@ -12,6 +13,7 @@
 # Environment: MUTATIONS_WORK (the copy, its build and the logs; default .build/mutations),
 # MUTATIONS_EXPLORER_TIMEOUT / MUTATIONS_SUITES_TIMEOUT (seconds, default 600 / 300),
 # MUTATIONS_SKIP_BASELINE=1 (skip the run without a mutation, which must pass),
+# MUTATIONS_MODEL_TIMEOUT (seconds, default 300),
 # MUTATIONS_FROM_LOGS=1 (print the table of the last run again from its logs).
 # Slow: a build and both test runs per mutation (about 4 minutes each on 2 shared cores).
 set -u
@@ -19,6 +21,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 work=${MUTATIONS_WORK:-$here/.build/mutations}
 explorer_timeout=${MUTATIONS_EXPLORER_TIMEOUT:-600}
 suites_timeout=${MUTATIONS_SUITES_TIMEOUT:-300}
+model_timeout=${MUTATIONS_MODEL_TIMEOUT:-300}
 if [ $# -gt 0 ]; then patches=("$@"); else patches=("$here"/Mutations/*.patch); fi
 
 copy="$work/copy"
@@ -51,17 +54,20 @@ verdict() {  # log status
 run() {  # name
     local name=$1
     if ! (cd "$copy" && timeout 1800 swift build --build-tests > "$work/logs/$name.build.log" 2>&1); then
-        printf '| %s | does not compile | | |\n' "$name"
+        printf '| %s | does not compile | | | |\n' "$name"
         return
     fi
-    local status explorer suites
+    local status explorer suites model
     (cd "$copy" && timeout -k 10 "$explorer_timeout" swift test --skip-build --filter '^InterleavingTests\.' > "$work/logs/$name.explorer.log" 2>&1)
     status=$?
     explorer=$(verdict "$work/logs/$name.explorer.log" "$status")
     (cd "$copy" && timeout -k 10 "$suites_timeout" swift test --skip-build --filter '^(TomorrowlandTests|TomorrowlandAsyncTests)\.' > "$work/logs/$name.suites.log" 2>&1)
     status=$?
     suites=$(verdict "$work/logs/$name.suites.log" "$status")
-    printf '| %s | %s | %s | %s |\n' "$name" "$kind" "$explorer" "$suites"
+    (cd "$copy" && timeout -k 10 "$model_timeout" swift test --skip-build --filter '^RulesModelTests\.' > "$work/logs/$name.model.log" 2>&1)
+    status=$?
+    model=$(verdict "$work/logs/$name.model.log" "$status")
+    printf '| %s | %s | %s | %s | %s |\n' "$name" "$kind" "$explorer" "$suites" "$model"
 }
 
 # The exit status a finished run's log implies (for MUTATIONS_FROM_LOGS): 124 without the
@@ -76,15 +82,16 @@ status_from_log() {  # log
 # building or running anything.
 if [ "${MUTATIONS_FROM_LOGS:-0}" = 1 ]; then
     run() {
-        local explorer suites
+        local explorer suites model
         explorer=$(verdict "$work/logs/$1.explorer.log" "$(status_from_log "$work/logs/$1.explorer.log")")
         suites=$(verdict "$work/logs/$1.suites.log" "$(status_from_log "$work/logs/$1.suites.log")")
-        printf '| %s | %s | %s | %s |\n' "$1" "$kind" "$explorer" "$suites"
+        model=$(verdict "$work/logs/$1.model.log" "$(status_from_log "$work/logs/$1.model.log")")
+        printf '| %s | %s | %s | %s | %s |\n' "$1" "$kind" "$explorer" "$suites" "$model"
     }
 fi
 
-echo "| Mutation | Kind | Explorer (InterleavingTests) | Ordinary suites |"
-echo "| --- | --- | --- | --- |"
+echo "| Mutation | Kind | Explorer (InterleavingTests) | Ordinary suites | Rules model |"
+echo "| --- | --- | --- | --- | --- |"
 if [ "${MUTATIONS_SKIP_BASELINE:-0}" != 1 ]; then
     kind="none (baseline: must pass)"
     run baseline
@@ -94,7 +101,7 @@ for patch in "${patches[@]}"; do
     kind=$(sed -n 's/^Kind: //p' "$patch")
     if [ "${MUTATIONS_FROM_LOGS:-0}" = 1 ]; then run "$name"; continue; fi
     if ! (cd "$copy" && git apply "$patch") || ! (cd "$copy" && git apply -R --check "$patch" 2>/dev/null); then
-        printf '| %s | %s | does not apply | |\n' "$name" "$kind"
+        printf '| %s | %s | does not apply | | |\n' "$name" "$kind"
         continue
     fi
     run "$name"

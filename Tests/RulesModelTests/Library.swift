@@ -193,7 +193,11 @@ protocol AnyHandle: AnyObject {
 /// Reads a box's result weakly: `gone` once nothing holds it.
 func weakObserver<V: ModelValue, E: ModelError>(_ promise: Promise<V, E>) -> () -> String {
     weak let box = promise._box
-    return { box.map { $0.result.map(describe) ?? "pending" } ?? "gone" }
+    return {
+        guard let box else { return "gone" }
+        guard let result = box.result else { return "pending" }
+        return describe(result)
+    }
 }
 
 final class Handle<V: ModelValue, E: ModelError>: AnyHandle {
@@ -665,19 +669,15 @@ final class LibraryRunner: Runner, @unchecked Sendable {
         }
     }
 
-    private func states() -> [String] {
-        var lines: [String] = []
-        for (id, observe) in observers.sorted(by: { $0.key < $1.key }) {
-            lines.append("p\(id)=\(observe())")
-        }
-        for (id, resolver) in resolvers.sorted(by: { $0.key < $1.key }) {
-            lines.append("r\(id).hasRequestedCancel=\(resolver.hasRequestedCancel)")
-        }
-        for (id, operation) in operations.sorted(by: { $0.key < $1.key }) {
+    private func states() -> [Int: String] {
+        var states: [Int: String] = [:]
+        for (id, observe) in observers { states[StateKey.promise(id)] = observe() }
+        for (id, resolver) in resolvers { states[StateKey.resolver(id)] = resolver.hasRequestedCancel ? "true" : "false" }
+        for (id, operation) in operations {
             let phase = operation.isFinished ? "finished" : operation.isExecuting ? "executing" : "ready"
-            lines.append("o\(id)=\(phase)\(operation.isCancelled ? ",cancelled" : "")")
+            states[StateKey.operation(id)] = phase + (operation.isCancelled ? ",cancelled" : "")
         }
-        return lines
+        return states
     }
 }
 #endif

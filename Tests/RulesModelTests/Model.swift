@@ -704,7 +704,6 @@ final class Model: Runner {
 
     /// A child with a callback: `kind` on `parent`.
     private func chain(_ c: Int, _ parent: MPromise, _ kind: ChainKind, n: Int, ctx: Ctx, token: MToken?, act action: Act) -> MPromise? {
-        let array = parent.array
         let trackedName = "cb\(n)"
         func run(_ m: Model, _ arg: String) {
             m.record("cb\(n)@\(m.current.label) \(arg) x\(m.x)")
@@ -970,7 +969,9 @@ final class Model: Runner {
             advance(by: by)
         case .delayed(let d, let n, let ctx, let action):
             let p = newPromise(d, .main, visible: false)
-            addHandle(p)  // the storage's
+            // The storage keeps a handle to the promise (not a rule: the library's choice, which
+            // holds rule 5's propagation back while the delayed promise lives).
+            addHandle(p)
             retainResolver(p)  // the storage's
             delayed[d] = MDelayed(promise: p, name: n, ctx: ctx, act: action)
         case .access(let d):
@@ -987,7 +988,8 @@ final class Model: Runner {
             dropHandle(storage.promise)
         case .operation(let o, let n, let ctx, let action):
             let p = newPromise(o, .main)
-            addHandle(p)  // the operation's
+            // The operation keeps a handle to its promise (as for a delayed promise).
+            addHandle(p)
             retainResolver(p)  // the operation's
             let operation = MOperation(promise: p, name: n, ctx: ctx, act: action)
             operations[o] = operation
@@ -1061,6 +1063,10 @@ final class Model: Runner {
 
     // MARK: Tokens (rules 14–16)
 
+    /// Rule 15: bumps the generation (invalidating), asks the registered promises to cancel and
+    /// clears the list, then goes on to the chained tokens. The rules leave the order of a chain
+    /// open: the model walks it as the library does, depth first, in the order the chains were made,
+    /// each token once.
     private func walk(_ token: MToken, invalidating: Bool) {
         var stack = [token]
         var visited: [ObjectIdentifier] = []
@@ -1442,18 +1448,12 @@ final class Model: Runner {
     // MARK: Observing
 
     /// The state of every entity the program can see, compared after each step.
-    private func states() -> [String] {
-        var lines: [String] = []
-        for (id, p) in promises.sorted(by: { $0.key < $1.key }) {
-            lines.append("p\(id)=\(p.result?.desc ?? "pending")")
-        }
-        for (id, p) in resolvers.sorted(by: { $0.key < $1.key }) {
-            lines.append("r\(id).hasRequestedCancel=\(p.cancelRequested)")
-        }
-        for (id, operation) in operations.sorted(by: { $0.key < $1.key }) {
-            lines.append("o\(id)=\(operation.state)")
-        }
-        return lines
+    private func states() -> [Int: String] {
+        var states: [Int: String] = [:]
+        for (id, p) in promises { states[StateKey.promise(id)] = p.result?.desc ?? "pending" }
+        for (id, p) in resolvers { states[StateKey.resolver(id)] = p.cancelRequested ? "true" : "false" }
+        for (id, operation) in operations { states[StateKey.operation(id)] = operation.state }
+        return states
     }
 }
 

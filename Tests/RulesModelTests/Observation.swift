@@ -13,10 +13,25 @@ struct Observation: Equatable {
     /// The closures released during the step, by the name of what they captured, and where:
     /// `cb7@q`. Compared as a set (the order inside a step is not a rule).
     var released: [String] = []
-    /// After the step: every promise's result (`p3=v(1)`, `p3=pending`; `p3=gone` in the
-    /// library once nothing holds it), `hasRequestedCancel` of each resolver the program holds,
-    /// each operation's state.
-    var states: [String] = []
+    /// After the step: every promise's result (`v(1)`, `pending`; `gone` in the library once
+    /// nothing holds it), `hasRequestedCancel` of each resolver the program holds, each
+    /// operation's state; keyed by `StateKey`.
+    var states: [Int: String] = [:]
+}
+
+/// The keys of `Observation.states`.
+enum StateKey {
+    static func promise(_ id: Int) -> Int { id * 4 }
+    static func resolver(_ id: Int) -> Int { id * 4 + 1 }
+    static func operation(_ id: Int) -> Int { id * 4 + 2 }
+
+    static func name(_ key: Int) -> String {
+        switch key % 4 {
+        case 0: return "p\(key / 4)"
+        case 1: return "r\(key / 4).hasRequestedCancel"
+        default: return "o\(key / 4)"
+        }
+    }
 }
 
 /// Runs a program one operation at a time, writing what each step shows.
@@ -40,27 +55,23 @@ func difference(model: Observation, library: Observation, ignoring: Set<String> 
     func timed(_ released: [String]) -> [String] {
         released.filter { !ignoring.contains(String($0.prefix { $0 != "@" })) }.sorted()
     }
-    if timed(model.released) != timed(library.released) {
+    if model.released.count != library.released.count || Set(model.released) != Set(library.released),
+       timed(model.released) != timed(library.released) {
         return """
             released closures differ
                   rules: \(timed(model.released).joined(separator: ", "))
                 library: \(timed(library.released).joined(separator: ", "))
             """
     }
-    let modelStates = Dictionary(model.states.map(split), uniquingKeysWith: { a, _ in a })
-    let libraryStates = Dictionary(library.states.map(split), uniquingKeysWith: { a, _ in a })
+    if model.states == library.states { return nil }
+    let modelStates = model.states, libraryStates = library.states
     var problems: [String] = []
     for key in Set(modelStates.keys).union(libraryStates.keys).sorted() {
         let expected = modelStates[key] ?? "absent", actual = libraryStates[key] ?? "absent"
         // A promise nothing holds any more is gone in the library: fine once it resolved.
         if actual == "gone", expected != "pending" { continue }
-        if expected != actual { problems.append("\(key): rules say \(expected), library has \(actual)") }
+        if expected != actual { problems.append("\(StateKey.name(key)): rules say \(expected), library has \(actual)") }
     }
     return problems.isEmpty ? nil : "states differ: " + problems.joined(separator: "; ")
-}
-
-private func split(_ line: String) -> (String, String) {
-    let parts = line.split(separator: "=", maxSplits: 1)
-    return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
 }
 #endif

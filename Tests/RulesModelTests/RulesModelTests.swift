@@ -14,8 +14,8 @@ import XCTest
 @testable import TomorrowlandExplored
 
 final class RulesModelTests: XCTestCase {
-    /// Programs run by default: about 3 s of a debug build on 2 shared cores.
-    static let defaultPrograms = 400
+    /// Programs run by default: about 3 s of a debug build on 2 loaded cores (2 s of CPU).
+    static let defaultPrograms = 500
     static let defaultLength = 40
 
     private static let environment = ProcessInfo.processInfo.environment
@@ -95,7 +95,8 @@ final class RulesModelTests: XCTestCase {
                 print("\(index): \(op.swift)")
                 for event in library.observation.events { print("      \(event)") }
                 if !library.observation.released.isEmpty { print("      released \(library.observation.released.sorted())") }
-                print("      \(library.observation.states.joined(separator: " "))")
+                print("      " + library.observation.states.sorted { $0.key < $1.key }
+                    .map { "\(StateKey.name($0.key))=\($0.value)" }.joined(separator: " "))
             }
             if let message = difference(model: model.observation, library: library.observation, ignoring: model.ignored) {
                 let where_ = index < program.ops.count ? "\(index)" : "teardown \(index - program.ops.count)"
