@@ -69,10 +69,16 @@ public struct PromiseType: Sendable, Equatable {
     /// same place (`Page<T>` with T → `Device`: `Page<Device>`).
     static func substituting(_ parameters: [String], with arguments: [String], in text: String) -> String {
         guard !parameters.isEmpty else { return text }
+        return replacingIdentifiers(in: text) { word, _ in parameters.firstIndex(of: word).map { arguments[$0] } ?? word }
+    }
+
+    /// `text` with each identifier (a run of letters, digits and `_`) replaced by what `replace`
+    /// returns for it, given the text written so far; everything else kept as it is.
+    static func replacingIdentifiers(in text: String, _ replace: (_ word: String, _ before: String) -> String) -> String {
         var result = ""
         var word = ""
         func flush() {
-            if let index = parameters.firstIndex(of: word) { result += arguments[index] } else { result += word }
+            if !word.isEmpty { result += replace(word, result) }
             word = ""
         }
         for character in text {
@@ -116,32 +122,15 @@ public struct PromiseType: Sendable, Equatable {
         }
         var unnamed = false
         arguments = arguments.map(Self.droppingProtocols).map { argument in
-            var result = ""
-            var word = ""
-            func flush() {
+            Self.replacingIdentifiers(in: argument) { word, before in
                 // (A member after a dot, `A.Element`, is a name, not a placeholder.)
-                if let (depth, index) = placeholder(Substring(word)), result.last != "." {
-                    if depth < generics.count, index < generics[depth].count {
-                        result += generics[depth][index]
-                    } else {
-                        unnamed = true
-                        result += word
-                    }
-                } else {
-                    result += word
+                guard let (depth, index) = placeholder(Substring(word)), before.last != "." else { return word }
+                guard depth < generics.count, index < generics[depth].count else {
+                    unnamed = true
+                    return word
                 }
-                word = ""
+                return generics[depth][index]
             }
-            for character in argument {
-                if character.isLetter || character.isNumber || character == "_" {
-                    word.append(character)
-                } else {
-                    flush()
-                    result.append(character)
-                }
-            }
-            flush()
-            return result
         }
         guard arguments.count == 2, !unnamed else { return nil }
         // The demangler writes `[Key : Value]`; source, `[Key: Value]`.
