@@ -186,7 +186,7 @@ final class WhenValueBuffer<Value>: @unchecked Sendable {
     init(count: Int) {
         self.count = count
         slots = .allocate(capacity: count)
-        for index in 0..<count { (slots + index).initialize(to: publishedField(nil, "when.value")) }
+        initializePublishedFields(slots, count: count, nil, "when.value")
     }
 
     deinit {

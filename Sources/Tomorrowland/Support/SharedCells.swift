@@ -82,6 +82,12 @@ func publishedField<Value>(_ value: Value, _ name: StaticString) -> PublishedFie
     value
 }
 
+/// Initializes `count` published fields at `fields`, each holding `value` and named `name`.
+@_transparent @usableFromInline
+func initializePublishedFields<Value>(_ fields: UnsafeMutablePointer<PublishedField<Value>>, count: Int, _ value: Value, _ name: StaticString) {
+    fields.initialize(repeating: value, count: count)
+}
+
 /// Writes a published field, before the atomic (or the unlock) that publishes it.
 @_transparent @usableFromInline
 func publishField<Value>(_ field: inout PublishedField<Value>, _ value: consuming Value) {
@@ -295,6 +301,13 @@ struct PublishedField<Value> {
 @inline(__always) @usableFromInline
 func publishedField<Value>(_ value: Value, _ name: StaticString) -> PublishedField<Value> {
     PublishedField(value: value, cell: SharedCell(name))
+}
+
+/// Initializes `count` published fields at `fields`, each holding `value` and named `name`
+/// (each its own cell).
+@inline(__always) @usableFromInline
+func initializePublishedFields<Value>(_ fields: UnsafeMutablePointer<PublishedField<Value>>, count: Int, _ value: Value, _ name: StaticString) {
+    for index in 0..<count { (fields + index).initialize(to: publishedField(value, name)) }
 }
 
 /// Writes a published field (a schedule point), before the atomic that publishes it.
