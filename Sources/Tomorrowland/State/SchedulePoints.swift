@@ -152,16 +152,16 @@ package enum AtomicAccess: Sendable {
     case load(AtomicLoadOrdering)
     case store(AtomicStoreOrdering)
     /// A read-modify-write that wrote (an exchange, an add, a successful compare-exchange).
-    case update(AtomicUpdateOrdering)
+    case readModifyWrite(AtomicUpdateOrdering)
     /// A compare-exchange that failed: a load, with the failure ordering its `ordering:` implies.
-    case failedUpdate(AtomicUpdateOrdering)
+    case failedCompareExchange(AtomicUpdateOrdering)
 
     /// Whether it acquires: joins the clock of the release sequence it reads from.
     package var acquires: Bool {
         switch self {
         case .load(let ordering): ordering != .relaxed
         case .store: false
-        case .update(let ordering), .failedUpdate(let ordering): ordering != .relaxed && ordering != .releasing
+        case .readModifyWrite(let ordering), .failedCompareExchange(let ordering): ordering != .relaxed && ordering != .releasing
         }
     }
 
@@ -169,9 +169,9 @@ package enum AtomicAccess: Sendable {
     /// release sequence.
     package var releases: Bool {
         switch self {
-        case .load, .failedUpdate: false
+        case .load, .failedCompareExchange: false
         case .store(let ordering): ordering != .relaxed
-        case .update(let ordering): ordering != .relaxed && ordering != .acquiring
+        case .readModifyWrite(let ordering): ordering != .relaxed && ordering != .acquiring
         }
     }
 

@@ -166,7 +166,7 @@ struct SharedAtomic<Value: AtomicRepresentable>: ~Copyable {
             defer { current = new }
             return current
         }
-        cell.synchronized(.update(ordering))
+        cell.synchronized(.readModifyWrite(ordering))
         return old
     }
 
@@ -175,7 +175,7 @@ struct SharedAtomic<Value: AtomicRepresentable>: ~Copyable {
                          ordering: AtomicUpdateOrdering) -> (exchanged: Bool, original: Value) {
         cell.reached("cas")
         let result = storage.compareExchange(expected, desired)
-        cell.synchronized(result.exchanged ? .update(ordering) : .failedUpdate(ordering))
+        cell.synchronized(result.exchanged ? .readModifyWrite(ordering) : .failedCompareExchange(ordering))
         return result
     }
 
@@ -184,7 +184,7 @@ struct SharedAtomic<Value: AtomicRepresentable>: ~Copyable {
                          failureOrdering: AtomicLoadOrdering) -> (exchanged: Bool, original: Value) {
         cell.reached("cas")
         let result = storage.compareExchange(expected, desired)
-        cell.synchronized(result.exchanged ? .update(successOrdering) : .load(failureOrdering))
+        cell.synchronized(result.exchanged ? .readModifyWrite(successOrdering) : .load(failureOrdering))
         return result
     }
 
@@ -204,7 +204,7 @@ struct SharedAtomic<Value: AtomicRepresentable>: ~Copyable {
             current = change(old)
             return (oldValue: old, newValue: current)
         }
-        cell.synchronized(.update(ordering))
+        cell.synchronized(.readModifyWrite(ordering))
         return result
     }
 }
