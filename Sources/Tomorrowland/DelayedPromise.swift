@@ -63,27 +63,26 @@ final class DelayedPromiseStorage<Value, Error>: @unchecked Sendable {
     private let context: PromiseContext
     /// The actor the handler is isolated to (`nil`: nonisolated); it runs only there.
     private let isolation: (any Actor)?
-    private let started = Atomic(false)
-    private var handler: (@Sendable (Promise<Value, Error>.Resolver) -> Void)?
+    private let started = SharedAtomic(false, "delayed.started")
+    private var handler: PublishedField<(@Sendable (Promise<Value, Error>.Resolver) -> Void)?>
     /// Holds the creator keeper until the handler runs (rule 1).
-    private var resolver: Promise<Value, Error>.Resolver?
+    private var resolver: PublishedField<Promise<Value, Error>.Resolver?>
 
     init(context: PromiseContext, isolation: (any Actor)?, handler: @escaping @Sendable (Promise<Value, Error>.Resolver) -> Void) {
         self.isolation = isolation
         let (promise, resolver) = Promise<Value, Error>.makeWithResolver()
         self.promise = promise
-        self.resolver = resolver
+        self.resolver = publishedField(resolver, "delayed.resolver")
         self.context = context
-        self.handler = handler
+        self.handler = publishedField(handler, "delayed.handler")
     }
 
     /// Runs the handler on the first call; later calls do nothing.
     func start() {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("delayed.started.exchange")
-        #endif
+        // Acquiring and releasing: the winner takes the handler, written by the creator (and
+        // `deinit` reads the fields only if nobody won).
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let work = UncheckedSendable((handler.take()!, resolver.take()!))
+        let work = UncheckedSendable((takeField(&handler)!, takeField(&resolver)!))
         if let isolation {
             let context: PromiseContext = context == .immediate ? .immediate : context.timerContext
             ActorDelivery.execute(on: context, synchronously: false, isolation: isolation) { work.value.0(work.value.1) }

@@ -39,10 +39,10 @@ public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendabl
     /// The actor the handler is isolated to (`nil`: nonisolated); it runs only there.
     private let isolation: (any Actor)?
     private let _promise: Promise<Value, Error>
-    private let phase = Atomic(Phase.ready)
-    private var handler: (@Sendable (Resolver) -> Void)?
+    private let phase = SharedAtomic(Phase.ready, "operation.phase")
+    private var handler: PublishedField<(@Sendable (Resolver) -> Void)?>
     /// Holds the creator keeper until `start()` hands it to the handler (rule 1).
-    private var resolver: Resolver?
+    private var resolver: PublishedField<Resolver?>
 
     /// `init(on:_:)` with the handler's isolation taken apart: `handler` may only run on
     /// `isolation` (anywhere if it is `nil`).
@@ -51,8 +51,8 @@ public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendabl
         self.context = context
         self.isolation = isolation
         _promise = promise
-        self.resolver = resolver
-        self.handler = handler
+        self.resolver = publishedField(resolver, "operation.resolver")
+        self.handler = publishedField(handler, "operation.handler")
         super.init()
         // Registered first, so the operation finishes before any observer of the promise runs.
         promise._box.register(OperationNode { [weak self] in self?.promiseResolved() })
@@ -71,17 +71,14 @@ public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendabl
 
     /// Whether the handler was started and the promise has not resolved yet.
     public override var isExecuting: Bool {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("operation.phase.load")
-        #endif
+        // Acquiring: KVO observers read the operation's state after this.
         return phase.load(ordering: .acquiring) == .executing
     }
 
     /// Whether the promise has resolved.
     public override var isFinished: Bool {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("operation.phase.load")
-        #endif
+        // Acquiring: an operation queue that sees it finished runs the dependent operations,
+        // which must see what the handler did before the promise resolved.
         return phase.load(ordering: .acquiring) == .finished
     }
 
@@ -89,16 +86,13 @@ public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendabl
     /// cancelled, cancels the promise without running the handler. Only the first call does
     /// anything.
     public override func start() {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("operation.phase.cas")
-        #endif
+        // Acquiring and releasing: the winner takes the handler and the resolver, written by
+        // the creator.
         guard phase.compareExchange(expected: .ready, desired: .starting, ordering: .acquiringAndReleasing).exchanged else { return }
-        let handler = self.handler.take()!
-        let resolver = self.resolver.take()!
+        let handler = takeField(&self.handler)!
+        let resolver = takeField(&self.resolver)!
         willChangeValue(forKey: "isExecuting")
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("operation.phase.store")
-        #endif
+        // Releasing: pairs with `isExecuting`'s acquire.
         phase.store(.executing, ordering: .releasing)
         didChangeValue(forKey: "isExecuting")
         if isCancelled {
@@ -132,9 +126,8 @@ public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendabl
 
     /// The promise resolved: executing → finished, with KVO.
     fileprivate func promiseResolved() {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("operation.phase.exchange")
-        #endif
+        // Acquiring and releasing: pairs with `isFinished`'s acquire, and orders the two
+        // finishing paths (only the first sends the notifications).
         guard phase.exchange(.finished, ordering: .acquiringAndReleasing) != .finished else { return }
         willChangeValue(forKey: "isExecuting")
         willChangeValue(forKey: "isFinished")

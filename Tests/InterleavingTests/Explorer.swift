@@ -131,9 +131,17 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
     private var failure: String? = nil
     /// Work handed over instead of a timer or a dispatch (`deferred(_:)`), for a scenario
     /// thread to run (`runDeferredWork`); what is left when the run ends is dropped.
-    private var deferredWork: [@Sendable () -> Void] = []
+    private var deferredWork: [(work: @Sendable () -> Void, clock: VectorClock?)] = []
     /// The thread running `explore`: its `make()` arms timers too.
     private var exploringThread: pthread_t? = nil
+
+    // The happens-before check (all under `monitor`; see "Memory orderings" in Testing.md):
+    // a vector clock per thread, slot 0 for the exploring thread (which builds the scenario
+    // and runs its check), slot `i + 1` for worker `i`; what each lock released last. Cells
+    // keep their own record (`SharedCell`), stamped with the run it belongs to.
+    private var run = 0
+    private var clocks: [VectorClock] = []
+    private var lockClocks: [ObjectIdentifier: VectorClock] = [:]
 
     // The search (all under `monitor`).
     private var bound = Explorer.defaultBound
@@ -171,6 +179,10 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
                  name: String = "a scenario", _ make: () -> ScenarioRun) -> Exploration {
         let start = Date()
         CrashReport.installOnce()
+        // The thread-specific key is created once per process, by a compare-exchange (a
+        // schedule point): create it now, so that no scenario's first run takes that step and
+        // every run offers the same decisions.
+        _ = ThreadState.current
         SchedulePoints.install(self)
         defer {
             SchedulePoints.install(nil)
@@ -198,6 +210,7 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
             CrashReport.begin("Interleavings: \(name): CRASHED in schedule \(schedules); replay: choices \"b\(bound):")
             var message: String?
             let check: () -> String?
+            startClocks()
             do {
                 var run = make()
                 check = run.check
@@ -253,6 +266,13 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         threads = []
         freeRun = false
         lockOwners = [:]
+        // Each worker starts with what the exploring thread did (its `make()`), as a spawn.
+        while clocks.count < count + 1 { clocks.append(VectorClock()) }
+        for worker in 0..<count {
+            clocks[worker + 1] = clocks[0]
+            clocks[worker + 1].tick(worker + 1)
+        }
+        clocks[0].tick(0)
         finished = 0
         preemptions = 0
         steps = 0
@@ -276,6 +296,8 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
             }
         }
         jobs = []
+        // The check runs after every thread ended, as after a join.
+        for worker in 0..<count { clocks[0].join(clocks[worker + 1]) }
         if let replay, failure == nil, nextDecision < replay.count {
             failure = "replay: the schedule ended after \(nextDecision) of the \(replay.count) choices"
         }
@@ -428,6 +450,14 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
     // MARK: The schedule points (SchedulePointHandler)
 
     override func reached(_ label: StaticString) {
+        step(.point(label))
+    }
+
+    override func reached(_ cell: SharedCell, _ operation: StaticString) {
+        step(.cell(cell.name, operation))
+    }
+
+    private func step(_ label: TraceLabel) {
         guard let me = Self.currentWorker else { return }
         monitor.lock()
         defer { monitor.unlock() }
@@ -436,7 +466,7 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
             abandon("explorer: t\(me) reached \(label) while t\(running.map(String.init) ?? "-") was running")
             return
         }
-        trace.append((me, .point(label)))
+        trace.append((me, label))
         steps += 1
         if steps > maxSteps {
             abandon("livelock: more than \(maxSteps) schedule points in one run")
@@ -468,7 +498,10 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
             while true { monitor.wait(worker: me) }
         }
         status[me] = .runnable
-        if !freeRun { lockOwners[lock] = me }
+        if !freeRun {
+            lockOwners[lock] = me
+            if let released = lockClocks[lock] { clocks[me + 1].join(released) }
+        }
     }
 
     override func released(_ lock: ObjectIdentifier) {
@@ -476,7 +509,12 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         monitor.lock()
         defer { monitor.unlock() }
         lockOwners[lock] = nil
-        if freeRun { monitor.wakeAll() }
+        if freeRun {
+            monitor.wakeAll()
+        } else if let me = Self.currentWorker {
+            lockClocks[lock] = clocks[me + 1]
+            clocks[me + 1].tick(me + 1)
+        }
     }
 
     override func failed(_ message: StaticString) -> Bool {
@@ -498,7 +536,101 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
     override func deferred(_ work: @escaping @Sendable () -> Void) {
         monitor.lock()
         defer { monitor.unlock() }
-        deferredWork.append(work)
+        // Handing work over is a release (as `DispatchQueue.async` is): whoever runs it acquires.
+        var clock: VectorClock? = nil
+        if let slot = clockSlot() {
+            clock = clocks[slot]
+            clocks[slot].tick(slot)
+        }
+        deferredWork.append((work, clock))
+    }
+
+    // MARK: The happens-before check (SchedulePointHandler)
+
+    /// A fresh run of the check: clocks for the exploring thread only (the workers get theirs
+    /// when the run starts); every cell's record is stale from now on.
+    private func startClocks() {
+        monitor.lock()
+        defer { monitor.unlock() }
+        run += 1
+        clocks = [VectorClock()]
+        clocks[0].tick(0)
+        lockClocks = [:]
+    }
+
+    /// Under `monitor`: the calling thread's clock slot, or `nil` if the check does not follow
+    /// it (a thread the explorer does not run, or a run that failed and runs free).
+    private func clockSlot() -> Int? {
+        guard !freeRun else { return nil }
+        if let worker = Self.currentWorker { return worker < clocks.count - 1 ? worker + 1 : nil }
+        if let exploringThread, pthread_equal(exploringThread, pthread_self()) != 0 { return 0 }
+        return nil
+    }
+
+    /// Under `monitor`: forgets a record of an earlier run (a cell that outlives runs, as a
+    /// static one does).
+    private func refresh(_ cell: SharedCell) {
+        guard cell.run != run else { return }
+        cell.run = run
+        cell.releaseClock = []
+        cell.writer = -1
+        cell.writeEpoch = 0
+        cell.reads = []
+    }
+
+    override func synchronized(_ cell: SharedCell, _ access: AtomicAccess) {
+        monitor.lock()
+        defer { monitor.unlock() }
+        guard let slot = clockSlot() else { return }
+        refresh(cell)
+        if access.acquires { clocks[slot].join(VectorClock(cell.releaseClock)) }
+        if access.releases {
+            // A store heads a new release sequence; a read-modify-write continues the one it
+            // read from (C11's release sequences, as of C++20).
+            if access.isPlainStore {
+                cell.releaseClock = clocks[slot].slots
+            } else {
+                var joined = VectorClock(cell.releaseClock)
+                joined.join(clocks[slot])
+                cell.releaseClock = joined.slots
+            }
+            clocks[slot].tick(slot)
+        } else if access.isPlainStore {
+            cell.releaseClock = []  // a relaxed store ends the release sequence
+        }
+    }
+
+    override func accessed(_ cell: SharedCell, writing: Bool) {
+        monitor.lock()
+        defer { monitor.unlock() }
+        guard let slot = clockSlot() else { return }
+        refresh(cell)
+        let clock = clocks[slot]
+        var race: String? = nil
+        if cell.writer >= 0, cell.writer != slot, clock[cell.writer] < cell.writeEpoch {
+            race = "\(Self.name(slot)) \(writing ? "writes" : "reads") \(cell.name), last written by \(Self.name(cell.writer))"
+        } else if writing, let reader = cell.reads.indices.first(where: { $0 != slot && clock[$0] < cell.reads[$0] }) {
+            race = "\(Self.name(slot)) writes \(cell.name), read by \(Self.name(reader))"
+        }
+        if let race {
+            let message = "memory ordering: \(race), with no acquire/release (or lock) between the two accesses: a data race"
+            if let me = Self.currentWorker { trace.append((me, .text("race on \(cell.name)"))) }
+            abandon(message)
+            return
+        }
+        if writing {
+            cell.writer = slot
+            cell.writeEpoch = clock[slot]
+            cell.reads = []
+        } else {
+            while cell.reads.count <= slot { cell.reads.append(0) }
+            cell.reads[slot] = clock[slot]
+        }
+    }
+
+    /// A clock slot as failures name it.
+    private static func name(_ slot: Int) -> String {
+        slot == 0 ? "the scenario's setup" : "t\(slot - 1)"
     }
 
     // MARK: For scenarios
@@ -512,8 +644,10 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
         // The condition runs under the monitor (at each decision): it reads the field directly.
         wait(for: "deferred work") { !explorer.deferredWork.isEmpty || giveUp() }
         explorer.monitor.lock()
-        let work = explorer.deferredWork.isEmpty ? nil : explorer.deferredWork.removeFirst()
+        let deferred = explorer.deferredWork.isEmpty ? nil : explorer.deferredWork.removeFirst()
+        if let clock = deferred?.clock, let slot = explorer.clockSlot() { explorer.clocks[slot].join(clock) }
         explorer.monitor.unlock()
+        let work = deferred?.work
         guard let work else { return false }
         before()
         work()
@@ -541,10 +675,35 @@ final class Explorer: SchedulePointHandler, @unchecked Sendable {
     }
 }
 
+/// A vector clock: for each thread's slot, how many of its releases this thread has seen
+/// (its own slot: its current epoch). Missing slots are 0.
+struct VectorClock {
+    private(set) var slots: [UInt32] = []
+
+    init() {}
+    init(_ slots: [UInt32]) { self.slots = slots }
+
+    subscript(slot: Int) -> UInt32 { slot < slots.count ? slots[slot] : 0 }
+
+    /// A release by the thread of `slot`: its later accesses are a new epoch.
+    mutating func tick(_ slot: Int) {
+        while slots.count <= slot { slots.append(0) }
+        slots[slot] += 1
+    }
+
+    /// What `other` has seen, this thread has seen now (an acquire).
+    mutating func join(_ other: VectorClock) {
+        while slots.count < other.slots.count { slots.append(0) }
+        for index in other.slots.indices where other.slots[index] > slots[index] { slots[index] = other.slots[index] }
+    }
+}
+
 /// A step of the trace: a schedule point's label, kept as given (most steps; spelled out only
 /// for a failure), or text.
 private enum TraceLabel: ExpressibleByStringLiteral, CustomStringConvertible {
     case point(StaticString)
+    /// A shared cell's operation: `state` and `cas` spell `state.cas`.
+    case cell(StaticString, StaticString)
     case text(String)
 
     init(stringLiteral value: StaticString) { self = .point(value) }
@@ -552,6 +711,7 @@ private enum TraceLabel: ExpressibleByStringLiteral, CustomStringConvertible {
     var description: String {
         switch self {
         case .point(let label): return label.description
+        case .cell(let cell, let operation): return "\(cell).\(operation)"
         case .text(let text): return text
         }
     }

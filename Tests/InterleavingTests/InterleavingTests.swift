@@ -132,10 +132,12 @@ final class InterleavingTests: XCTestCase {
     }
 
     func testFindsTheAwaitPhaseLeftArmedResumedTwice() {
-        // With .stopWaiting the stop request takes the continuation a second time: reported
-        // by the schedule-point build as the run's failure, not a trap.
+        // With .stopWaiting the stop request takes the continuation a second time: the
+        // happens-before check sees that second take race with the first (nothing orders the
+        // two threads' writes), before the take finds the field empty ("continuation resumed
+        // twice", the run's failure under the explorer rather than a trap).
         let message = findsBug(.resolvedLeavesArmed) { Scenarios.awaitInSlot(stopWaiting: true) }
-        XCTAssertTrue(message?.contains("continuation resumed twice") == true, message ?? "")
+        XCTAssertTrue(message?.contains("writes continuation, last written by") == true, message ?? "")
     }
 
     // MARK: The explorer itself
@@ -232,6 +234,32 @@ final class InterleavingTests: XCTestCase {
         let replayed = ChildProcess.run(test: test, environment: ["INTERLEAVINGS_REPLAY": "b2:0,1"])
         XCTAssertTrue(replayed.crashed || replayed.status != 0, replayed.output)
         XCTAssertTrue(replayed.output.contains("crashed on purpose"), replayed.output)
+    }
+
+    /// A field published through a flag: with a releasing store and an acquiring load the
+    /// happens-before check passes every schedule; with the load relaxed it reports the read as
+    /// a data race (in the schedule where the reader sees the flag), and the replay repeats it.
+    func testTheHappensBeforeCheckFindsAMissingAcquire() {
+        final class Box: @unchecked Sendable {
+            let flag = SharedAtomic<Bool>(false, "flag")
+            var value = publishedField(0, "value")
+        }
+        func make(_ ordering: AtomicLoadOrdering) -> () -> ScenarioRun {
+            {
+                let box = Box()
+                return ScenarioRun(threads: [
+                    { publishField(&box.value, 1); box.flag.store(true, ordering: .releasing) },
+                    { if box.flag.load(ordering: ordering) { _ = readField(box.value) } },
+                ], check: { nil })
+            }
+        }
+        let ordered = Explorer.shared.explore(make(.acquiring))
+        XCTAssertTrue(ordered.complete && ordered.failure == nil, "\(ordered)")
+        let relaxed = Explorer.shared.explore(make(.relaxed))
+        let message = relaxed.failure?.message ?? ""
+        XCTAssertTrue(message.hasPrefix("memory ordering: t1 reads value, last written by t0"), "\(relaxed)")
+        let replayed = Explorer.shared.explore(replay: relaxed.failure?.choices ?? "", make(.relaxed))
+        XCTAssertEqual(replayed.failure?.message, relaxed.failure?.message)
     }
 
     /// Two threads taking two locks in opposite orders: a deadlock, found and replayed.

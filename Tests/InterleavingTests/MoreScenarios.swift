@@ -208,7 +208,7 @@ extension Scenarios {
         {
             // The condition reads the state word without a schedule point (a wait's condition must not reach one).
             let ran = Explorer.runDeferredWork(before: { log.record("firing") }) {
-                PromiseState(raw: box.state.load(ordering: .acquiring)).isResolved
+                PromiseState(raw: box.state.unsharedLoad(ordering: .acquiring)).isResolved
             }
             if !ran { log.record("nothing to fire") }
         }

@@ -347,7 +347,7 @@ enum Scenarios {
         _ = promise.always(on: .immediate) { _ in
             // An awaiter armed before the result was published must already be resumed here.
             Explorer.wait(for: "the awaiting Task to be resumed") {
-                taskBox.awaitPhase.load(ordering: .acquiring) != .armed
+                taskBox.awaitPhase.unsharedLoad(ordering: .acquiring) != .armed
             }
             log.record("callback")
         }
@@ -402,7 +402,7 @@ enum Scenarios {
         let log = EventLog()
         let taskBox = NonThrowingTaskPromiseBox<Int, Never>(operation: { 1 })
         let task = Task<Void, Never> {}
-        taskBox.task = task
+        publishField(&taskBox.task, task)
         let promise = Promise(box: taskBox)
         let box = Kept(taskBox)
         return ScenarioRun(threads: [

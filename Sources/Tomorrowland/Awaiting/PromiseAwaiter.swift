@@ -99,8 +99,8 @@ nonisolated(nonsending) func withAwaitContinuation(_ body: (AwaitContinuation) -
 /// `awaitStopsOnCancel` is written before the awaiting Task installs the cancellation
 /// handler that reads it.
 protocol AwaitSlot: AnyObject {
-    /// The awaiting Task's continuation, while stored.
-    var awaitContinuation: AwaitContinuation? { get set }
+    /// The awaiting Task's continuation, while stored (published by the `arm` compare-exchange).
+    var awaitContinuation: PublishedField<AwaitContinuation?> { get set }
     /// Whether the awaiting Task stops waiting at once when cancelled (`stopWaitingOnCancel`).
     var awaitStopsOnCancel: Bool { get }
 }
@@ -110,11 +110,8 @@ extension AwaitSlot {
     /// already ended (the promise resolved or the Task stopped waiting) and the continuation
     /// was resumed.
     @inline(__always)
-    func storeAndArm(_ continuation: AwaitContinuation, phase: borrowing Atomic<AwaitPhase>) -> Bool {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("continuation.store")
-        #endif
-        awaitContinuation = continuation
+    func storeAndArm(_ continuation: AwaitContinuation, phase: borrowing SharedAtomic<AwaitPhase>) -> Bool {
+        publishField(&awaitContinuation, continuation)
         switch phase.apply(.arm) {
         case .nothing: return true
         case .resumeStopped: resumeAwait(stopping: true)
@@ -127,14 +124,14 @@ extension AwaitSlot {
     /// The awaiting Task was cancelled (and its observer requested cancel): the stop-waiting
     /// variant resumes at once.
     @inline(__always)
-    func awaitCancelled(phase: borrowing Atomic<AwaitPhase>) {
+    func awaitCancelled(phase: borrowing SharedAtomic<AwaitPhase>) {
         if awaitStopsOnCancel, phase.apply(.stop) == .resumeStopped { resumeAwait(stopping: true) }
     }
 
     /// The promise resolved (or was torn down): resumes the continuation if armed; otherwise
     /// `storeAndArm` will, or the wait already ended.
     @inline(__always)
-    func awaitResolved(phase: borrowing Atomic<AwaitPhase>) {
+    func awaitResolved(phase: borrowing SharedAtomic<AwaitPhase>) {
         if phase.apply(.resolve) == .resumeWithResult { resumeAwait(stopping: false) }
     }
 
@@ -145,13 +142,13 @@ extension AwaitSlot {
         #if TOMORROWLAND_SCHEDULE_POINTS
         // Under the explorer a second resume is reported as the run's failure (replayable)
         // instead of trapping the test process.
-        guard let continuation = awaitContinuation.take() else {
+        guard let continuation = takeField(&awaitContinuation) else {
             if schedulePointFailure("continuation resumed twice") { return }
             preconditionFailure("Tomorrowland: an awaiting Task's continuation was resumed twice")
         }
         continuation.resume(returning: stopping)
         #else
-        awaitContinuation.take()!.resume(returning: stopping)
+        takeField(&awaitContinuation)!.resume(returning: stopping)
         #endif
     }
 }
@@ -166,8 +163,8 @@ extension AwaitSlot {
 final class PromiseAwaiter: PromiseNode, AwaitSlot, @unchecked Sendable {
     private let core: PromiseCore
     let awaitStopsOnCancel: Bool
-    let awaitPhase = Atomic<AwaitPhase>(.waiting)
-    @exclusivity(unchecked) var awaitContinuation: AwaitContinuation?
+    let awaitPhase = SharedAtomic<AwaitPhase>(.waiting, "awaitPhase")
+    @exclusivity(unchecked) var awaitContinuation = publishedField(AwaitContinuation?.none, "continuation")
 
     /// Creates the node and counts the awaiting Task as one propagating observer of `core`.
     @usableFromInline
@@ -186,7 +183,7 @@ final class PromiseAwaiter: PromiseNode, AwaitSlot, @unchecked Sendable {
 
     #if DEBUG
     deinit {
-        assert(awaitPhase.load(ordering: .acquiring) != .armed, "Tomorrowland: leaked an awaiting continuation")
+        assert(awaitPhase.unsharedLoad(ordering: .acquiring) != .armed, "Tomorrowland: leaked an awaiting continuation")
     }
     #endif
 

@@ -49,11 +49,13 @@ import Synchronization
 /// the slot, before it installs the cancellation handler that reads it).
 @usableFromInline
 class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, AwaitSlot, @unchecked Sendable {
-    @usableFromInline @exclusivity(unchecked) final var task: Task<Void, Never>?
+    @usableFromInline @exclusivity(unchecked) final var task = publishedField(Task<Void, Never>?.none, "task")
     /// The await slot: the first Task awaiting this promise waits here, without a node.
-    final let awaitPhase = Atomic<AwaitPhase>(.free)
-    @exclusivity(unchecked) final var awaitContinuation: AwaitContinuation?
-    @exclusivity(unchecked) final var awaitStopsOnCancel = false
+    final let awaitPhase = SharedAtomic<AwaitPhase>(.free, "awaitPhase")
+    @exclusivity(unchecked) final var awaitContinuation = publishedField(AwaitContinuation?.none, "continuation")
+    /// Published by the claim, read by the cancellation handler of the Task that claimed it.
+    @exclusivity(unchecked) final var stopsOnCancel = publishedField(false, "awaitStopsOnCancel")
+    final var awaitStopsOnCancel: Bool { readField(stopsOnCancel) }
 
     @inlinable
     override init() {
@@ -72,7 +74,7 @@ class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, AwaitSlot, @unchec
     /// A cancel request reached the promise: cancel the Task (the operation decides what
     /// to do; its outcome still resolves the promise).
     override final func upstreamRequestedCancel(_ upstream: PromiseCore, synchronously: Bool) {
-        task?.cancel()
+        readField(task)?.cancel()
     }
 
     /// Resolves the promise with the operation's outcome (only the Task does) and resumes
@@ -100,10 +102,7 @@ class TaskPromiseBox<Value, Error>: PromiseBox<Value, Error>, AwaitSlot, @unchec
     @usableFromInline
     override final func takeAwaitSlotAndObserve(stopWaitingOnCancel: Bool) -> Bool {
         guard awaitPhase.apply(.claim) == .claimed else { return false }
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("awaitStopsOnCancel.store")
-        #endif
-        awaitStopsOnCancel = stopWaitingOnCancel
+        publishField(&stopsOnCancel, stopWaitingOnCancel)
         addObserver()
         return true
     }
@@ -216,7 +215,7 @@ extension Promise where Error: Swift.Error {
         let box = IsolatedThrowingTaskPromiseBox<Value, Error>(operation: operation)
         // A literal `nil` preference is folded away (no record), and unlike `Task(priority:)`
         // it does not look up the closure's isolation (an executor lookup with its retains).
-        box.task = Task(executorPreference: nil, priority: priority) { await box.run() }
+        publishField(&box.task, Task(executorPreference: nil, priority: priority) { await box.run() })
         box.registerAsCancelHandler()
         return Promise(box: box)
     }
@@ -230,7 +229,7 @@ extension Promise where Error: Swift.Error {
         nonisolatedOperation operation: consuming sending @escaping () async throws(Error) -> Value
     ) -> Promise {
         let box = ThrowingTaskPromiseBox<Value, Error>(operation: operation)
-        box.task = _startTask(running: box, executorPreference: executor, priority: priority)
+        publishField(&box.task, _startTask(running: box, executorPreference: executor, priority: priority))
         box.registerAsCancelHandler()
         return Promise(box: box)
     }
@@ -246,7 +245,7 @@ extension Promise {
     ) -> Promise {
         let box = IsolatedTaskPromiseBox<Value, Error>(operation: operation)
         // As in the throwing variant: a literal `nil` preference costs nothing.
-        box.task = Task(executorPreference: nil, priority: priority) { await box.run() }
+        publishField(&box.task, Task(executorPreference: nil, priority: priority) { await box.run() })
         box.registerAsCancelHandler()
         return Promise(box: box)
     }
@@ -270,7 +269,7 @@ extension Promise {
         nonisolatedOperation operation: consuming sending @escaping () async -> Value
     ) -> Promise {
         let box = NonThrowingTaskPromiseBox<Value, Error>(operation: operation)
-        box.task = _startTask(running: box, executorPreference: executor, priority: priority)
+        publishField(&box.task, _startTask(running: box, executorPreference: executor, priority: priority))
         box.registerAsCancelHandler()
         return Promise(box: box)
     }
@@ -327,10 +326,10 @@ extension Promise where Error: Swift.Error {
     ) -> Promise {
         let operationIsolation = _isolation(of: operation)
         let box = IsolatedThrowingTaskPromiseBox<Value, Error>(operation: operation)
-        box.task = _startCallerIsolatedTask(
+        publishField(&box.task, _startCallerIsolatedTask(
             running: box, operationIsolation: operationIsolation, startingImmediately: startingImmediately,
             executor: executor, priority: priority, isolation: isolation
-        )
+        ))
         box.registerAsCancelHandler()
         return Promise(box: box)
     }
@@ -344,7 +343,7 @@ extension Promise where Error: Swift.Error {
         nonisolatedOperation operation: consuming sending @escaping () async throws(Error) -> Value
     ) -> Promise {
         let box = ThrowingTaskPromiseBox<Value, Error>(operation: operation)
-        box.task = _startImmediateTask(running: box, priority: priority)
+        publishField(&box.task, _startImmediateTask(running: box, priority: priority))
         box.registerAsCancelHandler()
         return Promise(box: box)
     }
@@ -363,10 +362,10 @@ extension Promise {
     ) -> Promise {
         let operationIsolation = _isolation(of: operation)
         let box = IsolatedTaskPromiseBox<Value, Error>(operation: operation)
-        box.task = _startCallerIsolatedTask(
+        publishField(&box.task, _startCallerIsolatedTask(
             running: box, operationIsolation: operationIsolation, startingImmediately: startingImmediately,
             executor: executor, priority: priority, isolation: isolation
-        )
+        ))
         box.registerAsCancelHandler()
         return Promise(box: box)
     }
@@ -394,7 +393,7 @@ extension Promise {
         nonisolatedOperation operation: consuming sending @escaping () async -> Value
     ) -> Promise {
         let box = NonThrowingTaskPromiseBox<Value, Error>(operation: operation)
-        box.task = _startImmediateTask(running: box, priority: priority)
+        publishField(&box.task, _startImmediateTask(running: box, priority: priority))
         box.registerAsCancelHandler()
         return Promise(box: box)
     }

@@ -62,7 +62,7 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
     private let shouldRetry: @Sendable (Error) -> Bool
     private let body: @Sendable () -> Promise<Value, Error>
     private let resolver: Promise<Value, Error>.Resolver
-    private let pendingRuns = Atomic(0)
+    private let pendingRuns = SharedAtomic(0, "retry.pendingRuns")
     private let state: Locked<State>
 
     init(
@@ -96,15 +96,11 @@ final class RetryDriver<Value, Error>: @unchecked Sendable {
 
     /// Starts the next attempt here, or lets the thread already running attempts do it.
     func requestAttempt() {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("retry.pendingRuns.add")
-        #endif
+        // Acquiring and releasing (both): the thread that runs the attempts acts for the
+        // requests counted meanwhile, so it acquires what their threads did before them.
         guard pendingRuns.add(1, ordering: .acquiringAndReleasing).newValue == 1 else { return }
         repeat {
             runAttempt()
-            #if TOMORROWLAND_SCHEDULE_POINTS
-            schedulePoint("retry.pendingRuns.sub")
-            #endif
         } while pendingRuns.subtract(1, ordering: .acquiringAndReleasing).newValue != 0
     }
 

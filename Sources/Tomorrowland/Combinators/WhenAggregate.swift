@@ -22,9 +22,9 @@ import Synchronization
 /// Safety of `@unchecked Sendable`: `assemble` is called once, after `remaining` reached
 /// zero; everything else is immutable or atomic.
 final class WhenAggregate<Output, Error>: @unchecked Sendable {
-    private let remaining: Atomic<Int>
+    private let remaining: SharedAtomic<Int>
     /// Whether a failure has claimed the output (first wins).
-    private let decided = Atomic<Bool>(false)
+    private let decided = SharedAtomic<Bool>(false, "when.decided")
     private let resolver: Promise<Output, Error>.Resolver
     private let qos: DispatchQoS.QoSClass
     private let inputsToCancel: [PromiseCore]?
@@ -33,7 +33,7 @@ final class WhenAggregate<Output, Error>: @unchecked Sendable {
     /// - Parameter inputsToCancel: the inputs to `requestCancel()` on the first failure
     ///   (`cancelOnFailure`), or `nil`.
     init(count: Int, resolver: Promise<Output, Error>.Resolver, qos: DispatchQoS.QoSClass, inputsToCancel: [PromiseCore]?, assemble: @escaping () -> Output) {
-        remaining = Atomic(count + 1)
+        remaining = SharedAtomic(count + 1, "when.remaining")
         self.resolver = resolver
         self.qos = qos
         self.inputsToCancel = inputsToCancel
@@ -67,9 +67,10 @@ final class WhenAggregate<Output, Error>: @unchecked Sendable {
     }
 
     func countDown(registering: Bool) {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("when.remaining.sub")
-        #endif
+        // Acquiring and releasing: each input's value is stored (`store`) before its
+        // countdown releases it, and the countdown that reaches zero acquires every one of
+        // them before the assembly reads them (the explorer checks it: a releasing-only
+        // countdown races with the assembly's reads).
         guard remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
         if registering {
             resolver._box.resolve(.value(assemble()))
@@ -85,9 +86,6 @@ final class WhenAggregate<Output, Error>: @unchecked Sendable {
     /// order in which inputs fail decides, not the order of the queue's threads; the output
     /// then fails on the `qos` queue.
     func fail(_ result: PromiseResult<Output, Error>, synchronously: Bool) {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("when.decided.cas")
-        #endif
         // Relaxed: the flag only elects one failure; the output's resolution publishes the rest.
         guard decided.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
         if synchronously {
@@ -128,7 +126,7 @@ class WhenInputObserver<Value, Output, Error>: PromiseCore, @unchecked Sendable 
     }
 
     override final func upstreamResolved(_ upstream: PromiseCore, synchronously: Bool) {
-        switch unsafeDowncast(upstream, to: PromiseBox<Value, Error>.self).storedResult {
+        switch unsafeDowncast(upstream, to: PromiseBox<Value, Error>.self).publishedResult {
         case .value(let value):
             store(value)
             aggregate.countDown(registering: false)
@@ -182,13 +180,13 @@ final class WhenSlotInputObserver<Value, Output, Error>: WhenInputObserver<Value
 /// Safety of `@unchecked Sendable`: slots are disjoint, each written by one thread before
 /// the countdown's release; the reader runs after the acquire that saw zero.
 final class WhenValueBuffer<Value>: @unchecked Sendable {
-    private let slots: UnsafeMutablePointer<Value?>
+    private let slots: UnsafeMutablePointer<PublishedField<Value?>>
     let count: Int
 
     init(count: Int) {
         self.count = count
         slots = .allocate(capacity: count)
-        slots.initialize(repeating: nil, count: count)
+        initializePublishedFields(slots, count: count, nil, "when.value")
     }
 
     deinit {
@@ -198,17 +196,14 @@ final class WhenValueBuffer<Value>: @unchecked Sendable {
 
     @inline(__always)
     func store(_ value: Value, at index: Int) {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("when.value.store")
-        #endif
-        slots[index] = value
+        publishField(&slots[index], value)
     }
 
     /// Moves every value out, in input order.
     func takeAll() -> [Value] {
         var values = [Value]()
         values.reserveCapacity(count)
-        for index in 0..<count { values.append(slots[index].take()!) }
+        for index in 0..<count { values.append(takeField(&slots[index])!) }
         return values
     }
 }
@@ -218,15 +213,12 @@ final class WhenValueBuffer<Value>: @unchecked Sendable {
 /// Safety of `@unchecked Sendable`: written once before the countdown's release, read once
 /// after the acquire that saw zero.
 final class WhenValueSlot<Value>: @unchecked Sendable {
-    private var value: Value?
+    private var value = publishedField(Value?.none, "when.value")
     init() {}
     func store(_ value: Value) {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("when.value.store")
-        #endif
-        self.value = value
+        publishField(&self.value, value)
     }
-    func take() -> Value { value.take()! }
+    func take() -> Value { takeField(&value)! }
 }
 
 /// Runs `work` on the global queue of `qos`, where `when`'s outputs resolve when an input

@@ -36,12 +36,12 @@ public func when<Value, Error>(first promises: [Promise<Value, Error>], cancelRe
 ///
 /// Safety of `@unchecked Sendable`: immutable apart from the atomic countdown.
 final class WhenFirstRace<Value, Error>: @unchecked Sendable {
-    private let cancellations: Atomic<Int>
+    private let cancellations: SharedAtomic<Int>
     private let resolver: Promise<Value, Error>.Resolver
     private let inputsToCancel: [PromiseCore]?
 
     init(count: Int, resolver: Promise<Value, Error>.Resolver, inputsToCancel: [PromiseCore]?) {
-        cancellations = Atomic(count + 1)
+        cancellations = SharedAtomic(count + 1, "whenFirst.cancellations")
         self.resolver = resolver
         self.inputsToCancel = inputsToCancel
     }
@@ -70,9 +70,8 @@ final class WhenFirstRace<Value, Error>: @unchecked Sendable {
     }
 
     private func countDownCancellation(registering: Bool) {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("whenFirst.cancellations.sub")
-        #endif
+        // Acquiring and releasing: the countdown that reaches zero cancels the output, after
+        // every input's cancellation (nothing is read after it but the resolver, immutable).
         guard cancellations.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
         if registering {
             resolver._box.resolve(.cancelled)

@@ -10,14 +10,16 @@ import Synchronization
 @usableFromInline
 final class UnrunWorkGuard: @unchecked Sendable {
     private let node: PromiseNode
-    private let ran = Atomic<Bool>(false)
+    private let ran = SharedAtomic<Bool>(false, "unrunWork.ran")
 
     init(node: PromiseNode) { self.node = node }
 
+    /// Releasing, and the unshared load in `deinit` acquiring: the work ran on the queue's
+    /// thread, the last release of the guard may come from another.
     func markRan() { ran.store(true, ordering: .releasing) }
 
     deinit {
-        if !ran.load(ordering: .acquiring) { node.dropped() }
+        if !ran.unsharedLoad(ordering: .acquiring) { node.dropped() }
     }
 }
 
@@ -30,14 +32,15 @@ final class UnrunWorkGuard: @unchecked Sendable {
 /// Safety of `@unchecked Sendable`: `ran` is atomic; `action` is immutable and `@Sendable`.
 final class UnrunWorkAction: @unchecked Sendable {
     private let action: @Sendable () -> Void
-    private let ran = Atomic<Bool>(false)
+    private let ran = SharedAtomic<Bool>(false, "unrunWork.ran")
 
     init(_ action: @escaping @Sendable () -> Void) { self.action = action }
 
+    /// As `UnrunWorkGuard.markRan`.
     func markRan() { ran.store(true, ordering: .releasing) }
 
     deinit {
-        if !ran.load(ordering: .acquiring) { action() }
+        if !ran.unsharedLoad(ordering: .acquiring) { action() }
     }
 }
 

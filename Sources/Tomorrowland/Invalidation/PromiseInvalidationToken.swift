@@ -119,15 +119,14 @@ final class TokenBox: Sendable {
         var chained: [WeakToken] = []
     }
 
-    private let generation = Atomic<UInt>(0)
+    private let generation = SharedAtomic<UInt>(0, "token.generation")
     private let lists = Locked(Lists())
 
     /// The generation a callback records at registration and compares when it would run.
     @usableFromInline
     var currentGeneration: UInt {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("token.generation.load")
-        #endif
+        // Acquiring: pairs with the invalidation's add, so a callback that sees the new
+        // generation also sees what the invalidating thread did before it.
         return generation.load(ordering: .acquiring)
     }
 
@@ -151,9 +150,7 @@ final class TokenBox: Sendable {
         var visited: Set<ObjectIdentifier> = []
         while let box = stack.popLast() {
             guard visited.insert(ObjectIdentifier(box)).inserted else { continue }
-            #if TOMORROWLAND_SCHEDULE_POINTS
-            if invalidating { schedulePoint("token.generation.add") }
-            #endif
+            // Acquiring and releasing: ordered with the generation loads of callbacks (above).
             if invalidating { box.generation.wrappingAdd(1, ordering: .acquiringAndReleasing) }
             let (promises, chained) = box.takeForCancel()
             promises.forEach { $0.requestCancel() }

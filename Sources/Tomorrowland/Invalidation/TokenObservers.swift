@@ -31,7 +31,7 @@ enum TokenObserverTable {
 
     private static let table = Locked<[ObjectIdentifier: [ObjectIdentifier: Entry]]>([:])
     /// Number of boxes with at least one observer: the lock-free fast path.
-    private static let observedBoxes = Atomic<Int>(0)
+    private static let observedBoxes = SharedAtomic<Int>(0, "tokenObservers.observedBoxes")
 
     /// Adds `observer` for `handle`'s token, held weakly (or strongly with `retained`).
     /// Returns `false` if the token is already released (the handle is gone).
@@ -41,9 +41,8 @@ enum TokenObserverTable {
             let key = ObjectIdentifier(strongHandle.box)
             if table[key] == nil {
                 table[key] = [:]
-                #if TOMORROWLAND_SCHEDULE_POINTS
-                schedulePoint("tokenObservers.observedBoxes.add")
-                #endif
+                // Relaxed: changed only under the table's lock; the count is a hint for the
+                // fast path below, which then takes the lock (and its ordering) to read the table.
                 observedBoxes.wrappingAdd(1, ordering: .relaxed)
             }
             table[key]![ObjectIdentifier(observer)] = retained
@@ -62,10 +61,7 @@ enum TokenObserverTable {
             guard let removed = table[box]?.removeValue(forKey: observer) else { return nil }
             if table[box]!.isEmpty {
                 table[box] = nil
-                #if TOMORROWLAND_SCHEDULE_POINTS
-                schedulePoint("tokenObservers.observedBoxes.sub")
-                #endif
-                observedBoxes.wrappingSubtract(1, ordering: .relaxed)
+                observedBoxes.wrappingSubtract(1, ordering: .relaxed)  // relaxed: as in `add`
             }
             return removed
         }
@@ -79,24 +75,20 @@ enum TokenObserverTable {
     }
 
     static func notifyInvalidated(_ box: ObjectIdentifier) {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("tokenObservers.observedBoxes.load")
-        #endif
+        // Relaxed: an observer registered before this invalidation (`add`, under the lock, then
+        // the registering thread's later synchronization with the invalidating one, e.g. the
+        // token's generation) is counted in a value this load sees; a count of zero only
+        // skips a table with no observers, and the lock orders the rest.
         guard observedBoxes.load(ordering: .relaxed) > 0 else { return }
         let observers = table.withLock { $0[box]?.values.compactMap(\.observer) ?? [] }
         observers.forEach { $0.tokenInvalidated() }
     }
 
     static func notifyReleased(_ box: ObjectIdentifier) {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("tokenObservers.observedBoxes.load")
-        #endif
+        // Relaxed: as in `notifyInvalidated`.
         guard observedBoxes.load(ordering: .relaxed) > 0 else { return }
         let entries = table.withLock { table in
             let entries = table.removeValue(forKey: box)
-            #if TOMORROWLAND_SCHEDULE_POINTS
-            if entries != nil { schedulePoint("tokenObservers.observedBoxes.sub") }
-            #endif
             if entries != nil { observedBoxes.wrappingSubtract(1, ordering: .relaxed) }
             return entries
         }

@@ -132,7 +132,7 @@ class ChildBox<ParentValue, ParentError, Value, Error, Callback: ReleasableCallb
     /// a pair around each call.
     @inlinable
     final func handle(_ upstream: PromiseCore, _ phase: FirePhase, step: (ParentResult) -> Step<Value, Error>) {
-        let result = unsafeDowncast(upstream, to: PromiseBox<ParentValue, ParentError>.self).storedResult
+        let result = unsafeDowncast(upstream, to: PromiseBox<ParentValue, ParentError>.self).publishedResult
         let synchronously: Bool
         switch phase {
         case .onContext:

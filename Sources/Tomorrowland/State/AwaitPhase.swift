@@ -2,7 +2,7 @@
 //
 // The pure machine (`AwaitPhase.transition(from:on:)`: phase and event in, next phase and
 // action out), beside `PromiseState`, which is the same for the promise; and the one
-// extension that applies it to the atomic byte (`Atomic<AwaitPhase>.apply(_:)`). The
+// extension that applies it to the atomic byte (`SharedAtomic<AwaitPhase>.apply(_:)`). The
 // handshake that acts on the actions (store the continuation, resume it) is `AwaitSlot`'s
 // (Awaiting/PromiseAwaiter.swift).
 
@@ -120,7 +120,7 @@ enum AwaitPhase: UInt8, AtomicRepresentable, CaseIterable {
     }
 }
 
-extension Atomic where Value == AwaitPhase {
+extension SharedAtomic where Value == AwaitPhase {
     /// Applies `event`: compare-exchanges from the event's expected phase and, when another
     /// phase is found, re-runs the pure transition on it, until the phase it computed from is
     /// the one replaced (or nothing changes). Out of a phase only `arm` leaves, a plain store.
@@ -146,15 +146,13 @@ extension Atomic where Value == AwaitPhase {
             let (next, action) = AwaitPhase.transition(from: phase, on: event)
             if next == phase { return action }
             if phase.isLeftOnlyByArm {
-                #if TOMORROWLAND_SCHEDULE_POINTS
-                schedulePoint("awaitPhase.store")
-                #endif
+                // Releasing: the Task stored its continuation before; the store ends the wait,
+                // and only this thread takes the continuation (no one acquires the store).
                 store(next, ordering: .releasing)
                 return action
             }
-            #if TOMORROWLAND_SCHEDULE_POINTS
-            schedulePoint("awaitPhase.cas")
-            #endif
+            // Acquiring and releasing: `arm` releases the stored continuation, and whoever moves
+            // the phase on from `armed` acquires it before taking it.
             let found = compareExchange(expected: phase, desired: next, ordering: .acquiringAndReleasing).original
             if found == phase { return action }
             phase = found

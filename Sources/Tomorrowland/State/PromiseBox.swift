@@ -14,18 +14,27 @@
 @usableFromInline
 class ResultStorage<Result>: PromiseCore, @unchecked Sendable {
     /// The result; meaningful only once the phase is `resolved` (a pending box holds a placeholder).
-    @usableFromInline @exclusivity(unchecked) final var storedResult: Result
+    /// A `PublishedField` (Support/SharedCells.swift): the value itself in this target, so the
+    /// field's type is still the class's own parameter (see above).
+    @usableFromInline @exclusivity(unchecked) final var storedResult: PublishedField<Result>
 
     @inlinable
     init(pending placeholder: Result) {
-        storedResult = placeholder
+        storedResult = publishedField(placeholder, "result")
         super.init(pending: ())
     }
 
     @inlinable
     init(resolved result: Result) {
-        storedResult = result
+        storedResult = publishedField(result, "result")
         super.init(resolved: ())
+    }
+
+    /// The result, to a reader that saw the resolved phase with an acquiring load (or the
+    /// delivery that follows `publish`).
+    @inlinable
+    final var publishedResult: Result {
+        readField(storedResult)
     }
 }
 
@@ -47,17 +56,15 @@ class PromiseBox<Value, Error>: ResultStorage<PromiseResult<Value, Error>>, @unc
     /// The result, if resolved.
     @inlinable
     final var result: PromiseResult<Value, Error>? {
-        currentState.isResolved ? storedResult : nil
+        currentState.isResolved ? publishedResult : nil
     }
 
     /// Resolves the promise if nothing resolved it yet (first wins, rule 2).
     @inlinable @discardableResult
     final func resolve(_ result: PromiseResult<Value, Error>) -> Bool {
         guard claim(cancelling: result.isCancelled) == .writeResult else { return false }
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("result.store")
-        #endif
-        storedResult = result
+        // Written by the claimant alone; `publish`'s add (a release) makes it visible.
+        publishField(&storedResult, result)
         publish()
         return true
     }
@@ -67,10 +74,7 @@ class PromiseBox<Value, Error>: ResultStorage<PromiseResult<Value, Error>>, @unc
     @inlinable
     final func resolve(_ result: PromiseResult<Value, Error>, beforeDelivering: () -> Void) -> Bool {
         guard claim(cancelling: result.isCancelled) == .writeResult else { return false }
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("result.store")
-        #endif
-        storedResult = result
+        publishField(&storedResult, result)
         publish(beforeDelivering: beforeDelivering)
         return true
     }
@@ -113,7 +117,7 @@ final class PipeNode<Value, Error>: PromiseNode, @unchecked Sendable {
 
     override func upstreamResolved(_ upstream: PromiseCore, synchronously: Bool) {
         let inner = unsafeDowncast(upstream, to: PromiseBox<Value, Error>.self)
-        target.resolve(inner.storedResult)
+        target.resolve(inner.publishedResult)
         target.releaseKeeper()
     }
 

@@ -23,11 +23,13 @@ import Synchronization
 /// written once by the claimant before the release that publishes it.
 @usableFromInline
 class PromiseCore: PromiseNode, @unchecked Sendable {
-    @usableFromInline let state: Atomic<UInt64>
-    @usableFromInline let keepers: Atomic<Int>
-    @usableFromInline let callbacks: Atomic<Unmanaged<PromiseNode>?>
-    @usableFromInline let cancelHandlers: Atomic<Unmanaged<PromiseNode>?>
-    @usableFromInline let upstream: Atomic<Unmanaged<PromiseCore>?>
+    // Each a `SharedAtomic` (Support/SharedCells.swift): `Atomic` itself in this target, an
+    // atomic whose every operation is a schedule point in the explorer's copy.
+    @usableFromInline let state: SharedAtomic<UInt64>
+    @usableFromInline let keepers: SharedAtomic<Int>
+    @usableFromInline let callbacks: SharedAtomic<Unmanaged<PromiseNode>?>
+    @usableFromInline let cancelHandlers: SharedAtomic<Unmanaged<PromiseNode>?>
+    @usableFromInline let upstream: SharedAtomic<Unmanaged<PromiseCore>?>
 
     /// A pending promise with one keeper, owned by whoever created it.
     ///
@@ -36,32 +38,35 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// when it is stored and a release after the registration).
     @inlinable
     init(pending: Void) {
-        state = Atomic(PromiseState.initial.raw)
-        keepers = Atomic(1)
-        callbacks = Atomic(nil)
-        cancelHandlers = Atomic(nil)
-        upstream = Atomic(nil)
+        state = SharedAtomic(PromiseState.initial.raw, "state")
+        keepers = SharedAtomic(1, "keepers")
+        callbacks = SharedAtomic(nil, "callbacks")
+        cancelHandlers = SharedAtomic(nil, "handlers")
+        upstream = SharedAtomic(nil, "upstream")
     }
 
     /// A promise that is resolved from the start.
     @usableFromInline
     init(resolved: Void) {
-        state = Atomic(PromiseState.resolvedAtCreation.raw)
-        keepers = Atomic(0)
-        callbacks = Atomic(ListHead.closedCallbacks.node)
-        cancelHandlers = Atomic(ListHead.closedCancelHandlers(.closeHandlersAsResolved).node)
-        upstream = Atomic(nil)
+        state = SharedAtomic(PromiseState.resolvedAtCreation.raw, "state")
+        keepers = SharedAtomic(0, "keepers")
+        callbacks = SharedAtomic(ListHead.closedCallbacks.node, "callbacks")
+        cancelHandlers = SharedAtomic(ListHead.closedCancelHandlers(.closeHandlersAsResolved).node, "handlers")
+        upstream = SharedAtomic(nil, "upstream")
     }
 
     deinit {
         // Only reachable pending if the owner tore down something unresolvable; release nodes
         // (which cancels child promises through their own keepers) without touching `self`.
-        // Plain loads: a deinit has the object to itself.
-        let list = callbacks.load(ordering: .acquiring)
+        // Unshared loads (no schedule point): a deinit has the object to itself. Acquiring:
+        // the last release of the object synchronizes with this thread, but the nodes' own
+        // fields were written by the threads that pushed them (cheap: a plain load on x86 and
+        // arm64's ldar, once per promise).
+        let list = callbacks.unsharedLoad(ordering: .acquiring)
         if !Sentinel.isSentinel(list) { dropList(list) }
-        let handlers = cancelHandlers.load(ordering: .acquiring)
+        let handlers = cancelHandlers.unsharedLoad(ordering: .acquiring)
         if !Sentinel.isSentinel(handlers) { dropList(handlers) }
-        upstream.load(ordering: .acquiring)?.release()
+        upstream.unsharedLoad(ordering: .acquiring)?.release()
     }
 
     // MARK: Applying transitions (State/ only)
@@ -69,9 +74,8 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// The current state, with acquire ordering (the result is visible if it says resolved).
     @usableFromInline
     final var currentState: PromiseState {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("state.load")
-        #endif
+        // Acquiring: pairs with `publish`'s add (a release) so that a reader who sees the
+        // promise resolved sees its result, and with `update`'s compare-exchanges.
         return PromiseState(raw: state.load(ordering: .acquiring))
     }
 
@@ -79,27 +83,22 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// Only the named events below call it.
     @inlinable
     final func update<R>(_ transition: (inout PromiseState) -> R) -> R {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("state.load")
-        #endif
+        // Relaxed: only the compare-exchange below acts on the value, and it fails (reading the
+        // current word, relaxed too) unless the word is still `old`; its success is the
+        // acquire/release that orders this transition with the others.
         var old = state.load(ordering: .relaxed)
         while true {
             var new = PromiseState(raw: old)
             let output = transition(&new)
             if new.raw == old { return output }
             assert(new.isValid(after: PromiseState(raw: old)))
-            #if TOMORROWLAND_SCHEDULE_POINTS
-            schedulePoint("state.cas")
-            // Strong under the explorer: a spurious failure (aarch64) would retry with an
-            // extra schedule point, and the same decisions would no longer give the same steps.
-            let (exchanged, original) = state.compareExchange(
-                expected: old, desired: new.raw,
-                successOrdering: .acquiringAndReleasing, failureOrdering: .relaxed)
-            #else
+            // Acquiring and releasing: a transition publishes what its thread wrote before it (a
+            // cancel request's handler list, an observer's link) and sees what the transitions
+            // before it published. Failure relaxed: the loop only retries with the value.
+            // (`SharedAtomic` makes it strong under the explorer.)
             let (exchanged, original) = state.weakCompareExchange(
                 expected: old, desired: new.raw,
                 successOrdering: .acquiringAndReleasing, failureOrdering: .relaxed)
-            #endif
             if exchanged { return output }
             old = original
         }
@@ -107,27 +106,19 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
 
     /// Applies a pure transition of one list head atomically and returns what it returned.
     @inline(__always)
-    private func updateList<R>(_ list: borrowing Atomic<Unmanaged<PromiseNode>?>, _ transition: (inout ListHead) -> R) -> R {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("list.load")
-        #endif
+    private func updateList<R>(_ list: borrowing SharedAtomic<Unmanaged<PromiseNode>?>, _ transition: (inout ListHead) -> R) -> R {
+        // Acquiring (on load and on failure): a transition may fire or take the nodes it reads,
+        // whose `next` fields the pushing threads wrote before their releasing exchange.
         var old = list.load(ordering: .acquiring)
         while true {
             var new = ListHead(old)
             let output = transition(&new)
             if new.node?.toOpaque() == old?.toOpaque() { return output }
             assert(new.isValid(after: ListHead(old)), "Tomorrowland: a closed list was changed")
-            #if TOMORROWLAND_SCHEDULE_POINTS
-            schedulePoint("list.cas")
-            // Strong under the explorer, as in `update`.
-            let (exchanged, original) = list.compareExchange(
-                expected: old, desired: new.node,
-                successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
-            #else
+            // Releasing: publishes the pushed node (its `next`, its payload); acquiring: as the load.
             let (exchanged, original) = list.weakCompareExchange(
                 expected: old, desired: new.node,
                 successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
-            #endif
             if exchanged { return output }
             old = original
         }
@@ -173,9 +164,6 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     private final func closeAtPublish() -> Unmanaged<PromiseNode>? {
         // `PromiseState.publish()` as one atomic add; only the claimant does this. Sequentially
         // consistent for `dropUpstreamAtPublish` (free on x86: a locked add either way).
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("state.publish")
-        #endif
         let (old, new) = state.wrappingAdd(PromiseState.publishIncrement, ordering: .sequentiallyConsistent)
         var published = PromiseState(raw: old)
         let action = published.publish()
@@ -184,17 +172,14 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         // Rule 4: "Pending handlers are released when the promise resolves"; "onRequestCancel
         // registered after [...] the promise was cancelled runs its handler at once [...].
         // Handlers registered after the promise was fulfilled or rejected never run."
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("handlers.close")
-        #endif
+        // Acquiring and releasing: takes the handlers pushed (released) so far to drop them.
         let handlers = cancelHandlers.exchange(
             ListHead.closedCancelHandlers(action).node, ordering: .acquiringAndReleasing)
         assert(!Sentinel.isResolved(handlers), "Tomorrowland: cancel handlers closed twice")
         if !Sentinel.isSentinel(handlers) { dropList(handlers) }
         dropUpstreamAtPublish()
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("callbacks.close")
-        #endif
+        // Acquiring: the pushed callbacks' nodes; releasing: a registration that finds the list
+        // closed fires at once and reads the result, written before this exchange.
         let list = callbacks.exchange(ListHead.closedCallbacks.node, ordering: .acquiringAndReleasing)
         // Only an assert: `claim`'s compare-exchange lets exactly one caller reach `publish`
         // per box, so the list was never closed before. (Were it, `reverseList` would treat
@@ -217,9 +202,6 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// both loads to miss — the store-buffering pattern.)
     @inline(__always)
     private func dropUpstreamAtPublish() {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("upstream.load")
-        #endif
         guard upstream.load(ordering: .sequentiallyConsistent) != nil else { return }
         _ = takeUpstream()
     }
@@ -336,14 +318,11 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
         // The bug put back: the state load passes the store (what acquire/release allowed).
         var early: UInt64? = nil
         if SchedulePoints.isReintroduced(.linkLoadBeforeStore) {
-            schedulePoint("state.load")
             early = state.load(ordering: .sequentiallyConsistent)
         }
-        schedulePoint("upstream.store")
         #endif
         upstream.exchange(Unmanaged.passRetained(up), ordering: .sequentiallyConsistent)?.release()
         #if TOMORROWLAND_SCHEDULE_POINTS
-        if early == nil { schedulePoint("state.load") }
         let stateAfterStore = early ?? state.load(ordering: .sequentiallyConsistent)
         #else
         let stateAfterStore = state.load(ordering: .sequentiallyConsistent)
@@ -361,9 +340,8 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     /// Takes the upstream link (at most one caller gets it), retained for the caller.
     @inline(__always)
     final func takeUpstream() -> PromiseCore? {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("upstream.take")
-        #endif
+        // Acquiring and releasing: the link was stored (released) by `linkUpstream`; the taker
+        // gets the retain it carries.
         return upstream.exchange(nil, ordering: .acquiringAndReleasing)?.takeRetainedValue()
     }
 
@@ -402,9 +380,8 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     @inline(__always)
     @usableFromInline
     final func retainKeeper() {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("keepers.add")
-        #endif
+        // Relaxed: whoever adds a keeper already holds one (or the creator's), so the count
+        // cannot reach zero meanwhile; only the decrement that reaches zero acts, below.
         keepers.wrappingAdd(1, ordering: .relaxed)
     }
 
@@ -413,9 +390,8 @@ class PromiseCore: PromiseNode, @unchecked Sendable {
     @inline(__always)
     @usableFromInline
     final func releaseKeeper() {
-        #if TOMORROWLAND_SCHEDULE_POINTS
-        schedulePoint("keepers.sub")
-        #endif
+        // Acquiring and releasing: the last release acts for every keeper before it (their
+        // writes happen before its cancellation), as a reference count's release does.
         let remaining = keepers.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue
         switch PromiseState.keeperReleased(remaining: remaining, state: { currentState }) {
         case .none: break

@@ -22,6 +22,17 @@ package class SchedulePointHandler: @unchecked Sendable {
     /// The calling thread is about to take the atomic step `label`.
     package func reached(_ label: StaticString) {}
 
+    /// The calling thread is about to take the step `operation` on the shared cell `cell` (a
+    /// `SharedAtomic`'s operation, a `PublishedField`'s write). By default, `reached(operation)`.
+    package func reached(_ cell: SharedCell, _ operation: StaticString) { reached(operation) }
+
+    /// The calling thread just made the atomic access `access` to `cell` (right after
+    /// `reached(_:_:)`, with no schedule point between): what it acquires and releases.
+    package func synchronized(_ cell: SharedCell, _ access: AtomicAccess) {}
+
+    /// The calling thread reads (or writes) the published field `cell`.
+    package func accessed(_ cell: SharedCell, writing: Bool) {}
+
     /// The calling thread wants the lock `lock`: returns when it may take it.
     package func acquiring(_ lock: ObjectIdentifier) {}
 
@@ -87,6 +98,88 @@ package enum SchedulePoints {
     @usableFromInline
     static func isReintroduced(_ bug: Bug) -> Bool {
         bugs.load(ordering: .relaxed) & (1 << bug.rawValue) != 0
+    }
+}
+
+/// One shared cell (`SharedAtomic`, `PublishedField`, Support/SharedCells.swift) in the
+/// explorer's build: its name, and the explorer's happens-before record of it.
+///
+/// Safety of `@unchecked Sendable`: `name` is immutable; the record is only accessed by the
+/// installed handler under its own lock (the explorer's monitor).
+@usableFromInline
+package final class SharedCell: @unchecked Sendable {
+    /// The cell's name, the first half of its steps' labels (`state` in `state.cas`).
+    package let name: StaticString
+    /// The explorer's record (see `Explorer`'s happens-before check): the run it belongs to,
+    /// the clock an acquire of the cell's current value joins (its release sequence), the last
+    /// write of a published field (thread and epoch) and each thread's last read since.
+    package var run = -1
+    package var releaseClock: [UInt32] = []
+    package var writer = -1
+    package var writeEpoch: UInt32 = 0
+    package var reads: [UInt32] = []
+
+    @usableFromInline
+    init(_ name: StaticString) {
+        self.name = name
+    }
+
+    /// The calling thread is about to take the step `operation` on this cell.
+    @usableFromInline @inline(never)
+    func reached(_ operation: StaticString) {
+        guard let handler = SchedulePoints.handler.load(ordering: .relaxed) else { return }
+        handler._withUnsafeGuaranteedRef { $0.reached(self, operation) }
+    }
+
+    /// The calling thread just made `access` to this atomic cell.
+    @usableFromInline @inline(never)
+    func synchronized(_ access: AtomicAccess) {
+        guard let handler = SchedulePoints.handler.load(ordering: .relaxed) else { return }
+        handler._withUnsafeGuaranteedRef { $0.synchronized(self, access) }
+    }
+
+    /// The calling thread reads or writes this published field.
+    @usableFromInline @inline(never)
+    func accessed(writing: Bool) {
+        guard let handler = SchedulePoints.handler.load(ordering: .relaxed) else { return }
+        handler._withUnsafeGuaranteedRef { $0.accessed(self, writing: writing) }
+    }
+}
+
+/// An atomic access and its ordering, as the explorer's happens-before check needs it.
+@usableFromInline
+package enum AtomicAccess: Sendable {
+    case load(AtomicLoadOrdering)
+    case store(AtomicStoreOrdering)
+    /// A read-modify-write that wrote (an exchange, an add, a successful compare-exchange).
+    case readModifyWrite(AtomicUpdateOrdering)
+    /// A compare-exchange that failed: a load, with the failure ordering its `ordering:` implies.
+    case failedCompareExchange(AtomicUpdateOrdering)
+
+    /// Whether it acquires: joins the clock of the release sequence it reads from.
+    package var acquires: Bool {
+        switch self {
+        case .load(let ordering): ordering != .relaxed
+        case .store: false
+        case .readModifyWrite(let ordering), .failedCompareExchange(let ordering): ordering != .relaxed && ordering != .releasing
+        }
+    }
+
+    /// Whether it releases: a store or update that heads (or, as a read-modify-write, joins) a
+    /// release sequence.
+    package var releases: Bool {
+        switch self {
+        case .load, .failedCompareExchange: false
+        case .store(let ordering): ordering != .relaxed
+        case .readModifyWrite(let ordering): ordering != .relaxed && ordering != .acquiring
+        }
+    }
+
+    /// Whether it writes the cell without reading it: a plain store, which ends the cell's
+    /// release sequence (a read-modify-write continues it).
+    package var isPlainStore: Bool {
+        if case .store = self { return true }
+        return false
     }
 }
 

@@ -66,12 +66,15 @@ final class ThreadState: @unchecked Sendable {
     /// an integer with a constant initial value is laid out statically, so `key` is one load;
     /// a `static let` computed by a closure costs a `swift_once` call on every access (one per
     /// delivery, per cancel request).
-    private static let keyPlusOne = Atomic<UInt>(0)  // word-sized: pthread_key_t fits on every platform
+    private static let keyPlusOne = SharedAtomic<UInt>(0, "threadKey")  // word-sized: pthread_key_t fits on every platform
 
     /// The key of the thread-specific slot that owns each thread's state.
     @inline(__always)
     private static var key: pthread_key_t {
-        let stored = keyPlusOne.load(ordering: .acquiring)
+        // Acquiring: pairs with `createKey`'s compare-exchange (the key was created before it
+        // was published). No schedule point (`unscheduledLoad`): the cell is written once, by
+        // that compare-exchange, which is one; this load is on every delivery's path.
+        let stored = keyPlusOne.unscheduledLoad(ordering: .acquiring)
         if stored != 0 { return pthread_key_t(truncatingIfNeeded: stored &- 1) }
         return createKey()
     }
