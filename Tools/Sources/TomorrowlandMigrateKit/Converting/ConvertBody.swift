@@ -18,7 +18,13 @@ public enum ConvertBody {
         /// Whether the wrapper's Task captures a `self` or parameter not known to be `Sendable`
         /// (allowed in a Swift 5 mode module, as the chain's callbacks captured it).
         var capturesNonSendable = false
-        var summary: String { "\(site.signature) at line \(site.line): the chain moved into its async twin" }
+        /// Whether the promise version is deleted instead of becoming the wrapper: nothing calls it
+        /// any more, and its wrapper would capture a non-`Sendable` value that Swift 6 mode rejects.
+        var withoutWrapper = false
+        var summary: String {
+            "\(site.signature) at line \(site.line): the chain moved into its async twin"
+                + (withoutWrapper ? ", and the promise version that nothing calls went" : "")
+        }
     }
 
     /// What the planning found: the conversions, and the chains left with their reason.
@@ -36,8 +42,19 @@ public enum ConvertBody {
 
     /// `sendableChecked(path)`: whether the module of `path` rejects a non-`Sendable` capture
     /// (Swift 6 mode, or complete concurrency checking); without the compiler, assumed so.
-    static func plan(_ set: SourceSet, project: Project, sendableChecked: (String) -> Bool = { _ in true }) -> Plan {
+    /// `callers(usr)`: every reference of a declaration (its place: path and offset), in the
+    /// scanned files and the modules that import them; with it, a chain whose wrapper would capture
+    /// a non-`Sendable` value in Swift 6 mode is converted without a wrapper when nothing but its
+    /// twin and chains converted with it call the promise version (`includingPublic`: a public,
+    /// open or package one too; `inactive`: names mentioned in `#if` clauses the compiler did not see).
+    static func plan(
+        _ set: SourceSet, project: Project, sendableChecked: (String) -> Bool = { _ in true },
+        callers: ((String) -> [(path: String, offset: Int)])? = nil, includingPublic: Bool = false, inactive: [String: [String]] = [:]
+    ) -> Plan {
         var plan = Plan()
+        // Chains whose wrapper would capture a non-Sendable value (Swift 6 mode): converted without
+        // a wrapper if nothing else calls their promise version (decided once every chain is planned).
+        var withoutWrapper: [(conversion: Conversion, reason: String, usr: String)] = []
         let everySite = set.files.flatMap(FunctionSite.all(in:))
         // Twins still forwarding to their promise function: the bodies to replace.
         let forwarding = everySite.filter { $0.isAsync && Twins.forwardedName(ofAsyncTwin: $0.decl) == $0.name }
@@ -79,9 +96,16 @@ public enum ConvertBody {
                 continue
             }
             let checked = sendableChecked(site.file.path)
+            var sendableReason: String?
             if let reason = reasonToLeave(site, promise, project: project, sendableChecked: checked) {
-                leave(reason)
-                continue
+                // Only a capture Swift 6 mode rejects: without a wrapper there is no Task to capture it.
+                guard callers != nil, reasonToLeave(site, promise, project: project, sendableChecked: false) == nil,
+                      !site.decl.modifiers.contains(where: { ["override", "dynamic"].contains($0.name.text) }),
+                      site.decl.attributes.isEmpty || !site.decl.attributes.trimmedDescription.contains("@objc") else {
+                    leave(reason)
+                    continue
+                }
+                sendableReason = reason
             }
             // Swift 5 mode: the wrapper's Task may capture what the chain's callbacks captured.
             let capturesNonSendable = !checked && reasonToLeave(site, promise, project: project, sendableChecked: true) != nil
@@ -135,13 +159,93 @@ public enum ConvertBody {
                 }
                 let call = "await " + (site.container != nil ? "self." : "")
                 let callOffset = wrapper.range(of: call).map { wrapper[..<$0.upperBound].utf8.count }
+                if let sendableReason {
+                    // The promise version goes (with its doc comment; the twin keeps its own): edit 1 deletes it.
+                    guard let usr = project.usr(of: site) else {
+                        leave(sendableReason)
+                        continue
+                    }
+                    edits[1] = DeleteTwins.deletion(of: site.decl, in: site.file, summary: "").edits[0]
+                    edits.removeSubrange(2...)
+                    edits += wrapperFreeDocEdits(of: twin)
+                    withoutWrapper.append((Conversion(
+                        site: site, edits: edits, scope: start..<end, twinUSR: nil, wrapperCallOffset: nil, withoutWrapper: true
+                    ), sendableReason, usr))
+                    continue
+                }
                 plan.conversions.append(Conversion(
                     site: site, edits: edits, scope: start..<end, twinUSR: project.usr(of: twin), wrapperCallOffset: callOffset,
                     capturesNonSendable: capturesNonSendable
                 ))
             }
         }
+        if let callers, !withoutWrapper.isEmpty {
+            settleWithoutWrapper(withoutWrapper, in: &plan, set: set, callers: callers, includingPublic: includingPublic, inactive: inactive)
+        }
         return plan
+    }
+
+    /// Which of `candidates` (chains whose wrapper Swift 6 mode rejects) go without a wrapper:
+    /// those whose promise version nothing calls but their own twin's forwarding call and the
+    /// bodies of the other chains converted (those bodies become wrappers or go); to a fixed
+    /// point, as one left keeps its callers. The others are left, with the reason and callers.
+    static func settleWithoutWrapper(
+        _ candidates: [(conversion: Conversion, reason: String, usr: String)], in plan: inout Plan, set: SourceSet,
+        callers: (String) -> [(path: String, offset: Int)], includingPublic: Bool, inactive: [String: [String]]
+    ) {
+        var remaining = candidates
+        var reasons: [String: String] = [:]
+        func leave(_ candidate: (conversion: Conversion, reason: String, usr: String), _ why: String) {
+            let site = candidate.conversion.site
+            plan.left.append(MigrationNote(
+                path: site.file.path, line: site.line, message: "\(site.signature): left as a chain: \(candidate.reason)\(why)"
+            ))
+        }
+        for candidate in candidates {
+            let site = candidate.conversion.site
+            if !includingPublic, site.decl.modifiers.contains(where: { ["public", "open", "package"].contains($0.name.text) }) {
+                reasons[candidate.usr] = " (and it is public: without --include-public the promise version cannot go instead)"
+            } else if let mentions = inactive[site.name] {
+                reasons[candidate.usr] = " (and it is named in an inactive `#if` clause at \(mentions.prefix(2).joined(separator: ", ")))"
+            }
+        }
+        remaining.removeAll { reasons[$0.usr] != nil }
+        var changed = true
+        while changed {
+            changed = false
+            // Bodies whose text this plan replaces: references in them go with the old text.
+            let body = { (site: FunctionSite) in site.decl.body.map { $0.position.utf8Offset..<$0.endPosition.utf8Offset } }
+            let moving = (plan.conversions + remaining.map(\.conversion)).map { ($0.site.file.path, body($0.site)) }
+            for candidate in remaining {
+                let key = CompilerFacts.key(candidate.conversion.site.file.path)
+                let twinBody = candidate.conversion.edits[0]
+                let outside = callers(candidate.usr).filter { place in
+                    let placeKey = CompilerFacts.key(place.path)
+                    if placeKey == key, (twinBody.start..<twinBody.end).contains(place.offset) { return false }
+                    return !moving.contains { path, range in
+                        CompilerFacts.key(path) == placeKey && range.map { $0.contains(place.offset) } == true
+                    }
+                }
+                if !outside.isEmpty {
+                    let places = outside.prefix(3).map { place in
+                        let scanned = set.files.first { CompilerFacts.key($0.path) == CompilerFacts.key(place.path) }
+                        let text = scanned?.text ?? (try? String(contentsOfFile: place.path, encoding: .utf8)) ?? ""
+                        return "\(scanned?.path ?? place.path):\(EditProof.line(of: place.offset, in: text))"
+                    }
+                    reasons[candidate.usr] = "; the promise version, which could go instead, is still called at \(places.joined(separator: ", "))"
+                        + (outside.count > 3 ? " and \(outside.count - 3) more place(s)" : "")
+                    changed = true
+                }
+            }
+            remaining.removeAll { reasons[$0.usr] != nil }
+        }
+        for candidate in candidates {
+            if let why = reasons[candidate.usr] {
+                leave(candidate, why)
+            } else {
+                plan.conversions.append(candidate.conversion)
+            }
+        }
     }
 
     /// `StdPromise(on: .immediate) { try await f(…) }` (or `StdPromise { … }`, as written before
@@ -288,6 +392,32 @@ public enum ConvertBody {
         return edits
     }
 
+    /// A twin whose promise version goes: its doc note (from "Async twin of" to the end of that
+    /// paragraph) says what it is now.
+    static func wrapperFreeDocEdits(of twin: FunctionSite) -> [TextEdit] {
+        var offset = twin.decl.position.utf8Offset
+        var start: Int?
+        var end = 0
+        for piece in twin.decl.leadingTrivia {
+            let length = piece.sourceLength.utf8Length
+            if case .docLineComment(let text) = piece {
+                if start == nil, text.contains("Async twin of `"), text.contains("(added by tomorrowland-migrate)") {
+                    start = offset
+                } else if start != nil, text.trimmingCharacters(in: .whitespaces) == "///" {
+                    break
+                }
+                if start != nil { end = offset + length }
+            }
+            offset += length
+        }
+        guard let start else { return [] }
+        let note = "/// Converted by tomorrowland-migrate (convert-body) from its promise version, which nothing called any more."
+        let indent = Twins.indentation(of: twin.decl, in: twin.file)
+        guard indent.count + note.count > Twins.maximumLineLength else { return [TextEdit(start: start, end: end, text: note)] }
+        let text = "/// Converted by tomorrowland-migrate (convert-body) from its promise version,\n\(indent)/// which nothing called any more."
+        return [TextEdit(start: start, end: end, text: text)]
+    }
+
     /// The changes and notes of `plan`, with the tally as the last note.
     static func result(of plan: Plan, in set: SourceSet, extraNotes: [MigrationNote] = []) -> MigrationResult {
         var result = MigrationResult(problems: set.problems)
@@ -310,8 +440,14 @@ extension ConvertBody {
     /// copy (built in the package's language mode; every other reference must name what it
     /// named, and each wrapper's call must name its async twin). (`--test` is the command
     /// line's, shared with convert-calls and delete-twins.)
-    public static func run(_ set: SourceSet, oracle: CompilerOracle) -> MigrationResult {
-        let paths = set.files.map(\.path)
+    ///
+    /// A chain whose wrapper would capture a non-`Sendable` `self` or parameter in Swift 6 mode is
+    /// converted without a wrapper when nothing in the package calls its promise version any more
+    /// (the scanned files and every module that imports them; a public, open or package one only
+    /// with `includingPublic`): the promise version goes, and the twin holds the straight-line code.
+    public static func run(_ set: SourceSet, oracle: CompilerOracle, includingPublic: Bool = false) -> MigrationResult {
+        // The modules that import the scanned ones too: their calls of a promise version keep it.
+        let paths = oracle.pathsWithDependents(of: set.files.map(\.path))
         guard let before = try? oracle.facts(for: paths), before.errors.isEmpty else {
             var result = run(set)
             result.changes = []
@@ -332,12 +468,23 @@ extension ConvertBody {
         let set = set.recognizing(before)
         let project = Project(set, compiler: before)
         var checked: [String: Bool] = [:]
-        var plan = plan(set, project: project) { path in
-            if let known = checked[path] { return known }
-            let answer = checksSendability(of: path, in: oracle.modules)
-            checked[path] = answer
-            return answer
+        // Every reference, by the USR it names: who still calls a promise version.
+        var places: [String: [(path: String, offset: Int)]] = [:]
+        for (path, file) in before.files {
+            for (offset, usrs) in file.references {
+                for usr in usrs { places[usr, default: []].append((path, offset)) }
+            }
         }
+        var plan = plan(
+            set, project: project,
+            sendableChecked: { path in
+                if let known = checked[path] { return known }
+                let answer = checksSendability(of: path, in: oracle.modules)
+                checked[path] = answer
+                return answer
+            },
+            callers: { places[$0] ?? [] }, includingPublic: includingPublic, inactive: DeleteTwins.inactiveMentions(in: set, facts: before)
+        )
         let changes = plan.conversions.map { conversion in
             var change = PlannedChange(
                 path: conversion.site.file.path, edits: conversion.edits, scope: conversion.scope, line: conversion.site.line,
