@@ -57,7 +57,8 @@ struct ChainConversion {
         "delay": "`delay`",
         "onCancel": "an `onCancel` handler",
         "propagatingCancellation": "`propagatingCancellation`",
-        "requestCancelOnInvalidate": "an invalidation token",
+        // The token asks the chain's promise to cancel: the wrapper could, but the twin's own callers would not be.
+        "requestCancelOnInvalidate": "`requestCancelOnInvalidate(token)` (the twin's callers would not be cancelled by an invalidation)",
         "tap": "`tap` (reads the result)",
         "mapResult": "`mapResult`",
         "flatMapResult": "`flatMapResult`",

@@ -21,6 +21,12 @@ public enum ConvertBody {
         /// Whether the promise version is deleted instead of becoming the wrapper: nothing calls it
         /// any more, and its wrapper would capture a non-`Sendable` value that Swift 6 mode rejects.
         var withoutWrapper = false
+        /// The calls of the chain (as written) that the twin awaits through their async twins: a
+        /// promise version they named is no longer called from here.
+        var awaitedThroughTwins: Set<String> = []
+        /// For a conversion without a wrapper: the conversions (by summary) whose replaced bodies
+        /// held the promise version's other calls. It is proved after them, only if they pass.
+        var dependsOn: Set<String> = []
         var summary: String {
             "\(site.signature) at line \(site.line): the chain moved into its async twin"
                 + (withoutWrapper ? ", and the promise version that nothing calls went" : "")
@@ -72,6 +78,7 @@ public enum ConvertBody {
         let twinnedUSRs = project.compiler == nil ? nil : Set(TwinPairs.find(in: set.files, project: project).filter {
             $0.twin == .async || TwinPairs.isWrittenByTheTool($0.async)
         }.map(\.promiseUSR))
+        let requirements = Set(everySite.filter { $0.decl.enclosingProtocol != nil }.map(\.witnessKey))
         let callerIsolated = contexts(in: set, extending: "PromiseContext.CallerIsolated")
         let onMain = contexts(in: set, extending: "PromiseContext.Main")
         for site in everySite where !site.isAsync && !site.isLocal && !site.inProtocol {
@@ -99,7 +106,13 @@ public enum ConvertBody {
             var sendableReason: String?
             if let reason = reasonToLeave(site, promise, project: project, sendableChecked: checked) {
                 // Only a capture Swift 6 mode rejects: without a wrapper there is no Task to capture it.
-                guard callers != nil, reasonToLeave(site, promise, project: project, sendableChecked: false) == nil,
+                // Not one a subclass overrides or a protocol requirement may name: neither is a reference.
+                let overridden = everySite.contains { other in
+                    other.overloads(site) == false && other.name == site.name && other.labels == site.labels
+                        && other.decl.modifiers.contains { $0.name.text == "override" }
+                }
+                guard callers != nil, reasonToLeave(site, promise, project: project, sendableChecked: false) == nil, !overridden,
+                      !requirements.contains(site.witnessKey),
                       !site.decl.modifiers.contains(where: { ["override", "dynamic"].contains($0.name.text) }),
                       site.decl.attributes.isEmpty || !site.decl.attributes.trimmedDescription.contains("@objc") else {
                     leave(reason)
@@ -109,10 +122,12 @@ public enum ConvertBody {
             }
             // Swift 5 mode: the wrapper's Task may capture what the chain's callbacks captured.
             let capturesNonSendable = !checked && reasonToLeave(site, promise, project: project, sendableChecked: true) != nil
+            let awaited = AwaitedCalls()
             let hasTwin: (FunctionCallExprSyntax) -> Bool = { call in
                 guard hasTwinByName(call) else { return false }
-                guard let twinnedUSRs else { return true }
-                return project.callee(nameAt: Calls.nameOffset(of: call), in: site.file.path).map(twinnedUSRs.contains) == true
+                let known = twinnedUSRs.map { project.callee(nameAt: Calls.nameOffset(of: call), in: site.file.path).map($0.contains) == true }
+                if known != false { awaited.texts.insert(call.trimmedDescription) }
+                return known ?? true
             }
             let tokenPromise = promise.kind == .tokenPromise
             let conversion = ChainConversion(
@@ -169,13 +184,14 @@ public enum ConvertBody {
                     edits.removeSubrange(2...)
                     edits += wrapperFreeDocEdits(of: twin)
                     withoutWrapper.append((Conversion(
-                        site: site, edits: edits, scope: start..<end, twinUSR: nil, wrapperCallOffset: nil, withoutWrapper: true
+                        site: site, edits: edits, scope: start..<end, twinUSR: nil, wrapperCallOffset: nil, withoutWrapper: true,
+                        awaitedThroughTwins: awaited.texts
                     ), sendableReason, usr))
                     continue
                 }
                 plan.conversions.append(Conversion(
                     site: site, edits: edits, scope: start..<end, twinUSR: project.usr(of: twin), wrapperCallOffset: callOffset,
-                    capturesNonSendable: capturesNonSendable
+                    capturesNonSendable: capturesNonSendable, awaitedThroughTwins: awaited.texts
                 ))
             }
         }
@@ -195,6 +211,7 @@ public enum ConvertBody {
     ) {
         var remaining = candidates
         var reasons: [String: String] = [:]
+        var dependencies: [String: Set<String>] = [:]
         func leave(_ candidate: (conversion: Conversion, reason: String, usr: String), _ why: String) {
             let site = candidate.conversion.site
             plan.left.append(MigrationNote(
@@ -213,19 +230,26 @@ public enum ConvertBody {
         var changed = true
         while changed {
             changed = false
-            // Bodies whose text this plan replaces: references in them go with the old text.
-            let body = { (site: FunctionSite) in site.decl.body.map { $0.position.utf8Offset..<$0.endPosition.utf8Offset } }
-            let moving = (plan.conversions + remaining.map(\.conversion)).map { ($0.site.file.path, body($0.site)) }
+            // Bodies whose text this plan replaces: a call in them that the twin awaits through its
+            // async twin no longer names the promise version (one kept as a promise still does).
+            let moving = plan.conversions + remaining.map(\.conversion)
             for candidate in remaining {
                 let key = CompilerFacts.key(candidate.conversion.site.file.path)
                 let twinBody = candidate.conversion.edits[0]
+                var needed: Set<String> = []
                 let outside = callers(candidate.usr).filter { place in
                     let placeKey = CompilerFacts.key(place.path)
                     if placeKey == key, (twinBody.start..<twinBody.end).contains(place.offset) { return false }
-                    return !moving.contains { path, range in
-                        CompilerFacts.key(path) == placeKey && range.map { $0.contains(place.offset) } == true
+                    let holder = moving.first { conversion in
+                        guard CompilerFacts.key(conversion.site.file.path) == placeKey, let body = conversion.site.decl.body,
+                              (body.position.utf8Offset..<body.endPosition.utf8Offset).contains(place.offset) else { return false }
+                        let call = calls(in: body).first { Calls.nameOffset(of: $0) == place.offset }
+                        return call.map { conversion.awaitedThroughTwins.contains($0.trimmedDescription) } == true
                     }
+                    if let holder, holder.summary != candidate.conversion.summary { needed.insert(holder.summary) }
+                    return holder == nil
                 }
+                dependencies[candidate.usr] = needed
                 if !outside.isEmpty {
                     let places = outside.prefix(3).map { place in
                         let scanned = set.files.first { CompilerFacts.key($0.path) == CompilerFacts.key(place.path) }
@@ -243,7 +267,9 @@ public enum ConvertBody {
             if let why = reasons[candidate.usr] {
                 leave(candidate, why)
             } else {
-                plan.conversions.append(candidate.conversion)
+                var conversion = candidate.conversion
+                conversion.dependsOn = dependencies[candidate.usr] ?? []
+                plan.conversions.append(conversion)
             }
         }
     }
@@ -496,7 +522,8 @@ extension ConvertBody {
             }
             return change
         }
-        let outcome = EditProof(oracle: oracle, before: before, paths: paths, set: set).settle(changes)
+        let proof = EditProof(oracle: oracle, before: before, paths: paths, set: set)
+        let outcome = settle(plan: &plan, changes: changes, proof: proof)
         if outcome.failed {
             var result = MigrationResult(problems: set.problems)
             result.notes = outcome.notes
@@ -519,6 +546,58 @@ extension ConvertBody {
         }
         return result(of: plan, in: set, extraNotes: notes)
     }
+}
+
+extension ConvertBody {
+    /// Proves `changes` in rounds. A promise version that goes (no wrapper) whose other calls
+    /// were in chains converted with it waits for those chains: it is proved in a later round,
+    /// with what passed, only once all of them passed. A round that fails as a whole keeps the
+    /// outcome before it, and its promise versions stay (left, with the compiler's words);
+    /// so does a first round that fails only with them in it.
+    static func settle(plan: inout Plan, changes: [PlannedChange], proof: EditProof) -> EditProof.Outcome {
+        let bySummary = Dictionary(plan.conversions.map { ($0.summary, $0) }, uniquingKeysWith: { first, _ in first })
+        func leave(_ summaries: [String], _ reason: String) {
+            for summary in summaries {
+                guard let conversion = bySummary[summary] else { continue }
+                plan.left.append(MigrationNote(
+                    path: conversion.site.file.path, line: conversion.site.line,
+                    message: "\(conversion.site.signature): left as a chain: \(reason)"
+                ))
+            }
+        }
+        var waiting = changes.filter { bySummary[$0.summary]?.dependsOn.isEmpty == false }
+        var outcome = proof.settle(changes.filter { bySummary[$0.summary]?.dependsOn.isEmpty != false })
+        if outcome.failed {
+            let withoutWrapper = changes.filter { bySummary[$0.summary]?.withoutWrapper == true }
+            guard !withoutWrapper.isEmpty else { return outcome }
+            let retry = proof.settle(changes.filter { bySummary[$0.summary]?.withoutWrapper != true })
+            guard !retry.failed else { return outcome }
+            leave(withoutWrapper.map(\.summary), "the compiler objects to removing its promise version (\(outcome.notes.first?.message ?? ""))")
+            leave(waiting.map(\.summary), "its promise version is still called by a chain the compiler did not let convert")
+            return retry
+        }
+        while true {
+            let passed = Set(outcome.accepted.map(\.summary))
+            let ready = waiting.filter { bySummary[$0.summary]!.dependsOn.isSubset(of: passed) }
+            guard !ready.isEmpty else { break }
+            waiting.removeAll { change in ready.contains { $0.summary == change.summary } }
+            let next = proof.settle(outcome.accepted + ready)
+            if next.failed {
+                leave(ready.map(\.summary), "the compiler objects to removing its promise version (\(next.notes.first?.message ?? ""))")
+                break
+            }
+            let dropped = outcome.dropped
+            outcome = next
+            outcome.dropped = dropped + next.dropped
+        }
+        leave(waiting.map(\.summary), "its promise version is still called by a chain the compiler did not let convert")
+        return outcome
+    }
+}
+
+/// The texts of the calls a conversion awaits through their async twins (filled as it writes).
+private final class AwaitedCalls {
+    var texts: Set<String> = []
 }
 
 /// Every call in what it walks.
