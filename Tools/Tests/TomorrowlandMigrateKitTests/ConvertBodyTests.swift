@@ -956,6 +956,68 @@ struct ConvertBodyTests {
         #expect(text.contains("StdPromise(on: .immediate) { try await self.tripled() }"))
     }
 
+    @Test("a protocol requirement's implementation gets an async method of its own with the chain; its promise version wraps it",
+          arguments: [5, 6])
+    func conformer(swiftVersion: Int) throws {
+        let source = [(path: "Store.swift", text: """
+            import Foundation
+            import Tomorrowland
+            import TomorrowlandAsync
+
+            protocol Store: Sendable {
+                func count(of name: String) -> Promise<Int, Error>
+            }
+
+            final class LiveStore: Store {
+                let base: Int
+
+                init(base: Int) {
+                    self.base = base
+                }
+
+                func raw() -> Promise<Int, Error> {
+                    Promise(fulfilled: base)
+                }
+
+                /// The count, on a background queue.
+                func count(of name: String) -> Promise<Int, Error> {
+                    raw().map(on: .utility) { $0 + name.count }
+                }
+            }
+
+            func total(_ store: any Store) -> Promise<Int, Error> {
+                store.count(of: "ab")
+            }
+            """)]
+        let twins = Support.applying(AddAsyncTwins.run(.inMemory(source)), to: source)
+        let (set, oracle, directory) = try OracleTests.fixture(swiftVersion: swiftVersion, source: twins[0])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = ConvertBody.run(set, oracle: oracle)
+        let notes = result.notes.map(\.message)
+        #expect(notes.last == "convert-body: 1 of 1 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        let text = try #require(result.changes.first?.updated)
+        #expect(text.contains("""
+                /// The count, on a background queue.
+                func count(of name: String) -> Promise<Int, Error> {
+                    StdPromise(on: .immediate) { try await self.count(of: name) }
+                }
+
+                /// The count, on a background queue.
+                ///
+                /// Async twin of `count(of:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+                /// Throws the promise's error, or `CancellationError` when it is cancelled; cancelling the awaiting Task requests
+                /// cancellation of the promise.
+                nonisolated(nonsending) func count(of name: String) async throws -> Int {
+                    let value = try await raw()
+                    return await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                        value + name.count
+                    }
+                }
+            """), "\(text)")
+        // The requirement's twin in the protocol's extension stays: callers of `any Store` reach the conformer through it.
+        #expect(text.contains("try await (count(of: name) as Promise<Int, Error>).value"))
+    }
+
     @Test("ConvertedBehaviour.swift is exactly what the tool writes for Fixtures/ConvertBody/Behaviour.swift")
     func behaviourFileIsTheToolsOutput() throws {
         let behaviour = try Support.fixture("ConvertBody/Behaviour.swift")

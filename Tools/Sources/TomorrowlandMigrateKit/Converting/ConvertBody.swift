@@ -2,6 +2,7 @@
 // `add-async-twins` wrote. The twin gets the chain as straight-line code; the promise version
 // becomes the thin wrapper `StdPromise { try await f(…) }`, so that every caller keeps working.
 
+import SwiftParser
 import SwiftSyntax
 
 public enum ConvertBody {
@@ -75,10 +76,13 @@ public enum ConvertBody {
             return twinned.contains { $0.name == name && CallMatching.labels(labels, canCall: $0.decl) }
         }
         // With the compiler: the callee itself must be a promise function whose async twin the tool wrote.
-        let twinnedUSRs = project.compiler == nil ? nil : Set(TwinPairs.find(in: set.files, project: project).filter {
-            $0.twin == .async || TwinPairs.isWrittenByTheTool($0.async)
-        }.map(\.promiseUSR))
+        // An override's or a conformer's call reaches the twin of the method it overrides or implements (as convert-calls has it).
+        let twinnedUSRs = project.compiler == nil ? nil : Set(ConvertCalls.targets(
+            of: TwinPairs.find(in: set.files, project: project).filter { $0.twin == .async || TwinPairs.isWrittenByTheTool($0.async) },
+            sites: everySite, project: project
+        ).keys)
         let requirements = Set(everySite.filter { $0.decl.enclosingProtocol != nil }.map(\.witnessKey))
+        let protocols = Set(everySite.compactMap { $0.decl.enclosingProtocol?.name.text })
         let callerIsolated = contexts(in: set, extending: "PromiseContext.CallerIsolated")
         let onMain = contexts(in: set, extending: "PromiseContext.Main")
         for site in everySite where !site.isAsync && !site.isLocal && !site.inProtocol {
@@ -92,7 +96,14 @@ public enum ConvertBody {
             // Overloads of one name and labels differ by their parameter types (`to: Balance`, `to: BalanceBox`).
             let parameterTypes = AddAsyncTwins.key(site).parameters
             let twin = forwarding.first { $0.overloads(site) && $0.file.path == site.file.path && AddAsyncTwins.key($0).parameters == parameterTypes }
-            guard let twin, let twinBody = twin.decl.body else {
+            // A protocol requirement's implementation: the requirement's twin (in the protocol's
+            // extension) serves callers of the protocol; the conformer gets an async method of its
+            // own with the chain, which the promise version wraps and callers of the conformer reach.
+            let conformer = twin == nil && requirements.contains(site.witnessKey) && site.container != nil
+                && !site.decl.modifiers.contains(where: { $0.name.text == "override" })
+                && toolTwins.contains { $0.name == site.name && $0.labels == site.labels && protocols.contains($0.container ?? "") }
+                && !everySite.contains(where: { $0.isAsync && $0.overloads(site) })
+            if twin?.decl.body == nil, !conformer {
                 if site.decl.modifiers.contains(where: { $0.name.text == "override" }) {
                     leave("an override (the twin of the method it overrides serves it)")
                 } else if everySite.contains(where: { $0.isAsync && $0.overloads(site) }) {
@@ -104,6 +115,19 @@ public enum ConvertBody {
             }
             let checked = sendableChecked(site.file.path)
             var sendableReason: String?
+            if conformer, let callers, let place = callsOfRequirementTwin(
+                on: site, twins: toolTwins.filter { $0.name == site.name && $0.labels == site.labels && protocols.contains($0.container ?? "") },
+                project: project, callers: callers
+            ) {
+                // Such a call would name the conformer's own async method instead: a change the proof refuses.
+                leave("no async twin of its own; one would take the calls of the requirement's twin on `\(site.container ?? "")` (\(place))")
+                continue
+            }
+            if conformer, let reason = reasonToLeave(site, promise, project: project, sendableChecked: checked) {
+                // Its promise version answers the protocol's callers: it stays, so its wrapper must be written.
+                leave(reason + " (a protocol requirement's implementation: its promise version stays)")
+                continue
+            }
             if let reason = reasonToLeave(site, promise, project: project, sendableChecked: checked) {
                 // Only a capture Swift 6 mode rejects: without a wrapper there is no Task to capture it.
                 // Not one a subclass overrides or a protocol requirement may name: neither is a reference.
@@ -153,19 +177,34 @@ public enum ConvertBody {
                     leave("`\(call)` may throw other errors than `\(promise.error)` (not a twin add-async-twins wrote)")
                     continue
                 }
-                let twinIndent = Twins.indentation(of: twin.decl, in: twin.file)
                 let indent = Twins.indentation(of: site.decl, in: site.file)
+                let twinIndent = twin.map { Twins.indentation(of: $0.decl, in: $0.file) } ?? indent
                 let twinText = block(lines, indent: twinIndent)
                 let wrapper = block([wrapperText(site, promise, token: converted.token, width: Twins.maximumLineLength - indent.count - 4)], indent: indent)
-                var edits = [
-                    TextEdit(start: twinBody.position.utf8Offset + twinBody.leadingTrivia.sourceLength.utf8Length,
-                             end: twinBody.endPositionBeforeTrailingTrivia.utf8Offset, text: twinText),
-                    TextEdit(start: body.positionAfterSkippingLeadingTrivia.utf8Offset, end: body.endPositionBeforeTrailingTrivia.utf8Offset,
-                             text: wrapper),
-                ]
-                edits += docEdits(of: twin)
-                let start = min(site.decl.positionAfterSkippingLeadingTrivia.utf8Offset, twin.decl.position.utf8Offset)
-                let end = max(site.decl.endPosition.utf8Offset, twin.decl.endPosition.utf8Offset)
+                let wrapperEdit = TextEdit(
+                    start: body.positionAfterSkippingLeadingTrivia.utf8Offset, end: body.endPositionBeforeTrailingTrivia.utf8Offset, text: wrapper
+                )
+                var edits: [TextEdit]
+                var start = site.decl.positionAfterSkippingLeadingTrivia.utf8Offset
+                var end = site.decl.endPosition.utf8Offset
+                if let twin, let twinBody = twin.decl.body {
+                    edits = [
+                        TextEdit(start: twinBody.position.utf8Offset + twinBody.leadingTrivia.sourceLength.utf8Length,
+                                 end: twinBody.endPositionBeforeTrailingTrivia.utf8Offset, text: twinText),
+                        wrapperEdit,
+                    ]
+                    edits += docEdits(of: twin)
+                    start = min(start, twin.decl.position.utf8Offset)
+                    end = max(end, twin.decl.endPosition.utf8Offset)
+                } else {
+                    // The conformer's async method: the twin add-async-twins would write, with the chain as its body.
+                    guard let method = conformerMethod(for: site, body: twinText) else {
+                        leave("no async twin of its own (its async method could not be written)")
+                        continue
+                    }
+                    let after = site.decl.endPositionBeforeTrailingTrivia.utf8Offset
+                    edits = [TextEdit(start: after, end: after, text: "\n\n" + indent + method), wrapperEdit]
+                }
                 // Two functions can never claim one twin; if the plan says so, neither text is trusted.
                 let claimed = plan.conversions.filter { $0.site.file.path == site.file.path }.flatMap(\.edits)
                 if edits.contains(where: { edit in claimed.contains { $0.start < edit.end && edit.start < $0.end } }) {
@@ -174,7 +213,7 @@ public enum ConvertBody {
                 }
                 let call = "await " + (site.container != nil ? "self." : "")
                 let callOffset = wrapper.range(of: call).map { wrapper[..<$0.upperBound].utf8.count }
-                if let sendableReason {
+                if let sendableReason, let twin {
                     // The promise version goes (with its doc comment; the twin keeps its own): edit 1 deletes it.
                     guard let usr = project.usr(of: site) else {
                         leave(sendableReason)
@@ -190,7 +229,7 @@ public enum ConvertBody {
                     continue
                 }
                 plan.conversions.append(Conversion(
-                    site: site, edits: edits, scope: start..<end, twinUSR: project.usr(of: twin), wrapperCallOffset: callOffset,
+                    site: site, edits: edits, scope: start..<end, twinUSR: twin.flatMap(project.usr(of:)), wrapperCallOffset: callOffset,
                     capturesNonSendable: capturesNonSendable, awaitedThroughTwins: awaited.texts
                 ))
             }
@@ -416,6 +455,39 @@ public enum ConvertBody {
             offset += piece.sourceLength.utf8Length
         }
         return edits
+    }
+
+    /// Where the requirement's twin (in the protocol's extension) is called on the conformer's
+    /// own type (or on a receiver whose type the compiler did not say): a conformer's async method
+    /// would take those calls. Nil when there is none.
+    static func callsOfRequirementTwin(
+        on site: FunctionSite, twins: [FunctionSite], project: Project, callers: (String) -> [(path: String, offset: Int)]
+    ) -> String? {
+        guard let container = site.container else { return nil }
+        let mangled = "\(container.utf8.count)\(container)"
+        for twin in twins {
+            guard let usr = project.usr(of: twin) else { return "its requirement's twin is not known to the compiler" }
+            for place in callers(usr) {
+                let receiver = project.compiler?.file(place.path)?.call(calleeAt: place.offset)?.receiverType
+                guard receiver == nil || receiver!.contains(mangled) else { continue }
+                let text = (try? String(contentsOfFile: place.path, encoding: .utf8)) ?? ""
+                return "\(place.path):\(EditProof.line(of: place.offset, in: text))"
+            }
+        }
+        return nil
+    }
+
+    /// The async method of a protocol requirement's implementation: the twin `add-async-twins`
+    /// writes for a function (its signature, `nonisolated(nonsending)`, the original's doc comment
+    /// and the twin's note), with `body` (a block) for its body; without the leading indentation.
+    static func conformerMethod(for site: FunctionSite, body: String) -> String? {
+        var text = AddAsyncTwins.twinText(for: site, nonsending: true)
+        guard let parsed = Parser.parse(source: text).statements.first?.item.as(FunctionDeclSyntax.self), let old = parsed.body else { return nil }
+        let start = text.utf8.index(text.utf8.startIndex, offsetBy: old.positionAfterSkippingLeadingTrivia.utf8Offset)
+        let end = text.utf8.index(text.utf8.startIndex, offsetBy: old.endPositionBeforeTrailingTrivia.utf8Offset)
+        text.replaceSubrange(start..<end, with: body)
+        text = text.replacingOccurrences(of: "awaits the promise it returns.", with: "does the work; the promise version wraps it.")
+        return String(text.drop { $0 == " " })
     }
 
     /// A twin whose promise version goes: its doc note (from "Async twin of" to the end of that
