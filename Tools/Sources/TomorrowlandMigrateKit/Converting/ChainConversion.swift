@@ -78,8 +78,7 @@ struct ChainConversion {
         /// NetworkError>`), when known.
         var baseType: PromiseType? = nil
         var type: PromiseType? = nil
-        /// The invalidation token the callback is registered with (`token: t`, or a `withToken(t)`
-        /// before it), as written.
+        /// The invalidation token the callback is registered with (`token: t`), as written.
         var token: String? = nil
 
         /// Whether the operator is an observer (`then`, `catch`, `always`): skipped by an
@@ -140,18 +139,12 @@ struct ChainConversion {
         if let call = expression.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
            member.declName.baseName.text == "withToken", let inner = member.base,
            call.arguments.count == 1, call.arguments.first?.label == nil, call.trailingClosure == nil {
-            guard tokenPromise else { throw Left(Self.unconvertible["withToken"]!) }
+            guard tokenPromise else { throw Left("`withToken(token)` in a function that returns a plain promise") }
             token = call.arguments.first!.expression.trimmedDescription
             chained = inner
         }
-        let (base, parsedSteps, innerToken) = try chain(chained)
-        if tokenPromise, token == nil {
-            // `base.withToken(token).map { … }`: the steps after it are registered with the token.
-            guard let innerToken else { throw Left("returns a `TokenPromise` that is not made by `.withToken(token)`") }
-            token = innerToken
-        } else if innerToken != nil, !tokenPromise {
-            throw Left("callbacks registered through `withToken(token)` in a function that returns a plain promise")
-        }
+        let (base, parsedSteps) = try chain(chained)
+        if tokenPromise, token == nil { throw Left("returns a `TokenPromise` that is not made by a final `.withToken(token)`") }
         var steps = parsedSteps
         // The compiler's types, read from the original text (the steps are the same, in order).
         if let originalLast = original.statements.last,
@@ -161,7 +154,7 @@ struct ChainConversion {
                let inner = call.calledExpression.as(MemberAccessExprSyntax.self)?.base {
                 originalChained = inner
             }
-            if let (originalBase, originalSteps, _) = try? chain(originalChained, allowingCaptures: true), originalSteps.count == steps.count {
+            if let (originalBase, originalSteps) = try? chain(originalChained, allowingCaptures: true), originalSteps.count == steps.count {
                 var baseType = originalBase.as(FunctionCallExprSyntax.self).flatMap(typeOfCall).flatMap(Self.promiseType(spelled:))
                 for index in steps.indices {
                     steps[index].baseType = baseType
@@ -227,23 +220,18 @@ struct ChainConversion {
     }
 
     /// `base.a { }.b { }` as the base and the steps in order.
-    private func chain(_ expression: ExprSyntax, allowingCaptures: Bool = false) throws -> (ExprSyntax, [Step], String?) {
+    private func chain(_ expression: ExprSyntax, allowingCaptures: Bool = false) throws -> (ExprSyntax, [Step]) {
         var steps: [Step] = []
         var current = expression
-        var withToken: String?
         while let call = current.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
               let base = member.base {
             var name = member.declName.baseName.text
             if name == "withToken" {
-                // `x.withToken(t).map { … }`: the TokenPromise registers each later callback with `t`.
-                guard withToken == nil, call.arguments.count == 1, call.arguments.first?.label == nil, call.trailingClosure == nil else {
-                    throw Left("`withToken` twice, or not with one token")
-                }
-                let token = call.arguments.first!.expression.trimmedDescription
-                for index in steps.indices where steps[index].token == nil { steps[index].token = token }
-                withToken = token
-                current = base
-                continue
+                // `x.withToken(t).map { … }`: the TokenPromise registers each later callback with `t`,
+                // and each promise it returns with `t.requestCancelOnInvalidate(_:)` (an invalidation
+                // cancels the request in flight): the twin's own callers would not be cancelled.
+                throw Left("callbacks registered through `withToken(token)` (their promises are cancelled when it is invalidated, "
+                    + "which the twin's callers would not be)")
             }
             if let reason = Self.unconvertible[name] { throw Left(reason) }
             // `tryMap { try … }`: the same statements; what the closure throws, the twin throws.
@@ -279,7 +267,7 @@ struct ChainConversion {
             if !Self.isErasure(step) { steps.insert(step, at: 0) }
             current = base
         }
-        return (current, steps, withToken)
+        return (current, steps)
     }
 
     // MARK: - Reading syntax
@@ -999,7 +987,9 @@ extension ChainConversion {
             callee = base
         }
         if let specialized = callee.as(GenericSpecializationExprSyntax.self) { callee = specialized.expression }
-        guard let name = callee.as(DeclReferenceExprSyntax.self)?.baseName.text, ["Promise", "StdPromise"].contains(name),
+        // `Promise`, `StdPromise`, or a typealias of a promise type (`HubPromise(rejected: .offline)`).
+        guard let name = callee.as(DeclReferenceExprSyntax.self)?.baseName.text, name.hasSuffix("Promise"),
+              !["TokenPromise", "DelayedPromise"].contains(name),
               call.arguments.count == 1, call.arguments.first?.label?.text == label, call.trailingClosure == nil else { return nil }
         return call.arguments.first!.expression
     }

@@ -226,8 +226,8 @@ public final class Screen {
     }
 }
 
-/// Invalidation tokens: on steps (an observer, a transforming step on a named context, an error
-/// handler, `always`) and through `withToken` into a `TokenPromise`.
+/// Invalidation tokens on steps (an observer, a transforming step on a named context, an error
+/// handler, `always`), and a `TokenPromise` made by a final `withToken`.
 @MainActor
 public final class Tracker {
     public var shown: [String] = []
@@ -247,8 +247,8 @@ public final class Tracker {
 
     public func follow() -> TokenPromise<String, APIError> {
         feed.latestPosts(limit: 1)
+            .map(on: .immediate, token: token) { posts in posts[0].title }
+            .then(on: .main, token: token) { title in self.shown.append(title) }
             .withToken(token)
-            .map(on: .immediate) { posts in posts[0].title }
-            .then(on: .main) { title in self.shown.append(title) }
     }
 }
