@@ -896,13 +896,19 @@ struct ConvertBodyTests {
         }
         """
 
-    /// add-async-twins, then convert-body with the compiler, on `nonSendableService` in Swift `swiftVersion` mode.
-    static func convertedService(swiftVersion: Int) throws -> (result: MigrationResult, notes: [String], directory: URL) {
-        let source = [(path: "Inbox.swift", text: nonSendableService)]
+    /// add-async-twins, then convert-body with the compiler, on `text` in Swift `swiftVersion` mode
+    /// (the fixture's folder is the caller's to remove).
+    static func proved(_ text: String, path: String, swiftVersion: Int = 6) throws -> (result: MigrationResult, notes: [String], directory: URL) {
+        let source = [(path: path, text: text)]
         let twins = Support.applying(AddAsyncTwins.run(.inMemory(source)), to: source)
         let (set, oracle, directory) = try OracleTests.fixture(swiftVersion: swiftVersion, source: twins[0])
         let result = ConvertBody.run(set, oracle: oracle)
         return (result, result.notes.map(\.message), directory)
+    }
+
+    /// `proved` on `nonSendableService`.
+    static func convertedService(swiftVersion: Int) throws -> (result: MigrationResult, notes: [String], directory: URL) {
+        try proved(nonSendableService, path: "Inbox.swift", swiftVersion: swiftVersion)
     }
 
     @Test("Swift 6 mode, a non-Sendable self: the promise version nothing calls goes, the twin holds the code; one still called is left")
@@ -949,7 +955,7 @@ struct ConvertBodyTests {
     @Test("a protocol requirement's implementation gets an async method of its own with the chain; its promise version wraps it",
           arguments: [5, 6])
     func conformer(swiftVersion: Int) throws {
-        let source = [(path: "Store.swift", text: """
+        let (result, notes, directory) = try Self.proved("""
             import Foundation
             import Tomorrowland
             import TomorrowlandAsync
@@ -978,12 +984,8 @@ struct ConvertBodyTests {
             func total(_ store: any Store) -> Promise<Int, Error> {
                 store.count(of: "ab")
             }
-            """)]
-        let twins = Support.applying(AddAsyncTwins.run(.inMemory(source)), to: source)
-        let (set, oracle, directory) = try OracleTests.fixture(swiftVersion: swiftVersion, source: twins[0])
+            """, path: "Store.swift", swiftVersion: swiftVersion)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = ConvertBody.run(set, oracle: oracle)
-        let notes = result.notes.map(\.message)
         #expect(notes.last == "convert-body: 1 of 1 chain bodies converted, 0 left (reasons above)", "\(notes)")
         let text = try #require(result.changes.first?.updated)
         #expect(text.contains("""
@@ -1010,7 +1012,7 @@ struct ConvertBodyTests {
 
     @Test("with the compiler: `Alias(fulfilled:)` and `Alias(rejected: .case)` of a promise typealias become `return` and `throw`")
     func aliasedPromiseInitializers() throws {
-        let source = [(path: "Values.swift", text: """
+        let (result, notes, directory) = try Self.proved("""
             import Foundation
             import Tomorrowland
 
@@ -1025,12 +1027,8 @@ struct ConvertBodyTests {
                     return FeedPromise(fulfilled: value)
                 }
             }
-            """)]
-        let twins = Support.applying(AddAsyncTwins.run(.inMemory(source)), to: source)
-        let (set, oracle, directory) = try OracleTests.fixture(swiftVersion: 6, source: twins[0])
+            """, path: "Values.swift")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = ConvertBody.run(set, oracle: oracle)
-        let notes = result.notes.map(\.message)
         #expect(notes.last == "convert-body: 1 of 1 chain bodies converted, 0 left (reasons above)", "\(notes)")
         let text = try #require(result.changes.first?.updated)
         #expect(text.contains("""
