@@ -1038,6 +1038,32 @@ struct ConvertBodyTests {
             """), "\(text)")
     }
 
+    @Test("with the compiler: a `then { _ in … }` on a `Void` promise evaluates it without a `let` of `()` (which warns)")
+    func voidThen() throws {
+        let (result, notes, directory) = try Self.proved("""
+            import Foundation
+            import Tomorrowland
+
+            final class Log: @unchecked Sendable { var lines: [String] = [] }
+
+            func ping() -> Promise<Void, Error> { Promise(fulfilled: ()) }
+
+            func pinged(_ log: Log) -> Promise<Void, Error> {
+                ping().then(on: .utility) { _ in log.lines.append("pinged") }
+            }
+            """, path: "Ping.swift")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(notes.last == "convert-body: 1 of 1 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        let text = try #require(result.changes.first?.updated)
+        #expect(text.contains("""
+                _ = try await ping()
+                await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                    log.lines.append("pinged")
+                }
+            }
+            """), "\(text)")
+    }
+
     @Test("ConvertedBehaviour.swift is exactly what the tool writes for Fixtures/ConvertBody/Behaviour.swift")
     func behaviourFileIsTheToolsOutput() throws {
         let behaviour = try Support.fixture("ConvertBody/Behaviour.swift")

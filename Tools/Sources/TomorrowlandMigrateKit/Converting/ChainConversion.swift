@@ -614,6 +614,13 @@ private struct Writer {
         if step.name == "then" {
             // The value passes through: it needs a name unless nothing reads it later.
             var keep = name
+            // A `Void` value nothing reads: evaluated, not kept (`let value = …` of `()` warns).
+            if name == "_", let value = step.baseType?.value, ["Void", "()", "Swift.Void"].contains(value) {
+                bind("_")
+                try run(body, step: step, placement: placement, result: false)
+                pending = .expression("()")
+                return
+            }
             if name == "_" {
                 // A name already bound passes through as it is.
                 if case .expression(let bound) = pending, boundNames.contains(bound) { keep = bound } else { keep = freshName(for: pendingPromise) }
