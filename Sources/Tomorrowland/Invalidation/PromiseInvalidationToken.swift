@@ -84,6 +84,40 @@ public struct PromiseInvalidationToken: CustomStringConvertible, CustomDebugStri
     }
 }
 
+extension PromiseInvalidationToken {
+    /// The token from now on: `isValid` stays true until the token is next invalidated.
+    ///
+    /// A callback registered with a token records this at registration and checks it when it
+    /// would run. Straight-line async code keeps the same rule with it: take the validity where
+    /// the chain registered its callbacks, and check it where each would have run.
+    ///
+    /// ```swift
+    /// // 1.x: fetchStatus(id).map(on: .utility, token: token) { decode($0) }
+    /// let validity = token.validity()
+    /// let body = try await fetchStatus(id)
+    /// guard validity.isValid else { throw CancellationError() } // skipped: the promise was cancelled
+    /// return decode(body)
+    /// ```
+    ///
+    /// Like the token's callbacks, it does not keep the token alive (releasing the token's last
+    /// copy invalidates it, with `invalidateOnDeinit`), and only `invalidate()` counts (on this
+    /// token, or one it is chained from), not `cancelWithoutInvalidating()`.
+    public func validity() -> Validity {
+        Validity(box: box, generation: box.currentGeneration)
+    }
+
+    /// Whether a token was invalidated since `PromiseInvalidationToken.validity()` was called.
+    public struct Validity: Sendable {
+        let box: TokenBox
+        let generation: UInt
+
+        /// False once the token has been invalidated since the validity was taken.
+        public var isValid: Bool {
+            box.currentGeneration == generation
+        }
+    }
+}
+
 /// Shared by all copies of one token; invalidates on deinit if asked to.
 @usableFromInline
 final class TokenHandle: Sendable {

@@ -10,6 +10,43 @@ import XCTest
 final class InvalidationTokenTests: XCTestCase {
     typealias P = Promise<Int, String>
 
+    // MARK: validity()
+
+    func testValidity_falseOnceInvalidatedSinceTaken() {
+        let token = PromiseInvalidationToken()
+        token.invalidate()
+        let validity = token.validity()
+        XCTAssertTrue(validity.isValid, "an invalidation before it was taken does not count")
+        token.cancelWithoutInvalidating()
+        XCTAssertTrue(validity.isValid, "cancelWithoutInvalidating() is not an invalidation")
+        token.invalidate()
+        XCTAssertFalse(validity.isValid)
+        XCTAssertTrue(token.validity().isValid, "a new validity starts valid: the token is reusable")
+    }
+
+    func testValidity_chainedInvalidationAndReleaseCount() {
+        let source = PromiseInvalidationToken()
+        var chained: PromiseInvalidationToken? = PromiseInvalidationToken()
+        chained!.chainInvalidation(from: source)
+        let fromChain = chained!.validity()
+        source.invalidate()
+        XCTAssertFalse(fromChain.isValid, "an invalidation passed on through a chain counts")
+        let released = chained!.validity()
+        chained = nil
+        XCTAssertFalse(released.isValid, "it does not keep the token alive: releasing the last copy invalidates it")
+    }
+
+    func testValidity_agreesWithARegisteredCallback() {
+        let token = PromiseInvalidationToken()
+        let (promise, resolver) = P.makeWithResolver()
+        let validity = token.validity()
+        let mapped = promise.map(on: .immediate, token: token) { $0 + 1 }
+        token.invalidate()
+        resolver.fulfill(with: 1)
+        XCTAssertEqual(mapped.result?.isCancelled, true)
+        XCTAssertFalse(validity.isValid, "skipped callback, invalid validity: the same rule")
+    }
+
     // MARK: Rule 14
 
     func testRule14_tokenCheckedWhenCallbackWouldRunNotAtRegistration() {

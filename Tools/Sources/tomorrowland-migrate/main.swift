@@ -198,7 +198,10 @@ extension TomorrowlandMigrate {
                 context values that may be `.immediate`, `.auto` or `.nowOr`, `timeout`, `delay`, `tap`, \
                 error handlers between value steps, non-Sendable `self` or parameters in Swift 6 mode (the \
                 wrapper's Task captures them; Swift 5 mode accepts it, and the command says so), overrides and \
-                protocol conformers, functions without a twin (run add-async-twins first). What the files \
+                protocol conformers, functions without a twin (run add-async-twins first). Where Swift 6 mode \
+                rejects the wrapper's capture and nothing in the package calls the promise version any more \
+                (convert-calls moved its callers to the twin), the promise version goes instead of becoming \
+                a wrapper (a public, open or package one only with --include-public). What the files \
                 import is built and each conversion is proved in a scratch copy (checked in the package's language \
                 mode; no other reference may change its target, and the wrapper must call the twin); a \
                 conversion the compiler objects to is left with its reason. With --test, the package's \
@@ -208,13 +211,17 @@ extension TomorrowlandMigrate {
         )
 
         @OptionGroup var paths: Paths
+
+        @Flag(help: "Delete a public, open or package promise version that nothing in this package calls, where its wrapper cannot be written.")
+        var includePublic = false
+
         @OptionGroup var options: ProvenWriteOptions
         @OptionGroup var compiler: CompilerOptions
 
         func run() throws {
             let set = SourceSet.load(paths: paths.paths)
             guard let oracle = compiler.requiredOracle(for: set, command: "convert-body") else { throw ExitCode(1) }
-            try options.finish(ConvertBodyCommand.run(set, oracle: oracle), roots: set.roots)
+            try options.finish(ConvertBodyCommand.run(set, oracle: oracle, includingPublic: includePublic), roots: set.roots)
             try finish(problems: set.problems)
         }
     }

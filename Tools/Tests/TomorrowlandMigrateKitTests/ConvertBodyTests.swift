@@ -294,10 +294,6 @@ struct ConvertBodyTests {
     @Test("chains whose meaning cannot be kept are left, each with its reason")
     func leftAlone() {
         let (text, notes) = Self.converted(Self.feed("""
-                public func tokened(_ token: PromiseInvalidationToken) -> Promise<Int, APIError> {
-                    latestPosts(limit: 1).map(on: .immediate, token: token) { $0.count }
-                }
-
                 public func chosen(_ fast: Bool) -> Promise<Int, APIError> {
                     latestPosts(limit: 1).map(on: fast ? .immediate : .utility) { $0.count }
                 }
@@ -307,11 +303,10 @@ struct ConvertBodyTests {
                 }
 
             """))
-        #expect(notes.contains("tokened(_:): left as a chain: an invalidation token"))
         #expect(notes.contains("chosen(_:): left as a chain: context value not known statically (`fast ? .immediate : .utility`)"))
         #expect(notes.contains { $0.hasPrefix("timed(): left as a chain: `timeout`") })
-        #expect(notes.last == "convert-body: 0 of 3 chain bodies converted, 3 left (reasons above)")
-        #expect(text.contains("latestPosts(limit: 1).map(on: .immediate, token: token) { $0.count }"))
+        #expect(notes.last == "convert-body: 0 of 2 chain bodies converted, 2 left (reasons above)")
+        #expect(text.contains("latestPosts(limit: 1).map(on: fast ? .immediate : .utility) { $0.count }"))
     }
 
     @Test("a function without an async twin is left: add-async-twins comes first")
@@ -624,7 +619,66 @@ struct ConvertBodyTests {
                         .mapError(on: .immediate) { $0 as! APIError }
                         .withToken(token)
             """)
+        // `withToken` before the steps: each promise they return is cancelled by an invalidation
+        // (`requestCancelOnInvalidate`), which the twin's own callers would not be.
         #expect(notes.contains { $0.hasPrefix("tokened(token:): left as a chain: callbacks registered through `withToken(token)`") }, "\(notes)")
+    }
+
+    @Test("invalidation tokens on steps: the validity is taken where the chain registered them, checked where each would run")
+    func tokens() {
+        let (text, notes) = Self.converted(Self.feed("""
+                public func shown(_ token: PromiseInvalidationToken, log: Log) -> Promise<Int, APIError> {
+                    log.add("start")
+                    return latestPosts(limit: 1)
+                        .map(on: .utility, token: token) { $0.count }
+                        .then(on: .immediate, token: token) { count in log.add("count \\(count)") }
+                        .catch(on: .immediate, token: token) { error in log.add("failed \\(error)") }
+                        .always(on: .immediate, token: token) { _ in log.add("done") }
+                }
+
+                public func titled(_ token: PromiseInvalidationToken, log: Log) -> Promise<String, APIError> {
+                    latestPosts(limit: 1).map(on: .immediate, token: token) { posts in posts[0].title }
+                        .then(on: .utility, token: token) { title in log.add(title) }
+                }
+            """))
+        #expect(notes.last == "convert-body: 2 of 2 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        #expect(Self.bodies(of: "shown", in: text).twin == """
+                    log.add("start")
+                    let validity = token.validity()
+                    defer {
+                        if validity.isValid {
+                            log.add("done")
+                        }
+                    }
+                    do {
+                        let value = try await latestPosts(limit: 1)
+                        let count = try await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                            guard validity.isValid else { throw CancellationError() }
+                            return value.count
+                        }
+                        if validity.isValid {
+                            log.add("count \\(count)")
+                        }
+                        return count
+                    } catch let error where !(error is CancellationError) {
+                        if validity.isValid {
+                            log.add("failed \\(error)")
+                        }
+                        throw error
+                    }
+            """)
+        #expect(Self.bodies(of: "titled", in: text).twin == """
+                    let validity = token.validity()
+                    let posts = try await latestPosts(limit: 1)
+                    guard validity.isValid else { throw CancellationError() }
+                    let title = posts[0].title
+                    await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                        if validity.isValid {
+                            log.add(title)
+                        }
+                    }
+                    return title
+            """)
     }
 
     @Test("in the twin, a promise function called for its promise is pinned to its type (its async twin would be picked)")
@@ -669,8 +723,20 @@ struct ConvertBodyTests {
     func compiles(swiftVersion: Int) throws {
         let shapes = try Support.fixture("ConvertBody/Shapes.swift")
         let (converted, notes) = Self.converted(shapes.text, path: "Shapes.swift")
-        #expect(notes == ["convert-body: 23 of 23 chain bodies converted, 0 left (reasons above)"])
+        #expect(notes == ["convert-body: 25 of 25 chain bodies converted, 0 left (reasons above)"], "\(notes)")
         try Support.expectCompiles([(path: "Shapes.swift", text: converted)], swiftVersion: swiftVersion)
+        #expect(converted.contains("""
+                public func follow() -> TokenPromise<String, APIError> {
+                    StdPromise(on: .immediate) { try await self.follow() }
+                        .mapError(on: .immediate) { $0 as! APIError }
+                        .withToken(token)
+                }
+            """), "\(converted)")
+        #expect(converted.contains("""
+                    token.invalidate()
+                    let validity = token.validity()
+                    defer {
+            """))
         #expect(converted.contains("""
                 public nonisolated(nonsending) func checkedCount(limit: Int) async throws -> Int {
                     let posts = try await latestPosts(limit: limit)
@@ -801,6 +867,203 @@ struct ConvertBodyTests {
         #expect(text.contains("    return try await lookup(id: id).value + 1\n"))
     }
 
+    /// A non-Sendable service: Swift 6 mode rejects a wrapper's Task that captures it.
+    static let nonSendableService = """
+        import Foundation
+        import Tomorrowland
+        import TomorrowlandAsync
+
+        final class Inbox {
+            var fetched = 0
+
+            func count() -> Promise<Int, Error> {
+                fetched += 1
+                return Promise(fulfilled: 3)
+            }
+
+            /// Twice the count.
+            func doubled() -> Promise<Int, Error> {
+                count().map(on: .immediate) { $0 * 2 }
+            }
+
+            func tripled() -> Promise<Int, Error> {
+                count().map(on: .utility) { $0 * 3 }
+            }
+        }
+
+        func show(_ inbox: Inbox) -> Promise<Int, Error> {
+            inbox.tripled()
+        }
+        """
+
+    /// add-async-twins, then convert-body with the compiler, on `text` in Swift `swiftVersion` mode
+    /// (the fixture's folder is the caller's to remove).
+    static func proved(_ text: String, path: String, swiftVersion: Int = 6) throws -> (result: MigrationResult, notes: [String], directory: URL) {
+        let source = [(path: path, text: text)]
+        let twins = Support.applying(AddAsyncTwins.run(.inMemory(source)), to: source)
+        let (set, oracle, directory) = try OracleTests.fixture(swiftVersion: swiftVersion, source: twins[0])
+        let result = ConvertBody.run(set, oracle: oracle)
+        return (result, result.notes.map(\.message), directory)
+    }
+
+    /// `proved` on `nonSendableService`.
+    static func convertedService(swiftVersion: Int) throws -> (result: MigrationResult, notes: [String], directory: URL) {
+        try proved(nonSendableService, path: "Inbox.swift", swiftVersion: swiftVersion)
+    }
+
+    @Test("Swift 6 mode, a non-Sendable self: the promise version nothing calls goes, the twin holds the code; one still called is left")
+    func withoutWrapper() throws {
+        let (result, notes, directory) = try Self.convertedService(swiftVersion: 6)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(notes.last == "convert-body: 1 of 2 chain bodies converted, 1 left (reasons above)", "\(notes)")
+        #expect(notes.contains {
+            $0.hasPrefix("tripled(): left as a chain: `Inbox` is not known to be Sendable")
+                && $0.contains("the promise version, which could go instead, is still called at ") && $0.contains("Inbox.swift:")
+        }, "\(notes)")
+        let text = try #require(result.changes.first?.updated)
+        // The promise version is gone; its twin holds the chain as straight-line code and says what it is now.
+        #expect(!text.contains("func doubled() -> Promise<Int, Error>"))
+        #expect(text.contains("""
+                /// Twice the count.
+                ///
+                /// Converted by tomorrowland-migrate (convert-body) from its promise version, which nothing called any more.
+                nonisolated(nonsending) func doubled() async throws -> Int {
+                    return try await count() * 2
+                }
+            """), "\(text)")
+        #expect(text.contains("count().map(on: .utility) { $0 * 3 }"))
+        // What was written compiles in Swift 6 mode, and a second run changes nothing.
+        try text.write(to: directory.appendingPathComponent("Inbox.swift"), atomically: true, encoding: .utf8)
+        let again = try OracleTests.fixture(swiftVersion: 6, source: (path: "Inbox.swift", text: text))
+        defer { try? FileManager.default.removeItem(at: again.directory) }
+        #expect(try again.oracle.facts(for: again.set.files.map(\.path)).errors.isEmpty)
+        let second = ConvertBody.run(again.set, oracle: again.oracle)
+        #expect(second.changes.isEmpty)
+        #expect(second.notes.last?.message == "convert-body: 0 of 1 chain bodies converted, 1 left (reasons above)", "\(second.notes.map(\.message))")
+    }
+
+    @Test("Swift 5 mode, the same service: both chains get the wrapper, which Swift 5 mode accepts as it accepted the callbacks")
+    func nonSendableInSwift5Mode() throws {
+        let (result, notes, directory) = try Self.convertedService(swiftVersion: 5)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(notes.last == "convert-body: 2 of 2 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        let text = try #require(result.changes.first?.updated)
+        #expect(text.contains("StdPromise(on: .immediate) { try await self.doubled() }"))
+        #expect(text.contains("StdPromise(on: .immediate) { try await self.tripled() }"))
+    }
+
+    @Test("a protocol requirement's implementation gets an async method of its own with the chain; its promise version wraps it",
+          arguments: [5, 6])
+    func conformer(swiftVersion: Int) throws {
+        let (result, notes, directory) = try Self.proved("""
+            import Foundation
+            import Tomorrowland
+            import TomorrowlandAsync
+
+            protocol Store: Sendable {
+                func count(of name: String) -> Promise<Int, Error>
+            }
+
+            final class LiveStore: Store {
+                let base: Int
+
+                init(base: Int) {
+                    self.base = base
+                }
+
+                func raw() -> Promise<Int, Error> {
+                    Promise(fulfilled: base)
+                }
+
+                /// The count, on a background queue.
+                func count(of name: String) -> Promise<Int, Error> {
+                    raw().map(on: .utility) { $0 + name.count }
+                }
+            }
+
+            func total(_ store: any Store) -> Promise<Int, Error> {
+                store.count(of: "ab")
+            }
+            """, path: "Store.swift", swiftVersion: swiftVersion)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(notes.last == "convert-body: 1 of 1 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        let text = try #require(result.changes.first?.updated)
+        #expect(text.contains("""
+                /// The count, on a background queue.
+                func count(of name: String) -> Promise<Int, Error> {
+                    StdPromise(on: .immediate) { try await self.count(of: name) }
+                }
+
+                /// The count, on a background queue.
+                ///
+                /// Async twin of `count(of:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+                /// Throws the promise's error, or `CancellationError` when it is cancelled; cancelling the awaiting Task requests
+                /// cancellation of the promise.
+                nonisolated(nonsending) func count(of name: String) async throws -> Int {
+                    let value = try await raw()
+                    return await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                        value + name.count
+                    }
+                }
+            """), "\(text)")
+        // The requirement's twin in the protocol's extension stays: callers of `any Store` reach the conformer through it.
+        #expect(text.contains("try await (count(of: name) as Promise<Int, Error>).value"))
+    }
+
+    @Test("with the compiler: `Alias(fulfilled:)` and `Alias(rejected: .case)` of a promise typealias become `return` and `throw`")
+    func aliasedPromiseInitializers() throws {
+        let (result, notes, directory) = try Self.proved("""
+            import Foundation
+            import Tomorrowland
+
+            enum APIError: Error { case notFound }
+            typealias FeedPromise<T> = Promise<T, APIError>
+
+            func all() -> FeedPromise<[Int]> { Promise(fulfilled: [1, 2]) }
+
+            func first(above n: Int) -> FeedPromise<Int> {
+                all().flatMap(on: .immediate) { values -> FeedPromise<Int> in
+                    guard let value = values.first(where: { $0 > n }) else { return FeedPromise(rejected: .notFound) }
+                    return FeedPromise(fulfilled: value)
+                }
+            }
+            """, path: "Values.swift")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(notes.last == "convert-body: 1 of 1 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        let text = try #require(result.changes.first?.updated)
+        #expect(text.contains("""
+                let values = try await all()
+                guard let value = values.first(where: { $0 > n }) else { throw APIError.notFound }
+                return value
+            """), "\(text)")
+    }
+
+    @Test("with the compiler: a `then { _ in … }` on a `Void` promise evaluates it without a `let` of `()` (which warns)")
+    func voidThen() throws {
+        let (result, notes, directory) = try Self.proved("""
+            import Foundation
+            import Tomorrowland
+
+            final class Log: @unchecked Sendable { var lines: [String] = [] }
+
+            func ping() -> Promise<Void, Error> { Promise(fulfilled: ()) }
+
+            func pinged(_ log: Log) -> Promise<Void, Error> {
+                ping().then(on: .utility) { _ in log.lines.append("pinged") }
+            }
+            """, path: "Ping.swift")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(notes.last == "convert-body: 1 of 1 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        let text = try #require(result.changes.first?.updated)
+        #expect(text.contains("""
+                _ = try await ping()
+                await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                    log.lines.append("pinged")
+                }
+            }
+            """), "\(text)")
+    }
+
     @Test("ConvertedBehaviour.swift is exactly what the tool writes for Fixtures/ConvertBody/Behaviour.swift")
     func behaviourFileIsTheToolsOutput() throws {
         let behaviour = try Support.fixture("ConvertBody/Behaviour.swift")
@@ -903,5 +1166,37 @@ struct ConvertedOrderTests {
         pending.requestCancel()
         #expect(await pending.resolvedResult == .cancelled)
         while weakCounting != nil { await Task.yield() }
+    }
+
+    @Test("tokens: a valid token runs both callbacks; an invalidation before the call does not count")
+    func tokenValid() async throws {
+        behaviourQueue.setSpecific(key: behaviourKey, value: "behaviourQueue")
+        let token = PromiseInvalidationToken()
+        token.invalidate()
+        let events = Events()
+        let observed = Observed()
+        let (source, resolver) = Promise<Int, BehaviourError>.makeWithResolver()
+        let promise: Promise<Int, BehaviourError> = shown(source, token: token, events: events, observed: observed)
+        resolver.fulfill(with: 4)
+        #expect(try await promise.value == 8)
+        #expect(events.all == ["shown 4"])
+        #expect(observed.places == ["behaviourQueue"])
+    }
+
+    @Test("tokens: invalidated after the call, the observer is skipped and the `map` cancels the promise; the source is not cancelled")
+    func tokenInvalidated() async {
+        let token = PromiseInvalidationToken()
+        let events = Events()
+        let observed = Observed()
+        let (source, resolver) = Promise<Int, BehaviourError>.makeWithResolver()
+        let cancelAsked = Events()
+        resolver.onRequestCancel(on: .immediate) { _ in cancelAsked.add("cancel") }
+        let promise: Promise<Int, BehaviourError> = shown(source, token: token, events: events, observed: observed)
+        token.invalidate()
+        resolver.fulfill(with: 4)
+        #expect(await promise.resolvedResult == .cancelled)
+        #expect(events.all.isEmpty)
+        #expect(observed.places.isEmpty)
+        #expect(cancelAsked.all.isEmpty, "as in 1.x, the token does not cancel the source")
     }
 }

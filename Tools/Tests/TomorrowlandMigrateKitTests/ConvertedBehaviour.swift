@@ -158,3 +158,35 @@ final class Counting: Sendable {
         return value
     }
 }
+
+/// `source`'s value, shown (`then`) and doubled on `behaviourQueue` (`map`), both registered with
+/// `token`: skipped if it is invalidated after the call (the `map` then cancels the promise).
+func shown(_ source: Promise<Int, BehaviourError>, token: PromiseInvalidationToken, events: Events, observed: Observed)
+    -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await shown(source, token: token, events: events, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+}
+
+/// `source`'s value, shown (`then`) and doubled on `behaviourQueue` (`map`), both registered with
+/// `token`: skipped if it is invalidated after the call (the `map` then cancels the promise).
+///
+/// Async twin of `shown(_:token:events:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func shown(
+    _ source: Promise<Int, BehaviourError>,
+    token: PromiseInvalidationToken,
+    events: Events,
+    observed: Observed
+) async throws -> Int {
+    let validity = token.validity()
+    let value = try await source.value
+    if validity.isValid {
+        events.add("shown \(value)")
+    }
+    return try await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+        guard validity.isValid else { throw CancellationError() }
+        observed.ran()
+        return value * 2
+    }
+}

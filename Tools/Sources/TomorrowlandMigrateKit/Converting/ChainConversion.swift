@@ -57,11 +57,8 @@ struct ChainConversion {
         "delay": "`delay`",
         "onCancel": "an `onCancel` handler",
         "propagatingCancellation": "`propagatingCancellation`",
-        "requestCancelOnInvalidate": "an invalidation token",
-        // Callbacks registered through a TokenPromise are skipped when the token was invalidated
-        // since the call: straight-line code cannot ask a token that (it has no public
-        // generation), and cancelling the Task would cancel the source, which the token did not.
-        "withToken": "callbacks registered through `withToken(token)` (the twin cannot ask whether the token was invalidated since the call)",
+        // The token asks the chain's promise to cancel: the wrapper could, but the twin's own callers would not be.
+        "requestCancelOnInvalidate": "`requestCancelOnInvalidate(token)` (the twin's callers would not be cancelled by an invalidation)",
         "tap": "`tap` (reads the result)",
         "mapResult": "`mapResult`",
         "flatMapResult": "`flatMapResult`",
@@ -81,6 +78,13 @@ struct ChainConversion {
         /// NetworkError>`), when known.
         var baseType: PromiseType? = nil
         var type: PromiseType? = nil
+        /// The invalidation token the callback is registered with (`token: t`), as written.
+        var token: String? = nil
+
+        /// Whether the operator is an observer (`then`, `catch`, `always`): skipped by an
+        /// invalidated token, its promise takes the parent's result. The others (`map`,
+        /// `flatMap`, `recover`, …) are skipped and their promise is cancelled.
+        var observes: Bool { ["then", "catch", "always"].contains(name) }
     }
 
     /// Whether `body` ends in a promise chain (`x.map { … }`, `when(fulfilled:)`): the bodies
@@ -92,7 +96,7 @@ struct ChainConversion {
         while let call = current?.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
               let base = member.base {
             let name = member.declName.baseName.text
-            if CallbackOperators.names.contains(name) || unconvertible[name] != nil { return true }
+            if CallbackOperators.names.contains(name) || unconvertible[name] != nil || name == "withToken" { return true }
             current = base
         }
         return false
@@ -135,14 +139,12 @@ struct ChainConversion {
         if let call = expression.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
            member.declName.baseName.text == "withToken", let inner = member.base,
            call.arguments.count == 1, call.arguments.first?.label == nil, call.trailingClosure == nil {
-            guard tokenPromise else { throw Left(Self.unconvertible["withToken"]!) }
+            guard tokenPromise else { throw Left("`withToken(token)` in a function that returns a plain promise") }
             token = call.arguments.first!.expression.trimmedDescription
             chained = inner
-        } else if tokenPromise {
-            _ = try chain(expression) // a `withToken` inside: its own reason
-            throw Left("returns a `TokenPromise` that is not made by a final `.withToken(token)`")
         }
         let (base, parsedSteps) = try chain(chained)
+        if tokenPromise, token == nil { throw Left("returns a `TokenPromise` that is not made by a final `.withToken(token)`") }
         var steps = parsedSteps
         // The compiler's types, read from the original text (the steps are the same, in order).
         if let originalLast = original.statements.last,
@@ -178,6 +180,15 @@ struct ChainConversion {
         }
         var writer = Writer(conversion: self, taken: Self.identifiers(in: body))
         writer.declared = preamble.declared
+        // Each token's validity, taken where the chain registered its callbacks (after the
+        // statements before it, during the call: the wrapper starts the twin at once) and checked
+        // where each callback would have run: an observer is skipped, another step cancels.
+        var validityLines: [String] = []
+        for token in steps.compactMap(\.token) where writer.validities[token] == nil {
+            let name = writer.freshName(forValidityOf: token)
+            writer.validities[token] = name
+            validityLines.append("let \(name) = \(token).validity()")
+        }
         writer.consumable = locals.consumable
         writer.pending = .promise(Self.consuming(locals.consumable, in: base))
         // Error handlers and `always` come last; value steps before them.
@@ -205,7 +216,7 @@ struct ChainConversion {
         // The statements before the chain come first: outside the `do` of an error handler (an
         // early `return Promise(rejected: e)`, now `throw e`, never reached the chain's handler)
         // and before the `defer` of an `always` (which an early return never reached either).
-        return Converted(lines: preamble.lines + writer.lines, token: token)
+        return Converted(lines: preamble.lines + validityLines + writer.lines, token: token)
     }
 
     /// `base.a { }.b { }` as the base and the steps in order.
@@ -215,6 +226,13 @@ struct ChainConversion {
         while let call = current.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
               let base = member.base {
             var name = member.declName.baseName.text
+            if name == "withToken" {
+                // `x.withToken(t).map { … }`: the TokenPromise registers each later callback with `t`,
+                // and each promise it returns with `t.requestCancelOnInvalidate(_:)` (an invalidation
+                // cancels the request in flight): the twin's own callers would not be cancelled.
+                throw Left("callbacks registered through `withToken(token)` (their promises are cancelled when it is invalidated, "
+                    + "which the twin's callers would not be)")
+            }
             if let reason = Self.unconvertible[name] { throw Left(reason) }
             // `tryMap { try … }`: the same statements; what the closure throws, the twin throws.
             if let plain = Self.throwingValueOperators[name] { name = plain }
@@ -225,11 +243,12 @@ struct ChainConversion {
             }
             if !call.additionalTrailingClosures.isEmpty { throw Left("`\(name)` with several closures") }
             var context: ExprSyntax?
+            var token: String?
             var closure = call.trailingClosure
             for argument in call.arguments {
                 switch argument.label?.text {
                 case "on": context = argument.expression
-                case "token": throw Left("an invalidation token")
+                case "token": token = argument.expression.trimmedDescription
                 case nil:
                     guard let literal = argument.expression.as(ClosureExprSyntax.self) else {
                         throw Left("`\(name)` given a function, not a closure")
@@ -242,7 +261,8 @@ struct ChainConversion {
             if let capture = closure.signature?.capture, !allowingCaptures {
                 throw Left("a closure with a capture list (`\(capture.trimmedDescription)`)")
             }
-            let step = Step(name: name, context: context, closure: closure, isLast: current.id == expression.id, call: call)
+            var step = Step(name: name, context: context, closure: closure, isLast: current.id == expression.id, call: call)
+            step.token = token
             // `mapError { $0 as Swift.Error }` does nothing in an untyped async function.
             if !Self.isErasure(step) { steps.insert(step, at: 0) }
             current = base
@@ -365,6 +385,8 @@ private struct Writer {
     /// Identifiers in use: a new name must differ from all of them.
     var taken: Set<String>
     var lines: [String] = []
+    /// The `let` holding each token's validity (`token.validity()`), by the token as written.
+    var validities: [String: String] = [:]
     /// The value so far: a promise still to await, or an expression (or a name) ready to use.
     var pending: Pending = .expression("()")
     /// The names the later value steps read from outside: a closure parameter named so is renamed
@@ -482,6 +504,28 @@ private struct Writer {
 
     static let keywords: Set<String> = ["all", "default", "in", "is", "as", "self", "super", "init", "where", "for", "if", "do", "try"]
 
+    /// A fresh name for the validity of `token` (`validity`, `validity2`, …).
+    mutating func freshName(forValidityOf token: String) -> String {
+        var name = "validity"
+        var number = 2
+        while taken.contains(name) {
+            name = "validity\(number)"
+            number += 1
+        }
+        taken.insert(name)
+        return name
+    }
+
+    /// The token's rule around a callback's statements: an observer's run only while the token
+    /// is valid (`if validity.isValid { … }`: skipped, the value passes on); another step's
+    /// first check it (`guard validity.isValid else { throw CancellationError() }`: skipped,
+    /// its promise cancelled, which cancels the chain's).
+    func guarded(_ body: [String], by step: ChainConversion.Step) -> [String] {
+        guard let token = step.token, let validity = validities[token] else { return body }
+        if step.observes { return ["if \(validity).isValid {"] + body.map(Self.indent) + ["}"] }
+        return ["guard \(validity).isValid else { throw CancellationError() }"] + body
+    }
+
     /// Evaluates the pending value into `name` (nothing when it already is that name).
     mutating func bind(_ name: String) {
         if case .expression(let text) = pending, text == name { return }
@@ -562,7 +606,7 @@ private struct Writer {
 
     mutating func valueStep(_ step: ChainConversion.Step) throws {
         let placement = try placement(of: step)
-        if case .inline = placement, step.name == "map", substitutable(step.closure) {
+        if case .inline = placement, step.name == "map", step.token == nil, substitutable(step.closure) {
             pending = .expression(pendingText + step.closure.statements.first!.trimmedDescription.dropFirst(2))
             return
         }
@@ -570,6 +614,13 @@ private struct Writer {
         if step.name == "then" {
             // The value passes through: it needs a name unless nothing reads it later.
             var keep = name
+            // A `Void` value nothing reads: evaluated, not kept (`let value = …` of `()` warns).
+            if name == "_", let value = step.baseType?.value, ["Void", "()", "Swift.Void"].contains(value) {
+                bind("_")
+                try run(body, step: step, placement: placement, result: false)
+                pending = .expression("()")
+                return
+            }
             if name == "_" {
                 // A name already bound passes through as it is.
                 if case .expression(let bound) = pending, boundNames.contains(bound) { keep = bound } else { keep = freshName(for: pendingPromise) }
@@ -612,6 +663,8 @@ private struct Writer {
         let statements = Array(step.closure.statements)
         switch placement {
         case .inline:
+            // A step that an invalidated token skips and cancels: the check comes first.
+            if step.token != nil, !step.observes { lines += guarded([], by: step) }
             // An early `return x` of the last `map` is the twin's `return x` (what follows is an
             // error handler's `catch` or an `always`'s `defer`, which a value skipped or ran anyway).
             let returnsTheValue = isLastValueStep && step.name == "map" && result
@@ -628,7 +681,7 @@ private struct Writer {
             }
             guard result else {
                 if statements.last.map({ ChainConversion.containsReturn(Syntax($0)) }) == true { throw Left("a closure that returns early") }
-                lines += body
+                lines += step.observes ? guarded(body, by: step) : body
                 return "()"
             }
             if let last = statements.last?.item.as(ReturnStmtSyntax.self), last.expression != nil {
@@ -650,6 +703,15 @@ private struct Writer {
                 let types = conversion.types(of: step, isFinal: step.isLast || (isLastValueStep && !handlersFollow && step.name == "flatMap"))
                 inner = try conversion.closureStatements(body, returning: .promise(types))
                 if inner.count == 1, inner[0].hasPrefix("return ") { inner[0] = String(inner[0].dropFirst("return ".count)) }
+            }
+            if step.token != nil {
+                // Checked on the context, where the callback would have run. A single expression
+                // that was the closure's value is returned after the check.
+                if result, !step.observes, inner.count == 1, statements.count == 1, statements.first?.item.is(ExprSyntax.self) == true,
+                   !inner[0].hasPrefix("return "), !inner[0].hasPrefix("throw ") {
+                    inner[0] = "return " + inner[0]
+                }
+                inner = guarded(inner, by: step)
             }
             let effects = ChainConversion.throwsOutsideClosures(inner.joined(separator: "\n")) ? "try await" : "await"
             let call = "\(effects) withTaskExecutorPreference(\(executor)) { @concurrent in\n"
@@ -687,7 +749,7 @@ private struct Writer {
             let placement = try placement(of: step)
             let (name, body) = try parameter(of: step.closure)
             if name != "_" { throw Left("`always` reads the result") }
-            deferred += body
+            deferred += guarded(body, by: step)
             let outer = lines
             lines = []
             try run(body, step: step, placement: placement, result: false)
@@ -760,9 +822,9 @@ private struct Writer {
         var handling: [String]
         if case .inline = placement, returnsEarly, handler.name == "mapError" {
             // Every `return e` of the closure is the twin's `throw e`.
-            handling = try conversion.closureStatements(body, returning: .error(types.typedError))
+            handling = guarded(try conversion.closureStatements(body, returning: .error(types.typedError)), by: handler)
         } else if case .inline = placement, returnsEarly, handler.name == "flatMapError", target == nil {
-            handling = try conversion.closureStatements(body, returning: .promise(types))
+            handling = guarded(try conversion.closureStatements(body, returning: .promise(types)), by: handler)
         } else {
             // The handler's statements (inline, or on its context's executor), then what it ends in.
             let outer = lines
@@ -932,7 +994,9 @@ extension ChainConversion {
             callee = base
         }
         if let specialized = callee.as(GenericSpecializationExprSyntax.self) { callee = specialized.expression }
-        guard let name = callee.as(DeclReferenceExprSyntax.self)?.baseName.text, ["Promise", "StdPromise"].contains(name),
+        // `Promise`, `StdPromise`, or a typealias of a promise type (`HubPromise(rejected: .offline)`).
+        guard let name = callee.as(DeclReferenceExprSyntax.self)?.baseName.text, name.hasSuffix("Promise"),
+              !["TokenPromise", "DelayedPromise"].contains(name),
               call.arguments.count == 1, call.arguments.first?.label?.text == label, call.trailingClosure == nil else { return nil }
         return call.arguments.first!.expression
     }

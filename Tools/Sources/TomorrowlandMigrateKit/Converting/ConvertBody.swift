@@ -2,6 +2,7 @@
 // `add-async-twins` wrote. The twin gets the chain as straight-line code; the promise version
 // becomes the thin wrapper `StdPromise { try await f(…) }`, so that every caller keeps working.
 
+import SwiftParser
 import SwiftSyntax
 
 public enum ConvertBody {
@@ -18,7 +19,19 @@ public enum ConvertBody {
         /// Whether the wrapper's Task captures a `self` or parameter not known to be `Sendable`
         /// (allowed in a Swift 5 mode module, as the chain's callbacks captured it).
         var capturesNonSendable = false
-        var summary: String { "\(site.signature) at line \(site.line): the chain moved into its async twin" }
+        /// Whether the promise version is deleted instead of becoming the wrapper: nothing calls it
+        /// any more, and its wrapper would capture a non-`Sendable` value that Swift 6 mode rejects.
+        var withoutWrapper = false
+        /// The calls of the chain (as written) that the twin awaits through their async twins: a
+        /// promise version they named is no longer called from here.
+        var awaitedThroughTwins: Set<String> = []
+        /// For a conversion without a wrapper: the conversions (by summary) whose replaced bodies
+        /// held the promise version's other calls. It is proved after them, only if they pass.
+        var dependsOn: Set<String> = []
+        var summary: String {
+            "\(site.signature) at line \(site.line): the chain moved into its async twin"
+                + (withoutWrapper ? ", and the promise version that nothing calls went" : "")
+        }
     }
 
     /// What the planning found: the conversions, and the chains left with their reason.
@@ -36,8 +49,19 @@ public enum ConvertBody {
 
     /// `sendableChecked(path)`: whether the module of `path` rejects a non-`Sendable` capture
     /// (Swift 6 mode, or complete concurrency checking); without the compiler, assumed so.
-    static func plan(_ set: SourceSet, project: Project, sendableChecked: (String) -> Bool = { _ in true }) -> Plan {
+    /// `callers(usr)`: every reference of a declaration (its place: path and offset), in the
+    /// scanned files and the modules that import them; with it, a chain whose wrapper would capture
+    /// a non-`Sendable` value in Swift 6 mode is converted without a wrapper when nothing but its
+    /// twin and chains converted with it call the promise version (`includingPublic`: a public,
+    /// open or package one too; `inactive`: names mentioned in `#if` clauses the compiler did not see).
+    static func plan(
+        _ set: SourceSet, project: Project, sendableChecked: (String) -> Bool = { _ in true },
+        callers: ((String) -> [(path: String, offset: Int)])? = nil, includingPublic: Bool = false, inactive: [String: [String]] = [:]
+    ) -> Plan {
         var plan = Plan()
+        // Chains whose wrapper would capture a non-Sendable value (Swift 6 mode): converted without
+        // a wrapper if nothing else calls their promise version (decided once every chain is planned).
+        var withoutWrapper: [(conversion: Conversion, reason: String, usr: String)] = []
         let everySite = set.files.flatMap(FunctionSite.all(in:))
         // Twins still forwarding to their promise function: the bodies to replace.
         let forwarding = everySite.filter { $0.isAsync && Twins.forwardedName(ofAsyncTwin: $0.decl) == $0.name }
@@ -52,9 +76,13 @@ public enum ConvertBody {
             return twinned.contains { $0.name == name && CallMatching.labels(labels, canCall: $0.decl) }
         }
         // With the compiler: the callee itself must be a promise function whose async twin the tool wrote.
-        let twinnedUSRs = project.compiler == nil ? nil : Set(TwinPairs.find(in: set.files, project: project).filter {
-            $0.twin == .async || TwinPairs.isWrittenByTheTool($0.async)
-        }.map(\.promiseUSR))
+        // An override's or a conformer's call reaches the twin of the method it overrides or implements (as convert-calls has it).
+        let twinnedUSRs = project.compiler == nil ? nil : Set(ConvertCalls.targets(
+            of: TwinPairs.find(in: set.files, project: project).filter { $0.twin == .async || TwinPairs.isWrittenByTheTool($0.async) },
+            sites: everySite, project: project
+        ).keys)
+        let requirements = Set(everySite.filter { $0.decl.enclosingProtocol != nil }.map(\.witnessKey))
+        let protocols = Set(everySite.compactMap { $0.decl.enclosingProtocol?.name.text })
         let callerIsolated = contexts(in: set, extending: "PromiseContext.CallerIsolated")
         let onMain = contexts(in: set, extending: "PromiseContext.Main")
         for site in everySite where !site.isAsync && !site.isLocal && !site.inProtocol {
@@ -68,7 +96,14 @@ public enum ConvertBody {
             // Overloads of one name and labels differ by their parameter types (`to: Balance`, `to: BalanceBox`).
             let parameterTypes = AddAsyncTwins.key(site).parameters
             let twin = forwarding.first { $0.overloads(site) && $0.file.path == site.file.path && AddAsyncTwins.key($0).parameters == parameterTypes }
-            guard let twin, let twinBody = twin.decl.body else {
+            // A protocol requirement's implementation: the requirement's twin (in the protocol's
+            // extension) serves callers of the protocol; the conformer gets an async method of its
+            // own with the chain, which the promise version wraps and callers of the conformer reach.
+            let conformer = twin == nil && requirements.contains(site.witnessKey) && site.container != nil
+                && !site.decl.modifiers.contains(where: { $0.name.text == "override" })
+                && toolTwins.contains { $0.name == site.name && $0.labels == site.labels && protocols.contains($0.container ?? "") }
+                && !everySite.contains(where: { $0.isAsync && $0.overloads(site) })
+            if twin?.decl.body == nil, !conformer {
                 if site.decl.modifiers.contains(where: { $0.name.text == "override" }) {
                     leave("an override (the twin of the method it overrides serves it)")
                 } else if everySite.contains(where: { $0.isAsync && $0.overloads(site) }) {
@@ -79,16 +114,44 @@ public enum ConvertBody {
                 continue
             }
             let checked = sendableChecked(site.file.path)
-            if let reason = reasonToLeave(site, promise, project: project, sendableChecked: checked) {
-                leave(reason)
+            var sendableReason: String?
+            if conformer, let callers, let place = callsOfRequirementTwin(
+                on: site, twins: toolTwins.filter { $0.name == site.name && $0.labels == site.labels && protocols.contains($0.container ?? "") },
+                project: project, callers: callers
+            ) {
+                // Such a call would name the conformer's own async method instead: a change the proof refuses.
+                leave("no async twin of its own; one would take the calls of the requirement's twin on `\(site.container ?? "")` (\(place))")
                 continue
+            }
+            if conformer, let reason = reasonToLeave(site, promise, project: project, sendableChecked: checked) {
+                // Its promise version answers the protocol's callers: it stays, so its wrapper must be written.
+                leave(reason + " (a protocol requirement's implementation: its promise version stays)")
+                continue
+            }
+            if let reason = reasonToLeave(site, promise, project: project, sendableChecked: checked) {
+                // Only a capture Swift 6 mode rejects: without a wrapper there is no Task to capture it.
+                // Not one a subclass overrides or a protocol requirement may name: neither is a reference.
+                let overridden = everySite.contains { other in
+                    other.overloads(site) == false && other.name == site.name && other.labels == site.labels
+                        && other.decl.modifiers.contains { $0.name.text == "override" }
+                }
+                guard callers != nil, reasonToLeave(site, promise, project: project, sendableChecked: false) == nil, !overridden,
+                      !requirements.contains(site.witnessKey),
+                      !site.decl.modifiers.contains(where: { ["override", "dynamic"].contains($0.name.text) }),
+                      site.decl.attributes.isEmpty || !site.decl.attributes.trimmedDescription.contains("@objc") else {
+                    leave(reason)
+                    continue
+                }
+                sendableReason = reason
             }
             // Swift 5 mode: the wrapper's Task may capture what the chain's callbacks captured.
             let capturesNonSendable = !checked && reasonToLeave(site, promise, project: project, sendableChecked: true) != nil
+            let awaited = AwaitedCalls()
             let hasTwin: (FunctionCallExprSyntax) -> Bool = { call in
                 guard hasTwinByName(call) else { return false }
-                guard let twinnedUSRs else { return true }
-                return project.callee(nameAt: Calls.nameOffset(of: call), in: site.file.path).map(twinnedUSRs.contains) == true
+                let known = twinnedUSRs.map { project.callee(nameAt: Calls.nameOffset(of: call), in: site.file.path).map($0.contains) == true }
+                if known != false { awaited.texts.insert(call.trimmedDescription) }
+                return known ?? true
             }
             let tokenPromise = promise.kind == .tokenPromise
             let conversion = ChainConversion(
@@ -114,19 +177,34 @@ public enum ConvertBody {
                     leave("`\(call)` may throw other errors than `\(promise.error)` (not a twin add-async-twins wrote)")
                     continue
                 }
-                let twinIndent = Twins.indentation(of: twin.decl, in: twin.file)
                 let indent = Twins.indentation(of: site.decl, in: site.file)
+                let twinIndent = twin.map { Twins.indentation(of: $0.decl, in: $0.file) } ?? indent
                 let twinText = block(lines, indent: twinIndent)
                 let wrapper = block([wrapperText(site, promise, token: converted.token, width: Twins.maximumLineLength - indent.count - 4)], indent: indent)
-                var edits = [
-                    TextEdit(start: twinBody.position.utf8Offset + twinBody.leadingTrivia.sourceLength.utf8Length,
-                             end: twinBody.endPositionBeforeTrailingTrivia.utf8Offset, text: twinText),
-                    TextEdit(start: body.positionAfterSkippingLeadingTrivia.utf8Offset, end: body.endPositionBeforeTrailingTrivia.utf8Offset,
-                             text: wrapper),
-                ]
-                edits += docEdits(of: twin)
-                let start = min(site.decl.positionAfterSkippingLeadingTrivia.utf8Offset, twin.decl.position.utf8Offset)
-                let end = max(site.decl.endPosition.utf8Offset, twin.decl.endPosition.utf8Offset)
+                let wrapperEdit = TextEdit(
+                    start: body.positionAfterSkippingLeadingTrivia.utf8Offset, end: body.endPositionBeforeTrailingTrivia.utf8Offset, text: wrapper
+                )
+                var edits: [TextEdit]
+                var start = site.decl.positionAfterSkippingLeadingTrivia.utf8Offset
+                var end = site.decl.endPosition.utf8Offset
+                if let twin, let twinBody = twin.decl.body {
+                    edits = [
+                        TextEdit(start: twinBody.position.utf8Offset + twinBody.leadingTrivia.sourceLength.utf8Length,
+                                 end: twinBody.endPositionBeforeTrailingTrivia.utf8Offset, text: twinText),
+                        wrapperEdit,
+                    ]
+                    edits += docEdits(of: twin)
+                    start = min(start, twin.decl.position.utf8Offset)
+                    end = max(end, twin.decl.endPosition.utf8Offset)
+                } else {
+                    // The conformer's async method: the twin add-async-twins would write, with the chain as its body.
+                    guard let method = conformerMethod(for: site, body: twinText) else {
+                        leave("no async twin of its own (its async method could not be written)")
+                        continue
+                    }
+                    let after = site.decl.endPositionBeforeTrailingTrivia.utf8Offset
+                    edits = [TextEdit(start: after, end: after, text: "\n\n" + indent + method), wrapperEdit]
+                }
                 // Two functions can never claim one twin; if the plan says so, neither text is trusted.
                 let claimed = plan.conversions.filter { $0.site.file.path == site.file.path }.flatMap(\.edits)
                 if edits.contains(where: { edit in claimed.contains { $0.start < edit.end && edit.start < $0.end } }) {
@@ -135,13 +213,104 @@ public enum ConvertBody {
                 }
                 let call = "await " + (site.container != nil ? "self." : "")
                 let callOffset = wrapper.range(of: call).map { wrapper[..<$0.upperBound].utf8.count }
+                if let sendableReason, let twin {
+                    // The promise version goes (with its doc comment; the twin keeps its own): edit 1 deletes it.
+                    guard let usr = project.usr(of: site) else {
+                        leave(sendableReason)
+                        continue
+                    }
+                    edits[1] = DeleteTwins.deletion(of: site.decl, in: site.file, summary: "").edits[0]
+                    edits.removeSubrange(2...)
+                    edits += wrapperFreeDocEdits(of: twin)
+                    withoutWrapper.append((Conversion(
+                        site: site, edits: edits, scope: start..<end, twinUSR: nil, wrapperCallOffset: nil, withoutWrapper: true,
+                        awaitedThroughTwins: awaited.texts
+                    ), sendableReason, usr))
+                    continue
+                }
                 plan.conversions.append(Conversion(
-                    site: site, edits: edits, scope: start..<end, twinUSR: project.usr(of: twin), wrapperCallOffset: callOffset,
-                    capturesNonSendable: capturesNonSendable
+                    site: site, edits: edits, scope: start..<end, twinUSR: twin.flatMap(project.usr(of:)), wrapperCallOffset: callOffset,
+                    capturesNonSendable: capturesNonSendable, awaitedThroughTwins: awaited.texts
                 ))
             }
         }
+        if let callers, !withoutWrapper.isEmpty {
+            settleWithoutWrapper(withoutWrapper, in: &plan, set: set, callers: callers, includingPublic: includingPublic, inactive: inactive)
+        }
         return plan
+    }
+
+    /// Which of `candidates` (chains whose wrapper Swift 6 mode rejects) go without a wrapper:
+    /// those whose promise version nothing calls but their own twin's forwarding call and the
+    /// bodies of the other chains converted (those bodies become wrappers or go); to a fixed
+    /// point, as one left keeps its callers. The others are left, with the reason and callers.
+    static func settleWithoutWrapper(
+        _ candidates: [(conversion: Conversion, reason: String, usr: String)], in plan: inout Plan, set: SourceSet,
+        callers: (String) -> [(path: String, offset: Int)], includingPublic: Bool, inactive: [String: [String]]
+    ) {
+        var remaining = candidates
+        var reasons: [String: String] = [:]
+        var dependencies: [String: Set<String>] = [:]
+        func leave(_ candidate: (conversion: Conversion, reason: String, usr: String), _ why: String) {
+            let site = candidate.conversion.site
+            plan.left.append(MigrationNote(
+                path: site.file.path, line: site.line, message: "\(site.signature): left as a chain: \(candidate.reason)\(why)"
+            ))
+        }
+        for candidate in candidates {
+            let site = candidate.conversion.site
+            if !includingPublic, site.decl.modifiers.contains(where: { ["public", "open", "package"].contains($0.name.text) }) {
+                reasons[candidate.usr] = " (and it is public: without --include-public the promise version cannot go instead)"
+            } else if let mentions = inactive[site.name] {
+                reasons[candidate.usr] = " (and it is named in an inactive `#if` clause at \(mentions.prefix(2).joined(separator: ", ")))"
+            }
+        }
+        remaining.removeAll { reasons[$0.usr] != nil }
+        var changed = true
+        while changed {
+            changed = false
+            // Bodies whose text this plan replaces: a call in them that the twin awaits through its
+            // async twin no longer names the promise version (one kept as a promise still does).
+            let moving = plan.conversions + remaining.map(\.conversion)
+            for candidate in remaining {
+                let key = CompilerFacts.key(candidate.conversion.site.file.path)
+                let twinBody = candidate.conversion.edits[0]
+                var needed: Set<String> = []
+                let outside = callers(candidate.usr).filter { place in
+                    let placeKey = CompilerFacts.key(place.path)
+                    if placeKey == key, (twinBody.start..<twinBody.end).contains(place.offset) { return false }
+                    let holder = moving.first { conversion in
+                        guard CompilerFacts.key(conversion.site.file.path) == placeKey, let body = conversion.site.decl.body,
+                              (body.position.utf8Offset..<body.endPosition.utf8Offset).contains(place.offset) else { return false }
+                        let call = calls(in: body).first { Calls.nameOffset(of: $0) == place.offset }
+                        return call.map { conversion.awaitedThroughTwins.contains($0.trimmedDescription) } == true
+                    }
+                    if let holder, holder.summary != candidate.conversion.summary { needed.insert(holder.summary) }
+                    return holder == nil
+                }
+                dependencies[candidate.usr] = needed
+                if !outside.isEmpty {
+                    let places = outside.prefix(3).map { place in
+                        let scanned = set.files.first { CompilerFacts.key($0.path) == CompilerFacts.key(place.path) }
+                        let text = scanned?.text ?? (try? String(contentsOfFile: place.path, encoding: .utf8)) ?? ""
+                        return "\(scanned?.path ?? place.path):\(EditProof.line(of: place.offset, in: text))"
+                    }
+                    reasons[candidate.usr] = "; the promise version, which could go instead, is still called at \(places.joined(separator: ", "))"
+                        + (outside.count > 3 ? " and \(outside.count - 3) more place(s)" : "")
+                    changed = true
+                }
+            }
+            remaining.removeAll { reasons[$0.usr] != nil }
+        }
+        for candidate in candidates {
+            if let why = reasons[candidate.usr] {
+                leave(candidate, why)
+            } else {
+                var conversion = candidate.conversion
+                conversion.dependsOn = dependencies[candidate.usr] ?? []
+                plan.conversions.append(conversion)
+            }
+        }
     }
 
     /// `StdPromise(on: .immediate) { try await f(…) }` (or `StdPromise { … }`, as written before
@@ -288,6 +457,65 @@ public enum ConvertBody {
         return edits
     }
 
+    /// Where the requirement's twin (in the protocol's extension) is called on the conformer's
+    /// own type (or on a receiver whose type the compiler did not say): a conformer's async method
+    /// would take those calls. Nil when there is none.
+    static func callsOfRequirementTwin(
+        on site: FunctionSite, twins: [FunctionSite], project: Project, callers: (String) -> [(path: String, offset: Int)]
+    ) -> String? {
+        guard let container = site.container else { return nil }
+        let mangled = "\(container.utf8.count)\(container)"
+        for twin in twins {
+            guard let usr = project.usr(of: twin) else { return "its requirement's twin is not known to the compiler" }
+            for place in callers(usr) {
+                let receiver = project.compiler?.file(place.path)?.call(calleeAt: place.offset)?.receiverType
+                guard receiver == nil || receiver!.contains(mangled) else { continue }
+                let text = (try? String(contentsOfFile: place.path, encoding: .utf8)) ?? ""
+                return "\(place.path):\(EditProof.line(of: place.offset, in: text))"
+            }
+        }
+        return nil
+    }
+
+    /// The async method of a protocol requirement's implementation: the twin `add-async-twins`
+    /// writes for a function (its signature, `nonisolated(nonsending)`, the original's doc comment
+    /// and the twin's note), with `body` (a block) for its body; without the leading indentation.
+    static func conformerMethod(for site: FunctionSite, body: String) -> String? {
+        var text = AddAsyncTwins.twinText(for: site, nonsending: true)
+        guard let parsed = Parser.parse(source: text).statements.first?.item.as(FunctionDeclSyntax.self), let old = parsed.body else { return nil }
+        let start = text.utf8.index(text.utf8.startIndex, offsetBy: old.positionAfterSkippingLeadingTrivia.utf8Offset)
+        let end = text.utf8.index(text.utf8.startIndex, offsetBy: old.endPositionBeforeTrailingTrivia.utf8Offset)
+        text.replaceSubrange(start..<end, with: body)
+        text = text.replacingOccurrences(of: "awaits the promise it returns.", with: "does the work; the promise version wraps it.")
+        return String(text.drop { $0 == " " })
+    }
+
+    /// A twin whose promise version goes: its doc note (from "Async twin of" to the end of that
+    /// paragraph) says what it is now.
+    static func wrapperFreeDocEdits(of twin: FunctionSite) -> [TextEdit] {
+        var offset = twin.decl.position.utf8Offset
+        var start: Int?
+        var end = 0
+        for piece in twin.decl.leadingTrivia {
+            let length = piece.sourceLength.utf8Length
+            if case .docLineComment(let text) = piece {
+                if start == nil, text.contains("Async twin of `"), text.contains("(added by tomorrowland-migrate)") {
+                    start = offset
+                } else if start != nil, text.trimmingCharacters(in: .whitespaces) == "///" {
+                    break
+                }
+                if start != nil { end = offset + length }
+            }
+            offset += length
+        }
+        guard let start else { return [] }
+        let note = "/// Converted by tomorrowland-migrate (convert-body) from its promise version, which nothing called any more."
+        let indent = Twins.indentation(of: twin.decl, in: twin.file)
+        guard indent.count + note.count > Twins.maximumLineLength else { return [TextEdit(start: start, end: end, text: note)] }
+        let text = "/// Converted by tomorrowland-migrate (convert-body) from its promise version,\n\(indent)/// which nothing called any more."
+        return [TextEdit(start: start, end: end, text: text)]
+    }
+
     /// The changes and notes of `plan`, with the tally as the last note.
     static func result(of plan: Plan, in set: SourceSet, extraNotes: [MigrationNote] = []) -> MigrationResult {
         var result = MigrationResult(problems: set.problems)
@@ -310,8 +538,14 @@ extension ConvertBody {
     /// copy (built in the package's language mode; every other reference must name what it
     /// named, and each wrapper's call must name its async twin). (`--test` is the command
     /// line's, shared with convert-calls and delete-twins.)
-    public static func run(_ set: SourceSet, oracle: CompilerOracle) -> MigrationResult {
-        let paths = set.files.map(\.path)
+    ///
+    /// A chain whose wrapper would capture a non-`Sendable` `self` or parameter in Swift 6 mode is
+    /// converted without a wrapper when nothing in the package calls its promise version any more
+    /// (the scanned files and every module that imports them; a public, open or package one only
+    /// with `includingPublic`): the promise version goes, and the twin holds the straight-line code.
+    public static func run(_ set: SourceSet, oracle: CompilerOracle, includingPublic: Bool = false) -> MigrationResult {
+        // The modules that import the scanned ones too: their calls of a promise version keep it.
+        let paths = oracle.pathsWithDependents(of: set.files.map(\.path))
         guard let before = try? oracle.facts(for: paths), before.errors.isEmpty else {
             var result = run(set)
             result.changes = []
@@ -332,12 +566,23 @@ extension ConvertBody {
         let set = set.recognizing(before)
         let project = Project(set, compiler: before)
         var checked: [String: Bool] = [:]
-        var plan = plan(set, project: project) { path in
-            if let known = checked[path] { return known }
-            let answer = checksSendability(of: path, in: oracle.modules)
-            checked[path] = answer
-            return answer
+        // Every reference, by the USR it names: who still calls a promise version.
+        var places: [String: [(path: String, offset: Int)]] = [:]
+        for (path, file) in before.files {
+            for (offset, usrs) in file.references {
+                for usr in usrs { places[usr, default: []].append((path, offset)) }
+            }
         }
+        var plan = plan(
+            set, project: project,
+            sendableChecked: { path in
+                if let known = checked[path] { return known }
+                let answer = checksSendability(of: path, in: oracle.modules)
+                checked[path] = answer
+                return answer
+            },
+            callers: { places[$0] ?? [] }, includingPublic: includingPublic, inactive: DeleteTwins.inactiveMentions(in: set, facts: before)
+        )
         let changes = plan.conversions.map { conversion in
             var change = PlannedChange(
                 path: conversion.site.file.path, edits: conversion.edits, scope: conversion.scope, line: conversion.site.line,
@@ -349,7 +594,8 @@ extension ConvertBody {
             }
             return change
         }
-        let outcome = EditProof(oracle: oracle, before: before, paths: paths, set: set).settle(changes)
+        let proof = EditProof(oracle: oracle, before: before, paths: paths, set: set)
+        let outcome = settle(plan: &plan, changes: changes, proof: proof)
         if outcome.failed {
             var result = MigrationResult(problems: set.problems)
             result.notes = outcome.notes
@@ -372,6 +618,58 @@ extension ConvertBody {
         }
         return result(of: plan, in: set, extraNotes: notes)
     }
+}
+
+extension ConvertBody {
+    /// Proves `changes` in rounds. A promise version that goes (no wrapper) whose other calls
+    /// were in chains converted with it waits for those chains: it is proved in a later round,
+    /// with what passed, only once all of them passed. A round that fails as a whole keeps the
+    /// outcome before it, and its promise versions stay (left, with the compiler's words);
+    /// so does a first round that fails only with them in it.
+    static func settle(plan: inout Plan, changes: [PlannedChange], proof: EditProof) -> EditProof.Outcome {
+        let bySummary = Dictionary(plan.conversions.map { ($0.summary, $0) }, uniquingKeysWith: { first, _ in first })
+        func leave(_ summaries: [String], _ reason: String) {
+            for summary in summaries {
+                guard let conversion = bySummary[summary] else { continue }
+                plan.left.append(MigrationNote(
+                    path: conversion.site.file.path, line: conversion.site.line,
+                    message: "\(conversion.site.signature): left as a chain: \(reason)"
+                ))
+            }
+        }
+        var waiting = changes.filter { bySummary[$0.summary]?.dependsOn.isEmpty == false }
+        var outcome = proof.settle(changes.filter { bySummary[$0.summary]?.dependsOn.isEmpty != false })
+        if outcome.failed {
+            let withoutWrapper = changes.filter { bySummary[$0.summary]?.withoutWrapper == true }
+            guard !withoutWrapper.isEmpty else { return outcome }
+            let retry = proof.settle(changes.filter { bySummary[$0.summary]?.withoutWrapper != true })
+            guard !retry.failed else { return outcome }
+            leave(withoutWrapper.map(\.summary), "the compiler objects to removing its promise version (\(outcome.notes.first?.message ?? ""))")
+            leave(waiting.map(\.summary), "its promise version is still called by a chain the compiler did not let convert")
+            return retry
+        }
+        while true {
+            let passed = Set(outcome.accepted.map(\.summary))
+            let ready = waiting.filter { bySummary[$0.summary]!.dependsOn.isSubset(of: passed) }
+            guard !ready.isEmpty else { break }
+            waiting.removeAll { change in ready.contains { $0.summary == change.summary } }
+            let next = proof.settle(outcome.accepted + ready)
+            if next.failed {
+                leave(ready.map(\.summary), "the compiler objects to removing its promise version (\(next.notes.first?.message ?? ""))")
+                break
+            }
+            let dropped = outcome.dropped
+            outcome = next
+            outcome.dropped = dropped + next.dropped
+        }
+        leave(waiting.map(\.summary), "its promise version is still called by a chain the compiler did not let convert")
+        return outcome
+    }
+}
+
+/// The texts of the calls a conversion awaits through their async twins (filled as it writes).
+private final class AwaitedCalls {
+    var texts: Set<String> = []
 }
 
 /// Every call in what it walks.

@@ -73,16 +73,10 @@ public enum ConvertCalls {
         return "convert-calls: \(converted) call(s) converted, \(left.count) left" + (listed.isEmpty ? "" : " (\(listed))")
     }
 
-    /// The conversions to prove, and the notes of bridges left. `importedFiles`: files of
-    /// modules the scanned ones import, whose twins count (nothing is changed there).
-    static func plan(_ set: SourceSet, project: Project, importedFiles: [ParsedFile] = []) -> (changes: [PlannedChange], left: [Left]) {
-        let pairs = TwinPairs.find(in: set.files + importedFiles, project: project)
-        let sites = set.files.flatMap(FunctionSite.all(in:))
-        var byUSR: [String: FunctionSite] = [:]
-        for site in sites { if let usr = project.usr(of: site) { byUSR[usr] = site } }
-        // The async function a call of a promise-returning one can go to: its pair's, or (for a
-        // conformer's method or an override) the pair of the requirement it implements or the
-        // method it overrides, whose twin reaches it dynamically.
+    /// The pair each promise-returning function's calls can go to, by its USR: its own, or (for
+    /// a conformer's method or an override) the pair of the requirement it implements or the
+    /// method it overrides, whose twin reaches it dynamically.
+    static func targets(of pairs: [TwinPair], sites: [FunctionSite], project: Project) -> [String: TwinPair] {
         var targets: [String: TwinPair] = [:]
         for pair in pairs { targets[pair.promiseUSR] = pair }
         for site in sites where !site.isAsync && site.promise != nil {
@@ -97,6 +91,20 @@ public enum ConvertCalls {
             }
             if let served { targets[usr] = served }
         }
+        return targets
+    }
+
+    /// The conversions to prove, and the notes of bridges left. `importedFiles`: files of
+    /// modules the scanned ones import, whose twins count (nothing is changed there).
+    static func plan(_ set: SourceSet, project: Project, importedFiles: [ParsedFile] = []) -> (changes: [PlannedChange], left: [Left]) {
+        let pairs = TwinPairs.find(in: set.files + importedFiles, project: project)
+        let sites = set.files.flatMap(FunctionSite.all(in:))
+        var byUSR: [String: FunctionSite] = [:]
+        for site in sites { if let usr = project.usr(of: site) { byUSR[usr] = site } }
+        // The async function a call of a promise-returning one can go to: its pair's, or (for a
+        // conformer's method or an override) the pair of the requirement it implements or the
+        // method it overrides, whose twin reaches it dynamically.
+        let targets = Self.targets(of: pairs, sites: sites, project: project)
         // The bodies of the pairs' twins call the other half on purpose.
         let twinBodies = pairs.map { (path: $0.twinSite.file.path, range: $0.twinSite.decl.range) }
         var changes: [PlannedChange] = []

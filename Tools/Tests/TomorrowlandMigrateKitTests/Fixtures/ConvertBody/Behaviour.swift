@@ -103,3 +103,14 @@ final class Counting: Sendable {
         }
     }
 }
+
+/// `source`'s value, shown (`then`) and doubled on `behaviourQueue` (`map`), both registered with
+/// `token`: skipped if it is invalidated after the call (the `map` then cancels the promise).
+func shown(_ source: Promise<Int, BehaviourError>, token: PromiseInvalidationToken, events: Events, observed: Observed)
+    -> Promise<Int, BehaviourError> {
+    source.then(on: .immediate, token: token) { value in events.add("shown \(value)") }
+        .map(on: .queue(behaviourQueue), token: token) { value in
+            observed.ran()
+            return value * 2
+        }
+}

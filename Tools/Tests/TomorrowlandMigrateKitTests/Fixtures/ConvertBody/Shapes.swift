@@ -225,3 +225,30 @@ public final class Screen {
             .always(on: .main) { [weak self] _ in self?.loading = false }
     }
 }
+
+/// Invalidation tokens on steps (an observer, a transforming step on a named context, an error
+/// handler, `always`), and a `TokenPromise` made by a final `withToken`.
+@MainActor
+public final class Tracker {
+    public var shown: [String] = []
+    let feed = Feed()
+    let token = PromiseInvalidationToken()
+
+    public init() {}
+
+    public func track() -> Promise<Int, APIError> {
+        token.invalidate()
+        return feed.latestPosts(limit: 2)
+            .map(on: .utility, token: token) { $0.count }
+            .then(on: .main, token: token) { count in self.shown.append("\(count)") }
+            .catch(on: .main, token: token) { error in self.shown.append("\(error)") }
+            .always(on: .main, token: token) { _ in self.shown.append("done") }
+    }
+
+    public func follow() -> TokenPromise<String, APIError> {
+        feed.latestPosts(limit: 1)
+            .map(on: .immediate, token: token) { posts in posts[0].title }
+            .then(on: .main, token: token) { title in self.shown.append(title) }
+            .withToken(token)
+    }
+}
