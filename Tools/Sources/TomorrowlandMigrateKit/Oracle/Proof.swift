@@ -110,9 +110,9 @@ extension AddAsyncTwins {
         return finish(result)
     }
 
-    /// Rejects the candidates whose module does not import TomorrowlandAsync, directly or
-    /// through the modules it imports (as the build manifest says: a module built for another
-    /// target is not enough), whose twins' `.value` it declares. `candidates` plans for the
+    /// Rejects the candidates whose module imports Tomorrowland but not TomorrowlandAsync,
+    /// directly or through the modules it imports (as the build manifest says: a module built
+    /// for another target is not enough), whose twins' `.value` it declares. `candidates` plans for the
     /// decisions so far: a rejected requirement makes its conformers candidates, so it is asked
     /// again until nothing more is rejected. The note that names those targets, or nil when
     /// there are none.
@@ -125,8 +125,10 @@ extension AddAsyncTwins {
             rejectedSome = false
             for site in candidates(decisions) where decisions.rejected[key(site)] == nil {
                 let path = CompilerFacts.key(site.file.path)
+                // Only where the module's imports are known (a build manifest's: it imports Tomorrowland).
                 guard let module = oracle.modules.first(where: { $0.sources.contains(path) }), module.name != "TomorrowlandAsync",
-                      !oracle.imports(of: module).contains("TomorrowlandAsync") else { continue }
+                      case let imports = oracle.imports(of: module), imports.contains("Tomorrowland"), !imports.contains("TomorrowlandAsync")
+                else { continue }
                 decisions.rejected[key(site)] = "its target, \(module.name), does not depend on the TomorrowlandAsync product, "
                     + "which the twin needs (see the note on Package.swift)"
                 waiting[module.name, default: 0] += 1
