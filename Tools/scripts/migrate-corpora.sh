@@ -26,10 +26,11 @@ ticks_per_second=$(getconf CLK_TCK 2>/dev/null || echo 100)
 # job <name> <script> <arguments…>: the script, its output kept; its status, wall seconds and
 # CPU seconds (its processes' user + system time, from /proc) in <name>.result.
 job() {
-    local name="$1" start=$SECONDS status=0 ticks=0
+    # ($BASHPID read here: inside $(…) it would be that subshell's.)
+    local name="$1" start=$SECONDS status=0 ticks=0 shell=$BASHPID
     shift
     bash "$here/$1" "${@:2}" > "$logs/$name.log" 2>&1 || status=$?
-    [ -r "/proc/$BASHPID/stat" ] && ticks=$(sed 's/.*) //' "/proc/$BASHPID/stat" | awk '{ print $14 + $15 }')
+    [ -r "/proc/$shell/stat" ] && ticks=$(sed 's/.*) //' "/proc/$shell/stat" | awk '{ print $14 + $15 }')
     echo "$status $((SECONDS - start)) $((ticks / ticks_per_second))" > "$logs/$name.result"
 }
 
