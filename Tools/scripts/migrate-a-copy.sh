@@ -5,7 +5,8 @@
 # Examples/IndexDirectory, then `convert-calls --write`, `convert-body --write` and
 # `delete-twins --write` on both (each proven by the compiler); then builds the copy (the
 # targets the tool rewrote and those that compile them) and runs the client tests and the
-# documentation tests' run of every example. What CI runs. (Swift 6 mode code at scale is
+# documentation tests' run of every example. Not in CI (the blind corpora took its place there:
+# Tools/README.md, "CI"). (Swift 6 mode code at scale is
 # Tools/Corpus's and the blind corpora's part: migrate-corpus.sh.)
 #
 # Second runs (that each command is idempotent) and the report are checked on Tools/Corpus

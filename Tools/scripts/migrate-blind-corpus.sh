@@ -7,7 +7,7 @@
 #   1. adopt Sources/ Tests/ --write
 #   2. report Sources/ Tests/
 #   3. add-async-twins Sources/ Tests/ --write; then, when it says so, the TomorrowlandAsync
-#      product added to the targets whose files now import it
+#      product added to the targets it names, and (when it asks) add-async-twins again
 #   4. add-promise-twins Sources/ Tests/ --write
 #   5. the TwinTests target of Package.swift's comment uncommented (tests of the async twins)
 #   6. convert-calls Sources/ Tests/ TwinTests/ --write
@@ -32,36 +32,64 @@
 # --keep is given (then it holds logs/ with every command's output and every build log).
 # Exits non-zero when the end state does not build, or its tests fail, in either mode.
 #
-#   Tools/scripts/migrate-blind-corpus.sh HomeHub [--keep] [--async-product-first]
-#   Tools/scripts/migrate-blind-corpus.sh Ledger [--keep] [--async-product-first]
+# --lean (what CI runs): no build between the steps, one build and test run per mode at the
+# end, both in the copy's .build (the package's own mode first, where the tool's builds left
+# off), and the tool run the way README.md tells a user to, from the copy's root:
+# `swift run --package-path ../Tomorrowland/Tools tomorrowland-migrate …`. The copy then sits
+# in a temporary folder next to `Tomorrowland`, a symbolic link to this checkout (its
+# dependency rewritten from `../../..` to `../Tomorrowland`), so the tool's build is this
+# checkout's Tools/.build. Also exits non-zero when a command of the tool fails.
+#
+#   Tools/scripts/migrate-blind-corpus.sh HomeHub [--keep] [--async-product-first] [--lean]
+#   Tools/scripts/migrate-blind-corpus.sh Ledger [--keep] [--async-product-first] [--lean]
 set -uo pipefail
 name="${1:-}"
 keep=0
 product_first=0
+lean=0
 for option in "${@:2}"; do
     case "$option" in
     --keep) keep=1 ;;
     --async-product-first) product_first=1 ;;
+    --lean) lean=1 ;;
     *) echo "unknown option $option" >&2; exit 2 ;;
     esac
 done
 tools="$(cd "$(dirname "$0")/.." && pwd)"
 corpus="$tools/BlindCorpora/$name"
 if [ -z "$name" ] || [ ! -f "$corpus/Package.swift" ]; then
-    echo "usage: $0 <HomeHub|Ledger> [--keep] [--async-product-first]  (a folder of Tools/BlindCorpora)" >&2
+    echo "usage: $0 <HomeHub|Ledger> [--keep] [--async-product-first] [--lean]  (a folder of Tools/BlindCorpora)" >&2
     exit 2
 fi
-work="$tools/BlindCorpora/.run-$name"
-logs="$work/logs"
-rm -rf "$work"
-[ "$keep" = 1 ] || trap 'rm -rf "$work"' EXIT
+if [ "$lean" = 1 ]; then
+    # A user's layout: <folder>/Tomorrowland, a symbolic link to this checkout, and
+    # <folder>/<name>, the copy, whose dependency is `path: "../Tomorrowland"`.
+    folder="$(mktemp -d)"
+    work="$folder/$name"
+    logs="$folder/logs"
+    [ "$keep" = 1 ] || trap 'rm -rf "$folder"' EXIT
+    ln -s "$(cd "$tools/.." && pwd)" "$folder/Tomorrowland"
+else
+    work="$tools/BlindCorpora/.run-$name"
+    logs="$work/logs"
+    rm -rf "$work"
+    [ "$keep" = 1 ] || trap 'rm -rf "$work"' EXIT
+fi
 mkdir -p "$work"
 # tar keeps the symbolic links (files two targets share) as links.
 (cd "$corpus" && tar --exclude='.build' --exclude='.build-*' --exclude='.swiftpm' -cf - .) | (cd "$work" && tar -xf -)
 mkdir -p "$logs"
 
-swift build --package-path "$tools" --product tomorrowland-migrate > "$logs/tool-build.log" 2>&1 || { cat "$logs/tool-build.log"; exit 1; }
-tool="$(swift build --package-path "$tools" --show-bin-path)/tomorrowland-migrate"
+if [ "$lean" = 1 ]; then
+    perl -pi -e 's|path: "\.\./\.\./\.\."|path: "../Tomorrowland"|' "$work/Package.swift"
+    grep -q 'path: "\.\./Tomorrowland"' "$work/Package.swift" || { echo "no path: \"../../..\" dependency in $name's Package.swift" >&2; exit 1; }
+    # The documented command, from the package's root (README.md, "The migration tool, from your
+    # package"); the tool's build is the checkout's Tools/.build.
+    tool_command=(swift run --package-path ../Tomorrowland/Tools tomorrowland-migrate)
+else
+    swift build --package-path "$tools" --product tomorrowland-migrate > "$logs/tool-build.log" 2>&1 || { cat "$logs/tool-build.log"; exit 1; }
+    tool_command=("$(swift build --package-path "$tools" --show-bin-path)/tomorrowland-migrate")
+fi
 cd "$work"
 # The symbolic links of the sources (files two targets share), with what they point to.
 links() { find Sources Tests TwinTests -type l -printf '%p -> %l\n' 2>/dev/null | sort; }
@@ -76,8 +104,22 @@ else
     mode_style=none
 fi
 
-# in_mode <mode> <swift command…>: the command in Swift <mode> mode, with --scratch-path
-# .build-swift<mode> (each mode its own build folder).
+# The package's own mode, in which the tool builds it (in .build).
+case "$mode_style" in
+manifest) own_mode=$(grep -oE 'swiftLanguageModes: \[\.v[0-9]+\]' Package.swift | grep -oE '[0-9]+') ;;
+*) own_mode=6 ;;
+esac
+modes="6 5"
+[ "$lean" = 0 ] || modes="$own_mode $([ "$own_mode" = 6 ] && echo 5 || echo 6)"
+
+# scratch <mode>: .build-swift<mode>, each mode its own build folder; with --lean, .build for
+# both (the tool's, whose dependencies are built by then; a mode change rebuilds only the
+# corpus's modules), the package's own mode first.
+scratch() {
+    if [ "$lean" = 1 ]; then echo .build; else echo ".build-swift$1"; fi
+}
+
+# in_mode <mode> <swift command…>: the command in Swift <mode> mode, in scratch <mode>.
 in_mode() {
     local mode="$1" status
     shift
@@ -85,21 +127,21 @@ in_mode() {
     manifest)
         cp -p Package.swift "$logs/Package.swift.saved"
         sed -i -E "s/swiftLanguageModes: \[\.v[0-9]+\]/swiftLanguageModes: [.v$mode]/" Package.swift
-        "$@" --scratch-path ".build-swift$mode"
+        "$@" --scratch-path "$(scratch "$mode")"
         status=$?
         cp -p "$logs/Package.swift.saved" Package.swift
         ;;
     environment)
         if [ "$mode" = 5 ]; then
-            env "$mode_variable=5" "$@" --scratch-path ".build-swift$mode"
+            env "$mode_variable=5" "$@" --scratch-path "$(scratch "$mode")"
         else
-            env -u "$mode_variable" "$@" --scratch-path ".build-swift$mode"
+            env -u "$mode_variable" "$@" --scratch-path "$(scratch "$mode")"
         fi
         status=$?
         ;;
     *)
         [ "$mode" = 6 ] || { echo "(no way to choose Swift $mode mode in this manifest)"; return 1; }
-        "$@" --scratch-path ".build-swift$mode"
+        "$@" --scratch-path "$(scratch "$mode")"
         status=$?
         ;;
     esac
@@ -115,7 +157,9 @@ declare -A final_status
 # after <step>: build in both modes and print the errors of each; where it builds, run the tests.
 after() {
     local step="$1" mode log count
-    for mode in 6 5; do
+    # --lean: the end state only.
+    [ "$lean" = 0 ] || [ "$step" = 8-delete-twins ] || return 0
+    for mode in $modes; do
         log="$logs/$step-swift$mode-build.log"
         if in_mode "$mode" swift build --build-tests > "$log" 2>&1; then
             final_status[$mode]=0
@@ -151,8 +195,9 @@ run() {
     shift
     local start end status
     start=$(date +%s.%N)
-    "$tool" "$@" > "$logs/$step.out" 2> "$logs/$step.err"
+    "${tool_command[@]}" "$@" > "$logs/$step.out" 2> "$logs/$step.err"
     status=$?
+    [ "$status" = 0 ] || tool_failed=1
     end=$(date +%s.%N)
     printf '   tomorrowland-migrate %s: exit %s, %.1f s; %s\n' "$*" "$status" "$(awk "BEGIN { print $end - $start }")" \
         "$(grep -E 'file\(s\) changed' "$logs/$step.out" | tail -1)"
@@ -184,6 +229,8 @@ notes 2-report
 
 # add_async_product <target>: `.product(name: "TomorrowlandAsync", …)` next to its Tomorrowland product.
 add_async_product() {
+    # Listed already: nothing to add.
+    TARGET="$1" perl -0ne 'exit(!/name:\s*"\Q$ENV{TARGET}\E",\s*dependencies:\s*\[[^\]]*TomorrowlandAsync/)' Package.swift && return 0
     TARGET="$1" perl -0pi -e 's/(\.(?:test)?[tT]arget\(\s*name:\s*"\Q$ENV{TARGET}\E",\s*dependencies:\s*\[[^\]]*?)\.product\(name: "Tomorrowland", package: "Tomorrowland"\)/$1.product(name: "Tomorrowland", package: "Tomorrowland"), .product(name: "TomorrowlandAsync", package: "Tomorrowland")/s' Package.swift
     TARGET="$1" perl -0ne 'exit(!/name:\s*"\Q$ENV{TARGET}\E",\s*dependencies:\s*\[[^\]]*TomorrowlandAsync/)' Package.swift
 }
@@ -197,22 +244,33 @@ if [ "$product_first" = 1 ]; then
 fi
 
 echo "== 3. add-async-twins Sources/ Tests/ --write"
-run 3-add-async-twins add-async-twins Sources/ Tests/ --write
-twins=$(grep -rc "Async twin of" Sources Tests | awk -F: '{ sum += $2 } END { print sum + 0 }')
-pins=$(grep -c 'gets `as' "$logs/3-add-async-twins.err" || true)
-skips=$(grep -c ': no async twin: ' "$logs/3-add-async-twins.err" || true)
-echo "   $twins async twins, $pins call sites pinned, $skips functions skipped"
-notes 3-add-async-twins
+# twins_step <step>: add-async-twins, and what it wrote so far.
+twins_step() {
+    run "$1" add-async-twins Sources/ Tests/ --write
+    twins=$(grep -rc "Async twin of" Sources Tests | awk -F: '{ sum += $2 } END { print sum + 0 }')
+    pins=$(grep -c 'gets `as' "$logs/$1.err" || true)
+    skips=$(grep -c ': no async twin: ' "$logs/$1.err" || true)
+    echo "   $twins async twins, $pins call sites pinned, $skips functions skipped"
+    notes "$1"
+}
+twins_step 3-add-async-twins
+# The user's step (MIGRATION.md): the product, for the targets the tool names (twins it left
+# out until then: it runs again) or whose files it made import TomorrowlandAsync.
+asked=$(sed -n 's/.*add the TomorrowlandAsync product to the dependencies of the target(s) \(.*\), then run add-async-twins again.*/\1/p' \
+    "$logs/3-add-async-twins.err" | tr -d ',')
 if grep -q 'add the TomorrowlandAsync product to their targets' "$logs/3-add-async-twins.err"; then
-    # The user's step (MIGRATION.md): the product, for each target whose files now import it.
-    for folder in $(grep -rl '^import TomorrowlandAsync' Sources Tests 2>/dev/null | cut -d/ -f1-2 | sort -u); do
-        target="${folder#*/}"
-        if add_async_product "$target"; then
-            echo "   (the TomorrowlandAsync product added to $target, as the note asks)"
-        else
-            echo "   (could not add the TomorrowlandAsync product to $target)"
-        fi
-    done
+    asked="$asked $(grep -rl '^import TomorrowlandAsync' Sources Tests 2>/dev/null | cut -d/ -f2 | sort -u)"
+fi
+for target in $(printf '%s\n' $asked | sort -u); do
+    if add_async_product "$target"; then
+        echo "   (the TomorrowlandAsync product added to $target, as the note asks)"
+    else
+        echo "   (could not add the TomorrowlandAsync product to $target)"
+    fi
+done
+if grep -q 'then run add-async-twins again' "$logs/3-add-async-twins.err"; then
+    echo "== 3b. add-async-twins Sources/ Tests/ --write, again (as the note asks)"
+    twins_step 3b-add-async-twins
 fi
 after 3-add-async-twins
 
@@ -263,7 +321,8 @@ after 8-delete-twins
 
 echo "== 9. the end state"
 failed=0
-for mode in 6 5; do
+[ "${tool_failed:-0}" = 0 ] || { echo "   a command of the tool failed (exit status above)"; failed=1; }
+for mode in $modes; do
     case "${final_status[$mode]}" in
     0) echo "   Swift $mode mode: builds, tests pass: $(tests "$logs/8-delete-twins-swift$mode-test.log")" ;;
     2) echo "   Swift $mode mode: builds, tests fail: $(tests "$logs/8-delete-twins-swift$mode-test.log")"

@@ -17,7 +17,7 @@
 # runs the tests in Swift 6 and in Swift 5 mode (StoreTests and ArticleTests check with
 # DispatchQueue.getSpecific that each callback runs on the queue its context names, before and
 # after convert-body moved it into a twin), and checks that its debug build of
-# Tomorrowland has none of the explorer's schedule points. What CI runs (.ci/run).
+# Tomorrowland has none of the explorer's schedule points. CI runs it (migrate-corpora.sh).
 #
 #   Tools/scripts/migrate-corpus.sh            # from the repository root or anywhere
 set -euo pipefail

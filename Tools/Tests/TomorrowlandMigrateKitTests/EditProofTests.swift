@@ -142,6 +142,24 @@ extension EditProofTests {
     }
 }
 
+/// Ledger (a Swift 5 package) after convert-body: `NSLock.lock()` moved into an async twin is
+/// a warning in Swift 5 mode and an error in Swift 6 mode; the proof reads it as an error.
+@Suite("Swift 6 errors in Swift 5 mode")
+struct Swift6ErrorTests {
+    @Test("a warning that Swift 6 mode makes an error is read as one; other warnings and errors are not")
+    func reading() {
+        let output = """
+            /p/A.swift:3:20: warning: instance method 'lock' is unavailable from asynchronous contexts; Use async-safe scoped \
+            locking instead; this is an error in the Swift 6 language mode
+            /p/A.swift:4:1: warning: initialization of immutable value 'x' was never used
+            /p/A.swift:5:1: error: cannot find 'y' in scope
+            """
+        let found = CompilerDiagnostic.swift6Errors(in: output)
+        #expect(found.map(\.line) == [3])
+        #expect(found.first?.message.hasPrefix("instance method 'lock' is unavailable from asynchronous contexts") == true)
+    }
+}
+
 @Suite("--test: the package's tests on a copy with the changes")
 struct ScratchPackageTests {
     @Test("a change the package's tests catch is refused; one they pass is not; the package itself is untouched")

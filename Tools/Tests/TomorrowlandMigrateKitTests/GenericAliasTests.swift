@@ -77,4 +77,43 @@ struct AsyncProductTests {
             """)
         #expect(listed.listsAsyncProduct)
     }
+
+    /// Both blind corpora as MIGRATION.md orders the steps: no target had the product yet, and
+    /// the proof found the twins it cannot write one file a round, until it gave up after 8.
+    @Test("a target that does not import TomorrowlandAsync gets no twins, and one note names it")
+    func targetsWithoutTheProduct() {
+        let set = SourceSet.inMemory([
+            (path: "/p/Sources/Core/A.swift", text: "import Tomorrowland\nfunc a() -> Promise<Int, Error> { fatalError() }\n"),
+            // A requirement left out makes its conformer a candidate: left out too.
+            (path: "/p/Sources/Core/P.swift", text: """
+                import Tomorrowland
+                protocol P { func p() -> Promise<Int, Error> }
+                struct S: P { func p() -> Promise<Int, Error> { fatalError() } }
+                """),
+            (path: "/p/Sources/Twins/B.swift", text: "import Tomorrowland\nfunc b() -> Promise<Int, Error> { fatalError() }\n"),
+            (path: "/p/Sources/Above/C.swift", text: "import Tomorrowland\nfunc c() -> Promise<Int, Error> { fatalError() }\n"),
+        ])
+        let oracle = CompilerOracle(swiftc: "swiftc", modules: [
+            ModuleInvocation(name: "TomorrowlandAsync", sources: ["/t/Async.swift"], arguments: [], dependencies: ["Tomorrowland"]),
+            ModuleInvocation(name: "Core", sources: ["/p/Sources/Core/A.swift", "/p/Sources/Core/P.swift"], arguments: [], dependencies: ["Tomorrowland"]),
+            ModuleInvocation(name: "Twins", sources: ["/p/Sources/Twins/B.swift"], arguments: [], dependencies: ["TomorrowlandAsync"]),
+            // Through the module it imports.
+            ModuleInvocation(name: "Above", sources: ["/p/Sources/Above/C.swift"], arguments: [], dependencies: ["Twins"]),
+        ])
+        let candidates = { (decisions: ProofDecisions) in
+            AddAsyncTwins.plan(set, project: Project(set), decisions: decisions, elsewhere: []).candidates
+        }
+        #expect(candidates(ProofDecisions()).map(\.name).sorted() == ["a", "b", "c", "p"])
+        var decisions = ProofDecisions()
+        let note = AddAsyncTwins.rejectTargetsWithoutAsyncProduct(oracle: oracle, set: set, decisions: &decisions, candidates: candidates)
+        #expect(decisions.rejected.keys.map { ($0.container ?? "") + "." + $0.signature }.sorted() == [".a()", "P.p()", "S.p()"])
+        #expect(decisions.rejected.values.first?.contains("Core, does not depend on the TomorrowlandAsync product") == true)
+        #expect(note?.message.hasPrefix("add the TomorrowlandAsync product to the dependencies of the target(s) Core, then run") == true)
+        var none = ProofDecisions()
+        let everyTarget = CompilerOracle(swiftc: "swiftc", modules: oracle.modules.map { module in
+            module.name == "Core" ? ModuleInvocation(name: "Core", sources: module.sources, arguments: [], dependencies: ["TomorrowlandAsync"]) : module
+        })
+        #expect(AddAsyncTwins.rejectTargetsWithoutAsyncProduct(oracle: everyTarget, set: set, decisions: &none, candidates: candidates) == nil)
+        #expect(none.rejected.isEmpty)
+    }
 }

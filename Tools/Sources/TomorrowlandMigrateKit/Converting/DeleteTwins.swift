@@ -35,7 +35,10 @@ public enum DeleteTwins {
             result.notes = start.refusal.map { [$0] } ?? []
             return result
         }
-        let (changes, kept) = plan(prover.set, project: prover.project, facts: prover.before, includingPublic: includingPublic)
+        let (changes, kept) = plan(
+            prover.set, project: prover.project, facts: prover.before, includingPublic: includingPublic,
+            sameDeclaration: sharedDeclarations(facts: prover.before, oracle: oracle)
+        )
         let proof = prover.settle(changes)
         var left = kept
         for (change, reason) in proof.dropped {
@@ -61,18 +64,22 @@ public enum DeleteTwins {
     /// The deletions to prove (one per twin, or one per protocol extension whose twins all go),
     /// and the twins kept.
     static func plan(
-        _ set: SourceSet, project: Project, facts: CompilerFacts, includingPublic: Bool
+        _ set: SourceSet, project: Project, facts: CompilerFacts, includingPublic: Bool, sameDeclaration: [String: String] = [:]
     ) -> (changes: [PlannedChange], kept: [ConvertCalls.Left]) {
         var kept: [ConvertCalls.Left] = []
         var deletions: [(site: FunctionSite, usr: String)] = []
         var seen = Set<String>()
-        // Where each declaration is referenced, by USR.
+        // Where each declaration is referenced, by USR (one key for a declaration of a file
+        // that several modules compile: `sharedDeclarations`).
         var places: [String: [String]] = [:]
+        let key = { (usr: String) in sameDeclaration[usr] ?? usr }
         for (path, file) in facts.files.sorted(by: { $0.key < $1.key }) {
             let scannedFile = set.files.first { CompilerFacts.key($0.path) == path }
             let lines = LineTable(scannedFile?.text ?? (try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
             for (offset, usrs) in file.references.sorted(by: { $0.key < $1.key }) {
-                for usr in usrs { places[usr, default: []].append("\(scannedFile?.path ?? path):\(lines.line(of: offset))") }
+                for usr in usrs {
+                    places[key(usr), default: []].append("\(scannedFile?.path ?? path):\(lines.line(of: offset))")
+                }
             }
         }
         let requirements = Set(set.files.flatMap(FunctionSite.all(in:)).filter { $0.decl.enclosingProtocol != nil }.map(\.witnessKey))
@@ -81,7 +88,7 @@ public enum DeleteTwins {
             guard seen.insert(pair.twinUSR).inserted else { continue }
             let site = pair.twinSite
             let text = "`\(site.signature)` (\(pair.twin == .async ? "async" : "promise") twin)"
-            if let callers = places[pair.twinUSR], !callers.isEmpty {
+            if let callers = places[key(pair.twinUSR)], !callers.isEmpty {
                 kept.append(.init(path: site.file.path, line: site.line, text: text, reason: Reason.called(at: callers)))
             } else if requirements.contains(site.witnessKey) {
                 kept.append(.init(path: site.file.path, line: site.line, text: text, reason: Reason.witness))
@@ -111,6 +118,34 @@ public enum DeleteTwins {
             changes.append(deletion(of: site.decl, in: site.file, summary: "`\(site.signature)`"))
         }
         return (changes, kept)
+    }
+
+    /// One key for the USRs of a declaration in a file that several modules compile (a
+    /// symbolic link): the compiler's facts of the file are one module's, and a call through
+    /// another module's copy names that copy's USR. The key is the demangled name with those
+    /// modules' names replaced; USRs of other modules have none.
+    static func sharedDeclarations(facts: CompilerFacts, oracle: CompilerOracle) -> [String: String] {
+        var modulesOfFile: [String: [String]] = [:]
+        for module in oracle.modules {
+            for source in module.sources { modulesOfFile[source, default: []].append(module.name) }
+        }
+        let sharing = Set(modulesOfFile.values.filter { $0.count > 1 }.flatMap { $0 })
+        guard !sharing.isEmpty else { return [:] }
+        let prefixes = sharing.map { "s:\($0.utf8.count)\($0)" }
+        let usrs = Set(facts.files.values.flatMap { file in file.references.values.flatMap { $0 } + file.declarations.map(\.usr) })
+            .filter { usr in prefixes.contains { usr.hasPrefix($0) } }.sorted()
+        guard !usrs.isEmpty else { return [:] }
+        let demangler = ((oracle.swiftc as NSString).deletingLastPathComponent as NSString).appendingPathComponent("swift-demangle")
+        let lines = Process.capture(demangler, ["--compact"] + usrs.map { "$s" + $0.dropFirst(2) }).output.split(separator: "\n")
+        guard lines.count == usrs.count else { return [:] }
+        var keys: [String: String] = [:]
+        for (usr, demangled) in zip(usrs, lines) {
+            var key = String(demangled)
+            // Longest first: `LedgerFeaturesLite.` before `LedgerFeatures.`.
+            for module in sharing.sorted(by: { $0.count > $1.count }) { key = key.replacingOccurrences(of: module + ".", with: "(shared).") }
+            keys[usr] = key
+        }
+        return keys
     }
 
     /// Where each name appears in an `#if` clause of the scanned files that the compiler did not

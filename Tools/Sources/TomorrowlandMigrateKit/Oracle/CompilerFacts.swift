@@ -80,6 +80,10 @@ public struct CompilerFacts: Sendable {
     public internal(set) var files: [String: File] = [:]
     /// `path:line:column: error: message` lines the compiler printed.
     public internal(set) var errors: [CompilerDiagnostic] = []
+    /// Warnings of changed text that are errors in Swift 6 mode (`…; this is an error in the
+    /// Swift 6 language mode`), where the package's mode is 5: a proof drops the change whose
+    /// own text has one, so that what a command writes builds in both modes.
+    public internal(set) var swift6Errors: [CompilerDiagnostic] = []
     /// Promise types of calls as Swift source spells them without module names
     /// (`Promise<String, StoreError>`), by mangled type.
     public internal(set) var spelledTypes: [String: String] = [:]
@@ -243,6 +247,15 @@ public struct CompilerDiagnostic: Sendable, Equatable, CustomStringConvertible {
             }
         }
         return result
+    }
+
+    /// The warnings of `output` that Swift 6 mode makes errors.
+    static func swift6Errors(in output: String) -> [CompilerDiagnostic] {
+        output.split(separator: "\n").compactMap { line in
+            guard let warning = parse(line, kind: "warning"), warning.message.hasSuffix("; this is an error in the Swift 6 language mode")
+            else { return nil }
+            return warning
+        }
     }
 
     /// `path:line:column: <kind>: message`, or nil.

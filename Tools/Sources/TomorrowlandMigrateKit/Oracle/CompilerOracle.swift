@@ -269,6 +269,7 @@ public struct CompilerOracle: Sendable {
                  "-continue-building-after-errors", "-enable-batch-mode"]
             )
             facts.errors += CompilerDiagnostic.errors(in: run.output).map { $0.mapping(original) }
+            if strict { facts.swift6Errors += CompilerDiagnostic.swift6Errors(in: run.output).map { $0.mapping(original) } }
             for (number, source) in sources.enumerated() {
                 guard let data = FileManager.default.contents(atPath: dumps.appendingPathComponent("\(number).json").path) else { continue }
                 try facts.add(astJSON: data, path: original[source] ?? source)

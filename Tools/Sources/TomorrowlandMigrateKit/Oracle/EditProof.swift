@@ -305,6 +305,18 @@ struct EditProof {
             }
         }
         let updated = Self.updatedTexts(changes, in: set)
+        // A Swift 6 error of the changes' own text counts (the package builds in Swift 5 mode
+        // as well as 6 then); in text they leave as it was, it is the code's own warning.
+        for warning in after.swift6Errors {
+            let path = CompilerFacts.key(warning.path)
+            let mine = byFile[path] ?? []
+            let flat = mine.flatMap { index in changes[index].edits.indices.map { (change: index, edit: $0) } }
+            let position = Proof.offset(line: warning.line, column: warning.column, in: updated[path] ?? originalText(path))
+            if case .inserted(let edit, _) = EditMap(flat.map { changes[$0.change].edits[$0.edit] }).origin(of: position) {
+                let change = flat[edit].change
+                issues.append(Issue(change: change, path: path, line: changes[change].line, message: warning.message))
+            }
+        }
         for error in after.errors {
             let path = CompilerFacts.key(error.path)
             let mine = byFile[path] ?? []

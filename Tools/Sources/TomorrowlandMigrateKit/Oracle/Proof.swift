@@ -39,6 +39,16 @@ extension AddAsyncTwins {
         let project = Project(set, compiler: before)
         let elsewhere = existingTwins(around: set)
         var decisions = ProofDecisions()
+        // Twins in a target that does not depend on TomorrowlandAsync cannot compile: left out
+        // before the proof (which would find them one file a round), and one note names the targets.
+        let productNote = rejectTargetsWithoutAsyncProduct(oracle: oracle, set: set, decisions: &decisions) { decisions in
+            plan(set, project: project, decisions: decisions, elsewhere: elsewhere).candidates
+        }
+        func finish(_ result: MigrationResult) -> MigrationResult {
+            var result = result
+            if let productNote { result.notes.append(productNote) }
+            return result
+        }
         /// One round: the plan for `decisions`, and what the compiler says about it.
         func attempt(_ decisions: ProofDecisions) throws -> (plan: Plan, proof: Proof, issues: [Proof.Issue]) {
             let plan = plan(set, project: project, decisions: decisions, elsewhere: elsewhere)
@@ -57,7 +67,7 @@ extension AddAsyncTwins {
             } catch {
                 return syntaxOnly(set, because: "the compiler could not be run on the scratch copy (\(error))")
             }
-            guard !plan.result.changes.isEmpty else { return plan.result }
+            guard !plan.result.changes.isEmpty else { return finish(plan.result) }
             if issues.isEmpty {
                 var result = plan.result
                 let checked = before.files.values.reduce(0) { $0 + $1.references.count }
@@ -66,7 +76,7 @@ extension AddAsyncTwins {
                     message: "checked by the compiler (round \(round)): all \(checked) references in \(before.files.count) file(s) "
                         + "name the same declaration as before, and the twins type-check"
                 ))
-                return result
+                return finish(result)
             }
             let previous = decisions
             let unresolved = proof.decide(issues, project: project, decisions: &decisions)
@@ -89,7 +99,7 @@ extension AddAsyncTwins {
             guard let found else {
                 var result = MigrationResult(problems: set.problems)
                 result.notes = stuck.map { note in MigrationNote(path: note.path, line: note.line, message: "nothing written: " + note.message) }
-                return result
+                return finish(result)
             }
             let first = stuck[0]
             decisions.rejected[found] = "the compiler objects to it (found by proving the twins in halves): "
@@ -97,7 +107,42 @@ extension AddAsyncTwins {
         }
         var result = MigrationResult(problems: set.problems)
         result.notes.append(MigrationNote(path: paths.first ?? ".", line: 1, message: "nothing written: the proof did not settle in 8 rounds"))
-        return result
+        return finish(result)
+    }
+
+    /// Rejects the candidates whose module imports Tomorrowland but not TomorrowlandAsync,
+    /// directly or through the modules it imports (as the build manifest says: a module built
+    /// for another target is not enough), whose twins' `.value` it declares. `candidates` plans for the
+    /// decisions so far: a rejected requirement makes its conformers candidates, so it is asked
+    /// again until nothing more is rejected. The note that names those targets, or nil when
+    /// there are none.
+    static func rejectTargetsWithoutAsyncProduct(
+        oracle: CompilerOracle, set: SourceSet, decisions: inout ProofDecisions, candidates: (ProofDecisions) -> [FunctionSite]
+    ) -> MigrationNote? {
+        var waiting: [String: Int] = [:] // module → twins left out
+        var rejectedSome = true
+        while rejectedSome {
+            rejectedSome = false
+            for site in candidates(decisions) where decisions.rejected[key(site)] == nil {
+                let path = CompilerFacts.key(site.file.path)
+                // Only where the module's imports are known (a build manifest's: it imports Tomorrowland).
+                guard let module = oracle.modules.first(where: { $0.sources.contains(path) }), module.name != "TomorrowlandAsync",
+                      case let imports = oracle.imports(of: module), imports.contains("Tomorrowland"), !imports.contains("TomorrowlandAsync")
+                else { continue }
+                decisions.rejected[key(site)] = "its target, \(module.name), does not depend on the TomorrowlandAsync product, "
+                    + "which the twin needs (see the note on Package.swift)"
+                waiting[module.name, default: 0] += 1
+                rejectedSome = true
+            }
+        }
+        guard !waiting.isEmpty else { return nil }
+        let targets = waiting.keys.sorted()
+        let root = PackageContext(roots: set.roots)?.root
+        return MigrationNote(
+            path: root.map { $0 + "/Package.swift" } ?? "Package.swift", line: 1,
+            message: "add the TomorrowlandAsync product to the dependencies of the target(s) \(targets.joined(separator: ", ")), "
+                + "then run add-async-twins again: the twins of \(waiting.values.reduce(0, +)) function(s) there need it"
+        )
     }
 
     /// How many proofs the search for twins the compiler's messages do not name may take, in all.
