@@ -16,9 +16,6 @@ public enum ConvertBody {
         /// The compiler's USR of the twin, and where the wrapper's call of it ends in `edits[1]`.
         var twinUSR: String?
         var wrapperCallOffset: Int?
-        /// Whether the wrapper's Task captures a `self` or parameter not known to be `Sendable`
-        /// (allowed in a Swift 5 mode module, as the chain's callbacks captured it).
-        var capturesNonSendable = false
         /// Whether the promise version is deleted instead of becoming the wrapper: nothing calls it
         /// any more, and its wrapper would capture a non-`Sendable` value that Swift 6 mode rejects.
         var withoutWrapper = false
@@ -47,15 +44,16 @@ public enum ConvertBody {
         result(of: plan(set, project: Project(set)), in: set)
     }
 
-    /// `sendableChecked(path)`: whether the module of `path` rejects a non-`Sendable` capture
-    /// (Swift 6 mode, or complete concurrency checking); without the compiler, assumed so.
+    /// A wrapper never captures a `self` or parameter not known to be `Sendable`, in either
+    /// language mode: what the tool writes must build in Swift 6 mode too (a Swift 5 mode package
+    /// accepts such a capture silently, and it is the race Swift 6 mode names).
     /// `callers(usr)`: every reference of a declaration (its place: path and offset), in the
     /// scanned files and the modules that import them; with it, a chain whose wrapper would capture
     /// a non-`Sendable` value in Swift 6 mode is converted without a wrapper when nothing but its
     /// twin and chains converted with it call the promise version (`includingPublic`: a public,
     /// open or package one too; `inactive`: names mentioned in `#if` clauses the compiler did not see).
     static func plan(
-        _ set: SourceSet, project: Project, sendableChecked: (String) -> Bool = { _ in true },
+        _ set: SourceSet, project: Project,
         callers: ((String) -> [(path: String, offset: Int)])? = nil, includingPublic: Bool = false, inactive: [String: [String]] = [:]
     ) -> Plan {
         var plan = Plan()
@@ -113,7 +111,6 @@ public enum ConvertBody {
                 }
                 continue
             }
-            let checked = sendableChecked(site.file.path)
             var sendableReason: String?
             if conformer, let callers, let place = callsOfRequirementTwin(
                 on: site, twins: toolTwins.filter { $0.name == site.name && $0.labels == site.labels && protocols.contains($0.container ?? "") },
@@ -123,12 +120,12 @@ public enum ConvertBody {
                 leave("no async twin of its own; one would take the calls of the requirement's twin on `\(site.container ?? "")` (\(place))")
                 continue
             }
-            if conformer, let reason = reasonToLeave(site, promise, project: project, sendableChecked: checked) {
+            if conformer, let reason = reasonToLeave(site, promise, project: project) {
                 // Its promise version answers the protocol's callers: it stays, so its wrapper must be written.
                 leave(reason + " (a protocol requirement's implementation: its promise version stays)")
                 continue
             }
-            if let reason = reasonToLeave(site, promise, project: project, sendableChecked: checked) {
+            if let reason = reasonToLeave(site, promise, project: project) {
                 // Only a capture Swift 6 mode rejects: without a wrapper there is no Task to capture it.
                 // Not one a subclass overrides or a protocol requirement may name: neither is a reference.
                 let overridden = everySite.contains { other in
@@ -144,8 +141,6 @@ public enum ConvertBody {
                 }
                 sendableReason = reason
             }
-            // Swift 5 mode: the wrapper's Task may capture what the chain's callbacks captured.
-            let capturesNonSendable = !checked && reasonToLeave(site, promise, project: project, sendableChecked: true) != nil
             let awaited = AwaitedCalls()
             let hasTwin: (FunctionCallExprSyntax) -> Bool = { call in
                 guard hasTwinByName(call) else { return false }
@@ -230,7 +225,7 @@ public enum ConvertBody {
                 }
                 plan.conversions.append(Conversion(
                     site: site, edits: edits, scope: start..<end, twinUSR: twin.flatMap(project.usr(of:)), wrapperCallOffset: callOffset,
-                    capturesNonSendable: capturesNonSendable, awaitedThroughTwins: awaited.texts
+                    awaitedThroughTwins: awaited.texts
                 ))
             }
         }
@@ -396,21 +391,6 @@ public enum ConvertBody {
         return collector.calls
     }
 
-    /// Whether the module compiling `path` rejects a non-`Sendable` capture: Swift 6 mode (or
-    /// later), or complete concurrency checking. A Swift 5 mode module accepts the wrapper's
-    /// capture as it accepted the 1.x callbacks' (no diagnostic at the default checking).
-    static func checksSendability(of path: String, in modules: [ModuleInvocation]) -> Bool {
-        let key = CompilerFacts.key(path)
-        guard let module = modules.first(where: { $0.sources.contains { CompilerFacts.key($0) == key } }) else { return true }
-        let arguments = module.arguments
-        if arguments.contains("-strict-concurrency=complete") { return true }
-        for (argument, value) in zip(arguments, arguments.dropFirst()) {
-            if argument == "-strict-concurrency", value == "complete" { return true }
-            if argument == "-swift-version", let version = Int(value.prefix { $0.isNumber }) { return version >= 6 }
-        }
-        return true
-    }
-
     /// The promise function's new body: its twin in a Task that starts at once
     /// (`StdPromise(on: .immediate) { … }`: synchronously, in the caller's isolation, until the
     /// twin first suspends, as 1.x ran the function's statements and its chain's first request
@@ -565,7 +545,6 @@ extension ConvertBody {
         }
         let set = set.recognizing(before)
         let project = Project(set, compiler: before)
-        var checked: [String: Bool] = [:]
         // Every reference, by the USR it names: who still calls a promise version.
         var places: [String: [(path: String, offset: Int)]] = [:]
         for (path, file) in before.files {
@@ -575,12 +554,6 @@ extension ConvertBody {
         }
         var plan = plan(
             set, project: project,
-            sendableChecked: { path in
-                if let known = checked[path] { return known }
-                let answer = checksSendability(of: path, in: oracle.modules)
-                checked[path] = answer
-                return answer
-            },
             callers: { places[$0] ?? [] }, includingPublic: includingPublic, inactive: DeleteTwins.inactiveMentions(in: set, facts: before)
         )
         let changes = plan.conversions.map { conversion in
@@ -607,16 +580,7 @@ extension ConvertBody {
             plan.left.append(MigrationNote(path: change.path, line: change.line, message: "\(signature): left as a chain: \(reason)"))
         }
         plan.conversions.removeAll { !accepted.contains($0.summary) }
-        var notes = outcome.notes
-        let capturing = plan.conversions.filter(\.capturesNonSendable)
-        if !capturing.isEmpty {
-            notes.append(MigrationNote(
-                path: capturing[0].site.file.path, line: capturing[0].site.line,
-                message: "\(capturing.count) of the wrappers capture a `self` or parameter not known to be Sendable, as the chain's "
-                    + "callbacks did: Swift 5 mode accepts both; Swift 6 mode will reject both (\(capturing.map(\.site.signature).joined(separator: ", ")))"
-            ))
-        }
-        return result(of: plan, in: set, extraNotes: notes)
+        return result(of: plan, in: set, extraNotes: outcome.notes)
     }
 }
 
