@@ -51,9 +51,9 @@ public struct CompilerOracle: Sendable {
     /// Those modules themselves are type-checked from source by `facts`, so they need no
     /// build: only what they and their importers import is built, one `swift build --target`
     /// each (a no-op when warm), and a command run after another's write does not recompile
-    /// what the write changed. First, `swift build --target` with a name no target has writes
-    /// SwiftPM's manifest for the package as it is now (files added or removed) and builds
-    /// nothing. When the manifest is older than `Package.swift` after that, when a scanned
+    /// what the write changed. The modules are read from SwiftPM's manifest for the package
+    /// as it is now (files added or removed), which those builds write (`buildDependencies`).
+    /// When the manifest is older than `Package.swift` after that, when a scanned
     /// module uses macros or plugins (their executables and outputs come from a build), or
     /// when a build fails, `swift build --build-tests` builds everything (and says what does
     /// not compile). Modules SwiftPM generates (test discovery, the test runner) are left out:
@@ -64,14 +64,7 @@ public struct CompilerOracle: Sendable {
         }
         let manifest = package.root + "/.build/debug.yaml"
         let swiftBuild = ["swift", "build", "--package-path", package.root]
-        _ = Process.capture("/usr/bin/env", swiftBuild + ["--target", "tomorrowland-migrate: the manifest only"])
-        var built = false
-        if isNewer(manifest, than: package.root + "/Package.swift"), let text = try? String(contentsOfFile: manifest, encoding: .utf8) {
-            let planned = packageModules(in: text, root: package.root)
-            if let targets = dependencyTargets(of: roots, in: planned.map(\.module), root: package.root) {
-                built = targets.allSatisfy { target in Process.capture("/usr/bin/env", swiftBuild + ["--target", target]).status == 0 }
-            }
-        }
+        let built = buildDependencies(of: roots, manifest: manifest, package: package.root, swiftBuild: swiftBuild)
         if !built {
             let build = Process.capture("/usr/bin/env", swiftBuild + ["--build-tests"])
             guard build.status == 0 else {
@@ -90,6 +83,55 @@ public struct CompilerOracle: Sendable {
         return .success(CompilerOracle(
             swiftc: swiftc, modules: modules.map(\.module), cacheDirectory: package.root + "/.build/tomorrowland-migrate/asts"
         ))
+    }
+
+    /// Builds what the modules holding `roots` and their importers import (`dependencyTargets`),
+    /// as SwiftPM's manifest for the package as it is now says; false when that takes a build
+    /// of everything (a target fails, a scanned module needs a build of its own, the manifest
+    /// is older than `Package.swift`).
+    ///
+    /// Every `swift build --target` writes the manifest anew before it builds, so the targets
+    /// are first read from the manifest an earlier run left: their builds write it, and it is
+    /// read again for a target they did not name. The manifest is written alone (`--target`
+    /// with a name no target has: nothing is built) only when no build wrote it: when there
+    /// is none yet, when it names no target to build, or when a target it named fails.
+    private static func buildDependencies(of roots: [String], manifest: String, package root: String, swiftBuild: [String]) -> Bool {
+        var fresh = false
+        func writeManifest() {
+            _ = Process.capture("/usr/bin/env", swiftBuild + ["--target", "tomorrowland-migrate: the manifest only"])
+            fresh = true
+        }
+        func planned() -> [String]? {
+            guard isNewer(manifest, than: root + "/Package.swift"), let text = try? String(contentsOfFile: manifest, encoding: .utf8) else {
+                return nil
+            }
+            return dependencyTargets(of: roots, in: packageModules(in: text, root: root).map(\.module), root: root)
+        }
+        if !isNewer(manifest, than: root + "/Package.swift") { writeManifest() }
+        var done = Set<String>()
+        while true {
+            let plannedFresh = fresh
+            guard let targets = planned() else {
+                if plannedFresh { return false }
+                writeManifest()
+                continue
+            }
+            let missing = targets.filter { !done.contains($0) }
+            if missing.isEmpty {
+                if plannedFresh { return true }
+                writeManifest()
+                continue
+            }
+            for target in missing {
+                guard Process.capture("/usr/bin/env", swiftBuild + ["--target", target]).status == 0 else {
+                    if plannedFresh { return false }
+                    if !fresh { writeManifest() }
+                    break
+                }
+                done.insert(target)
+                fresh = true
+            }
+        }
     }
 
     /// The manifest's modules but those SwiftPM generates into the build folder.
