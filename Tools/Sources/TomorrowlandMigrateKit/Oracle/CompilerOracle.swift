@@ -238,7 +238,10 @@ public struct CompilerOracle: Sendable {
         // Modules emitted to `scratchModules` this run. `forPackage` does not build the modules
         // that hold `paths`, so one that another of them imports is always emitted from source.
         var emitted = Set<String>()
-        // Modules whose text changed, or that import one that did: the others keep `unchanged`.
+        // Modules whose text changed, or that import one that did, and whose interface is not the
+        // one `unchanged` saw: the modules that import none of them keep `unchanged`. (An emitted
+        // module is the same bytes for the same interface, wherever its sources are and whatever
+        // the bodies of its non-inlinable functions say: what an importer type-checks against.)
         var changed = Set<String>()
         // The cache keys of the modules type-checked this run, for the modules that import them.
         var cacheKeys: [String: String] = [:]
@@ -256,9 +259,17 @@ public struct CompilerOracle: Sendable {
                 sources.append(copy)
                 original[copy] = source
             }
-            let seesChange = !original.isEmpty || module.dependencies.contains(where: changed.contains)
+            // (Through the modules it imports too: their imports are loaded with them.)
+            let seesChange = !original.isEmpty || imports(of: module).contains(where: changed.contains)
             if seesChange { changed.insert(module.name) }
             let importedLater = involved.dropFirst(index + 1).contains { $0.dependencies.contains(module.name) }
+            // Keeps the module just placed in `scratchModules`; a changed module whose interface
+            // is the one `unchanged` saw changes nothing for its importers.
+            let noteInterface = {
+                guard let data = FileManager.default.contents(atPath: scratchModules + "/\(module.name).swiftmodule") else { return }
+                facts.interfaces[module.name] = data
+                if seesChange, unchanged?.interfaces[module.name] == data { changed.remove(module.name) }
+            }
             let search = emitted.isEmpty ? [] : ["-I", scratchModules]
             // One frontend that skips the bodies the interface does not need, as a build's own
             // emit-module job does (without `-wmo` the driver type-checks every file again, in
@@ -272,6 +283,7 @@ public struct CompilerOracle: Sendable {
                     !facts.errors.contains { $0.line == error.line && $0.message == error.message }
                 }
                 emitted.insert(module.name)
+                noteInterface()
             }
             if !seesChange, let unchanged, module.sources.allSatisfy({ unchanged.files[$0] != nil }) {
                 for source in module.sources { facts.files[source] = unchanged.files[source] }
@@ -295,7 +307,10 @@ public struct CompilerOracle: Sendable {
                 }
                 if copied != false {
                     for (number, source) in sources.enumerated() { facts.files[CompilerFacts.key(original[source] ?? source)] = kept.files[number] }
-                    if copied == true { emitted.insert(module.name) }
+                    if copied == true {
+                        emitted.insert(module.name)
+                        noteInterface()
+                    }
                     cacheKeys[module.name] = key
                     continue
                 }
