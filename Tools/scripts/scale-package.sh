@@ -23,6 +23,7 @@
 #   Tools/scripts/scale-package.sh            # generate, build, run the pipeline, print the table
 #   Tools/scripts/scale-package.sh --generate # only write the package (Tools/.scale-package)
 #   Tools/scripts/scale-package.sh --keep     # keep the package and its logs afterwards
+#   Tools/scripts/scale-package.sh --modules 4   # a smaller package: the first 4 modules (19,000 lines)
 #
 # Heavy (a 100,000-line package built once and type-checked by every command): run it on a quiet
 # machine, or under `nice -n 10`. The results: Tools/.scale-package.results (also printed).
@@ -33,14 +34,16 @@ work="$tools/.scale-package"
 results="$tools/.scale-package.results"
 generate_only=false
 keep=false
-for arg in "$@"; do
-    case "$arg" in
+modules=20
+while [ $# -gt 0 ]; do
+    case "$1" in
         --generate) generate_only=true; keep=true ;;
         --keep) keep=true ;;
-        *) echo "usage: $0 [--generate] [--keep]" >&2; exit 2 ;;
+        --modules) modules="$2"; shift ;;
+        *) echo "usage: $0 [--generate] [--keep] [--modules N]" >&2; exit 2 ;;
     esac
+    shift
 done
-modules=20
 rm -rf "$work"
 $keep || trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/Sources"
