@@ -287,7 +287,15 @@ public struct CompilerOracle: Sendable {
             }
             if !seesChange, let unchanged, module.sources.allSatisfy({ unchanged.files[$0] != nil }) {
                 for source in module.sources { facts.files[source] = unchanged.files[source] }
-                if importedLater { emit() }
+                guard importedLater else { continue }
+                // The same sources against the same imports: the module `unchanged` saw.
+                if unchanged.errors.isEmpty, let data = unchanged.interfaces[module.name],
+                   FileManager.default.createFile(atPath: scratchModules + "/\(module.name).swiftmodule", contents: data) {
+                    emitted.insert(module.name)
+                    facts.interfaces[module.name] = data
+                } else {
+                    emit()
+                }
                 continue
             }
             // Kept facts of the same text (a previous command's proof, a second run).
