@@ -223,6 +223,42 @@ struct OraclePackageTests {
     }
 }
 
+extension OraclePackageTests {
+    @Test("a proof type-checks the importers of a changed module again only when its interface changed, through any import")
+    func importersOfAnUnchangedInterface() throws {
+        let root = try Self.package()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let path = { (relative: String) in root.appendingPathComponent(relative).path }
+        let (lib, app, tests) = (path("Sources/Lib/Lib.swift"), path("Sources/App/App.swift"), path("Tests/AppTests/AppTests.swift"))
+        let oracle = try CompilerOracle.forPackage(around: [path("Sources/Lib"), path("Sources/App")]).get()
+        let scanned = oracle.pathsWithDependents(of: [lib, app])
+        let before = try oracle.facts(for: scanned)
+        #expect(before.errors.isEmpty)
+        #expect(Set(before.interfaces.keys) == ["Lib", "App"], "the modules another scanned one imports were emitted")
+        // The facts the proof may keep, marked: a module type-checked again has references.
+        var marked = before
+        marked.files[app] = CompilerFacts.File()
+        marked.files[tests] = CompilerFacts.File()
+        let isKept = { (facts: CompilerFacts, file: String) in facts.file(file)?.references.isEmpty == true }
+
+        // A body changes: App and AppTests see the same Lib, and keep their facts.
+        let body = try oracle.facts(for: scanned, replacing: [lib: "import Base\npublic func lib() -> Int { base() + 2 }\n"], unchanged: marked)
+        #expect(body.errors.isEmpty)
+        #expect(body.interfaces["Lib"] == before.interfaces["Lib"])
+        #expect(isKept(body, app) && isKept(body, tests))
+        #expect(body.file(lib)?.references.isEmpty == false)
+
+        // Lib gains a function: App is type-checked again; its own interface is the same, but
+        // AppTests loads Lib through it, and is type-checked again too.
+        let added = "import Base\npublic func lib() -> Int { base() + 1 }\npublic func added() -> Int { 5 }\n"
+        let interface = try oracle.facts(for: scanned, replacing: [lib: added], unchanged: marked)
+        #expect(interface.errors.isEmpty)
+        #expect(interface.interfaces["Lib"] != before.interfaces["Lib"])
+        #expect(interface.interfaces["App"] == before.interfaces["App"])
+        #expect(!isKept(interface, app) && !isKept(interface, tests))
+    }
+}
+
 @Suite("the oracle's kept dumps")
 struct ASTCacheTests {
     @Test("a module's dump is kept by its text and read back for the same text; another text is type-checked again")

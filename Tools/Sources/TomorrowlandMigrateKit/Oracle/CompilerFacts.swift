@@ -87,6 +87,10 @@ public struct CompilerFacts: Sendable {
     /// Promise types of calls as Swift source spells them without module names
     /// (`Promise<String, StoreError>`), by mangled type.
     public internal(set) var spelledTypes: [String: String] = [:]
+    /// The module each module of the set that another imports was emitted as (its interface),
+    /// by module name: a proof's importers of a module whose interface did not change see the
+    /// same declarations, and keep these facts (`CompilerOracle.facts`).
+    var interfaces: [String: Data] = [:]
 
     /// The type of the call whose called name is at `offset` in `path`, spelled for source,
     /// when it is a promise type that names no generic parameter.

@@ -51,9 +51,9 @@ public struct CompilerOracle: Sendable {
     /// Those modules themselves are type-checked from source by `facts`, so they need no
     /// build: only what they and their importers import is built, one `swift build --target`
     /// each (a no-op when warm), and a command run after another's write does not recompile
-    /// what the write changed. First, `swift build --target` with a name no target has writes
-    /// SwiftPM's manifest for the package as it is now (files added or removed) and builds
-    /// nothing. When the manifest is older than `Package.swift` after that, when a scanned
+    /// what the write changed. The modules are read from SwiftPM's manifest for the package
+    /// as it is now (files added or removed), which those builds write (`buildDependencies`).
+    /// When the manifest is older than `Package.swift` after that, when a scanned
     /// module uses macros or plugins (their executables and outputs come from a build), or
     /// when a build fails, `swift build --build-tests` builds everything (and says what does
     /// not compile). Modules SwiftPM generates (test discovery, the test runner) are left out:
@@ -64,14 +64,7 @@ public struct CompilerOracle: Sendable {
         }
         let manifest = package.root + "/.build/debug.yaml"
         let swiftBuild = ["swift", "build", "--package-path", package.root]
-        _ = Process.capture("/usr/bin/env", swiftBuild + ["--target", "tomorrowland-migrate: the manifest only"])
-        var built = false
-        if isNewer(manifest, than: package.root + "/Package.swift"), let text = try? String(contentsOfFile: manifest, encoding: .utf8) {
-            let planned = packageModules(in: text, root: package.root)
-            if let targets = dependencyTargets(of: roots, in: planned.map(\.module), root: package.root) {
-                built = targets.allSatisfy { target in Process.capture("/usr/bin/env", swiftBuild + ["--target", target]).status == 0 }
-            }
-        }
+        let built = buildDependencies(of: roots, manifest: manifest, package: package.root, swiftBuild: swiftBuild)
         if !built {
             let build = Process.capture("/usr/bin/env", swiftBuild + ["--build-tests"])
             guard build.status == 0 else {
@@ -90,6 +83,55 @@ public struct CompilerOracle: Sendable {
         return .success(CompilerOracle(
             swiftc: swiftc, modules: modules.map(\.module), cacheDirectory: package.root + "/.build/tomorrowland-migrate/asts"
         ))
+    }
+
+    /// Builds what the modules holding `roots` and their importers import (`dependencyTargets`),
+    /// as SwiftPM's manifest for the package as it is now says; false when that takes a build
+    /// of everything (a target fails, a scanned module needs a build of its own, the manifest
+    /// is older than `Package.swift`).
+    ///
+    /// Every `swift build --target` writes the manifest anew before it builds, so the targets
+    /// are first read from the manifest an earlier run left: their builds write it, and it is
+    /// read again for a target they did not name. The manifest is written alone (`--target`
+    /// with a name no target has: nothing is built) only when no build wrote it: when there
+    /// is none yet, when it names no target to build, or when a target it named fails.
+    private static func buildDependencies(of roots: [String], manifest: String, package root: String, swiftBuild: [String]) -> Bool {
+        var fresh = false
+        func writeManifest() {
+            _ = Process.capture("/usr/bin/env", swiftBuild + ["--target", "tomorrowland-migrate: the manifest only"])
+            fresh = true
+        }
+        func planned() -> [String]? {
+            guard isNewer(manifest, than: root + "/Package.swift"), let text = try? String(contentsOfFile: manifest, encoding: .utf8) else {
+                return nil
+            }
+            return dependencyTargets(of: roots, in: packageModules(in: text, root: root).map(\.module), root: root)
+        }
+        if !isNewer(manifest, than: root + "/Package.swift") { writeManifest() }
+        var done = Set<String>()
+        while true {
+            let plannedFresh = fresh
+            guard let targets = planned() else {
+                if plannedFresh { return false }
+                writeManifest()
+                continue
+            }
+            let missing = targets.filter { !done.contains($0) }
+            if missing.isEmpty {
+                if plannedFresh { return true }
+                writeManifest()
+                continue
+            }
+            for target in missing {
+                guard Process.capture("/usr/bin/env", swiftBuild + ["--target", target]).status == 0 else {
+                    if plannedFresh { return false }
+                    if !fresh { writeManifest() }
+                    break
+                }
+                done.insert(target)
+                fresh = true
+            }
+        }
     }
 
     /// The manifest's modules but those SwiftPM generates into the build folder.
@@ -196,7 +238,10 @@ public struct CompilerOracle: Sendable {
         // Modules emitted to `scratchModules` this run. `forPackage` does not build the modules
         // that hold `paths`, so one that another of them imports is always emitted from source.
         var emitted = Set<String>()
-        // Modules whose text changed, or that import one that did: the others keep `unchanged`.
+        // Modules whose text changed, or that import one that did, and whose interface is not the
+        // one `unchanged` saw: the modules that import none of them keep `unchanged`. (An emitted
+        // module is the same bytes for the same interface, wherever its sources are and whatever
+        // the bodies of its non-inlinable functions say: what an importer type-checks against.)
         var changed = Set<String>()
         // The cache keys of the modules type-checked this run, for the modules that import them.
         var cacheKeys: [String: String] = [:]
@@ -214,22 +259,43 @@ public struct CompilerOracle: Sendable {
                 sources.append(copy)
                 original[copy] = source
             }
-            let seesChange = !original.isEmpty || module.dependencies.contains(where: changed.contains)
+            // (Through the modules it imports too: their imports are loaded with them.)
+            let seesChange = !original.isEmpty || imports(of: module).contains(where: changed.contains)
             if seesChange { changed.insert(module.name) }
             let importedLater = involved.dropFirst(index + 1).contains { $0.dependencies.contains(module.name) }
+            // Keeps the module just placed in `scratchModules`; a changed module whose interface
+            // is the one `unchanged` saw changes nothing for its importers.
+            let noteInterface = {
+                guard let data = FileManager.default.contents(atPath: scratchModules + "/\(module.name).swiftmodule") else { return }
+                facts.interfaces[module.name] = data
+                if seesChange, unchanged?.interfaces[module.name] == data { changed.remove(module.name) }
+            }
             let search = emitted.isEmpty ? [] : ["-I", scratchModules]
+            // One frontend that skips the bodies the interface does not need, as a build's own
+            // emit-module job does (without `-wmo` the driver type-checks every file again, in
+            // one job per file: eight times the CPU). The bodies' errors come from the dump.
             let emit = {
                 let run = Process.capture(swiftc, search + module.arguments + sources + [
                     "-emit-module", "-emit-module-path", scratchModules + "/\(module.name).swiftmodule", "-diagnostic-style", "llvm",
+                    "-wmo", "-experimental-skip-non-inlinable-function-bodies-without-types",
                 ])
                 facts.errors += CompilerDiagnostic.errors(in: run.output).map { $0.mapping(original) }.filter { error in
                     !facts.errors.contains { $0.line == error.line && $0.message == error.message }
                 }
                 emitted.insert(module.name)
+                noteInterface()
             }
             if !seesChange, let unchanged, module.sources.allSatisfy({ unchanged.files[$0] != nil }) {
                 for source in module.sources { facts.files[source] = unchanged.files[source] }
-                if importedLater { emit() }
+                guard importedLater else { continue }
+                // The same sources against the same imports: the module `unchanged` saw.
+                if unchanged.errors.isEmpty, let data = unchanged.interfaces[module.name],
+                   FileManager.default.createFile(atPath: scratchModules + "/\(module.name).swiftmodule", contents: data) {
+                    emitted.insert(module.name)
+                    facts.interfaces[module.name] = data
+                } else {
+                    emit()
+                }
                 continue
             }
             // Kept facts of the same text (a previous command's proof, a second run).
@@ -249,7 +315,10 @@ public struct CompilerOracle: Sendable {
                 }
                 if copied != false {
                     for (number, source) in sources.enumerated() { facts.files[CompilerFacts.key(original[source] ?? source)] = kept.files[number] }
-                    if copied == true { emitted.insert(module.name) }
+                    if copied == true {
+                        emitted.insert(module.name)
+                        noteInterface()
+                    }
                     cacheKeys[module.name] = key
                     continue
                 }
@@ -378,6 +447,7 @@ enum BuildManifest {
 extension Process {
     /// Runs `executable` with `arguments`; its exit status and its standard output and error together.
     static func capture(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String) {
+        let started = Date()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -387,6 +457,51 @@ extension Process {
         do { try process.run() } catch { return (-1, "cannot run \(executable): \(error)") }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        ToolTrace.record(executable: executable, arguments: arguments, since: started)
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// Where the time goes: with `TOMORROWLAND_MIGRATE_TRACE=<file>` in the environment, every
+/// process the tool runs appends one line to that file (tab-separated: the tool's process id,
+/// seconds since the tool started, the run's wall seconds, what it ran). Nothing otherwise.
+public enum ToolTrace {
+    private static let file = ProcessInfo.processInfo.environment["TOMORROWLAND_MIGRATE_TRACE"]
+    private static let start = Date()
+
+    /// Appends a line for a process that ran from `since` until now.
+    static func record(executable: String, arguments: [String], since: Date) {
+        guard let file else { return }
+        let now = Date()
+        record(String(format: "%.2f\t%.2f\t", since.timeIntervalSince(start), now.timeIntervalSince(since)) + summary(executable, arguments), in: file)
+    }
+
+    /// Appends a line for a phase of the tool's own work (`phase` names it).
+    public static func phase(_ phase: String, since: Date) {
+        guard let file else { return }
+        record(String(format: "%.2f\t%.2f\t", since.timeIntervalSince(start), Date().timeIntervalSince(since)) + "tool " + phase, in: file)
+    }
+
+    private static func summary(_ executable: String, _ arguments: [String]) -> String {
+        let name = (executable as NSString).lastPathComponent
+        let mode = arguments.first { ["-dump-ast", "-emit-sil", "-emit-module", "build", "test", "--compact"].contains($0) } ?? ""
+        let module = zip(arguments, arguments.dropFirst()).first { $0.0 == "-module-name" || $0.0 == "--target" }?.1 ?? ""
+        let sources = arguments.filter { $0.hasSuffix(".swift") && !$0.hasPrefix("-") }.count
+        return "\(name == "env" ? arguments.first ?? name : name) \(mode) \(module) \(sources) files"
+    }
+
+    private static let lock = NSLock()
+
+    private static func record(_ line: String, in path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        let text = "\(getpid())\t" + line + "\n"
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            try? text.write(toFile: path, atomically: false, encoding: .utf8)
+            return
+        }
+        handle.seekToEndOfFile()
+        handle.write(Data(text.utf8))
+        try? handle.close()
     }
 }
