@@ -30,6 +30,9 @@ public enum AddAsyncTwins {
         var alreadyTwinned: [FunctionSite] = []
         // A requirement the proof rejected serves no conformer: they get twins of their own.
         let requirements = everySite.filter { $0.inProtocol && $0.promise != nil && !$0.isAsync && decisions.rejected[key($0)] == nil }
+        // What a site's twin could meet (an existing twin, an overload, a clash) has its name: looked
+        // up once per site, not by a scan of every site (quadratic in a package's functions).
+        let sitesNamed = Dictionary(grouping: everySite, by: \.name)
         for site in everySite {
             // A promise type the compiler sees and the tool cannot spell: said, not passed over.
             if site.promise == nil, !site.isAsync, !site.isLocal, let compiled = site.file.unspelledPromises[site.decl.endOffset] {
@@ -44,11 +47,12 @@ public enum AddAsyncTwins {
                 result.notes.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): no async twin: \(reason)"))
                 continue
             }
-            switch decide(site, promise, project: project, everySite: everySite, requirements: requirements) {
+            let named = sitesNamed[site.name] ?? []
+            switch decide(site, promise, project: project, sameName: named, requirements: requirements) {
             case .add: candidates.append(site)
             case .alreadyDone:
                 // Its async twin exists (not: it is itself the promise twin of an async function).
-                if Twins.forwardedName(ofPromiseTwin: site.decl) != site.name, everySite.contains(where: { $0.isAsync && $0.overloads(site) }) {
+                if Twins.forwardedName(ofPromiseTwin: site.decl) != site.name, named.contains(where: { $0.isAsync && $0.overloads(site) }) {
                     alreadyTwinned.append(site)
                 }
             case .skip(let reason):
@@ -162,7 +166,7 @@ public enum AddAsyncTwins {
         // (A call of an actor's method or from another isolation needs its `await`.)
         let untwinned = everySite.filter { site in
             site.promise != nil && !site.isAsync && !twinned.contains(site.name) && !site.isLocal
-                && !everySite.contains { $0.isAsync && $0.name == site.name } && project.isolation(of: site) == .nonisolated
+                && !(sitesNamed[site.name] ?? []).contains { $0.isAsync } && project.isolation(of: site) == .nonisolated
         }
         let untwinnedByName = Dictionary(grouping: untwinned, by: \.name)
         let everyByName = Dictionary(grouping: everySite.filter { untwinnedByName[$0.name] != nil }, by: \.name)
@@ -255,18 +259,18 @@ public enum AddAsyncTwins {
     }
 
     private static func decide(
-        _ site: FunctionSite, _ promise: PromiseType, project: Project, everySite: [FunctionSite], requirements: [FunctionSite]
+        _ site: FunctionSite, _ promise: PromiseType, project: Project, sameName: [FunctionSite], requirements: [FunctionSite]
     ) -> TwinDecision {
         // Its twin exists (idempotent); an async method of the same name and labels but other
         // parameter types is another overload, and the twin is added beside it.
-        if everySite.contains(where: { $0.isAsync && $0.overloads(site) && $0.hasParameterTypes(of: site) }) { return .alreadyDone }
+        if sameName.contains(where: { $0.isAsync && $0.overloads(site) && $0.hasParameterTypes(of: site) }) { return .alreadyDone }
         if Twins.forwardedName(ofPromiseTwin: site.decl) == site.name { return .alreadyDone } // itself a promise twin
         if !site.inProtocol, let requirement = requirements.first(where: { project.implements(site, $0) }) {
             let name = requirement.container ?? ""
             return .skip(SkipReason("implements `\(name).\(requirement.signature)`: the twin in `extension \(name)` serves it"))
         }
         if let reason = Twins.commonSkipReason(site, project: project, asyncTwin: true) { return .skip(reason) }
-        if let reason = clash(of: site, with: everySite, project: project) { return .skip(reason) }
+        if let reason = clash(of: site, with: sameName, project: project) { return .skip(reason) }
         if let scope = site.scope, scope.libraryGenericNames.contains(promise.error), !scope.constrainsErrorToSwiftError,
            !constrainsError(scope, project: project) {
             return .skip(SkipReason(
