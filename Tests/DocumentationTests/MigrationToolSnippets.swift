@@ -79,3 +79,52 @@ struct MigrationToolSnippets {
         await #expect(throws: BadgeError.self) { try await (badgeCaption(id: 0) as StdPromise<String>).value }
     }
 }
+
+/// MIGRATION.md, "Large codebases": a chain whose callbacks were registered with an invalidation
+/// token, as `convert-body` writes its twin (the token's validity taken where 1.x registered the
+/// callbacks, checked where each would have run).
+@MainActor
+final class TokenKeptStatusView {
+    struct Tracker: Sendable {
+        func status(_ id: Int) async throws -> Int { id * 10 }
+    }
+
+    let tracker = Tracker()
+    let token = PromiseInvalidationToken()
+    private(set) var shown: [String] = []
+
+    nonisolated func decode(_ body: Int) -> String { "status \(body)" }
+
+    func show(_ status: String) { shown.append(status) }
+
+    func refresh(_ id: Int) async throws -> String {
+        // 1.x: tracker.status(id).map(on: .utility, token: token) { decode($0) }
+        //          .then(on: .main, token: token) { self.show($0) }
+        let validity = token.validity()
+        let body = try await tracker.status(id)
+        let status = try await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+            guard validity.isValid else { throw CancellationError() }
+            return decode(body)
+        }
+        if validity.isValid {
+            show(status)
+        }
+        return status
+    }
+}
+
+@Suite("MIGRATION.md: a converted chain keeps its token's rule")
+struct TokenKeptSnippetTests {
+    @Test @MainActor func validTokenShowsAndInvalidatedTokenCancels() async throws {
+        let view = TokenKeptStatusView()
+        #expect(try await view.refresh(2) == "status 20")
+        #expect(view.shown == ["status 20"])
+        // A validity taken before an invalidation turns false (the twin's steps check it).
+        let validity = view.token.validity()
+        view.token.invalidate()
+        #expect(!validity.isValid)
+        let fresh = try await view.refresh(3)
+        #expect(fresh == "status 30", "a validity taken after the invalidation is valid")
+        #expect(view.shown == ["status 20", "status 30"])
+    }
+}
