@@ -44,7 +44,7 @@ final class InterleavingTests: XCTestCase {
 
     /// One test per scenario below: a scenario added to `Scenarios.all` without its test
     /// would never be explored.
-    func testEveryScenarioHasItsTest() { XCTAssertEqual(Scenarios.all.count, 30) }
+    func testEveryScenarioHasItsTest() { XCTAssertEqual(Scenarios.all.count, 31) }
 
     /// Every scenario names the rules its check states, and each is a rule of Rules.md (1-30).
     func testEveryScenarioNamesTheRulesItChecks() {
@@ -86,6 +86,7 @@ final class InterleavingTests: XCTestCase {
     func testScenario27_delayedPromiseFirstAccesses() { exploreAll(27) }
     func testScenario28_invalidationsObserverVsRelease() { exploreAll(28) }
     func testScenario29_operationStartVsCancel() { exploreAll(29) }
+    func testScenario30_twoKeepersReleased() { exploreAll(30) }
 
     // MARK: Past bugs, put back
 

@@ -24,6 +24,7 @@ extension Scenarios {
         Scenario(name: "an invalidations iterator registering vs the token's release vs invalidate()", rules: [15, 16],
                  make: invalidationsObserverVsRelease),
         Scenario(name: "PromiseOperation: start vs cancel vs an observer", rules: [2, 26], make: operationStartVsCancel),
+        Scenario(name: "two keepers released at once: the resolver's handle and a pipe's", rules: [1], make: twoKeepersReleased),
     ]
 
     /// Runs the work handed over so far (drains of actor mailboxes), until none is left.
@@ -199,6 +200,34 @@ extension Scenarios {
                 expect(finished && !executing, "at the end: isFinished \(finished), isExecuting \(executing) (rule 26)"),
                 checkResolvedCore("promise", box.value!))
             return firstProblem(problem, releasedOnce(kept, nil, "the operation"), releasedOnce(box, counter))
+        })
+    }
+
+    // MARK: The keeper count
+
+    /// Rule 1: the last keeper gone cancels a pending promise, however two releases
+    /// interleave. The resolver's handle and a second keeper (as a pipe holds one, and drops it
+    /// when its node is dropped unresolved, `PipeNode.dropped`) are released on two threads at
+    /// once: the count must reach zero exactly once. A decrement made of a load and a store
+    /// (mutation 02) loses one of them, and the promise stays pending for good.
+    @Sendable static func twoKeepersReleased() -> ScenarioRun {
+        let log = EventLog(), counter = ReleaseCounter()
+        let (promise, resolver) = Promise<Int, Never>.makeWithResolver()
+        promise._box.retainKeeper()
+        let lastResolver = Kept(resolver)
+        let box = Kept(promise._box)
+        let core = promise._box
+        return ScenarioRun(threads: [
+            { log.record("drop"); lastResolver.value = nil; log.record("dropped") },
+            { log.record("release"); core.releaseKeeper(); log.record("released") },
+            observing(promise, log, counter),
+        ], check: {
+            let result = describe(box.value?.result)
+            let problem = firstProblem(
+                expect(result == "cancelled", "result \(result), no keeper left (rule 1)"),
+                observedOnce(log, "cancelled"),
+                checkResolvedCore("promise", box.value!))
+            return firstProblem(problem, releasedOnce(box, counter))
         })
     }
 }
