@@ -1,6 +1,8 @@
 // Stress: resolution, cancel requests, observer registration, keeper release and
 // cancellation propagation racing on two threads. Every observer must be called exactly
-// once, with the one winning result.
+// once, with the one winning result. Under the thread sanitizer each loop runs a tenth of its
+// rounds (`reducedUnderThreadSanitizer`): the sanitizer reports an unordered pair of accesses
+// whatever their timing, while the ordinary run keeps the rounds the outcome races need.
 
 import Dispatch
 import Foundation
@@ -35,7 +37,7 @@ final class RaceStressTests: XCTestCase {
     }
 
     func testStress_fulfillRejectCancelRequestCancelAndRegistrationRace() {
-        let iterations = 10_000
+        let iterations = reducedUnderThreadSanitizer(10_000)
         let failures = Recorder<String>()
         for i in 0..<iterations {
             let (promise, resolver) = P.makeWithResolver()
@@ -82,7 +84,7 @@ final class RaceStressTests: XCTestCase {
         // Rule 1: the pipe keeps the target resolvable, so dropping the target's resolver
         // while the inner promise resolves must never cancel the target.
         let failures = Recorder<String>()
-        for i in 0..<5_000 {
+        for i in 0..<reducedUnderThreadSanitizer(5_000) {
             let (inner, innerResolver) = P.makeWithResolver()
             let target: P
             let holder = Slot<P.Resolver?>()
@@ -106,7 +108,7 @@ final class RaceStressTests: XCTestCase {
         // Two resolver copies: one fulfils, the other is dropped. Whatever the order, the
         // first resolution wins and observers see it once.
         let failures = Recorder<String>()
-        for i in 0..<5_000 {
+        for i in 0..<reducedUnderThreadSanitizer(5_000) {
             let a = Slot<P.Resolver?>(), b = Slot<P.Resolver?>()
             let promise: P
             do {
@@ -131,7 +133,7 @@ final class RaceStressTests: XCTestCase {
 
     func testStress_cancelPropagationRacesChildrenAndHandles() {
         let failures = Recorder<String>()
-        for i in 0..<5_000 {
+        for i in 0..<reducedUnderThreadSanitizer(5_000) {
             let handlerRuns = Counter()
             let c1: P, c2: P
             let parentHolder = Slot<P?>()
@@ -158,7 +160,7 @@ final class RaceStressTests: XCTestCase {
     func testStress_tokenInvalidationRacesCallbacks() {
         let failures = Recorder<String>()
         let token = PromiseInvalidationToken()
-        for i in 0..<5_000 {
+        for i in 0..<reducedUnderThreadSanitizer(5_000) {
             let (promise, resolver) = P.makeWithResolver()
             let ran = Counter()
             let observer = promise.then(on: .immediate, token: token) { _ in ran.increment() }
@@ -178,7 +180,7 @@ final class RaceStressTests: XCTestCase {
         // linkUpstream vs requestCancel: however they interleave, the cancel request on the
         // target reaches the inner promise exactly once (rule 27).
         let failures = Recorder<String>()
-        for i in 0..<5_000 {
+        for i in 0..<reducedUnderThreadSanitizer(5_000) {
             let requests = Counter()
             let innerHolder = Slot<P?>()
             do {
@@ -203,7 +205,7 @@ final class RaceStressTests: XCTestCase {
     /// the inner promise alive, and the direct fulfilment wins.
     func testStress_pipeLinkRacesResolution() {
         let failures = Recorder<String>()
-        for i in 0..<5_000 {
+        for i in 0..<reducedUnderThreadSanitizer(5_000) {
             weak var weakInner: PromiseBox<Int, String>?
             let (target, targetResolver) = P.makeWithResolver()
             do {
@@ -231,7 +233,7 @@ final class RaceStressTests: XCTestCase {
     /// is taken by publish or dropped by the link, never left on the resolved promise.
     func testStress_linkUpstreamRacesPublish() {
         let failures = Recorder<String>()
-        for i in 0..<5_000 {
+        for i in 0..<reducedUnderThreadSanitizer(5_000) {
             weak var weakUp: PromiseBox<Int, String>?
             let (promise, resolver) = P.makeWithResolver()
             do {
@@ -251,7 +253,7 @@ final class RaceStressTests: XCTestCase {
 
     func testStress_cancelHandlerRegistrationRacesRequest() {
         let failures = Recorder<String>()
-        for i in 0..<5_000 {
+        for i in 0..<reducedUnderThreadSanitizer(5_000) {
             let (promise, resolver) = P.makeWithResolver()
             let runs = Counter()
             race({ resolver.onRequestCancel(on: .immediate) { _ in runs.increment() } }, { promise.requestCancel() })
@@ -266,7 +268,7 @@ final class RaceStressTests: XCTestCase {
     /// and late handlers agree with how the promise ended.
     func testStress_cancelHandlerRegistrationRacesCancellationAndFulfilment() {
         let failures = Recorder<String>()
-        for i in 0..<5_000 {
+        for i in 0..<reducedUnderThreadSanitizer(5_000) {
             let (promise, resolver) = P.makeWithResolver()
             let runs = Counter()
             let released = Counter()
@@ -295,7 +297,7 @@ final class RaceStressTests: XCTestCase {
     func testStress_handForwardedChainResolvedFromTwoThreads() {
         let failures = Recorder<String>()
         let levels = 20
-        for i in 0..<3_000 {
+        for i in 0..<reducedUnderThreadSanitizer(3_000) {
             let (root, rootResolver) = P.makeWithResolver()
             var promises = [root]
             var resolvers: [P.Resolver] = []
@@ -335,7 +337,7 @@ final class RaceStressTests: XCTestCase {
     func testStress_handlerChainedCancelRequestsFromTwoThreads() {
         let failures = Recorder<String>()
         let levels = 100
-        for i in 0..<1_000 {
+        for i in 0..<reducedUnderThreadSanitizer(1_000) {
             let runs = (0...levels).map { _ in Counter() }
             let (root, rootResolver) = P.makeWithResolver()
             rootResolver.onRequestCancel(on: .immediate) { runs[0].increment(); $0.cancel() }
