@@ -16,7 +16,7 @@
 #   9. the end state: built and tested in Swift 6 and in Swift 5 mode
 #
 # (From step 6 on TwinTests/ is scanned too: it calls the twins, so delete-twins must see those
-# calls.) After each step the copy is built (`swift build --build-tests`) in Swift 6 and in
+# calls. A corpus without a TwinTests folder, like Orders, skips step 5 and scans Sources/ Tests/.) After each step the copy is built (`swift build --build-tests`) in Swift 6 and in
 # Swift 5 mode, each in a scratch folder of its own, and the errors are printed per mode:
 # the count of unique `file:line:col: error:` lines and the first ones. SwiftPM stops at the
 # first module that fails, so a count covers the modules compiled so far. Where it builds, the
@@ -42,6 +42,7 @@
 #
 #   Tools/scripts/migrate-blind-corpus.sh HomeHub [--keep] [--async-product-first] [--lean]
 #   Tools/scripts/migrate-blind-corpus.sh Ledger [--keep] [--async-product-first] [--lean]
+#   Tools/scripts/migrate-blind-corpus.sh Orders [--keep] [--async-product-first] [--lean]
 set -uo pipefail
 name="${1:-}"
 keep=0
@@ -58,7 +59,7 @@ done
 tools="$(cd "$(dirname "$0")/.." && pwd)"
 corpus="$tools/BlindCorpora/$name"
 if [ -z "$name" ] || [ ! -f "$corpus/Package.swift" ]; then
-    echo "usage: $0 <HomeHub|Ledger> [--keep] [--async-product-first] [--lean]  (a folder of Tools/BlindCorpora)" >&2
+    echo "usage: $0 <HomeHub|Ledger|Orders> [--keep] [--async-product-first] [--lean]  (a folder of Tools/BlindCorpora)" >&2
     exit 2
 fi
 if [ "$lean" = 1 ]; then
@@ -279,7 +280,14 @@ run 4-add-promise-twins add-promise-twins Sources/ Tests/ --write
 notes 4-add-promise-twins
 grep -q '^0 file(s) changed' "$logs/4-add-promise-twins.out" && echo "   (nothing changed: the build is as after 3)" || after 4-add-promise-twins
 
+# The folders steps 6 to 8 scan: TwinTests/ only where the corpus has one.
+scanned=(Sources/ Tests/)
+[ -d TwinTests ] && scanned+=(TwinTests/)
+
 echo "== 5. the TwinTests target (Package.swift's comment, uncommented)"
+if [ ! -d TwinTests ]; then
+    echo "   (no TwinTests folder in $name: nothing to uncomment)"
+else
 python3 - <<'PY'
 import re
 lines = open("Package.swift").read().split("\n")
@@ -300,21 +308,22 @@ open("Package.swift", "w").write("\n".join(lines))
 print("   uncommented lines %d-%d" % (start + 1, end + 1))
 PY
 after 5-twin-tests
+fi
 
-echo "== 6. convert-calls Sources/ Tests/ TwinTests/ --write"
-run 6-convert-calls convert-calls Sources/ Tests/ TwinTests/ --write
+echo "== 6. convert-calls ${scanned[*]} --write"
+run 6-convert-calls convert-calls "${scanned[@]}" --write
 grep -E 'convert-calls: [0-9]+ call' "$logs/6-convert-calls.err" | sed "s|$work/||; s/^/   /"
 notes 6-convert-calls
 after 6-convert-calls
 
-echo "== 7. convert-body Sources/ Tests/ TwinTests/ --write"
-run 7-convert-body convert-body Sources/ Tests/ TwinTests/ --write
+echo "== 7. convert-body ${scanned[*]} --write"
+run 7-convert-body convert-body "${scanned[@]}" --write
 grep -E 'convert-body: [0-9]+ of [0-9]+' "$logs/7-convert-body.err" | sed "s|$work/||; s/^/   /"
 notes 7-convert-body
 after 7-convert-body
 
-echo "== 8. delete-twins Sources/ Tests/ TwinTests/ --include-public --write"
-run 8-delete-twins delete-twins Sources/ Tests/ TwinTests/ --include-public --write
+echo "== 8. delete-twins ${scanned[*]} --include-public --write"
+run 8-delete-twins delete-twins "${scanned[@]}" --include-public --write
 grep -E 'delete-twins: [0-9]+ twin' "$logs/8-delete-twins.err" | sed "s|$work/||; s/^/   /"
 notes 8-delete-twins
 after 8-delete-twins
