@@ -33,6 +33,9 @@ struct ChainConversion {
     var typedError = ""
     /// Whether the function returns a `TokenPromise`: a final `.withToken(token)` moves to the wrapper.
     var tokenPromise = false
+    /// The function's promise type, aliases resolved (`HubPromise<Device>`: value `Device`, error
+    /// `HubError`): the type of the result a final `tap` or `always` reads.
+    var functionPromise: PromiseType? = nil
     /// The promise type the compiler gave a call of the original body (`Promise<Menu, NetworkError>`), when known.
     var typeOfCall: (FunctionCallExprSyntax) -> String? = { _ in nil }
 
@@ -59,7 +62,6 @@ struct ChainConversion {
         "propagatingCancellation": "`propagatingCancellation`",
         // The token asks the chain's promise to cancel: the wrapper could, but the twin's own callers would not be.
         "requestCancelOnInvalidate": "`requestCancelOnInvalidate(token)` (the twin's callers would not be cancelled by an invalidation)",
-        "tap": "`tap` (reads the result)",
         "mapResult": "`mapResult`",
         "flatMapResult": "`flatMapResult`",
         "ignoringCancel": "`ignoringCancel`",
@@ -81,10 +83,16 @@ struct ChainConversion {
         /// The invalidation token the callback is registered with (`token: t`), as written.
         var token: String? = nil
 
-        /// Whether the operator is an observer (`then`, `catch`, `always`): skipped by an
+        /// Whether the operator is an observer (`then`, `catch`, `always`, `tap`): skipped by an
         /// invalidated token, its promise takes the parent's result. The others (`map`,
         /// `flatMap`, `recover`, …) are skipped and their promise is cancelled.
-        var observes: Bool { ["then", "catch", "always"].contains(name) }
+        var observes: Bool { ["then", "catch", "always", "tap"].contains(name) }
+
+        /// Whether the closure reads its parameter (the result, for `tap` and `always`).
+        var readsParameter: Bool {
+            if let (names, _) = ChainConversion.parameters(of: closure) { return names.contains { $0 != "_" } }
+            return !ChainConversion.anonymousArguments(of: closure).zero.isEmpty
+        }
     }
 
     /// Whether `body` ends in a promise chain (`x.map { … }`, `when(fulfilled:)`): the bodies
@@ -236,7 +244,7 @@ struct ChainConversion {
             if let reason = Self.unconvertible[name] { throw Left(reason) }
             // `tryMap { try … }`: the same statements; what the closure throws, the twin throws.
             if let plain = Self.throwingValueOperators[name] { name = plain }
-            let known = Self.valueOperators.union(Self.errorOperators).union(["always"])
+            let known = Self.valueOperators.union(Self.errorOperators).union(["always", "tap"])
             if !known.contains(name) {
                 if CallbackOperators.names.contains(name) { throw Left("`\(name)` is not converted") }
                 break
@@ -506,10 +514,15 @@ private struct Writer {
 
     /// A fresh name for the validity of `token` (`validity`, `validity2`, …).
     mutating func freshName(forValidityOf token: String) -> String {
-        var name = "validity"
+        freshName(stem: "validity")
+    }
+
+    /// `stem`, or `stem2`, `stem3`, … : the first not taken.
+    mutating func freshName(stem: String) -> String {
+        var name = stem
         var number = 2
         while taken.contains(name) {
-            name = "validity\(number)"
+            name = "\(stem)\(number)"
             number += 1
         }
         taken.insert(name)
@@ -726,10 +739,19 @@ private struct Writer {
 
     /// The error handlers and `always` at the end of the chain, then the `return`.
     mutating func finish(tail: [ChainConversion.Step]) throws {
+        // A final `tap` or `always` that reads the result: the result is taken, the closure runs, the result is returned.
+        if tail.count == 1, let step = tail.first, step.isLast, ["tap", "always"].contains(step.name), step.readsParameter {
+            try resultObserver(step)
+            return
+        }
         var handlers: [ChainConversion.Step] = []
         var always: [ChainConversion.Step] = []
         for step in tail {
-            if step.name == "always" {
+            if step.name == "tap", step.readsParameter {
+                throw Left("`tap` that reads the result, not at the end of the chain or after an error handler")
+            }
+            // `tap { _ in … }` returns its promise and runs the closure whatever the result: as `always`.
+            if step.name == "always" || step.name == "tap" {
                 always.append(step)
             } else if ChainConversion.valueOperators.contains(step.name) {
                 throw Left("`\(step.name)` after an error handler")
@@ -806,6 +828,57 @@ private struct Writer {
             main.insert(contentsOf: ["defer {"] + deferred.map(Self.indent) + ["}"], at: 0)
         }
         lines = main
+    }
+
+    /// A final `tap` or `always` whose closure reads the result (`PromiseResult<Value, Error>`):
+    /// the value steps in a `do` whose end and `catch` clauses set the result (`.value`, the
+    /// promise's `.error`, `.cancelled` for `CancellationError`), the closure's statements (on
+    /// its context), then the result as the twin's return or throw. 1.x ran a `tap`'s closure
+    /// next to the callers' callbacks; here it runs before the twin returns, one of the orders
+    /// 1.x allowed (an `always` ran before its promise resolved, as here).
+    mutating func resultObserver(_ step: ChainConversion.Step) throws {
+        if returned { throw Left("`\(step.name)` after a `flatMap` whose closure returns early") }
+        if conversion.noError { throw Left("`\(step.name)` that reads the result of a promise that cannot fail") }
+        guard let type = conversion.functionPromise ?? step.baseType else {
+            throw Left("`\(step.name)` that reads a result whose type is not known")
+        }
+        let placement = try placement(of: step)
+        // The result's `let` stands beside the value steps' `let`s: a parameter named like one is renamed.
+        let outerDeclared = declared
+        declared.formUnion(boundNames)
+        var (name, body) = try parameter(of: step.closure, anonymousName: "result")
+        declared = outerDeclared
+        if name.hasPrefix("(") { throw Left("`\(step.name)` whose closure takes several parameters") }
+        if boundNames.contains(name) || declared.contains(name) {
+            // `$0`, named `result` here, where a value step's `let` has that name.
+            let fresh = freshName(stem: "result")
+            body = Self.renaming(ChainConversion.anonymousArguments(of: step.closure).zero, to: fresh, in: step.closure)
+            name = fresh
+        }
+        taken.insert(name)
+        let value = pendingText
+        var main = lines
+        if ["Void", "()", "Swift.Void"].contains(type.value) {
+            if value != "()" { main.append(conversion.returnsVoidExpression(value) ? value : "_ = " + value) }
+            main.append("\(name) = .value(())")
+        } else if value.contains("\n") || value.hasPrefix("try ") || value.hasPrefix("await ") {
+            // An awaited or multi-line value: its own `let` first.
+            let kept = freshName(for: pendingPromise)
+            main += ["let \(kept) = " + value, "\(name) = .value(\(kept))"]
+        } else {
+            main.append("\(name) = .value(\(value))")
+        }
+        let caught: [String]
+        if type.hasUntypedError {
+            caught = ["} catch is CancellationError {", "    \(name) = .cancelled", "} catch {", "    \(name) = .error(error)", "}"]
+        } else {
+            caught = ["} catch let error as \(type.error) {", "    \(name) = .error(error)", "} catch {", "    \(name) = .cancelled", "}"]
+        }
+        lines = ["let \(name): PromiseResult<\(type.value), \(type.error)>", "do {"] + main.map(Self.indent) + caught
+        try run(body, step: step, placement: placement, result: false)
+        let valueCase = ["Void", "()", "Swift.Void"].contains(type.value) ? "case .value: break" : "case .value(let value): return value"
+        lines += ["switch \(name) {", valueCase, "case .error(let error): throw error", "case .cancelled: throw CancellationError()", "}"]
+        returned = true
     }
 
     /// The `catch` clause line(s) of an error handler and the statements under it. At the end

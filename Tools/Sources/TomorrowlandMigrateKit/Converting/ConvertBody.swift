@@ -155,7 +155,7 @@ public enum ConvertBody {
                 // A TokenPromise function's chain makes a plain promise; the wrapper adds the token.
                 promiseType: tokenPromise ? "Promise<\(promise.value), \(promise.error)>" : promise.spelled, noError: promise.hasNoError,
                 callerIsolatedContexts: callerIsolated, mainContexts: onMain,
-                typedError: promise.hasUntypedError || promise.hasNoError ? "" : promise.error, tokenPromise: tokenPromise,
+                typedError: promise.hasUntypedError || promise.hasNoError ? "" : promise.error, tokenPromise: tokenPromise, functionPromise: promise,
                 typeOfCall: { call in project.compiler?.spelledPromiseType(ofCallAt: Calls.nameOffset(of: call), in: site.file.path) }
             )
             switch conversion.convert(body) {
