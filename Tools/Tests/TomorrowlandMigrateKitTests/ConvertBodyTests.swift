@@ -1196,7 +1196,7 @@ struct ConvertedOrderTests {
 
 /// A final `tap` or `always` that reads the result: the result is taken in a do/catch, the
 /// closure runs (on its queue), then the twin returns or throws it (ConvertedBehaviour.swift).
-@Suite("convert-body: a final tap or always that reads the result")
+@Suite("convert-body: a final tap or always that reads the result, onCancel")
 struct ConvertedResultObserverTests {
     @Test("`tap`: the value passes, and the closure saw it on its queue before the wrapper resolved")
     func tapValue() async throws {
@@ -1242,6 +1242,21 @@ struct ConvertedResultObserverTests {
         #expect(events.all == ["value 2", "error failed", "cancelled"])
     }
 
+    @Test("`onCancel`: a value passes the handler by; a cancel request reaches the source and the handler runs on its queue")
+    func onCancel() async throws {
+        behaviourQueue.setSpecific(key: behaviourKey, value: "behaviourQueue")
+        let events = Events()
+        #expect(try await (watched(1, events: events, observed: Observed()) as Promise<Int, BehaviourError>).value == 2)
+        #expect(await (watched(-1, events: events, observed: Observed()) as Promise<Int, BehaviourError>).resolvedResult == .error(.failed))
+        let observed = Observed()
+        let pending: Promise<Int, BehaviourError> = watched(0, events: events, observed: observed)
+        pending.requestCancel()
+        #expect(await pending.resolvedResult == .cancelled)
+        #expect(observed.cancelled)
+        #expect(observed.places == ["behaviourQueue"])
+        #expect(events.all == ["shown 2", "cancelled"])
+    }
+
     static let source = """
         import Foundation
         import Tomorrowland
@@ -1267,6 +1282,10 @@ struct ConvertedResultObserverTests {
             count().tap { _ in log.lines.append("done") }
         }
 
+        func stopped(_ log: Log) -> Promise<Int, LoadError> {
+            count().onCancel(on: .utility) { log.lines.append("cancelled") }.map(on: .immediate) { $0 + 1 }
+        }
+
         func early(_ log: Log) -> Promise<Int, LoadError> {
             count().tap { result in log.lines.append("\\(result)") }.map(on: .immediate) { $0 + 1 }
         }
@@ -1276,7 +1295,7 @@ struct ConvertedResultObserverTests {
     func compiles(swiftVersion: Int) throws {
         let (result, notes, directory) = try ConvertBodyTests.proved(Self.source, path: "Log.swift", swiftVersion: swiftVersion)
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(notes.last == "convert-body: 3 of 4 chain bodies converted, 1 left (reasons above)", "\(notes)")
+        #expect(notes.last == "convert-body: 4 of 5 chain bodies converted, 1 left (reasons above)", "\(notes)")
         #expect(notes.contains { $0.hasPrefix("early(_:): left as a chain: `tap` that reads the result, not at the end") }, "\(notes)")
         let text = try #require(result.changes.first?.updated)
         #expect(text.contains("""
@@ -1324,6 +1343,19 @@ struct ConvertedResultObserverTests {
                     log.lines.append("done")
                 }
                 return try await count()
+            """), "\(text)")
+        // `onCancel` in the middle: a `do` with a `catch` of the cancellation, the value in a `let` before it.
+        #expect(text.contains("""
+                let value: Int
+                do {
+                    value = try await count()
+                } catch let error as CancellationError {
+                    await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                        log.lines.append("cancelled")
+                    }
+                    throw error
+                }
+                return value + 1
             """), "\(text)")
         // What was written compiles in the same mode (and without a warning in the twins' bodies).
         try text.write(to: directory.appendingPathComponent("Log.swift"), atomically: true, encoding: .utf8)

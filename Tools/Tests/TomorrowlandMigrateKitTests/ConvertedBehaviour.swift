@@ -256,3 +256,33 @@ nonisolated(nonsending) func settled(_ input: Int, events: Events, observed: Obs
     case .cancelled: throw CancellationError()
     }
 }
+
+/// The source's value plus one, then shown; an `onCancel` between them records a cancellation
+/// on `behaviourQueue` (the `then` after it does not run then).
+func watched(_ input: Int, events: Events, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await watched(input, events: events, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+}
+
+/// The source's value plus one, then shown; an `onCancel` between them records a cancellation
+/// on `behaviourQueue` (the `then` after it does not run then).
+///
+/// Async twin of `watched(_:events:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func watched(_ input: Int, events: Events, observed: Observed) async throws -> Int {
+    let result: Int
+    do {
+        let value = try await behaviourSource(input, observed: observed)
+        result = value + 1
+    } catch let error as CancellationError {
+        await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+            observed.ran()
+            events.add("cancelled")
+        }
+        throw error
+    }
+    let value = result
+    events.add("shown \(value)")
+    return value
+}

@@ -58,7 +58,6 @@ struct ChainConversion {
     static let unconvertible: [String: String] = [
         "timeout": "`timeout` (no structured equivalent that cancels the same way)",
         "delay": "`delay`",
-        "onCancel": "an `onCancel` handler",
         "propagatingCancellation": "`propagatingCancellation`",
         // The token asks the chain's promise to cancel: the wrapper could, but the twin's own callers would not be.
         "requestCancelOnInvalidate": "`requestCancelOnInvalidate(token)` (the twin's callers would not be cancelled by an invalidation)",
@@ -86,7 +85,7 @@ struct ChainConversion {
         /// Whether the operator is an observer (`then`, `catch`, `always`, `tap`): skipped by an
         /// invalidated token, its promise takes the parent's result. The others (`map`,
         /// `flatMap`, `recover`, …) are skipped and their promise is cancelled.
-        var observes: Bool { ["then", "catch", "always", "tap"].contains(name) }
+        var observes: Bool { ["then", "catch", "always", "tap", "onCancel"].contains(name) }
 
         /// Whether the closure reads its parameter (the result, for `tap` and `always`).
         var readsParameter: Bool {
@@ -210,7 +209,18 @@ struct ChainConversion {
         }
         writer.handlersFollow = steps.contains { Self.errorOperators.contains($0.name) } && index < steps.count
             && steps[index...].contains { Self.errorOperators.contains($0.name) }
-        while index < steps.count, Self.valueOperators.contains(steps[index].name) {
+        while index < steps.count, Self.valueOperators.contains(steps[index].name) || steps[index].name == "onCancel" {
+            if steps[index].name == "onCancel" {
+                // Without the compiler's type of its base, the type the closure before it declares (`map { v -> Int in … }`).
+                if steps[index].baseType == nil, index > 0, ["map", "flatMap"].contains(steps[index - 1].name),
+                   let declared = steps[index - 1].closure.signature?.returnClause?.type {
+                    let type = steps[index - 1].name == "map" ? "Promise<\(declared.trimmedDescription), Swift.Error>" : declared.trimmedDescription
+                    steps[index].baseType = Self.promiseType(spelled: type)
+                }
+                try writer.cancelHandler(steps[index])
+                index += 1
+                continue
+            }
             // The `let`s share one scope with the later value steps (a handler's `catch` and a `defer` do not see them).
             writer.readLater = steps[(index + 1)...].prefix { Self.valueOperators.contains($0.name) }.reduce(into: []) {
                 $0.formUnion(Self.freeNames(in: $1.closure))
@@ -244,7 +254,7 @@ struct ChainConversion {
             if let reason = Self.unconvertible[name] { throw Left(reason) }
             // `tryMap { try … }`: the same statements; what the closure throws, the twin throws.
             if let plain = Self.throwingValueOperators[name] { name = plain }
-            let known = Self.valueOperators.union(Self.errorOperators).union(["always", "tap"])
+            let known = Self.valueOperators.union(Self.errorOperators).union(["always", "tap", "onCancel"])
             if !known.contains(name) {
                 if CallbackOperators.names.contains(name) { throw Left("`\(name)` is not converted") }
                 break
@@ -828,6 +838,37 @@ private struct Writer {
             main.insert(contentsOf: ["defer {"] + deferred.map(Self.indent) + ["}"], at: 0)
         }
         lines = main
+    }
+
+    /// `onCancel` after the value steps so far: they run in a `do` whose `catch` of
+    /// `CancellationError` (what the twin's awaits throw when their promise is cancelled, and a
+    /// token's cancelled step) runs the handler's statements (on its context) and rethrows; the
+    /// value is kept in a `let` declared before the `do` (the compiler's type of the step's base).
+    mutating func cancelHandler(_ step: ChainConversion.Step) throws {
+        if returned { throw Left("an `onCancel` handler after a `flatMap` whose closure returns early") }
+        if ChainConversion.parameters(of: step.closure).map({ !$0.names.isEmpty }) == true { throw Left("an `onCancel` closure with a parameter") }
+        let placement = try placement(of: step)
+        let body = step.closure.statements.map(ChainConversion.text(of:))
+        let outer = lines
+        lines = []
+        try run(body, step: step, placement: placement, result: false)
+        let handling = lines + ["throw error"]
+        lines = outer
+        let clause = ["} catch let error as CancellationError {"] + handling.map(Self.indent) + ["}"]
+        let value = pendingText
+        let isVoid = value == "()" || step.baseType.map { ["Void", "()", "Swift.Void"].contains($0.value) } == true
+        if isVoid {
+            var main = lines
+            if value != "()" { main.append(conversion.returnsVoidExpression(value) ? value : "_ = " + value) }
+            lines = ["do {"] + main.map(Self.indent) + clause
+            pending = .expression("()")
+            return
+        }
+        guard let valueType = step.baseType?.value else { throw Left("an `onCancel` handler on a value whose type is not known") }
+        let name = freshName(for: pendingPromise)
+        lines = ["let \(name): \(valueType)", "do {"] + (lines + ["\(name) = " + value]).map(Self.indent) + clause
+        boundNames.insert(name)
+        pending = .expression(name)
     }
 
     /// A final `tap` or `always` whose closure reads the result (`PromiseResult<Value, Error>`):

@@ -135,3 +135,14 @@ func settled(_ input: Int, events: Events, observed: Observed) -> StdPromise<Int
         events.add(result.isCancelled ? "cancelled" : result.value.map { "value \($0)" } ?? "error \(result.error!)")
     }
 }
+
+/// The source's value plus one, then shown; an `onCancel` between them records a cancellation
+/// on `behaviourQueue` (the `then` after it does not run then).
+func watched(_ input: Int, events: Events, observed: Observed) -> Promise<Int, BehaviourError> {
+    behaviourSource(input, observed: observed).map(on: .immediate) { value -> Int in value + 1 }
+        .onCancel(on: .queue(behaviourQueue)) {
+            observed.ran()
+            events.add("cancelled")
+        }
+        .then(on: .immediate) { value in events.add("shown \(value)") }
+}
