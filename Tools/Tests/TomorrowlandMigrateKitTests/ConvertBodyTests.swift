@@ -291,6 +291,38 @@ struct ConvertBodyTests {
             """)
     }
 
+    @Test("a tuple parameter named like a function the chain calls is renamed, with its uses (not members or labels)")
+    func tupleParameterRenamed() {
+        let text = Self.converted(Self.feed("""
+                public func sizes() -> Promise<Int, APIError> {
+                    when(fulfilled: latestPosts(limit: 1), latestPosts(limit: 2)).map(on: .immediate) { latestPosts, two in
+                        latestPosts.count + two.count + latestPosts.map { post in post.id }.reduce(0, +)
+                    }
+                }
+            """)).text
+        #expect(Self.bodies(of: "sizes", in: text).twin == """
+                    let (latestPosts2, two) = try await when(fulfilled: latestPosts(limit: 1), latestPosts(limit: 2)).value
+                    return latestPosts2.count + two.count + latestPosts2.map { post in post.id }.reduce(0, +)
+            """, "\(text)")
+    }
+
+    @Test("a named function given as the closure (`map(on:, Feed.count)`) is called with the value")
+    func namedFunction() {
+        let text = Self.converted(Self.feed("""
+                public static func count(_ posts: [Post]) -> Int { posts.count }
+
+                public func counted() -> Promise<Int, APIError> {
+                    latestPosts(limit: 2).map(on: .utility, Feed.count)
+                }
+            """)).text
+        #expect(Self.bodies(of: "counted", in: text).twin == """
+                    let value = try await latestPosts(limit: 2)
+                    return await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                        Feed.count(value)
+                    }
+            """, "\(text)")
+    }
+
     @Test("chains whose meaning cannot be kept are left, each with its reason")
     func leftAlone() {
         let (text, notes) = Self.converted(Self.feed("""

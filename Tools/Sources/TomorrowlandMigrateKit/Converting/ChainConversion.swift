@@ -268,10 +268,16 @@ struct ChainConversion {
                 case "on": context = argument.expression
                 case "token": token = argument.expression.trimmedDescription
                 case nil:
-                    guard let literal = argument.expression.as(ClosureExprSyntax.self) else {
+                    if let literal = argument.expression.as(ClosureExprSyntax.self) {
+                        closure = literal
+                    } else if Self.isFunctionName(argument.expression),
+                              let wrapped = Self.parse("{ \(argument.expression.trimmedDescription)($0) }").as(ClosureExprSyntax.self) {
+                        // `mapError(on: .immediate, LedgerError.bank)`: a named function, read when the chain was
+                        // built as it is now, is the closure that calls it (`{ LedgerError.bank($0) }`).
+                        closure = wrapped
+                    } else {
                         throw Left("`\(name)` given a function, not a closure")
                     }
-                    closure = literal
                 default: throw Left("`\(name)(\(argument.label!.text):)`")
                 }
             }
@@ -289,6 +295,16 @@ struct ChainConversion {
     }
 
     // MARK: - Reading syntax
+
+    /// Whether `expression` names a function without evaluating anything: `f`, `Type.f`,
+    /// `Type.init`, `LedgerError.bank`, `f(_:label:)` (a name, `.`-separated names, argument names).
+    static func isFunctionName(_ expression: ExprSyntax) -> Bool {
+        if expression.is(DeclReferenceExprSyntax.self) { return true }
+        if let member = expression.as(MemberAccessExprSyntax.self), let base = member.base {
+            return base.is(DeclReferenceExprSyntax.self) || base.is(TypeExprSyntax.self) || isFunctionName(base)
+        }
+        return false
+    }
 
     /// `text` parsed as one expression (a closure's renamed result).
     static func parse(_ text: String) -> ExprSyntax {
@@ -572,13 +588,20 @@ private struct Writer {
         if anonymous.others { throw Left("a closure that uses `$1`") }
         if let (names, _) = ChainConversion.parameters(of: closure) {
             // A tuple's elements (`when(fulfilled: a, b).map { x, y in … }`): `let (x, y) = …`.
+            // One named like a function the chain calls, a name a later step reads or one declared
+            // before the chain gets a fresh name (`report` → `report2`), as a single parameter does.
             if names.count > 1 {
-                if let promise = pendingPromise, !ChainConversion.identifiers(in: promise).isDisjoint(with: names) {
-                    throw Left("a closure parameter named like a function the chain calls")
+                let called = pendingPromise.map(ChainConversion.identifiers(in:)) ?? []
+                var renamed: [String: String] = [:]
+                for name in names where name != "_" && (called.contains(name) || readLater.contains(name) || declared.contains(name)) {
+                    renamed[name] = freshName(stem: name)
                 }
-                if !readLater.isDisjoint(with: names) { throw Left("a closure parameter named like a name a later step reads") }
-                if !declared.isDisjoint(with: names) { throw Left("a closure parameter named like a name declared before the chain") }
-                return ("(" + names.joined(separator: ", ") + ")", closure.statements.map(ChainConversion.text(of:)))
+                let tokens = closure.statements.flatMap { $0.tokens(viewMode: .sourceAccurate) }.filter { token in
+                    renamed[token.text] != nil && !ChainConversion.isMemberOrLabel(token)
+                }
+                let body = renamed.isEmpty ? closure.statements.map(ChainConversion.text(of:))
+                    : Self.renaming(Dictionary(uniqueKeysWithValues: tokens.map { ($0.id, renamed[$0.text]!) }), in: closure)
+                return ("(" + names.map { renamed[$0] ?? $0 }.joined(separator: ", ") + ")", body)
             }
             // `let titles = try await titles(limit: 3)` would read the new name in its own
             // initializer: the parameter gets another name.
@@ -609,10 +632,14 @@ private struct Writer {
 
     /// The closure's statements with `tokens` written as `name`.
     static func renaming(_ tokens: [TokenSyntax], to name: String, in closure: ClosureExprSyntax) -> [String] {
-        let ids = Set(tokens.map(\.id))
-        return closure.statements.map { item in
+        renaming(Dictionary(uniqueKeysWithValues: tokens.map { ($0.id, name) }), in: closure)
+    }
+
+    /// The closure's statements with each token of `names` written as its name there.
+    static func renaming(_ names: [SyntaxIdentifier: String], in closure: ClosureExprSyntax) -> [String] {
+        closure.statements.map { item in
             item.tokens(viewMode: .sourceAccurate).map { token in
-                ids.contains(token.id) ? token.leadingTrivia.description + name + token.trailingTrivia.description : token.description
+                names[token.id].map { token.leadingTrivia.description + $0 + token.trailingTrivia.description } ?? token.description
             }.joined().trimmingCharacters(in: .whitespacesAndNewlines)
         }.enumerated().map { index, text in ChainConversion.dedented(text, by: ChainConversion.column(of: Array(closure.statements)[index])) }
     }
