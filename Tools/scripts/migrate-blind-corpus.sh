@@ -11,7 +11,8 @@
 #   4. add-promise-twins Sources/ Tests/ --write
 #   5. the TwinTests target of Package.swift's comment uncommented (tests of the async twins)
 #   6. convert-calls Sources/ Tests/ TwinTests/ --write
-#   7. convert-body Sources/ Tests/ TwinTests/ --write
+#   7. convert-body Sources/ Tests/ TwinTests/ --include-public --write (the corpus is an app, as
+#      for delete-twins: a public promise version nothing calls may go where no wrapper can stay)
 #   8. delete-twins Sources/ Tests/ TwinTests/ --include-public --write
 #   9. the end state: built and tested in Swift 6 and in Swift 5 mode
 #
@@ -217,6 +218,10 @@ notes() {
 
 echo "== $name: 0. as written"
 after 0-as-written
+# Whether the corpus as written builds, per mode (without --lean; --lean builds it only when the
+# end state does not build in a mode, in as_written_builds).
+declare -A as_written
+for mode in $modes; do as_written[$mode]="${final_status[$mode]:-}"; done
 
 echo "== 1. adopt Sources/ Tests/ --write"
 run 1-adopt adopt Sources/ Tests/ --write
@@ -316,8 +321,8 @@ grep -E 'convert-calls: [0-9]+ call' "$logs/6-convert-calls.err" | sed "s|$work/
 notes 6-convert-calls
 after 6-convert-calls
 
-echo "== 7. convert-body ${scanned[*]} --write"
-run 7-convert-body convert-body "${scanned[@]}" --write
+echo "== 7. convert-body ${scanned[*]} --include-public --write"
+run 7-convert-body convert-body "${scanned[@]}" --include-public --write
 grep -E 'convert-body: [0-9]+ of [0-9]+' "$logs/7-convert-body.err" | sed "s|$work/||; s/^/   /"
 notes 7-convert-body
 after 7-convert-body
@@ -328,6 +333,26 @@ grep -E 'delete-twins: [0-9]+ twin' "$logs/8-delete-twins.err" | sed "s|$work/||
 notes 8-delete-twins
 after 8-delete-twins
 
+# as_written_builds <mode>: whether the corpus as written builds in Swift <mode> mode (a Swift 5
+# package such as Orders may not: its 1.x captures are not Sendable). With --lean, built now in a
+# copy of its own next to the migrated one.
+as_written_builds() {
+    local mode="$1" pristine
+    if [ -z "${as_written[$mode]:-}" ]; then
+        pristine="$(dirname "$work")/as-written-$name"
+        mkdir -p "$pristine"
+        (cd "$corpus" && tar --exclude='.build' --exclude='.build-*' --exclude='.swiftpm' -cf - .) | (cd "$pristine" && tar -xf -)
+        [ "$lean" = 0 ] || perl -pi -e 's|path: "\.\./\.\./\.\."|path: "../Tomorrowland"|' "$pristine/Package.swift"
+        if (cd "$pristine" && in_mode "$mode" swift build --build-tests > "$logs/as-written-swift$mode-build.log" 2>&1); then
+            as_written[$mode]=0
+        else
+            as_written[$mode]=1
+        fi
+        rm -rf "$pristine"
+    fi
+    [ "${as_written[$mode]}" = 0 ]
+}
+
 echo "== 9. the end state"
 failed=0
 [ "${tool_failed:-0}" = 0 ] || { echo "   a command of the tool failed (exit status above)"; failed=1; }
@@ -337,7 +362,12 @@ for mode in $modes; do
     2) echo "   Swift $mode mode: builds, tests fail: $(tests "$logs/8-delete-twins-swift$mode-test.log")"
        grep -E "error: |failed \(" "$logs/8-delete-twins-swift$mode-test.log" | head -8 | sed 's/^/      /'
        failed=1 ;;
-    *) echo "   Swift $mode mode: does not build (above)"; failed=1 ;;
+    *) if as_written_builds "$mode"; then
+           echo "   Swift $mode mode: does not build (above)"
+           failed=1
+       else
+           echo "   Swift $mode mode: does not build (above), nor does $name as written: not counted against the migration"
+       fi ;;
     esac
 done
 
