@@ -323,6 +323,23 @@ struct ConvertBodyTests {
             """, "\(text)")
     }
 
+    @Test("a `let` of promises read once as an argument of `when` is consumed there (its handles would block the cancel request)")
+    func whenArgumentConsumed() {
+        let text = Self.converted(Self.feed("""
+                public func total(_ limits: [Int]) -> Promise<Int, APIError> {
+                    let loads = limits.map { latestPosts(limit: $0) }
+                    let unused = limits.count
+                    return when(fulfilled: loads, cancelOnFailure: true).map(on: .immediate) { lists in lists.count + unused }
+                }
+            """)).text
+        #expect(Self.bodies(of: "total", in: text).twin == """
+                    let loads = limits.map { latestPosts(limit: $0) }
+                    let unused = limits.count
+                    let lists = try await when(fulfilled: (consume loads), cancelOnFailure: true).value
+                    return lists.count + unused
+            """, "\(text)")
+    }
+
     @Test("chains whose meaning cannot be kept are left, each with its reason")
     func leftAlone() {
         let (text, notes) = Self.converted(Self.feed("""

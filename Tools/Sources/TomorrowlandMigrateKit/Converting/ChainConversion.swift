@@ -1061,9 +1061,12 @@ extension ChainConversion {
     }
 
     /// The `let`s of `statements` (before the chain) that hold a promise, with its type (written,
-    /// or the compiler's type of the call), and those of them read once in `body`, outside closures.
+    /// or the compiler's type of the call), and those of them read once in `body`, outside closures;
+    /// also a `let` read once as an argument of `when(…)` (`let changes = ids.map { f($0) }`: its
+    /// promises, whose handles would block the cancel request `when` passes on).
     func promiseLocals(_ statements: [CodeBlockItemSyntax], in body: CodeBlockSyntax) -> (types: [String: PromiseType], consumable: Set<String>) {
         var types: [String: PromiseType] = [:]
+        var others: Set<String> = []
         for statement in statements {
             guard let variable = statement.item.as(VariableDeclSyntax.self), variable.bindingSpecifier.text == "let",
                   variable.bindings.count == 1, let binding = variable.bindings.first,
@@ -1072,10 +1075,18 @@ extension ChainConversion {
                 types[name] = type
             } else if let call = value.as(FunctionCallExprSyntax.self), let type = typeOfCall(call).flatMap(Self.promiseType(spelled:)) {
                 types[name] = type
+            } else {
+                others.insert(name)
             }
         }
+        func isWhenArgument(_ token: TokenSyntax) -> Bool {
+            guard let argument = token.parent?.parent?.as(LabeledExprSyntax.self), argument.expression.id == token.parent?.id,
+                  let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self) else { return false }
+            return Calls.calledName(call)?.0 == "when"
+        }
         var reads: [String: (count: Int, inClosure: Bool)] = [:]
-        for token in body.tokens(viewMode: .sourceAccurate) where types[token.text] != nil && token.parent?.is(DeclReferenceExprSyntax.self) == true {
+        for token in body.tokens(viewMode: .sourceAccurate) where token.parent?.is(DeclReferenceExprSyntax.self) == true
+            && (types[token.text] != nil || others.contains(token.text)) {
             guard !Self.isMemberOrLabel(token) else { continue }
             var inClosure = false
             var node = token.parent
@@ -1086,7 +1097,12 @@ extension ChainConversion {
             let seen = reads[token.text] ?? (0, false)
             reads[token.text] = (seen.count + 1, seen.inClosure || inClosure)
         }
-        return (types, Set(reads.filter { $0.value.count == 1 && !$0.value.inClosure }.keys))
+        var whenArguments: Set<String> = []
+        for token in body.tokens(viewMode: .sourceAccurate) where others.contains(token.text) && isWhenArgument(token) {
+            whenArguments.insert(token.text)
+        }
+        let once = Set(reads.filter { $0.value.count == 1 && !$0.value.inClosure }.keys)
+        return (types, once.filter { types[$0] != nil || whenArguments.contains($0) })
     }
 
     /// `expression` with each read of `names` (outside closures) written `(consume name)`.
