@@ -11,12 +11,13 @@
 #   4. add-promise-twins Sources/ Tests/ --write
 #   5. the TwinTests target of Package.swift's comment uncommented (tests of the async twins)
 #   6. convert-calls Sources/ Tests/ TwinTests/ --write
-#   7. convert-body Sources/ Tests/ TwinTests/ --write
+#   7. convert-body Sources/ Tests/ TwinTests/ --include-public --write (the corpus is an app, as
+#      for delete-twins: a public promise version nothing calls may go where no wrapper can stay)
 #   8. delete-twins Sources/ Tests/ TwinTests/ --include-public --write
 #   9. the end state: built and tested in Swift 6 and in Swift 5 mode
 #
 # (From step 6 on TwinTests/ is scanned too: it calls the twins, so delete-twins must see those
-# calls.) After each step the copy is built (`swift build --build-tests`) in Swift 6 and in
+# calls. A corpus without a TwinTests folder, like Orders, skips step 5 and scans Sources/ Tests/.) After each step the copy is built (`swift build --build-tests`) in Swift 6 and in
 # Swift 5 mode, each in a scratch folder of its own, and the errors are printed per mode:
 # the count of unique `file:line:col: error:` lines and the first ones. SwiftPM stops at the
 # first module that fails, so a count covers the modules compiled so far. Where it builds, the
@@ -42,6 +43,7 @@
 #
 #   Tools/scripts/migrate-blind-corpus.sh HomeHub [--keep] [--async-product-first] [--lean]
 #   Tools/scripts/migrate-blind-corpus.sh Ledger [--keep] [--async-product-first] [--lean]
+#   Tools/scripts/migrate-blind-corpus.sh Orders [--keep] [--async-product-first] [--lean]
 set -uo pipefail
 name="${1:-}"
 keep=0
@@ -58,7 +60,7 @@ done
 tools="$(cd "$(dirname "$0")/.." && pwd)"
 corpus="$tools/BlindCorpora/$name"
 if [ -z "$name" ] || [ ! -f "$corpus/Package.swift" ]; then
-    echo "usage: $0 <HomeHub|Ledger> [--keep] [--async-product-first] [--lean]  (a folder of Tools/BlindCorpora)" >&2
+    echo "usage: $0 <HomeHub|Ledger|Orders> [--keep] [--async-product-first] [--lean]  (a folder of Tools/BlindCorpora)" >&2
     exit 2
 fi
 if [ "$lean" = 1 ]; then
@@ -216,6 +218,10 @@ notes() {
 
 echo "== $name: 0. as written"
 after 0-as-written
+# Whether the corpus as written builds, per mode (without --lean; --lean builds it only when the
+# end state does not build in a mode, in as_written_builds).
+declare -A as_written
+for mode in $modes; do as_written[$mode]="${final_status[$mode]:-}"; done
 
 echo "== 1. adopt Sources/ Tests/ --write"
 run 1-adopt adopt Sources/ Tests/ --write
@@ -279,7 +285,14 @@ run 4-add-promise-twins add-promise-twins Sources/ Tests/ --write
 notes 4-add-promise-twins
 grep -q '^0 file(s) changed' "$logs/4-add-promise-twins.out" && echo "   (nothing changed: the build is as after 3)" || after 4-add-promise-twins
 
+# The folders steps 6 to 8 scan: TwinTests/ only where the corpus has one.
+scanned=(Sources/ Tests/)
+[ -d TwinTests ] && scanned+=(TwinTests/)
+
 echo "== 5. the TwinTests target (Package.swift's comment, uncommented)"
+if [ ! -d TwinTests ]; then
+    echo "   (no TwinTests folder in $name: nothing to uncomment)"
+else
 python3 - <<'PY'
 import re
 lines = open("Package.swift").read().split("\n")
@@ -300,24 +313,45 @@ open("Package.swift", "w").write("\n".join(lines))
 print("   uncommented lines %d-%d" % (start + 1, end + 1))
 PY
 after 5-twin-tests
+fi
 
-echo "== 6. convert-calls Sources/ Tests/ TwinTests/ --write"
-run 6-convert-calls convert-calls Sources/ Tests/ TwinTests/ --write
+echo "== 6. convert-calls ${scanned[*]} --write"
+run 6-convert-calls convert-calls "${scanned[@]}" --write
 grep -E 'convert-calls: [0-9]+ call' "$logs/6-convert-calls.err" | sed "s|$work/||; s/^/   /"
 notes 6-convert-calls
 after 6-convert-calls
 
-echo "== 7. convert-body Sources/ Tests/ TwinTests/ --write"
-run 7-convert-body convert-body Sources/ Tests/ TwinTests/ --write
+echo "== 7. convert-body ${scanned[*]} --include-public --write"
+run 7-convert-body convert-body "${scanned[@]}" --include-public --write
 grep -E 'convert-body: [0-9]+ of [0-9]+' "$logs/7-convert-body.err" | sed "s|$work/||; s/^/   /"
 notes 7-convert-body
 after 7-convert-body
 
-echo "== 8. delete-twins Sources/ Tests/ TwinTests/ --include-public --write"
-run 8-delete-twins delete-twins Sources/ Tests/ TwinTests/ --include-public --write
+echo "== 8. delete-twins ${scanned[*]} --include-public --write"
+run 8-delete-twins delete-twins "${scanned[@]}" --include-public --write
 grep -E 'delete-twins: [0-9]+ twin' "$logs/8-delete-twins.err" | sed "s|$work/||; s/^/   /"
 notes 8-delete-twins
 after 8-delete-twins
+
+# as_written_builds <mode>: whether the corpus as written builds in Swift <mode> mode (a Swift 5
+# package such as Orders may not: its 1.x captures are not Sendable). With --lean, built now in a
+# copy of its own next to the migrated one.
+as_written_builds() {
+    local mode="$1" pristine
+    if [ -z "${as_written[$mode]:-}" ]; then
+        pristine="$(dirname "$work")/as-written-$name"
+        mkdir -p "$pristine"
+        (cd "$corpus" && tar --exclude='.build' --exclude='.build-*' --exclude='.swiftpm' -cf - .) | (cd "$pristine" && tar -xf -)
+        [ "$lean" = 0 ] || perl -pi -e 's|path: "\.\./\.\./\.\."|path: "../Tomorrowland"|' "$pristine/Package.swift"
+        if (cd "$pristine" && in_mode "$mode" swift build --build-tests > "$logs/as-written-swift$mode-build.log" 2>&1); then
+            as_written[$mode]=0
+        else
+            as_written[$mode]=1
+        fi
+        rm -rf "$pristine"
+    fi
+    [ "${as_written[$mode]}" = 0 ]
+}
 
 echo "== 9. the end state"
 failed=0
@@ -328,7 +362,12 @@ for mode in $modes; do
     2) echo "   Swift $mode mode: builds, tests fail: $(tests "$logs/8-delete-twins-swift$mode-test.log")"
        grep -E "error: |failed \(" "$logs/8-delete-twins-swift$mode-test.log" | head -8 | sed 's/^/      /'
        failed=1 ;;
-    *) echo "   Swift $mode mode: does not build (above)"; failed=1 ;;
+    *) if as_written_builds "$mode"; then
+           echo "   Swift $mode mode: does not build (above)"
+           failed=1
+       else
+           echo "   Swift $mode mode: does not build (above), nor does $name as written: not counted against the migration"
+       fi ;;
     esac
 done
 

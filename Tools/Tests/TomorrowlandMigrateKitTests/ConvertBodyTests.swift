@@ -291,6 +291,55 @@ struct ConvertBodyTests {
             """)
     }
 
+    @Test("a tuple parameter named like a function the chain calls is renamed, with its uses (not members or labels)")
+    func tupleParameterRenamed() {
+        let text = Self.converted(Self.feed("""
+                public func sizes() -> Promise<Int, APIError> {
+                    when(fulfilled: latestPosts(limit: 1), latestPosts(limit: 2)).map(on: .immediate) { latestPosts, two in
+                        latestPosts.count + two.count + latestPosts.map { post in post.id }.reduce(0, +)
+                    }
+                }
+            """)).text
+        #expect(Self.bodies(of: "sizes", in: text).twin == """
+                    let (latestPosts2, two) = try await when(fulfilled: latestPosts(limit: 1), latestPosts(limit: 2)).value
+                    return latestPosts2.count + two.count + latestPosts2.map { post in post.id }.reduce(0, +)
+            """, "\(text)")
+    }
+
+    @Test("a named function given as the closure (`map(on:, Feed.count)`) is called with the value")
+    func namedFunction() {
+        let text = Self.converted(Self.feed("""
+                public static func count(_ posts: [Post]) -> Int { posts.count }
+
+                public func counted() -> Promise<Int, APIError> {
+                    latestPosts(limit: 2).map(on: .utility, Feed.count)
+                }
+            """)).text
+        #expect(Self.bodies(of: "counted", in: text).twin == """
+                    let value = try await latestPosts(limit: 2)
+                    return await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                        Feed.count(value)
+                    }
+            """, "\(text)")
+    }
+
+    @Test("a `let` of promises read once as an argument of `when` is consumed there (its handles would block the cancel request)")
+    func whenArgumentConsumed() {
+        let text = Self.converted(Self.feed("""
+                public func total(_ limits: [Int]) -> Promise<Int, APIError> {
+                    let loads = limits.map { latestPosts(limit: $0) }
+                    let unused = limits.count
+                    return when(fulfilled: loads, cancelOnFailure: true).map(on: .immediate) { lists in lists.count + unused }
+                }
+            """)).text
+        #expect(Self.bodies(of: "total", in: text).twin == """
+                    let loads = limits.map { latestPosts(limit: $0) }
+                    let unused = limits.count
+                    let lists = try await when(fulfilled: (consume loads), cancelOnFailure: true).value
+                    return lists.count + unused
+            """, "\(text)")
+    }
+
     @Test("chains whose meaning cannot be kept are left, each with its reason")
     func leftAlone() {
         let (text, notes) = Self.converted(Self.feed("""
@@ -1191,5 +1240,176 @@ struct ConvertedOrderTests {
         #expect(events.all.isEmpty)
         #expect(observed.places.isEmpty)
         #expect(cancelAsked.all.isEmpty, "as in 1.x, the token does not cancel the source")
+    }
+}
+
+/// A final `tap` or `always` that reads the result: the result is taken in a do/catch, the
+/// closure runs (on its queue), then the twin returns or throws it (ConvertedBehaviour.swift).
+@Suite("convert-body: a final tap or always that reads the result, onCancel")
+struct ConvertedResultObserverTests {
+    @Test("`tap`: the value passes, and the closure saw it on its queue before the wrapper resolved")
+    func tapValue() async throws {
+        behaviourQueue.setSpecific(key: behaviourKey, value: "behaviourQueue")
+        let events = Events()
+        let observed = Observed()
+        #expect(try await (tapped(3, events: events, observed: observed) as Promise<Int, BehaviourError>).value == 4)
+        #expect(events.all == ["value 4"])
+        #expect(observed.places == ["behaviourQueue"])
+    }
+
+    @Test("`tap`: the typed error passes, and the closure saw it")
+    func tapError() async {
+        let events = Events()
+        let result = await (tapped(-1, events: events, observed: Observed()) as Promise<Int, BehaviourError>).resolvedResult
+        #expect(result == .error(.failed))
+        #expect(events.all == ["error failed"])
+    }
+
+    @Test("`tap`: a cancel request on the wrapper reaches the source; the closure saw `.cancelled`")
+    func tapCancelled() async {
+        let events = Events()
+        let observed = Observed()
+        let promise: Promise<Int, BehaviourError> = tapped(0, events: events, observed: observed)
+        #expect(observed.started)
+        promise.requestCancel()
+        #expect(await promise.resolvedResult == .cancelled)
+        #expect(observed.cancelled)
+        #expect(events.all == ["cancelled"])
+    }
+
+    @Test("`always` reading an untyped result: value, error and cancellation each seen, then passed on")
+    func alwaysReadsTheResult() async throws {
+        let events = Events()
+        #expect(try await (settled(2, events: events, observed: Observed()) as StdPromise<Int>).value == 2)
+        let rejected = await (settled(-1, events: events, observed: Observed()) as StdPromise<Int>).resolvedResult
+        #expect(rejected.error as? BehaviourError == .failed)
+        let observed = Observed()
+        let pending: StdPromise<Int> = settled(0, events: events, observed: observed)
+        pending.requestCancel()
+        #expect(await pending.resolvedResult.isCancelled)
+        #expect(observed.cancelled)
+        #expect(events.all == ["value 2", "error failed", "cancelled"])
+    }
+
+    @Test("`onCancel`: a value passes the handler by; a cancel request reaches the source and the handler runs on its queue")
+    func onCancel() async throws {
+        behaviourQueue.setSpecific(key: behaviourKey, value: "behaviourQueue")
+        let events = Events()
+        #expect(try await (watched(1, events: events, observed: Observed()) as Promise<Int, BehaviourError>).value == 2)
+        #expect(await (watched(-1, events: events, observed: Observed()) as Promise<Int, BehaviourError>).resolvedResult == .error(.failed))
+        let observed = Observed()
+        let pending: Promise<Int, BehaviourError> = watched(0, events: events, observed: observed)
+        pending.requestCancel()
+        #expect(await pending.resolvedResult == .cancelled)
+        #expect(observed.cancelled)
+        #expect(observed.places == ["behaviourQueue"])
+        #expect(events.all == ["shown 2", "cancelled"])
+    }
+
+    static let source = """
+        import Foundation
+        import Tomorrowland
+
+        enum LoadError: Error { case offline }
+
+        final class Log: @unchecked Sendable { var lines: [String] = [] }
+
+        func count() -> Promise<Int, LoadError> { Promise(fulfilled: 2) }
+        func ping() -> Promise<Void, LoadError> { Promise(fulfilled: ()) }
+
+        func logged(_ log: Log) -> Promise<Int, LoadError> {
+            count().map(on: .utility) { $0 * 2 }.tap(on: .utility) { result in
+                if case .value(let value) = result { log.lines.append("\\(value)") }
+            }
+        }
+
+        func pinged(_ log: Log) -> Promise<Void, LoadError> {
+            ping().always(on: .immediate) { log.lines.append("\\($0.isCancelled)") }
+        }
+
+        func noted(_ log: Log) -> Promise<Int, LoadError> {
+            count().tap { _ in log.lines.append("done") }
+        }
+
+        func stopped(_ log: Log) -> Promise<Int, LoadError> {
+            count().onCancel(on: .utility) { log.lines.append("cancelled") }.map(on: .immediate) { $0 + 1 }
+        }
+
+        func early(_ log: Log) -> Promise<Int, LoadError> {
+            count().tap { result in log.lines.append("\\(result)") }.map(on: .immediate) { $0 + 1 }
+        }
+        """
+
+    @Test("with the compiler, Swift 5 and 6 mode: the final `tap` and `always` that read the result convert and compile", arguments: [5, 6])
+    func compiles(swiftVersion: Int) throws {
+        let (result, notes, directory) = try ConvertBodyTests.proved(Self.source, path: "Log.swift", swiftVersion: swiftVersion)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(notes.last == "convert-body: 4 of 5 chain bodies converted, 1 left (reasons above)", "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("early(_:): left as a chain: `tap` that reads the result, not at the end") }, "\(notes)")
+        let text = try #require(result.changes.first?.updated)
+        #expect(text.contains("""
+                let result: PromiseResult<Int, LoadError>
+                do {
+                    let value2 = try await count()
+                    let value3 = await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                        value2 * 2
+                    }
+                    result = .value(value3)
+                } catch let error as LoadError {
+                    result = .error(error)
+                } catch {
+                    result = .cancelled
+                }
+                await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                    if case .value(let value) = result { log.lines.append("\\(value)") }
+                }
+                switch result {
+                case .value(let value): return value
+                case .error(let error): throw error
+                case .cancelled: throw CancellationError()
+                }
+            """), "\(text)")
+        #expect(text.contains("""
+                let result: PromiseResult<Void, LoadError>
+                do {
+                    try await ping()
+                    result = .value(())
+                } catch let error as LoadError {
+                    result = .error(error)
+                } catch {
+                    result = .cancelled
+                }
+                log.lines.append("\\(result.isCancelled)")
+                switch result {
+                case .value: break
+                case .error(let error): throw error
+                case .cancelled: throw CancellationError()
+                }
+            """), "\(text)")
+        // `tap { _ in }` is an `always { _ in }`: a `defer`.
+        #expect(text.contains("""
+                defer {
+                    log.lines.append("done")
+                }
+                return try await count()
+            """), "\(text)")
+        // `onCancel` in the middle: a `do` with a `catch` of the cancellation, the value in a `let` before it.
+        #expect(text.contains("""
+                let value: Int
+                do {
+                    value = try await count()
+                } catch let error as CancellationError {
+                    await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                        log.lines.append("cancelled")
+                    }
+                    throw error
+                }
+                return value + 1
+            """), "\(text)")
+        // What was written compiles in the same mode (and without a warning in the twins' bodies).
+        try text.write(to: directory.appendingPathComponent("Log.swift"), atomically: true, encoding: .utf8)
+        let again = try OracleTests.fixture(swiftVersion: swiftVersion, source: (path: "Log.swift", text: text))
+        defer { try? FileManager.default.removeItem(at: again.directory) }
+        #expect(try again.oracle.facts(for: again.set.files.map(\.path)).errors.isEmpty)
     }
 }

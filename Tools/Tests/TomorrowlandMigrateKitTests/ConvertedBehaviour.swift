@@ -190,3 +190,99 @@ nonisolated(nonsending) func shown(
         return value * 2
     }
 }
+
+/// The source's value plus one; a final `tap` records the result (a value, the typed error or
+/// the cancellation) on `behaviourQueue`.
+func tapped(_ input: Int, events: Events, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await tapped(input, events: events, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+}
+
+/// The source's value plus one; a final `tap` records the result (a value, the typed error or
+/// the cancellation) on `behaviourQueue`.
+///
+/// Async twin of `tapped(_:events:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func tapped(_ input: Int, events: Events, observed: Observed) async throws -> Int {
+    let result: PromiseResult<Int, BehaviourError>
+    do {
+        let value = try await behaviourSource(input, observed: observed)
+        result = .value(value + 1)
+    } catch let error as BehaviourError {
+        result = .error(error)
+    } catch {
+        result = .cancelled
+    }
+    await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+        observed.ran()
+        switch result {
+        case .value(let value): events.add("value \(value)")
+        case .error(let error): events.add("error \(error)")
+        case .cancelled: events.add("cancelled")
+        }
+    }
+    switch result {
+    case .value(let value): return value
+    case .error(let error): throw error
+    case .cancelled: throw CancellationError()
+    }
+}
+
+/// The source's value, untyped; a final `always` reads the result.
+func settled(_ input: Int, events: Events, observed: Observed) -> StdPromise<Int> {
+    StdPromise(on: .immediate) { try await settled(input, events: events, observed: observed) }
+}
+
+/// The source's value, untyped; a final `always` reads the result.
+///
+/// Async twin of `settled(_:events:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's error, or `CancellationError` when it is cancelled; cancelling the awaiting Task requests
+/// cancellation of the promise.
+nonisolated(nonsending) func settled(_ input: Int, events: Events, observed: Observed) async throws -> Int {
+    let result: PromiseResult<Int, Swift.Error>
+    do {
+        let value2 = try await behaviourSource(input, observed: observed)
+        result = .value(value2)
+    } catch is CancellationError {
+        result = .cancelled
+    } catch {
+        result = .error(error)
+    }
+    events.add(result.isCancelled ? "cancelled" : result.value.map { "value \($0)" } ?? "error \(result.error!)")
+    switch result {
+    case .value(let value): return value
+    case .error(let error): throw error
+    case .cancelled: throw CancellationError()
+    }
+}
+
+/// The source's value plus one, then shown; an `onCancel` between them records a cancellation
+/// on `behaviourQueue` (the `then` after it does not run then).
+func watched(_ input: Int, events: Events, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await watched(input, events: events, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+}
+
+/// The source's value plus one, then shown; an `onCancel` between them records a cancellation
+/// on `behaviourQueue` (the `then` after it does not run then).
+///
+/// Async twin of `watched(_:events:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func watched(_ input: Int, events: Events, observed: Observed) async throws -> Int {
+    let result: Int
+    do {
+        let value = try await behaviourSource(input, observed: observed)
+        result = value + 1
+    } catch let error as CancellationError {
+        await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+            observed.ran()
+            events.add("cancelled")
+        }
+        throw error
+    }
+    let value = result
+    events.add("shown \(value)")
+    return value
+}

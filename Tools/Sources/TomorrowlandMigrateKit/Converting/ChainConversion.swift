@@ -33,6 +33,9 @@ struct ChainConversion {
     var typedError = ""
     /// Whether the function returns a `TokenPromise`: a final `.withToken(token)` moves to the wrapper.
     var tokenPromise = false
+    /// The function's promise type, aliases resolved (`HubPromise<Device>`: value `Device`, error
+    /// `HubError`): the type of the result a final `tap` or `always` reads.
+    var functionPromise: PromiseType? = nil
     /// The promise type the compiler gave a call of the original body (`Promise<Menu, NetworkError>`), when known.
     var typeOfCall: (FunctionCallExprSyntax) -> String? = { _ in nil }
 
@@ -55,11 +58,9 @@ struct ChainConversion {
     static let unconvertible: [String: String] = [
         "timeout": "`timeout` (no structured equivalent that cancels the same way)",
         "delay": "`delay`",
-        "onCancel": "an `onCancel` handler",
         "propagatingCancellation": "`propagatingCancellation`",
         // The token asks the chain's promise to cancel: the wrapper could, but the twin's own callers would not be.
         "requestCancelOnInvalidate": "`requestCancelOnInvalidate(token)` (the twin's callers would not be cancelled by an invalidation)",
-        "tap": "`tap` (reads the result)",
         "mapResult": "`mapResult`",
         "flatMapResult": "`flatMapResult`",
         "ignoringCancel": "`ignoringCancel`",
@@ -81,10 +82,16 @@ struct ChainConversion {
         /// The invalidation token the callback is registered with (`token: t`), as written.
         var token: String? = nil
 
-        /// Whether the operator is an observer (`then`, `catch`, `always`): skipped by an
+        /// Whether the operator is an observer (`then`, `catch`, `always`, `tap`): skipped by an
         /// invalidated token, its promise takes the parent's result. The others (`map`,
         /// `flatMap`, `recover`, …) are skipped and their promise is cancelled.
-        var observes: Bool { ["then", "catch", "always"].contains(name) }
+        var observes: Bool { ["then", "catch", "always", "tap", "onCancel"].contains(name) }
+
+        /// Whether the closure reads its parameter (the result, for `tap` and `always`).
+        var readsParameter: Bool {
+            if let (names, _) = ChainConversion.parameters(of: closure) { return names.contains { $0 != "_" } }
+            return !ChainConversion.anonymousArguments(of: closure).zero.isEmpty
+        }
     }
 
     /// Whether `body` ends in a promise chain (`x.map { … }`, `when(fulfilled:)`): the bodies
@@ -202,7 +209,18 @@ struct ChainConversion {
         }
         writer.handlersFollow = steps.contains { Self.errorOperators.contains($0.name) } && index < steps.count
             && steps[index...].contains { Self.errorOperators.contains($0.name) }
-        while index < steps.count, Self.valueOperators.contains(steps[index].name) {
+        while index < steps.count, Self.valueOperators.contains(steps[index].name) || steps[index].name == "onCancel" {
+            if steps[index].name == "onCancel" {
+                // Without the compiler's type of its base, the type the closure before it declares (`map { v -> Int in … }`).
+                if steps[index].baseType == nil, index > 0, ["map", "flatMap"].contains(steps[index - 1].name),
+                   let declared = steps[index - 1].closure.signature?.returnClause?.type {
+                    let type = steps[index - 1].name == "map" ? "Promise<\(declared.trimmedDescription), Swift.Error>" : declared.trimmedDescription
+                    steps[index].baseType = Self.promiseType(spelled: type)
+                }
+                try writer.cancelHandler(steps[index])
+                index += 1
+                continue
+            }
             // The `let`s share one scope with the later value steps (a handler's `catch` and a `defer` do not see them).
             writer.readLater = steps[(index + 1)...].prefix { Self.valueOperators.contains($0.name) }.reduce(into: []) {
                 $0.formUnion(Self.freeNames(in: $1.closure))
@@ -236,7 +254,7 @@ struct ChainConversion {
             if let reason = Self.unconvertible[name] { throw Left(reason) }
             // `tryMap { try … }`: the same statements; what the closure throws, the twin throws.
             if let plain = Self.throwingValueOperators[name] { name = plain }
-            let known = Self.valueOperators.union(Self.errorOperators).union(["always"])
+            let known = Self.valueOperators.union(Self.errorOperators).union(["always", "tap", "onCancel"])
             if !known.contains(name) {
                 if CallbackOperators.names.contains(name) { throw Left("`\(name)` is not converted") }
                 break
@@ -250,10 +268,16 @@ struct ChainConversion {
                 case "on": context = argument.expression
                 case "token": token = argument.expression.trimmedDescription
                 case nil:
-                    guard let literal = argument.expression.as(ClosureExprSyntax.self) else {
+                    if let literal = argument.expression.as(ClosureExprSyntax.self) {
+                        closure = literal
+                    } else if Self.isFunctionName(argument.expression),
+                              let wrapped = Self.parse("{ \(argument.expression.trimmedDescription)($0) }").as(ClosureExprSyntax.self) {
+                        // `mapError(on: .immediate, LedgerError.bank)`: a named function, read when the chain was
+                        // built as it is now, is the closure that calls it (`{ LedgerError.bank($0) }`).
+                        closure = wrapped
+                    } else {
                         throw Left("`\(name)` given a function, not a closure")
                     }
-                    closure = literal
                 default: throw Left("`\(name)(\(argument.label!.text):)`")
                 }
             }
@@ -271,6 +295,16 @@ struct ChainConversion {
     }
 
     // MARK: - Reading syntax
+
+    /// Whether `expression` names a function without evaluating anything: `f`, `Type.f`,
+    /// `Type.init`, `LedgerError.bank`, `f(_:label:)` (a name, `.`-separated names, argument names).
+    static func isFunctionName(_ expression: ExprSyntax) -> Bool {
+        if expression.is(DeclReferenceExprSyntax.self) { return true }
+        if let member = expression.as(MemberAccessExprSyntax.self), let base = member.base {
+            return base.is(DeclReferenceExprSyntax.self) || base.is(TypeExprSyntax.self) || isFunctionName(base)
+        }
+        return false
+    }
 
     /// `text` parsed as one expression (a closure's renamed result).
     static func parse(_ text: String) -> ExprSyntax {
@@ -506,10 +540,15 @@ private struct Writer {
 
     /// A fresh name for the validity of `token` (`validity`, `validity2`, …).
     mutating func freshName(forValidityOf token: String) -> String {
-        var name = "validity"
+        freshName(stem: "validity")
+    }
+
+    /// `stem`, or `stem2`, `stem3`, … : the first not taken.
+    mutating func freshName(stem: String) -> String {
+        var name = stem
         var number = 2
         while taken.contains(name) {
-            name = "validity\(number)"
+            name = "\(stem)\(number)"
             number += 1
         }
         taken.insert(name)
@@ -549,13 +588,20 @@ private struct Writer {
         if anonymous.others { throw Left("a closure that uses `$1`") }
         if let (names, _) = ChainConversion.parameters(of: closure) {
             // A tuple's elements (`when(fulfilled: a, b).map { x, y in … }`): `let (x, y) = …`.
+            // One named like a function the chain calls, a name a later step reads or one declared
+            // before the chain gets a fresh name (`report` → `report2`), as a single parameter does.
             if names.count > 1 {
-                if let promise = pendingPromise, !ChainConversion.identifiers(in: promise).isDisjoint(with: names) {
-                    throw Left("a closure parameter named like a function the chain calls")
+                let called = pendingPromise.map(ChainConversion.identifiers(in:)) ?? []
+                var renamed: [String: String] = [:]
+                for name in names where name != "_" && (called.contains(name) || readLater.contains(name) || declared.contains(name)) {
+                    renamed[name] = freshName(stem: name)
                 }
-                if !readLater.isDisjoint(with: names) { throw Left("a closure parameter named like a name a later step reads") }
-                if !declared.isDisjoint(with: names) { throw Left("a closure parameter named like a name declared before the chain") }
-                return ("(" + names.joined(separator: ", ") + ")", closure.statements.map(ChainConversion.text(of:)))
+                let tokens = closure.statements.flatMap { $0.tokens(viewMode: .sourceAccurate) }.filter { token in
+                    renamed[token.text] != nil && !ChainConversion.isMemberOrLabel(token)
+                }
+                let body = renamed.isEmpty ? closure.statements.map(ChainConversion.text(of:))
+                    : Self.renaming(Dictionary(uniqueKeysWithValues: tokens.map { ($0.id, renamed[$0.text]!) }), in: closure)
+                return ("(" + names.map { renamed[$0] ?? $0 }.joined(separator: ", ") + ")", body)
             }
             // `let titles = try await titles(limit: 3)` would read the new name in its own
             // initializer: the parameter gets another name.
@@ -586,10 +632,14 @@ private struct Writer {
 
     /// The closure's statements with `tokens` written as `name`.
     static func renaming(_ tokens: [TokenSyntax], to name: String, in closure: ClosureExprSyntax) -> [String] {
-        let ids = Set(tokens.map(\.id))
-        return closure.statements.map { item in
+        renaming(Dictionary(uniqueKeysWithValues: tokens.map { ($0.id, name) }), in: closure)
+    }
+
+    /// The closure's statements with each token of `names` written as its name there.
+    static func renaming(_ names: [SyntaxIdentifier: String], in closure: ClosureExprSyntax) -> [String] {
+        closure.statements.map { item in
             item.tokens(viewMode: .sourceAccurate).map { token in
-                ids.contains(token.id) ? token.leadingTrivia.description + name + token.trailingTrivia.description : token.description
+                names[token.id].map { token.leadingTrivia.description + $0 + token.trailingTrivia.description } ?? token.description
             }.joined().trimmingCharacters(in: .whitespacesAndNewlines)
         }.enumerated().map { index, text in ChainConversion.dedented(text, by: ChainConversion.column(of: Array(closure.statements)[index])) }
     }
@@ -726,10 +776,19 @@ private struct Writer {
 
     /// The error handlers and `always` at the end of the chain, then the `return`.
     mutating func finish(tail: [ChainConversion.Step]) throws {
+        // A final `tap` or `always` that reads the result: the result is taken, the closure runs, the result is returned.
+        if tail.count == 1, let step = tail.first, step.isLast, ["tap", "always"].contains(step.name), step.readsParameter {
+            try resultObserver(step)
+            return
+        }
         var handlers: [ChainConversion.Step] = []
         var always: [ChainConversion.Step] = []
         for step in tail {
-            if step.name == "always" {
+            if step.name == "tap", step.readsParameter {
+                throw Left("`tap` that reads the result, not at the end of the chain or after an error handler")
+            }
+            // `tap { _ in … }` returns its promise and runs the closure whatever the result: as `always`.
+            if step.name == "always" || step.name == "tap" {
                 always.append(step)
             } else if ChainConversion.valueOperators.contains(step.name) {
                 throw Left("`\(step.name)` after an error handler")
@@ -806,6 +865,93 @@ private struct Writer {
             main.insert(contentsOf: ["defer {"] + deferred.map(Self.indent) + ["}"], at: 0)
         }
         lines = main
+    }
+
+    /// `onCancel` after the value steps so far: they run in a `do` whose `catch` of
+    /// `CancellationError` (what the twin's awaits throw when their promise is cancelled, and a
+    /// token's cancelled step) runs the handler's statements (on its context) and rethrows; the
+    /// value is kept in a `let` declared before the `do` (the compiler's type of the step's base).
+    mutating func cancelHandler(_ step: ChainConversion.Step) throws {
+        if returned { throw Left("an `onCancel` handler after a `flatMap` whose closure returns early") }
+        if ChainConversion.parameters(of: step.closure).map({ !$0.names.isEmpty }) == true { throw Left("an `onCancel` closure with a parameter") }
+        let placement = try placement(of: step)
+        let body = step.closure.statements.map(ChainConversion.text(of:))
+        let outer = lines
+        lines = []
+        try run(body, step: step, placement: placement, result: false)
+        let handling = lines + ["throw error"]
+        lines = outer
+        let clause = ["} catch let error as CancellationError {"] + handling.map(Self.indent) + ["}"]
+        let value = pendingText
+        let isVoid = value == "()" || step.baseType.map { ["Void", "()", "Swift.Void"].contains($0.value) } == true
+        if isVoid {
+            var main = lines
+            if value != "()" { main.append(conversion.returnsVoidExpression(value) ? value : "_ = " + value) }
+            lines = ["do {"] + main.map(Self.indent) + clause
+            pending = .expression("()")
+            return
+        }
+        guard let valueType = step.baseType?.value else { throw Left("an `onCancel` handler on a value whose type is not known") }
+        let name = freshName(for: pendingPromise)
+        lines = ["let \(name): \(valueType)", "do {"] + (lines + ["\(name) = " + value]).map(Self.indent) + clause
+        boundNames.insert(name)
+        pending = .expression(name)
+    }
+
+    /// A final `tap` or `always` whose closure reads the result (`PromiseResult<Value, Error>`):
+    /// the value steps in a `do` whose end and `catch` clauses set the result (`.value`, the
+    /// promise's `.error`, `.cancelled` for `CancellationError`), the closure's statements (on
+    /// its context), then the result as the twin's return or throw. 1.x ran a `tap`'s closure
+    /// next to the callers' callbacks; here it runs before the twin returns, one of the orders
+    /// 1.x allowed (an `always` ran before its promise resolved, as here).
+    mutating func resultObserver(_ step: ChainConversion.Step) throws {
+        if returned { throw Left("`\(step.name)` after a `flatMap` whose closure returns early") }
+        if conversion.noError { throw Left("`\(step.name)` that reads the result of a promise that cannot fail") }
+        // Ledger's SyncCoordinator.syncAll (an actor's method) changed its callers' order in Swift 6
+        // mode once converted (a `sync` it starts ran to its end before the next started): left until understood.
+        if conversion.isolated, !conversion.onMainActor {
+            throw Left("`\(step.name)` that reads the result in an actor's method (the order of the work it starts changed in Swift 6 mode)")
+        }
+        guard let type = conversion.functionPromise ?? step.baseType else {
+            throw Left("`\(step.name)` that reads a result whose type is not known")
+        }
+        let placement = try placement(of: step)
+        // The result's `let` stands beside the value steps' `let`s: a parameter named like one is renamed.
+        let outerDeclared = declared
+        declared.formUnion(boundNames)
+        var (name, body) = try parameter(of: step.closure, anonymousName: "result")
+        declared = outerDeclared
+        if name.hasPrefix("(") { throw Left("`\(step.name)` whose closure takes several parameters") }
+        if boundNames.contains(name) || declared.contains(name) {
+            // `$0`, named `result` here, where a value step's `let` has that name.
+            let fresh = freshName(stem: "result")
+            body = Self.renaming(ChainConversion.anonymousArguments(of: step.closure).zero, to: fresh, in: step.closure)
+            name = fresh
+        }
+        taken.insert(name)
+        let value = pendingText
+        var main = lines
+        if ["Void", "()", "Swift.Void"].contains(type.value) {
+            if value != "()" { main.append(conversion.returnsVoidExpression(value) ? value : "_ = " + value) }
+            main.append("\(name) = .value(())")
+        } else if value.contains("\n") || value.hasPrefix("try ") || value.hasPrefix("await ") {
+            // An awaited or multi-line value: its own `let` first.
+            let kept = freshName(for: pendingPromise)
+            main += ["let \(kept) = " + value, "\(name) = .value(\(kept))"]
+        } else {
+            main.append("\(name) = .value(\(value))")
+        }
+        let caught: [String]
+        if type.hasUntypedError {
+            caught = ["} catch is CancellationError {", "    \(name) = .cancelled", "} catch {", "    \(name) = .error(error)", "}"]
+        } else {
+            caught = ["} catch let error as \(type.error) {", "    \(name) = .error(error)", "} catch {", "    \(name) = .cancelled", "}"]
+        }
+        lines = ["let \(name): PromiseResult<\(type.value), \(type.error)>", "do {"] + main.map(Self.indent) + caught
+        try run(body, step: step, placement: placement, result: false)
+        let valueCase = ["Void", "()", "Swift.Void"].contains(type.value) ? "case .value: break" : "case .value(let value): return value"
+        lines += ["switch \(name) {", valueCase, "case .error(let error): throw error", "case .cancelled: throw CancellationError()", "}"]
+        returned = true
     }
 
     /// The `catch` clause line(s) of an error handler and the statements under it. At the end
@@ -920,9 +1066,12 @@ extension ChainConversion {
     }
 
     /// The `let`s of `statements` (before the chain) that hold a promise, with its type (written,
-    /// or the compiler's type of the call), and those of them read once in `body`, outside closures.
+    /// or the compiler's type of the call), and those of them read once in `body`, outside closures;
+    /// also a `let` read once as an argument of `when(…)` (`let changes = ids.map { f($0) }`: its
+    /// promises, whose handles would block the cancel request `when` passes on).
     func promiseLocals(_ statements: [CodeBlockItemSyntax], in body: CodeBlockSyntax) -> (types: [String: PromiseType], consumable: Set<String>) {
         var types: [String: PromiseType] = [:]
+        var others: Set<String> = []
         for statement in statements {
             guard let variable = statement.item.as(VariableDeclSyntax.self), variable.bindingSpecifier.text == "let",
                   variable.bindings.count == 1, let binding = variable.bindings.first,
@@ -931,10 +1080,18 @@ extension ChainConversion {
                 types[name] = type
             } else if let call = value.as(FunctionCallExprSyntax.self), let type = typeOfCall(call).flatMap(Self.promiseType(spelled:)) {
                 types[name] = type
+            } else {
+                others.insert(name)
             }
         }
+        func isWhenArgument(_ token: TokenSyntax) -> Bool {
+            guard let argument = token.parent?.parent?.as(LabeledExprSyntax.self), argument.expression.id == token.parent?.id,
+                  let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self) else { return false }
+            return Calls.calledName(call)?.0 == "when"
+        }
         var reads: [String: (count: Int, inClosure: Bool)] = [:]
-        for token in body.tokens(viewMode: .sourceAccurate) where types[token.text] != nil && token.parent?.is(DeclReferenceExprSyntax.self) == true {
+        for token in body.tokens(viewMode: .sourceAccurate) where token.parent?.is(DeclReferenceExprSyntax.self) == true
+            && (types[token.text] != nil || others.contains(token.text)) {
             guard !Self.isMemberOrLabel(token) else { continue }
             var inClosure = false
             var node = token.parent
@@ -945,7 +1102,12 @@ extension ChainConversion {
             let seen = reads[token.text] ?? (0, false)
             reads[token.text] = (seen.count + 1, seen.inClosure || inClosure)
         }
-        return (types, Set(reads.filter { $0.value.count == 1 && !$0.value.inClosure }.keys))
+        var whenArguments: Set<String> = []
+        for token in body.tokens(viewMode: .sourceAccurate) where others.contains(token.text) && isWhenArgument(token) {
+            whenArguments.insert(token.text)
+        }
+        let once = Set(reads.filter { $0.value.count == 1 && !$0.value.inClosure }.keys)
+        return (types, once.filter { types[$0] != nil || whenArguments.contains($0) })
     }
 
     /// `expression` with each read of `names` (outside closures) written `(consume name)`.

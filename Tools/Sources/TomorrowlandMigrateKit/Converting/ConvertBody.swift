@@ -155,7 +155,7 @@ public enum ConvertBody {
                 // A TokenPromise function's chain makes a plain promise; the wrapper adds the token.
                 promiseType: tokenPromise ? "Promise<\(promise.value), \(promise.error)>" : promise.spelled, noError: promise.hasNoError,
                 callerIsolatedContexts: callerIsolated, mainContexts: onMain,
-                typedError: promise.hasUntypedError || promise.hasNoError ? "" : promise.error, tokenPromise: tokenPromise,
+                typedError: promise.hasUntypedError || promise.hasNoError ? "" : promise.error, tokenPromise: tokenPromise, functionPromise: promise,
                 typeOfCall: { call in project.compiler?.spelledPromiseType(ofCallAt: Calls.nameOffset(of: call), in: site.file.path) }
             )
             switch conversion.convert(body) {
@@ -445,11 +445,20 @@ public enum ConvertBody {
     ) -> String? {
         guard let container = site.container else { return nil }
         let mangled = "\(container.utf8.count)\(container)"
+        // A mangled name may spell a word of the type's name as a reference to an earlier one
+        // (`LedgerStore` in module `LedgerCore`: `0A5Store`): its last word counts too (a call on
+        // another type with that last word then counts as well: the chain is left, never wrongly converted).
+        var lastWord = ""
+        for character in container.reversed() {
+            lastWord.insert(character, at: lastWord.startIndex)
+            if character.isUppercase { break }
+        }
+        let mangledWord = "\(lastWord.utf8.count)\(lastWord)"
         for twin in twins {
             guard let usr = project.usr(of: twin) else { return "its requirement's twin is not known to the compiler" }
             for place in callers(usr) {
                 let receiver = project.compiler?.file(place.path)?.call(calleeAt: place.offset)?.receiverType
-                guard receiver == nil || receiver!.contains(mangled) else { continue }
+                guard receiver == nil || receiver!.contains(mangled) || receiver!.contains(mangledWord) else { continue }
                 let text = (try? String(contentsOfFile: place.path, encoding: .utf8)) ?? ""
                 return "\(place.path):\(EditProof.line(of: place.offset, in: text))"
             }

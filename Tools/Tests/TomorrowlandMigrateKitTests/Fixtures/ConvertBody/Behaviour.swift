@@ -114,3 +114,35 @@ func shown(_ source: Promise<Int, BehaviourError>, token: PromiseInvalidationTok
             return value * 2
         }
 }
+
+/// The source's value plus one; a final `tap` records the result (a value, the typed error or
+/// the cancellation) on `behaviourQueue`.
+func tapped(_ input: Int, events: Events, observed: Observed) -> Promise<Int, BehaviourError> {
+    behaviourSource(input, observed: observed).map(on: .immediate) { value in value + 1 }
+        .tap(on: .queue(behaviourQueue)) { result in
+            observed.ran()
+            switch result {
+            case .value(let value): events.add("value \(value)")
+            case .error(let error): events.add("error \(error)")
+            case .cancelled: events.add("cancelled")
+            }
+        }
+}
+
+/// The source's value, untyped; a final `always` reads the result.
+func settled(_ input: Int, events: Events, observed: Observed) -> StdPromise<Int> {
+    behaviourSource(input, observed: observed).upcast.always(on: .immediate) { result in
+        events.add(result.isCancelled ? "cancelled" : result.value.map { "value \($0)" } ?? "error \(result.error!)")
+    }
+}
+
+/// The source's value plus one, then shown; an `onCancel` between them records a cancellation
+/// on `behaviourQueue` (the `then` after it does not run then).
+func watched(_ input: Int, events: Events, observed: Observed) -> Promise<Int, BehaviourError> {
+    behaviourSource(input, observed: observed).map(on: .immediate) { value -> Int in value + 1 }
+        .onCancel(on: .queue(behaviourQueue)) {
+            observed.ran()
+            events.add("cancelled")
+        }
+        .then(on: .immediate) { value in events.add("shown \(value)") }
+}
