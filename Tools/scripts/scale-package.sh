@@ -124,14 +124,17 @@ echo "scale-package: $lines lines in $files files, $modules modules ($work)"
 $generate_only && exit 0
 
 swift build --package-path "$tools" --product tomorrowland-migrate
-tool="$(swift build --package-path "$tools" --show-bin-path)/tomorrowland-migrate"
 cd "$work"
 mkdir -p logs
+# A copy of the tool: a rebuild of Tools during the run does not change what it measures.
+tool="$work/logs/tomorrowland-migrate"
+cp "$(swift build --package-path "$tools" --show-bin-path)/tomorrowland-migrate" "$tool"
 export TOMORROWLAND_MIGRATE_TRACE="$work/logs/trace.txt"
 : > "$TOMORROWLAND_MIGRATE_TRACE"
 fail() { echo "scale-package: $*" >&2; exit 1; }
 {
-    echo "scale-package: $lines lines in $files files, $modules modules; $(nproc) cores; started $(date -u +%FT%TZ)"
+    echo "scale-package: $lines lines in $files files, $modules modules; $(nproc) cores; started $(date -u +%FT%TZ);" \
+        "the tool at $(git -C "$tools" rev-parse --short HEAD)$(git -C "$tools" diff --quiet HEAD -- Sources || echo ' (modified)')"
     echo "step | wall s | CPU s | peak MB | load average at the end"
     echo "--- | --- | --- | --- | ---"
 } > "$results"
@@ -158,10 +161,7 @@ step() {
     grep -hE "^note: .*(checked by the compiler|nothing written|converted|deleted|: [0-9]+ of [0-9]+)" "logs/$label.err" \
         | sed 's/^/    /' | tail -4 | tee -a "$results" || true
 }
-# `adopt` module by module: on all of Sources/ at once it leaves HomeHub's and Ledger's
-# `delivery` contexts untyped ("declared more than once": it keys a property by its type's name,
-# and ten modules each have a `DashboardViewModel`), and ten modules do not build.
-step adopt bash -c 'for module in Sources/*/; do "$0" adopt "$module" --write || exit 1; done' "$tool"
+step adopt "$tool" adopt Sources/ --write
 step "clean swift build" swift build
 step report "$tool" report Sources/
 step add-async-twins "$tool" add-async-twins Sources/ --write
