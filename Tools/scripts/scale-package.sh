@@ -24,6 +24,8 @@
 #   Tools/scripts/scale-package.sh --generate # only write the package (Tools/.scale-package)
 #   Tools/scripts/scale-package.sh --keep     # keep the package and its logs afterwards
 #   Tools/scripts/scale-package.sh --modules 4   # a smaller package: the first 4 modules (19,000 lines)
+#   Tools/scripts/scale-package.sh --from convert-calls   # go on in the kept package from that step
+#                                                         # (after a stopped run; its lines are appended)
 #
 # Heavy (a 100,000-line package built once and type-checked by every command): run it on a quiet
 # machine, or under `nice -n 10`. The results: Tools/.scale-package.results (also printed).
@@ -35,68 +37,73 @@ results="$tools/.scale-package.results"
 generate_only=false
 keep=false
 modules=20
+from=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --generate) generate_only=true; keep=true ;;
         --keep) keep=true ;;
         --modules) modules="$2"; shift ;;
-        *) echo "usage: $0 [--generate] [--keep] [--modules N]" >&2; exit 2 ;;
+        --from) from="$2"; keep=true; shift ;;
+        *) echo "usage: $0 [--generate] [--keep] [--modules N] [--from STEP]" >&2; exit 2 ;;
     esac
     shift
 done
-rm -rf "$work"
 $keep || trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/Sources"
 
-# Corpus module folders, by the name their sources use for them.
-declare -A folder=(
-    [AppCore]="$tools/Corpus/Sources/AppCore"
-    [HomeHubCore]="$tools/BlindCorpora/HomeHub/Sources/HomeHubCore"
-    [HomeHubUI]="$tools/BlindCorpora/HomeHub/Sources/HomeHubUI"
-    [LedgerCore]="$tools/BlindCorpora/Ledger/Sources/LedgerCore"
-    [LedgerFeatures]="$tools/BlindCorpora/Ledger/Sources/LedgerFeatures"
-    [OrdersCore]="$tools/BlindCorpora/Orders/Sources/OrdersCore"
-)
-# AppCore's `PromiseContext.ui` is HomeHub's and Ledger's too, Orders' `EventLog` HomeHub's.
-declare -A rename=(
-    [AppCore]='s/\bui\b/appUI/g'
-    [OrdersCore]='s/\bEventLog\b/OrdersEventLog/g'
-)
-even="AppCore HomeHubCore HomeHubUI OrdersCore"
-odd="AppCore LedgerCore LedgerFeatures OrdersCore"
+# Writes the package into $work.
+generate() {
+    rm -rf "$work"
+    mkdir -p "$work/Sources"
 
-name() { printf "Part%02d" "$1"; }
-targets=""
-for ((k = 0; k < modules; k++)); do
-    module=$(name "$k")
-    dir="$work/Sources/$module"
-    mkdir -p "$dir"
-    set_of=$even; [ $((k % 2)) -eq 1 ] && set_of=$odd
-    for corpus in $set_of; do
-        source="${folder[$corpus]}"
-        while IFS= read -r file; do
-            relative="${file#"$source"/}"
-            target="$dir/${corpus}_${relative//\//_}"
-            # The corpus's other module is this module now: no import of it, its name is ours;
-            # the two names two corpora of a module both declare are made distinct.
-            sed -E \
-                -e '/^(@testable |@preconcurrency )?import (AppCore|HomeHubCore|HomeHubUI|LedgerCore|LedgerFeatures|OrdersCore)$/d' \
-                -e "s/\\b(AppCore|HomeHubCore|HomeHubUI|LedgerCore|LedgerFeatures|OrdersCore)\\./$module./g" \
-                -e "${rename[$corpus]:-}" \
-                "$file" > "$target"
-        done < <(find -L "$source" -name '*.swift' | sort)
-    done
-    dependencies='.product(name: "Tomorrowland", package: "Tomorrowland"), .product(name: "TomorrowlandAsync", package: "Tomorrowland")'
-    if [ "$k" -gt 0 ]; then
-        parent=$(name $(((k - 1) / 2)))
-        dependencies="\"$parent\", $dependencies"
-        cat > "$dir/Upstream.swift" <<EOF
-import Tomorrowland
-import $parent
+    # Corpus module folders, by the name their sources use for them.
+    declare -A folder=(
+        [AppCore]="$tools/Corpus/Sources/AppCore"
+        [HomeHubCore]="$tools/BlindCorpora/HomeHub/Sources/HomeHubCore"
+        [HomeHubUI]="$tools/BlindCorpora/HomeHub/Sources/HomeHubUI"
+        [LedgerCore]="$tools/BlindCorpora/Ledger/Sources/LedgerCore"
+        [LedgerFeatures]="$tools/BlindCorpora/Ledger/Sources/LedgerFeatures"
+        [OrdersCore]="$tools/BlindCorpora/Orders/Sources/OrdersCore"
+    )
+    # AppCore's `PromiseContext.ui` is HomeHub's and Ledger's too, Orders' `EventLog` HomeHub's.
+    declare -A rename=(
+        [AppCore]='s/\bui\b/appUI/g'
+        [OrdersCore]='s/\bEventLog\b/OrdersEventLog/g'
+    )
+    even="AppCore HomeHubCore HomeHubUI OrdersCore"
+    odd="AppCore LedgerCore LedgerFeatures OrdersCore"
 
-/// A call into the module this one imports: its copy of OrdersCore.
-public func upstreamReorder(userID: String, api: $parent.OrdersAPI, log: $parent.OrdersEventLog) -> Promise<$parent.Cart, $parent.CheckoutError> {
-    $parent.reorderLast(userID: userID, api: api, log: log)
+    name() { printf "Part%02d" "$1"; }
+    targets=""
+    for ((k = 0; k < modules; k++)); do
+        module=$(name "$k")
+        dir="$work/Sources/$module"
+        mkdir -p "$dir"
+        set_of=$even; [ $((k % 2)) -eq 1 ] && set_of=$odd
+        for corpus in $set_of; do
+            source="${folder[$corpus]}"
+            while IFS= read -r file; do
+                relative="${file#"$source"/}"
+                target="$dir/${corpus}_${relative//\//_}"
+                # The corpus's other module is this module now: no import of it, its name is ours;
+                # the two names two corpora of a module both declare are made distinct.
+                sed -E \
+                    -e '/^(@testable |@preconcurrency )?import (AppCore|HomeHubCore|HomeHubUI|LedgerCore|LedgerFeatures|OrdersCore)$/d' \
+                    -e "s/\\b(AppCore|HomeHubCore|HomeHubUI|LedgerCore|LedgerFeatures|OrdersCore)\\./$module./g" \
+                    -e "${rename[$corpus]:-}" \
+                    "$file" > "$target"
+            done < <(find -L "$source" -name '*.swift' | sort)
+        done
+        dependencies='.product(name: "Tomorrowland", package: "Tomorrowland"), .product(name: "TomorrowlandAsync", package: "Tomorrowland")'
+        if [ "$k" -gt 0 ]; then
+            parent=$(name $(((k - 1) / 2)))
+            dependencies="\"$parent\", $dependencies"
+            cat > "$dir/Upstream.swift" <<EOF
+    import Tomorrowland
+    import $parent
+
+    /// A call into the module this one imports: its copy of OrdersCore.
+    public func upstreamReorder(userID: String, api: $parent.OrdersAPI, log: $parent.OrdersEventLog) -> Promise<$parent.Cart, $parent.CheckoutError> {
+        $parent.reorderLast(userID: userID, api: api, log: log)
 }
 EOF
     fi
@@ -118,26 +125,43 @@ $targets    ],
     swiftLanguageModes: [.v5]
 )
 EOF
+}
+if [ -z "$from" ]; then
+    generate
+elif [ ! -d "$work/logs" ]; then
+    echo "scale-package: --from needs the package a run kept ($work)" >&2; exit 2
+fi
 lines=$(find "$work/Sources" -name '*.swift' -exec cat {} + | wc -l)
 files=$(find "$work/Sources" -name '*.swift' | wc -l)
+modules=$(find "$work/Sources" -mindepth 1 -maxdepth 1 -type d | wc -l)
 echo "scale-package: $lines lines in $files files, $modules modules ($work)"
 $generate_only && exit 0
 
 swift build --package-path "$tools" --product tomorrowland-migrate
-tool="$(swift build --package-path "$tools" --show-bin-path)/tomorrowland-migrate"
 cd "$work"
 mkdir -p logs
+# A copy of the tool: a rebuild of Tools during the run does not change what it measures.
+tool="$work/logs/tomorrowland-migrate"
+cp "$(swift build --package-path "$tools" --show-bin-path)/tomorrowland-migrate" "$tool"
 export TOMORROWLAND_MIGRATE_TRACE="$work/logs/trace.txt"
-: > "$TOMORROWLAND_MIGRATE_TRACE"
 fail() { echo "scale-package: $*" >&2; exit 1; }
-{
-    echo "scale-package: $lines lines in $files files, $modules modules; $(nproc) cores; started $(date -u +%FT%TZ)"
-    echo "step | wall s | CPU s | peak MB | load average at the end"
-    echo "--- | --- | --- | --- | ---"
-} > "$results"
-# Runs a step, and adds its line: name, wall time, peak memory, load average.
+tool_version="the tool at $(git -C "$tools" rev-parse --short HEAD)$(git -C "$tools" diff --quiet HEAD -- Sources || echo ' (modified)')"
+if [ -z "$from" ]; then
+    : > "$TOMORROWLAND_MIGRATE_TRACE"
+    {
+        echo "scale-package: $lines lines in $files files, $modules modules; $(nproc) cores; started $(date -u +%FT%TZ); $tool_version"
+        echo "step | wall s | CPU s | peak MB | load average at the end"
+        echo "--- | --- | --- | --- | ---"
+    } > "$results"
+else
+    echo "(from $from on: $(date -u +%FT%TZ), $tool_version)" >> "$results"
+fi
+# Runs a step, and adds its line: name, wall time, peak memory, load average. With --from,
+# the steps before that one are passed over.
 step() {
     local label="$1"; shift
+    if [ -n "$from" ] && [ "$label" != "$from" ]; then echo "== $label: passed over (--from)"; return; fi
+    from=""
     echo "== $label"
     local start
     start=$(wc -l < "$TOMORROWLAND_MIGRATE_TRACE")
@@ -158,10 +182,7 @@ step() {
     grep -hE "^note: .*(checked by the compiler|nothing written|converted|deleted|: [0-9]+ of [0-9]+)" "logs/$label.err" \
         | sed 's/^/    /' | tail -4 | tee -a "$results" || true
 }
-# `adopt` module by module: on all of Sources/ at once it leaves HomeHub's and Ledger's
-# `delivery` contexts untyped ("declared more than once": it keys a property by its type's name,
-# and ten modules each have a `DashboardViewModel`), and ten modules do not build.
-step adopt bash -c 'for module in Sources/*/; do "$0" adopt "$module" --write || exit 1; done' "$tool"
+step adopt "$tool" adopt Sources/ --write
 step "clean swift build" swift build
 step report "$tool" report Sources/
 step add-async-twins "$tool" add-async-twins Sources/ --write
@@ -171,8 +192,11 @@ step convert-body "$tool" convert-body Sources/ --write
 step delete-twins "$tool" delete-twins Sources/ --include-public --write
 step "swift build after the pipeline" swift build
 awk -F' [|] ' '
-    $1 == "clean swift build" { build = $2 }
-    $1 ~ /^(adopt|report|add-async-twins|add-promise-twins|convert-calls|convert-body|delete-twins)$/ { pipeline += $2 }
-    END { printf "pipeline: %.0f s, %.1f times one clean build (%.0f s)\n", pipeline, pipeline / build, build }
+    $1 == "clean swift build" { build = $2; buildCPU = $3 }
+    $1 ~ /^(adopt|report|add-async-twins|add-promise-twins|convert-calls|convert-body|delete-twins)$/ { pipeline += $2; cpu += $3 }
+    END {
+        printf "pipeline: %.0f s wall, %.1f times one clean build (%.0f s); %.0f CPU-s, %.1f times its %.0f\n",
+            pipeline, pipeline / build, build, cpu, cpu / buildCPU, buildCPU
+    }
 ' "$results" | tee -a "$results"
 echo "scale-package: results in $results"

@@ -40,12 +40,13 @@ struct CompilerOptions: ParsableArguments {
 
     /// The oracle for a command that only works with the compiler (`convert-calls`,
     /// `delete-twins`); nil, with the reason on standard error, when there is none.
-    func requiredOracle(for set: SourceSet, command: String) -> CompilerOracle? {
+    /// `importers`: the command type-checks the modules that import the scanned ones too.
+    func requiredOracle(for set: SourceSet, command: String, importers: Bool = false) -> CompilerOracle? {
         if syntaxOnly {
             warn("\(command) needs the compiler to prove its changes; it does not run with --syntax-only")
             return nil
         }
-        switch CompilerOracle.forPackage(around: set.roots) {
+        switch CompilerOracle.forPackage(around: set.roots, importers: importers) {
         case .success(let oracle): return oracle
         case .failure(let reason):
             warn("\(command) needs the compiler to prove its changes: \(reason)")

@@ -220,7 +220,7 @@ extension TomorrowlandMigrate {
 
         func run() throws {
             let set = SourceSet.load(paths: paths.paths)
-            guard let oracle = compiler.requiredOracle(for: set, command: "convert-body") else { throw ExitCode(1) }
+            guard let oracle = compiler.requiredOracle(for: set, command: "convert-body", importers: true) else { throw ExitCode(1) }
             try options.finish(ConvertBodyCommand.run(set, oracle: oracle, includingPublic: includePublic), roots: set.roots)
             try finish(problems: set.problems)
         }
@@ -250,7 +250,7 @@ extension TomorrowlandMigrate {
 
         func run() throws {
             let set = SourceSet.load(paths: paths.paths)
-            guard let oracle = compiler.requiredOracle(for: set, command: "delete-twins") else { throw ExitCode(1) }
+            guard let oracle = compiler.requiredOracle(for: set, command: "delete-twins", importers: true) else { throw ExitCode(1) }
             try options.finish(DeleteTwinsCommand.run(set, oracle: oracle, includingPublic: includePublic), roots: set.roots)
             try finish(problems: set.problems)
         }

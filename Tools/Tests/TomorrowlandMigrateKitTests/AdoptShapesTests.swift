@@ -94,6 +94,48 @@ struct AdoptShapesTests {
         #expect(notes.allSatisfy { $0.message.contains("Left as it is") })
     }
 
+    @Test("the same type name in two modules declares two properties, each retyped (or listed) by its own module's values")
+    func sameNameInTwoModules() throws {
+        // What the scale package showed: ten modules with a `DashboardViewModel` each, and
+        // adopt over all of them left every `delivery` untyped ("declared more than once").
+        func dashboard(_ extra: String) -> String {
+            """
+            import Tomorrowland
+
+            @MainActor
+            final class DashboardViewModel {
+                var title = ""
+                private var delivery: PromiseContext = .main
+
+                func show(_ name: StdPromise<String>) {
+                    name.then(on: delivery) { self.title = $0 }
+                }
+            \(extra)}
+
+            """
+        }
+        let first = (path: "App/Sources/Home/Dashboard.swift", text: dashboard(""))
+        let second = (path: "App/Sources/Ledger/Views/Dashboard.swift", text: dashboard(""))
+        // This module's `delivery` is also given a queue: it keeps its type, whatever the others hold.
+        let third = (path: "App/Sources/Orders/Dashboard.swift", text: dashboard("    func slow() { delivery = .utility }\n"))
+        let (result, sources) = AdoptTests.adopted([first, second, third])
+        for source in [first, second] {
+            #expect(Support.text(of: source.path, in: sources).contains("    private var delivery: PromiseContext.Main = .main\n"), "\(source.path)")
+            #expect(!result.notes.contains { $0.path == source.path }, "\(source.path)")
+            let errors = try Self.diagnosedLines(in: source.path, [(source.path, Support.text(of: source.path, in: sources))], swiftVersion: 6)
+            #expect(errors.lines.isEmpty, "\(errors.output)")
+        }
+        #expect(Support.text(of: third.path, in: sources) == third.text)
+        #expect(result.notes.map(\.path) == [third.path])
+        #expect(result.notes.first?.message.contains("`delivery` keeps its type: it is given `.utility` at App/Sources/Orders/Dashboard.swift:11") == true,
+                "\(result.notes.map(\.message))")
+        #expect(!result.notes.contains { $0.message.contains("declared more than once") })
+        // Twice in one module (`#if` branches, or two files): one property declared twice, not retyped.
+        let twice = AdoptTests.adopted([first, (path: "App/Sources/Home/Copy.swift", text: dashboard(""))]).result
+        #expect(twice.changes.isEmpty)
+        #expect(twice.notes.count == 2 && twice.notes.allSatisfy { $0.message.contains("`delivery` keeps its type: it is declared more than once") })
+    }
+
     @Test("closures stored for later: keep-the-caller's-actor closures of a main-actor type get @MainActor; the others are listed")
     func storedClosures() throws {
         let (result, sources) = AdoptTests.adopted([stored])

@@ -246,3 +246,88 @@ extension EditProofTests {
         }
     }
 }
+
+extension EditProofTests {
+    /// A module of two files: `Lib.swift`, whose declarations the changes delete, and
+    /// `Use.swift`, which no change edits.
+    static func twoFiles(lib: String, use: String) throws -> (set: SourceSet, oracle: CompilerOracle, directory: URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tomorrowland-settle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try lib.write(to: directory.appendingPathComponent("Lib.swift"), atomically: true, encoding: .utf8)
+        try use.write(to: directory.appendingPathComponent("Use.swift"), atomically: true, encoding: .utf8)
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tomorrowland-migrate-module-cache")
+        let module = ModuleInvocation(
+            name: "Fixture", sources: ["Lib.swift", "Use.swift"].map { directory.appendingPathComponent($0).path },
+            arguments: [
+                "-module-name", "Fixture", "-parse-as-library", "-swift-version", "6",
+                "-I", try SwiftCompiler.modulesDirectory(holding: "TomorrowlandAsync").path, "-module-cache-path", cache.path,
+            ]
+        )
+        let oracle = CompilerOracle(swiftc: try SwiftCompiler.swiftc().path, modules: [module])
+        return (SourceSet.load(paths: [directory.appendingPathComponent("Lib.swift").path]), oracle, directory)
+    }
+
+    /// One change per declaration of `Lib.swift` that starts with one of `starts` (to its
+    /// line's end), named by the start.
+    static func deletions(of starts: [String], in file: ParsedFile) -> [PlannedChange] {
+        starts.map { start in
+            let text = file.text
+            let range = text.range(of: start)!
+            let end = text[range.lowerBound...].firstIndex(of: "\n").map { text.index(after: $0) } ?? text.endIndex
+            let (from, to) = (text.utf8.distance(from: text.startIndex, to: range.lowerBound), text.utf8.distance(from: text.startIndex, to: end))
+            return PlannedChange(
+                path: file.path, edits: [TextEdit(start: from, end: to, text: "")], scope: from..<to,
+                line: file.line(of: file.tree), summary: start
+            )
+        }
+    }
+
+    /// The proof of deleting the declarations of `lib` that start with `starts`, with `use`
+    /// (which no change edits) in the same module.
+    static func settled(lib: String, use: String, deleting starts: [String]) throws -> EditProof.Outcome {
+        let (set, oracle, directory) = try twoFiles(lib: lib, use: use)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try #require(set.files.first)
+        let before = try oracle.facts(for: oracle.modules[0].sources)
+        #expect(before.errors.isEmpty, "\(before.errors)")
+        let proof = EditProof(oracle: oracle, before: before, paths: oracle.modules[0].sources, set: set)
+        return proof.settle(deletions(of: starts, in: file))
+    }
+
+    /// Issue 37, item 7: on the scale package, delete-twins wrote nothing when an error in a
+    /// file it did not edit could not be tied to one deletion.
+    @Test("an issue in a file no change edits costs the change that deletes what it names, not the others")
+    func untiedIssueByName() throws {
+        let outcome = try Self.settled(
+            lib: "func first() -> Int { 1 }\nfunc helper() -> Int { 2 }\nfunc second() -> Int { 3 }\nfunc third() -> Int { 4 }\n",
+            use: "func use() -> Int { helper() }\n", deleting: ["func first", "func helper", "func second", "func third"]
+        )
+        #expect(!outcome.failed, "\(outcome.notes)")
+        #expect(outcome.accepted.map(\.summary) == ["func first", "func second", "func third"])
+        #expect(outcome.dropped.map(\.change.summary) == ["func helper"])
+        let reason = outcome.dropped.first?.reason ?? ""
+        #expect(reason.contains("Use.swift:1:") && reason.contains("(it names what the change deletes)"), "\(reason)")
+    }
+
+    @Test("an issue in a file no change edits that names nothing deleted costs the one change found by proving halves")
+    func untiedIssueByHalves() throws {
+        let outcome = try Self.settled(
+            lib: """
+                struct Thing {}
+                func first() -> Int { 1 }
+                func second() -> Int { 2 }
+                extension Thing: CustomStringConvertible { var description: String { "thing" } }
+                func third() -> Int { 3 }
+                func fourth() -> Int { 4 }
+
+                """,
+            use: "func shown() -> any CustomStringConvertible { Thing() }\n",
+            deleting: ["func first", "func second", "func third", "extension Thing", "func fourth"]
+        )
+        #expect(!outcome.failed, "\(outcome.notes)")
+        #expect(outcome.accepted.map(\.summary) == ["func first", "func second", "func third", "func fourth"])
+        #expect(outcome.dropped.map(\.change.summary) == ["extension Thing"])
+        let reason = outcome.dropped.first?.reason ?? ""
+        #expect(reason.contains("Use.swift:1:") && reason.contains("(found by proving the changes in halves)"), "\(reason)")
+    }
+}

@@ -224,6 +224,34 @@ struct OraclePackageTests {
 }
 
 extension OraclePackageTests {
+    @Test("scanning one module builds what it imports, not what its importers import; a command that checks its importers builds theirs")
+    func buildsForTheScannedModules() throws {
+        // Base ← Lib ← App ← AppTests, and App imports Other too.
+        let module = { (name: String, dependencies: [String]) in
+            ModuleInvocation(name: name, sources: ["/p/Sources/\(name)/\(name).swift"], arguments: [], dependencies: dependencies)
+        }
+        let all = [
+            module("Base", []), module("Lib", ["Base"]), module("Other", []), module("App", ["Lib", "Other"]), module("AppTests", ["App"]),
+        ]
+        #expect(CompilerOracle.dependencyTargets(of: ["/p/Sources/Lib"], in: all, root: "/p") == ["Base"])
+        // With its importers type-checked from source (delete-twins, convert-body), what they
+        // import; not App itself, which they type-check.
+        #expect(CompilerOracle.dependencyTargets(of: ["/p/Sources/Lib"], importers: true, in: all, root: "/p") == ["Base", "Other"])
+        #expect(CompilerOracle.dependencyTargets(of: ["/p/Sources/App"], in: all, root: "/p") == ["Lib", "Other"])
+
+        // In a package: `report Sources/Lib` builds Base only, and its facts need no more.
+        let root = try Self.package()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let object = { (module: String) in root.appendingPathComponent(".build/debug/\(module).build/\(module).swift.o").path }
+        let oracle = try CompilerOracle.forPackage(around: [root.appendingPathComponent("Sources/Lib").path]).get()
+        #expect(FileManager.default.fileExists(atPath: object("Base")))
+        #expect(!FileManager.default.fileExists(atPath: object("Lib")) && !FileManager.default.fileExists(atPath: object("App")),
+                "App, which imports the scanned module, is not built")
+        let facts = try oracle.facts(for: [root.appendingPathComponent("Sources/Lib/Lib.swift").path])
+        #expect(facts.errors.isEmpty, "\(facts.errors)")
+        #expect(facts.file(root.appendingPathComponent("Sources/Lib/Lib.swift").path)?.references.isEmpty == false)
+    }
+
     @Test("a proof type-checks the importers of a changed module again only when its interface changed, through any import")
     func importersOfAnUnchangedInterface() throws {
         let root = try Self.package()

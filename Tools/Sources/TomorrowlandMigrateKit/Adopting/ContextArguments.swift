@@ -167,7 +167,7 @@ final class ContextArguments: TypeTrackingVisitor {
                 kind = contexts.kind(ofImplicitMember: expression)
             } else if let parameterKind = kindOfParameter(expression) {
                 kind = parameterKind
-            } else if let declared = properties.property(expression, at: Syntax(call), types: types.map(\.name), isStatic: isStatic) {
+            } else if let declared = properties.property(expression, at: Syntax(call), module: file.module, types: types.map(\.name), isStatic: isStatic) {
                 if declared.declaredKind == .named { (isValue, property) = (true, declared) } else { kind = declared.declaredKind }
             } else {
                 isValue = true

@@ -7,8 +7,11 @@
 import SwiftSyntax
 
 enum ContextProperties {
-    /// A stored property (instance or static) or a top-level variable.
+    /// A stored property (instance or static) or a top-level variable, by its identity: the
+    /// module that declares it (`ParsedFile.module`), then its type's name and its own. Ten
+    /// modules that each declare a `DashboardViewModel.delivery` declare ten properties.
     struct Key: Hashable {
+        let module: String
         /// The type that declares it (nil: top-level).
         let type: String?
         let name: String
@@ -34,16 +37,17 @@ enum ContextProperties {
     /// The declarations of a set, and what the retyping needs to know of the rest of it.
     struct Index {
         private(set) var declarations: [Key: Declaration] = [:]
-        /// How many types (and the top level) declare a member of each name: a reference
-        /// `x.name` names the one property only when the name is unique.
-        private(set) var declarationCounts: [String: Int] = [:]
-        /// The names of the properties each type declares (whatever their type).
-        private(set) var typeMembers: [String: Set<String>] = [:]
+        /// How many types (and the top level) of each module declare a member of each name: a
+        /// reference `x.name` names the one property only when the name is unique there.
+        private(set) var declarationCounts: [String: [String: Int]] = [:]
+        /// The names of the properties each type of each module declares (whatever their type).
+        private(set) var typeMembers: [String: [String: Set<String>]] = [:]
 
         init(_ set: SourceSet, contexts: CustomContexts) {
             final class Collector: TypeTrackingVisitor {
                 let contexts: CustomContexts
                 let path: String
+                let module: String
                 var found: [Declaration] = []
                 var names: [String] = []
                 var typeMembers: [String: Set<String>] = [:]
@@ -54,9 +58,10 @@ enum ContextProperties {
                 /// Enclosing public extensions.
                 var publicExtensions: [Bool] = []
 
-                init(contexts: CustomContexts, path: String) {
+                init(contexts: CustomContexts, path: String, module: String) {
                     self.contexts = contexts
                     self.path = path
+                    self.module = module
                     super.init(viewMode: .sourceAccurate)
                 }
 
@@ -110,7 +115,7 @@ enum ContextProperties {
                             fixed = "memberwise:\(type.name)"
                         }
                         found.append(Declaration(
-                            key: Key(type: type?.name, name: name, isStatic: isStatic), path: path, variable: variable, binding: binding,
+                            key: Key(module: module, type: type?.name, name: name, isStatic: isStatic), path: path, variable: variable, binding: binding,
                             declaredKind: kind, fixedBecause: fixed
                         ))
                     }
@@ -148,24 +153,24 @@ enum ContextProperties {
             var explicitInits: Set<String> = []
             var found: [Declaration] = []
             for file in set.files {
-                let collector = Collector(contexts: contexts, path: file.path)
+                let collector = Collector(contexts: contexts, path: file.path, module: file.module)
                 collector.walk(file.tree)
                 found += collector.found
                 fixedNames.formUnion(collector.fixedNames)
-                explicitInits.formUnion(collector.explicitInits)
-                for name in collector.names { declarationCounts[name, default: 0] += 1 }
-                typeMembers.merge(collector.typeMembers) { $0.union($1) }
+                explicitInits.formUnion(collector.explicitInits.map { file.module + "\u{0}" + $0 })
+                for name in collector.names { declarationCounts[file.module, default: [:]][name, default: 0] += 1 }
+                typeMembers[file.module, default: [:]].merge(collector.typeMembers) { $0.union($1) }
             }
             for declaration in found {
                 var fixed = declaration.fixedBecause
                 if let reason = fixed, reason.hasPrefix("memberwise:") {
-                    fixed = explicitInits.contains(String(reason.dropFirst("memberwise:".count)))
+                    fixed = explicitInits.contains(declaration.key.module + "\u{0}" + reason.dropFirst("memberwise:".count))
                         ? nil : "the struct's memberwise initializer takes it, with any context"
                 }
                 if fixed == nil, fixedNames.contains(declaration.key.name) {
                     fixed = "a protocol requirement or an override has its name"
                 }
-                // The same name declared twice (`#if` branches): neither is retyped.
+                // The same property declared twice in one module (`#if` branches): neither is retyped.
                 if declarations[declaration.key] != nil { fixed = "it is declared more than once" }
                 declarations[declaration.key] = Declaration(
                     key: declaration.key, path: declaration.path, variable: declaration.variable, binding: declaration.binding,
@@ -174,29 +179,32 @@ enum ContextProperties {
             }
         }
 
-        /// The property `expression` names at `node` (`delivery`, `self.delivery`,
-        /// `Self.delivery`, `Screen.delivery`), with `types` the enclosing types, innermost
-        /// last, and `isStatic` whether the code is in a static member.
-        func property(_ expression: ExprSyntax, at node: Syntax, types: [String], isStatic: Bool) -> Declaration? {
+        /// The property `expression` names at `node` in a file of `module` (`delivery`,
+        /// `self.delivery`, `Self.delivery`, `Screen.delivery`), with `types` the enclosing
+        /// types, innermost last, and `isStatic` whether the code is in a static member: one of
+        /// that module's (another module's are not retyped: only public ones are visible there,
+        /// and those are listed).
+        func property(_ expression: ExprSyntax, at node: Syntax, module: String, types: [String], isStatic: Bool) -> Declaration? {
+            func key(_ type: String?, _ name: String, _ isStatic: Bool) -> Key { Key(module: module, type: type, name: name, isStatic: isStatic) }
             if let reference = expression.as(DeclReferenceExprSyntax.self), reference.argumentNames == nil {
                 let name = reference.baseName.text
                 guard !Scopes.isShadowed(name, at: node) else { return nil }
                 for type in types.reversed() {
-                    if let found = declarations[Key(type: type, name: name, isStatic: isStatic)] { return found }
-                    if typeMembers[type]?.contains(name) == true { return nil } // another property of that name
+                    if let found = declarations[key(type, name, isStatic)] { return found }
+                    if typeMembers[module]?[type]?.contains(name) == true { return nil } // another property of that name
                 }
-                return declarations[Key(type: nil, name: name, isStatic: false)]
+                return declarations[key(nil, name, false)]
             }
             guard let member = expression.as(MemberAccessExprSyntax.self), let base = member.base?.trimmedDescription,
                   member.declName.argumentNames == nil else { return nil }
             let name = member.declName.baseName.text
-            if base == "self" { return types.last.flatMap { declarations[Key(type: $0, name: name, isStatic: isStatic)] } }
-            if base == "Self" { return types.last.flatMap { declarations[Key(type: $0, name: name, isStatic: true)] } }
-            if let found = declarations[Key(type: base, name: name, isStatic: true)] { return found }
+            if base == "self" { return types.last.flatMap { declarations[key($0, name, isStatic)] } }
+            if base == "Self" { return types.last.flatMap { declarations[key($0, name, true)] } }
+            if let found = declarations[key(base, name, true)] { return found }
             // `screen.delivery`, where `screen` is declared with its type (or `= Screen(…)`).
             if let baseExpression = member.base, let type = UnappliedReferences.declaredTypeSyntax(of: baseExpression, at: node),
                let typeName = type.as(IdentifierTypeSyntax.self)?.name.text {
-                return declarations[Key(type: typeName, name: name, isStatic: false)]
+                return declarations[key(typeName, name, false)]
             }
             return nil
         }
@@ -438,22 +446,24 @@ enum References {
                       reference.argumentNames == nil else { return result }
                 let name = reference.baseName.text
                 var expression = ExprSyntax(reference)
+                let module = file.module
                 var key: ContextProperties.Key?
                 if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id {
                     guard let base = member.base?.trimmedDescription else { return result } // `.delivery`: another type's
                     expression = ExprSyntax(member)
                     let isStatic = statics.last ?? false
                     if base == "self" {
-                        key = types.last.map { .init(type: $0.name, name: name, isStatic: isStatic) }
+                        key = types.last.map { .init(module: module, type: $0.name, name: name, isStatic: isStatic) }
                     } else if base == "Self" {
-                        key = types.last.map { .init(type: $0.name, name: name, isStatic: true) }
-                    } else if keys.contains(.init(type: base, name: name, isStatic: true)) {
-                        key = .init(type: base, name: name, isStatic: true)
-                    } else if let only = keys.first(where: { $0.name == name }), index.declarationCounts[name] == 1, !only.isStatic {
+                        key = types.last.map { .init(module: module, type: $0.name, name: name, isStatic: true) }
+                    } else if keys.contains(.init(module: module, type: base, name: name, isStatic: true)) {
+                        key = .init(module: module, type: base, name: name, isStatic: true)
+                    } else if let only = keys.first(where: { $0.module == module && $0.name == name }),
+                              index.declarationCounts[module]?[name] == 1, !only.isStatic {
                         key = only // `screen.delivery`: the only property of that name
-                    } else if let resolved = index.property(expression, at: node, types: types.map(\.name), isStatic: isStatic) {
+                    } else if let resolved = index.property(expression, at: node, module: module, types: types.map(\.name), isStatic: isStatic) {
                         key = resolved.key // `screen.delivery`, `screen` declared with its type
-                    } else if let candidate = keys.first(where: { $0.name == name && !$0.isStatic }) {
+                    } else if let candidate = keys.first(where: { $0.module == module && $0.name == name && !$0.isStatic }) {
                         // Another type's property of that name, or this one: fine where either kind is.
                         if !isContextArgument(Self.outermost(Syntax(member))) {
                             found[candidate, default: Found()].unknown = found[candidate]?.unknown
@@ -462,7 +472,7 @@ enum References {
                         return result
                     }
                 } else {
-                    key = index.property(expression, at: node, types: types.map(\.name), isStatic: statics.last ?? false)?.key
+                    key = index.property(expression, at: node, module: module, types: types.map(\.name), isStatic: statics.last ?? false)?.key
                 }
                 guard let key, keys.contains(key) else { return result }
                 classify(expression, key: key)

@@ -45,11 +45,12 @@ public struct CompilerOracle: Sendable {
     }
 
     /// The oracle for the SwiftPM package around `roots`: builds what the modules holding
-    /// `roots` (and the modules that import them) import, and reads each module's compiler
+    /// `roots` import (with `importers`, what the modules that import those import too: for a
+    /// command that type-checks them, `pathsWithDependents`), and reads each module's compiler
     /// arguments from the `.build/debug.yaml` the build leaves.
     ///
     /// Those modules themselves are type-checked from source by `facts`, so they need no
-    /// build: only what they and their importers import is built, one `swift build --target`
+    /// build: only what they (and their importers) import is built, one `swift build --target`
     /// each (a no-op when warm), and a command run after another's write does not recompile
     /// what the write changed. The modules are read from SwiftPM's manifest for the package
     /// as it is now (files added or removed), which those builds write (`buildDependencies`).
@@ -58,13 +59,13 @@ public struct CompilerOracle: Sendable {
     /// when a build fails, `swift build --build-tests` builds everything (and says what does
     /// not compile). Modules SwiftPM generates (test discovery, the test runner) are left out:
     /// they hold no code of the package's.
-    public static func forPackage(around roots: [String]) -> Result<CompilerOracle, OracleUnavailable> {
+    public static func forPackage(around roots: [String], importers: Bool = false) -> Result<CompilerOracle, OracleUnavailable> {
         guard let package = PackageContext(roots: roots) else {
             return .failure(OracleUnavailable(description: "no Package.swift above \(roots.first ?? "the paths")"))
         }
         let manifest = package.root + "/.build/debug.yaml"
         let swiftBuild = ["swift", "build", "--package-path", package.root]
-        let built = buildDependencies(of: roots, manifest: manifest, package: package.root, swiftBuild: swiftBuild)
+        let built = buildDependencies(of: roots, importers: importers, manifest: manifest, package: package.root, swiftBuild: swiftBuild)
         if !built {
             let build = Process.capture("/usr/bin/env", swiftBuild + ["--build-tests"])
             guard build.status == 0 else {
@@ -85,7 +86,7 @@ public struct CompilerOracle: Sendable {
         ))
     }
 
-    /// Builds what the modules holding `roots` and their importers import (`dependencyTargets`),
+    /// Builds what the modules holding `roots` (and their importers) import (`dependencyTargets`),
     /// as SwiftPM's manifest for the package as it is now says; false when that takes a build
     /// of everything (a target fails, a scanned module needs a build of its own, the manifest
     /// is older than `Package.swift`).
@@ -95,7 +96,9 @@ public struct CompilerOracle: Sendable {
     /// read again for a target they did not name. The manifest is written alone (`--target`
     /// with a name no target has: nothing is built) only when no build wrote it: when there
     /// is none yet, when it names no target to build, or when a target it named fails.
-    private static func buildDependencies(of roots: [String], manifest: String, package root: String, swiftBuild: [String]) -> Bool {
+    private static func buildDependencies(
+        of roots: [String], importers: Bool, manifest: String, package root: String, swiftBuild: [String]
+    ) -> Bool {
         var fresh = false
         func writeManifest() {
             _ = Process.capture("/usr/bin/env", swiftBuild + ["--target", "tomorrowland-migrate: the manifest only"])
@@ -105,7 +108,7 @@ public struct CompilerOracle: Sendable {
             guard isNewer(manifest, than: root + "/Package.swift"), let text = try? String(contentsOfFile: manifest, encoding: .utf8) else {
                 return nil
             }
-            return dependencyTargets(of: roots, in: packageModules(in: text, root: root).map(\.module), root: root)
+            return dependencyTargets(of: roots, importers: importers, in: packageModules(in: text, root: root).map(\.module), root: root)
         }
         if !isNewer(manifest, than: root + "/Package.swift") { writeManifest() }
         var done = Set<String>()
@@ -140,13 +143,16 @@ public struct CompilerOracle: Sendable {
         return BuildManifest.modules(in: manifest).filter { entry in !entry.module.sources.allSatisfy { $0.hasPrefix(generated) } }
     }
 
-    /// The modules to build before `facts` can type-check the modules holding `roots` (and
-    /// the modules that import those) from source: every module they import, directly or
-    /// through others, that holds none of `roots` (an importer that another of them imports
-    /// is built, with what it imports); only the outermost ones are named (each build builds
-    /// what it imports). Nil when a module holding `roots` needs a build of its own first: it
-    /// loads macros or compiles sources a plugin writes into the build folder.
-    static func dependencyTargets(of roots: [String], in all: [ModuleInvocation], root: String) -> [String]? {
+    /// The modules to build before `facts` can type-check the modules holding `roots` (with
+    /// `importers`, and the modules that import those) from source: every module they import,
+    /// directly or through others, that is not type-checked from source itself (a module
+    /// between two scanned ones, that neither holds `roots` nor imports them, is built, with what
+    /// it imports); only the outermost ones are named (each build builds what it imports). Nil
+    /// when a module holding `roots` needs a build of its own first: it loads macros or
+    /// compiles sources a plugin writes into the build folder. What only an importer of the
+    /// scanned modules imports is not built unless `importers`: scanning one module of a deep
+    /// tree builds what that module needs, not most of the package.
+    static func dependencyTargets(of roots: [String], importers: Bool = false, in all: [ModuleInvocation], root: String) -> [String]? {
         let rootKeys = roots.map(CompilerFacts.key)
         let holding = all.filter { module in
             module.sources.contains { source in rootKeys.contains { source == $0 || source.hasPrefix($0 + "/") } }
@@ -158,7 +164,8 @@ public struct CompilerOracle: Sendable {
         }
         if needsBuild { return nil }
         let scanned = Set(holding.map(\.name))
-        let needed = imported(by: withImporters(scanned, in: all), in: all).subtracting(scanned)
+        let checked = importers ? withImporters(scanned, in: all) : scanned
+        let needed = imported(by: checked, in: all).subtracting(checked)
         let inner = Set(all.filter { needed.contains($0.name) }.flatMap(\.dependencies))
         return needed.subtracting(inner).sorted()
     }

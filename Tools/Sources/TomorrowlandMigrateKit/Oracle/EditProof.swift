@@ -161,12 +161,18 @@ struct EditProof {
         var failed = false
     }
 
+    /// How many proofs the search for a change no issue is tied to may take, in all.
+    static let searchBudget = 24
+
     /// Type-checks the changes, drops the ones the compiler objects to, and repeats (at most
-    /// `rounds` times) until the rest passes.
+    /// `rounds` times) until the rest passes. Never all or nothing: an issue in a file no
+    /// change edits costs the changes that delete a declaration of a name it names (`'x'`,
+    /// `` `x` ``), or else the one change found by proving the changes in halves.
     func settle(_ changes: [PlannedChange], rounds: Int = 8) -> Outcome {
         var outcome = Outcome()
         var pending = changes
         let first = paths.first ?? "."
+        var searches = Self.searchBudget
         for round in 1...rounds {
             guard !pending.isEmpty else { return outcome }
             let after: CompilerFacts
@@ -199,8 +205,10 @@ struct EditProof {
             }
             // Issues no change answers for are often what a dropped change broke around it (an
             // operator of the same expression): they are looked at again in the next round.
-            // Alone, each costs the nearest change of its file; with none there, nothing can be written.
+            // Alone, each costs the nearest change of its file; in a file no change edits, the
+            // changes that delete what it names, or the one found by halves; else nothing is written.
             if drop.isEmpty {
+                var untied: [Issue] = []
                 for issue in issues {
                     let inFile = pending.indices.filter { CompilerFacts.key(pending[$0].path) == CompilerFacts.key(issue.path) }
                     let offset = issue.offset ?? 0
@@ -209,13 +217,25 @@ struct EditProof {
                         return scope.contains(offset) ? 0 : min(abs(scope.lowerBound - offset), abs(scope.upperBound - offset))
                     }
                     guard let nearest = inFile.min(by: { distance($0) < distance($1) }) else {
+                        untied.append(issue)
+                        continue
+                    }
+                    drop[nearest] = drop[nearest] ?? "\(issue.path):\(issue.line): \(issue.message) (the nearest change)"
+                }
+                if drop.isEmpty, let issue = untied.first {
+                    let place = "\(issue.path):\(issue.line): \(issue.message)"
+                    let named = Self.deleting(namesIn: untied, among: pending, in: set)
+                    if !named.isEmpty {
+                        for index in named { drop[index] = "\(place) (it names what the change deletes)" }
+                    } else if let found = culprit(of: untied, among: pending, budget: &searches) {
+                        drop[found] = "\(place) (found by proving the changes in halves)"
+                    } else {
                         outcome.failed = true
-                        outcome.notes = issues.filter { $0.change == nil }.map {
+                        outcome.notes = untied.map {
                             MigrationNote(path: $0.path, line: $0.line, message: "nothing written: with the changes, \($0.message)")
                         }
                         return outcome
                     }
-                    drop[nearest] = drop[nearest] ?? "\(issue.path):\(issue.line): \(issue.message) (the nearest change)"
                 }
             }
             for (index, reason) in drop.sorted(by: { $0.key < $1.key }) {
@@ -226,6 +246,67 @@ struct EditProof {
         outcome.failed = true
         outcome.notes.append(MigrationNote(path: first, line: 1, message: "nothing written: the proof did not settle in \(rounds) rounds"))
         return outcome
+    }
+
+    /// The changes among `changes` whose deleted text declares a name that one of `issues`
+    /// names in quotes (`cannot find 'helper' in scope`, "a reference would name nothing
+    /// instead of `helper()`"), by index.
+    static func deleting(namesIn issues: [Issue], among changes: [PlannedChange], in set: SourceSet) -> [Int] {
+        var names = Set<String>()
+        for issue in issues {
+            for quote in ["'", "`"] {
+                let parts = issue.message.components(separatedBy: quote)
+                for part in stride(from: 1, to: parts.count, by: 2) {
+                    let name = parts[part].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+                    if !name.isEmpty { names.insert(String(name)) }
+                }
+            }
+        }
+        guard !names.isEmpty else { return [] }
+        let keywords = ["func", "var", "let", "case", "class", "struct", "enum", "protocol", "typealias", "actor"]
+        return changes.indices.filter { index in
+            guard let text = set.files.first(where: { CompilerFacts.key($0.path) == CompilerFacts.key(changes[index].path) })?.text
+            else { return false }
+            let utf8 = Array(text.utf8)
+            return changes[index].edits.contains { edit in
+                guard edit.start < edit.end, edit.end <= utf8.count else { return false }
+                let deleted = String(decoding: utf8[edit.start..<edit.end], as: UTF8.self)
+                let words = deleted.split { !($0.isLetter || $0.isNumber || $0 == "_") }
+                return zip(words, words.dropFirst()).contains { keywords.contains(String($0.0)) && names.contains(String($0.1)) }
+            }
+        }
+    }
+
+    /// The one change among `changes` that `issues` (in files no change edits) follow, found by
+    /// proving halves: with the changes kept so far and the first half of the rest, is one of
+    /// them still there? Then the change is in that half; else in the other. One proof per
+    /// halving; nil when `budget` runs out, the compiler cannot be run, or the issues do not
+    /// follow any one change.
+    func culprit(of issues: [Issue], among changes: [PlannedChange], budget: inout Int) -> Int? {
+        let stuck = Set(issues.map { "\(CompilerFacts.key($0.path)):\($0.line): \($0.message)" })
+        func fails(keeping kept: [Int]) -> Bool? {
+            budget -= 1
+            let trial = kept.map { changes[$0] }
+            guard !trial.isEmpty else { return false }
+            guard let after = try? oracle.facts(for: paths, replacing: Self.updatedTexts(trial, in: set), unchanged: before) else { return nil }
+            return self.issues(of: trial, after: after).contains { stuck.contains("\(CompilerFacts.key($0.path)):\($0.line): \($0.message)") }
+        }
+        var fixed: [Int] = []
+        var rest = Array(changes.indices)
+        while rest.count > 1 {
+            guard budget > 0 else { return nil }
+            let half = Array(rest.prefix(rest.count / 2))
+            guard let failing = fails(keeping: fixed + half) else { return nil }
+            if failing {
+                rest = half
+            } else {
+                fixed += half
+                rest.removeFirst(half.count)
+            }
+        }
+        guard let last = rest.first, budget > 0 else { return nil }
+        // The one left must be the cause: without it (and with all it was tried with), no issue.
+        return fails(keeping: fixed) == false ? last : nil
     }
 
     /// What the compiler objects to in `after`, the facts of the scratch copy with `changes`.

@@ -102,7 +102,9 @@ extension Report {
         report.problems = set.problems.map(\.description)
         let functions = project.functions
         let twinScopes = Set(functions.filter { $0.isAsyncTwin || $0.isPromiseTwin }.map(\.scope))
-        let asyncTwins = functions.filter(\.isAsyncTwin)
+        // A call can only call a function of its name (`resolve`): each call is matched against
+        // those, not against every function of the package (quadratic at 100,000 lines).
+        let asyncTwins = Dictionary(grouping: functions.filter(\.isAsyncTwin), by: \.name)
         for function in functions {
             let declaration = Declaration(
                 file: function.file, line: function.line, name: function.signature, kind: function.kind.rawValue,
@@ -131,7 +133,7 @@ extension Report {
             // called across an actor, is not one even where the syntax alone cannot tell.
             let twinCalls = asyncTwins.isEmpty ? 0 : scan.calls.filter { call in
                 call.underAwait && call.underTry && !call.awaited && !twinScopes.contains(call.scope)
-                    && asyncTwins.contains { resolve(call, $0, project: project) == .calls }
+                    && (asyncTwins[call.name] ?? []).contains { resolve(call, $0, project: project) == .calls }
             }.count
             let asyncStyle = scan.functions.filter { $0.isAsync && !$0.isAsyncTwin }.count + bridges.count + twinCalls
             report.files.append(Progress(name: scan.path, promiseStyle: promiseStyle, asyncStyle: asyncStyle))
@@ -175,13 +177,18 @@ extension Report {
         let calls = scans.flatMap(\.calls)
         let callsByScope = Dictionary(grouping: calls, by: \.scope)
         let operatorScopes = Set(scans.flatMap { $0.operatorCalls.map(\.scope) })
+        // A call can only call a function of its name (`resolve`).
+        let promiseFunctionsByName = Dictionary(grouping: promiseFunctions, by: \.name)
         // Promise-style calls from one promise function to another (resolved, not guessed).
         var callees: [Int: Set<Int>] = [:]
         for function in promiseFunctions {
-            let promiseStyle = (callsByScope[function.scope] ?? []).filter { !$0.awaited && !$0.underAwait }
-            callees[function.scope] = Set(promiseFunctions.filter { callee in
-                callee.scope != function.scope && promiseStyle.contains { resolve($0, callee, project: project) == .calls }
-            }.map(\.scope))
+            var found = Set<Int>()
+            for call in callsByScope[function.scope] ?? [] where !call.awaited && !call.underAwait {
+                for callee in promiseFunctionsByName[call.name] ?? [] where callee.scope != function.scope && !found.contains(callee.scope) {
+                    if resolve(call, callee, project: project) == .calls { found.insert(callee.scope) }
+                }
+            }
+            callees[function.scope] = found
         }
         // Depth over the call graph; a call back into a function being measured (a cycle) adds nothing.
         var levelByScope: [Int: Int] = [:]
@@ -196,10 +203,11 @@ extension Report {
             levelByScope[scope] = result
             return result
         }
+        let promiseStyleByName = Dictionary(grouping: calls.filter { call in
+            !call.awaited && !call.underAwait && !twinScopes.contains(call.scope)
+        }, by: \.name)
         let steps = promiseFunctions.map { function -> (FunctionRecord, Int, Bool, (Int, Int)) in
-            let promiseStyle = calls.filter { call in
-                !call.awaited && !call.underAwait && !twinScopes.contains(call.scope) && call.scope != function.scope
-            }
+            let promiseStyle = (promiseStyleByName[function.name] ?? []).filter { $0.scope != function.scope }
             return (function, level(function.scope), operatorScopes.contains(function.scope), count(promiseStyle, of: function, project: project))
         }
         .sorted { ($0.1, $0.2 ? 1 : 0, $0.0.file, $0.0.line) < ($1.1, $1.2 ? 1 : 0, $1.0.file, $1.0.line) }
@@ -227,9 +235,9 @@ extension Report {
     }
 
     private static func twins(functions: [FunctionRecord], twinScopes: Set<Int>, scans: [FileScan], project: Project) -> [Twin] {
-        let calls = scans.flatMap(\.calls).filter { !twinScopes.contains($0.scope) }
+        let calls = Dictionary(grouping: scans.flatMap(\.calls).filter { !twinScopes.contains($0.scope) }, by: \.name)
         return functions.filter { $0.isAsyncTwin || $0.isPromiseTwin }.map { twin in
-            let candidates = calls.filter { call in
+            let candidates = (calls[twin.name] ?? []).filter { call in
                 twin.isAsyncTwin ? (call.underAwait && !call.awaited) : !(call.underAwait || call.awaited)
             }
             let (callers, unknown) = count(candidates, of: twin, project: project)

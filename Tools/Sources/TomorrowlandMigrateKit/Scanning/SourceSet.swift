@@ -35,6 +35,19 @@ public struct ParsedFile: Sendable {
         self.converter = SourceLocationConverter(fileName: path, tree: tree)
     }
 
+    /// The module the file belongs to, by SwiftPM's layout: its path up to the folder right
+    /// below the nearest `Sources`, `Source`, `src`, `srcs`, `Tests` or `Plugins` folder
+    /// (`App/Sources/Feature` for `App/Sources/Feature/Sub/A.swift`); "" when its path has none
+    /// (files given alone, sets in memory: one module). Declarations of the same name in two
+    /// modules are two declarations.
+    var module: String {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard components.count > 2,
+              let index = components.dropLast(2).lastIndex(where: { ["Sources", "Source", "src", "srcs", "Tests", "Plugins"].contains($0) })
+        else { return "" }
+        return components[...(index + 1)].joined(separator: "/")
+    }
+
     /// The 1-based line of `node`'s first token.
     func line(of node: some SyntaxProtocol) -> Int {
         converter.location(for: node.positionAfterSkippingLeadingTrivia).line

@@ -67,11 +67,17 @@ public enum AddAsyncTwins {
         var rewrites: [String: [OwnedEdit]] = [:]
         var rewriteNotes: [(owner: String, note: MigrationNote)] = []
         let byName = Dictionary(grouping: candidates + alreadyTwinned, by: \.name)
+        // Looked up by name, USR or declaration, never by a scan of every site per site or call
+        // (quadratic in a package's functions: most of the planning's time at 100,000 lines).
+        let twinnedRequirements = (candidates + alreadyTwinned).filter(\.inProtocol)
+        let alreadyTwinnedIDs = Set(alreadyTwinned.map(\.decl.id))
+        var sitesByUSR: [String: FunctionSite] = [:]
+        for site in everySite { if let usr = project.usr(of: site), sitesByUSR[usr] == nil { sitesByUSR[usr] = site } }
         // Every function of these names: a call may mean one that gets no twin (another type's
         // method with the same name, an async function), and then no single type pins it.
         // The twins themselves are not other functions.
         let twinSites = Set(everySite.filter { site in
-            site.isAsync && (candidates + alreadyTwinned).contains { $0.overloads(site) && $0.hasParameterTypes(of: site) }
+            site.isAsync && (byName[site.name] ?? []).contains { $0.overloads(site) && $0.hasParameterTypes(of: site) }
         }.map(\.decl.id))
         let sameName = Dictionary(grouping: everySite.filter { byName[$0.name] != nil && !twinSites.contains($0.decl.id) }, by: \.name)
         for file in set.files {
@@ -86,7 +92,7 @@ public enum AddAsyncTwins {
                 let receiver = project.receiver(of: found.call, in: file)
                 // The compiler names the one declaration the call means; the syntax, those it may.
                 let callee = project.callee(nameAt: Calls.nameOffset(of: found.call), in: file.path)
-                let calleeSite = callee.flatMap { usr in everySite.first { project.usr(of: $0) == usr } }
+                let calleeSite = callee.flatMap { sitesByUSR[$0] }
                 let matching = (byName[found.name] ?? []).filter { site in
                     if project.compiledFile(file.path) != nil {
                         // The declaration it names, or the requirement that declaration implements
@@ -102,12 +108,12 @@ public enum AddAsyncTwins {
                 // A twin already in place: a call under `await` already means it (written for it,
                 // or already reading it), and pinning it would change that; a call without
                 // `await` no longer compiles, and the pin restores the promise it meant.
-                let onlyExisting = matching.allSatisfy { site in alreadyTwinned.contains { $0.decl.id == site.decl.id } }
+                let onlyExisting = matching.allSatisfy { alreadyTwinnedIDs.contains($0.decl.id) }
                 if onlyExisting, Calls.isUnderAwait(Syntax(found.call)) { continue }
                 // Implementations of a twinned requirement are that requirement, dynamically.
                 var possible = (sameName[found.name] ?? []).filter { site in
                     CallMatching.labels(labels, canCall: site.decl) && project.receiver(receiver, reaches: site.container)
-                        && !(!site.inProtocol && (candidates + alreadyTwinned).contains { $0.inProtocol && project.implements(site, $0) })
+                        && !(!site.inProtocol && twinnedRequirements.contains { project.implements(site, $0) })
                 }
                 // The receiver's own type's declaration is the one called (an override included);
                 // otherwise overrides are the method they override.
@@ -140,7 +146,7 @@ public enum AddAsyncTwins {
                     // change its meaning costs the function its twin.)
                     let why = types.count == 1 ? "its promise type cannot be written there" : "it may also mean another function of that name"
                     for site in matching {
-                        if alreadyTwinned.contains(where: { $0.decl.id == site.decl.id }) {
+                        if alreadyTwinnedIDs.contains(site.decl.id) {
                             result.notes.append(MigrationNote(path: file.path, line: line, message: """
                                 `\(found.shortText)` in async code may call the existing async twin of \(site.signature), \
                                 and \(why): check it by hand
@@ -169,6 +175,7 @@ public enum AddAsyncTwins {
                 && !(sitesNamed[site.name] ?? []).contains { $0.isAsync } && project.isolation(of: site) == .nonisolated
         }
         let untwinnedByName = Dictionary(grouping: untwinned, by: \.name)
+        let untwinnedIDs = Set(untwinned.map(\.decl.id))
         let everyByName = Dictionary(grouping: everySite.filter { untwinnedByName[$0.name] != nil }, by: \.name)
         for file in set.files {
             let finder = UnsafeCallFinder(file: file, names: Set(untwinnedByName.keys), includingPinned: true)
@@ -179,7 +186,7 @@ public enum AddAsyncTwins {
                 let reached = (everyByName[found.name] ?? []).filter { site in
                     CallMatching.labels(labels, canCall: site.decl) && project.receiver(receiver, reaches: site.container)
                 }
-                guard !reached.isEmpty, reached.allSatisfy({ site in untwinned.contains { $0.decl.id == site.decl.id } }),
+                guard !reached.isEmpty, reached.allSatisfy({ untwinnedIDs.contains($0.decl.id) }),
                       let site = reached.first else { continue }
                 result.notes.append(MigrationNote(
                     path: file.path, line: file.line(of: found.call),
@@ -192,9 +199,10 @@ public enum AddAsyncTwins {
         // 3. The twins themselves.
         var importedInto: [String] = []
         var plannedEdits: [String: [OwnedEdit]] = [:]
+        let candidatePaths = Dictionary(grouping: candidates, by: \.decl.id).mapValues { Set($0.map(\.file.path)) }
         for (index, file) in set.files.enumerated() {
             var edits = rewrites[file.path, default: []].filter { $0.owner.map(twinned.contains) ?? true }
-            let mine = sites[index].filter { site in candidates.contains { $0.decl.id == site.decl.id && $0.file.path == file.path } }
+            let mine = sites[index].filter { candidatePaths[$0.decl.id]?.contains(file.path) == true }
             var protocolTwins: [(protocolDecl: ProtocolDeclSyntax, text: String, key: CandidateKey)] = []
             for site in mine {
                 let text = twinText(for: site, nonsending: project.isolation(of: site) == .nonisolated)
