@@ -42,8 +42,11 @@ stage() {
 # output going to a log that is printed once FOREGROUND is done. BACKGROUND runs at the lowest
 # CPU priority (nice 19): it takes the cores FOREGROUND leaves idle (its test runs wait on
 # timers, sleeps and single threads) without slowing FOREGROUND's builds or its stress tests,
-# whose racing threads spin and need both cores. With CI_LANES=1 the two run one after the
-# other (a plainer log).
+# whose racing threads spin and need both cores. Only in part: the compilers SwiftPM's builds
+# start run at nice 0 whatever their parent's priority (seen with `ps`: swift-build at 19, its
+# swift-frontend jobs at 0), and so did the migration tool started through `swift run` in a CI
+# run, so most of BACKGROUND's CPU competes with FOREGROUND as an equal. With CI_LANES=1 the two
+# run one after the other (a plainer log).
 lanes() {
     local foreground=$1 background=$2
     if [[ "${CI_LANES:-2}" == 1 ]]; then
