@@ -234,7 +234,7 @@ enum TestBridges {
 
     /// Why a helper's call stays.
     enum Reason: Error {
-        case otherUse, errorMayBeNil, untypedError
+        case otherUse, errorMayBeNil, untypedError, optionalValue
 
         func text(helper: String) -> String {
             switch self {
@@ -243,6 +243,8 @@ enum TestBridges {
                     + "an assertion's first argument, a typed error's `XCTAssertEqual`, at the top level of the test)"
             case .errorMayBeNil:
                 return "`XCTAssertEqual` of `\(helper)(of:)?.error` with an expected value that may be nil (a literal or a case converts)"
+            case .optionalValue:
+                return "`\(helper)(of:)?.value` of a promise whose value is optional: `try? await` would flatten it (`.some(nil)` reads as a failure)"
             case .untypedError:
                 return "the error of `\(helper)(of:)`'s promise is untyped or NoError: a typed `catch` cannot tell it from cancellation"
             }
@@ -429,14 +431,20 @@ extension TestBridges {
             case .failure(let reason): return leave(reason.text(helper: helper))
             case .success(let found): shape = found
             }
+            let nameOffset = Calls.nameOffset(of: call)
+            let compiled = project.compiler?.spelledPromiseType(ofCallAt: nameOffset, in: file.path).flatMap { spelled in
+                project.compiledFile(file.path)?.call(calleeAt: nameOffset).flatMap { PromiseType(compiled: spelled, mangled: $0.type, written: spelled) }
+            }
             var error: String?
-            if case .expectError = shape {
-                let nameOffset = Calls.nameOffset(of: call)
-                let compiled = project.compiler?.spelledPromiseType(ofCallAt: nameOffset, in: file.path).flatMap { spelled in
-                    project.compiledFile(file.path)?.call(calleeAt: nameOffset).flatMap { PromiseType(compiled: spelled, mangled: $0.type, written: spelled) }
-                }
+            switch shape {
+            case .expectError:
                 guard let compiled, !compiled.hasUntypedError, !compiled.hasNoError else { return leave(Reason.untypedError.text(helper: helper)) }
                 error = compiled.error
+            case .bind(_, let form), .hoist(_, let form, _):
+                // `try?` flattens an optional value: its nil would read as a failure's.
+                if form == "try?", let value = compiled?.value, value.hasSuffix("?") || value.hasPrefix("Optional<") {
+                    return leave(Reason.optionalValue.text(helper: helper))
+                }
             }
             if methods[function.id] == nil {
                 methods[function.id] = Method(function: function, file: file)

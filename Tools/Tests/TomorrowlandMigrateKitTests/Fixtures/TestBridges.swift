@@ -33,6 +33,15 @@ final class Service {
         try await (find(id) as Promise<String, Failure>).value
     }
 
+    func nickname() -> Promise<String?, Failure> {
+        Promise(fulfilled: nil)
+    }
+
+    /// Async twin of `nickname()` (added by tomorrowland-migrate): awaits the promise it returns.
+    nonisolated(nonsending) func nickname() async throws -> String? {
+        try await (nickname() as Promise<String?, Failure>).value
+    }
+
     func count() -> Promise<Int, NoError> {
         Promise(fulfilled: requests.count)
     }
@@ -136,5 +145,9 @@ final class ServiceTests: XCTestCase {
     func testAnErrorThatMayBeNil() {
         let expected: Failure? = nil
         XCTAssertEqual(result(of: service.find(6))?.error, expected)
+    }
+
+    func testAnOptionalValue() {
+        XCTAssertEqual(result(of: service.nickname())?.value, .some(nil))
     }
 }
