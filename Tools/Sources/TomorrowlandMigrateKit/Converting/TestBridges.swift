@@ -234,7 +234,7 @@ enum TestBridges {
 
     /// Why a helper's call stays.
     enum Reason: Error {
-        case otherUse, errorMayBeNil, untypedError, optionalValue
+        case otherUse, errorMayBeNil, untypedError, optionalValue, conformer
 
         func text(helper: String) -> String {
             switch self {
@@ -243,6 +243,9 @@ enum TestBridges {
                     + "an assertion's first argument, a typed error's `XCTAssertEqual`, at the top level of the test)"
             case .errorMayBeNil:
                 return "`XCTAssertEqual` of `\(helper)(of:)?.error` with an expected value that may be nil (a literal or a case converts)"
+            case .conformer:
+                return "a conformer's method, reached through its requirement's twin: its promise version stays as the witness, "
+                    + "and convert-body gives it an async method of its own only while nothing calls that twin on its type"
             case .optionalValue:
                 return "`\(helper)(of:)?.value` of a promise whose value is optional: `try? await` would flatten it (`.some(nil)` reads as a failure)"
             case .untypedError:
@@ -420,6 +423,11 @@ extension TestBridges {
             if let usr = project.callee(nameAt: Calls.nameOffset(of: helperCall), in: file.path), !helperUSRs.contains(usr) { return nil }
             let leave = { (reason: String) in
                 ConvertCalls.Left(path: file.path, line: file.line(of: call), text: "`\(ConvertCalls.shortText(of: helperCall))`", reason: reason)
+            }
+            // A conformer's method reaches the requirement's twin: its promise version stays (the witness), and a
+            // call of that twin on its type would keep convert-body from giving it an async method of its own.
+            if pair.promise.inProtocol, project.callee(nameAt: Calls.nameOffset(of: call), in: file.path) != pair.promiseUSR {
+                return leave(Reason.conformer.text(helper: helper))
             }
             let (bridgeThrows, directThrows) = (ConvertCalls.bridgeThrows(promiseSite), ConvertCalls.thrown(by: pair.async))
             guard bridgeThrows == directThrows else { return leave(ConvertCalls.Reason.thrown(bridge: bridgeThrows, direct: directThrows)) }

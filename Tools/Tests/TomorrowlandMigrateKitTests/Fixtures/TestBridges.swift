@@ -52,6 +52,23 @@ final class Service {
     }
 }
 
+protocol Loading: AnyObject {
+    func load() -> Promise<Int, Failure>
+}
+
+extension Loading {
+    /// Async twin of `load()` (added by tomorrowland-migrate): awaits the promise it returns.
+    nonisolated(nonsending) func load() async throws -> Int {
+        try await (load() as Promise<Int, Failure>).value
+    }
+}
+
+final class Loader: Loading {
+    func load() -> Promise<Int, Failure> {
+        Promise(fulfilled: 1)
+    }
+}
+
 extension XCTestCase {
     /// Waits for `promise` and returns its result.
     func result<T, E>(of promise: Promise<T, E>, timeout: TimeInterval = 5) -> PromiseResult<T, E>? {
@@ -145,6 +162,10 @@ final class ServiceTests: XCTestCase {
     func testAnErrorThatMayBeNil() {
         let expected: Failure? = nil
         XCTAssertEqual(result(of: service.find(6))?.error, expected)
+    }
+
+    func testAConformer() {
+        XCTAssertEqual(result(of: Loader().load())?.value, 1)
     }
 
     func testAnOptionalValue() {
