@@ -247,7 +247,8 @@ enum TestBridges {
                 return "a conformer's method, reached through its requirement's twin: its promise version stays as the witness, "
                     + "and convert-body gives it an async method of its own only while nothing calls that twin on its type"
             case .optionalValue:
-                return "`\(helper)(of:)?.value` of a promise whose value is optional: `try? await` would flatten it (`.some(nil)` reads as a failure)"
+                return "`\(helper)(of:)?.value` of a promise whose value is optional, or of a type the compiler does not spell: "
+                    + "`try? await` would flatten an optional (`.some(nil)` reads as a failure)"
             case .untypedError:
                 return "the error of `\(helper)(of:)`'s promise is untyped or NoError: a typed `catch` cannot tell it from cancellation"
             }
@@ -449,8 +450,8 @@ extension TestBridges {
                 guard let compiled, !compiled.hasUntypedError, !compiled.hasNoError else { return leave(Reason.untypedError.text(helper: helper)) }
                 error = compiled.error
             case .bind(_, let form), .hoist(_, let form, _):
-                // `try?` flattens an optional value: its nil would read as a failure's.
-                if form == "try?", let value = compiled?.value, value.hasSuffix("?") || value.hasPrefix("Optional<") {
+                // `try?` flattens an optional value: its nil would read as a failure's. So the value's type must be known.
+                if form == "try?", compiled.map({ $0.value.hasSuffix("?") || $0.value.hasPrefix("Optional<") }) != false {
                     return leave(Reason.optionalValue.text(helper: helper))
                 }
             }
