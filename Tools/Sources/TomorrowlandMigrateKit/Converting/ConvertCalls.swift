@@ -49,7 +49,8 @@ public enum ConvertCalls {
         result.notes = leftOver.sorted { ($0.path, $0.line) < ($1.path, $1.line) }.map(\.note) + proof.notes
         guard !proof.failed else { return result }
         result.changes = EditProof.fileChanges(proof.accepted, in: prover.set)
-        result.notes.append(MigrationNote(path: set.files.first?.path ?? ".", line: 1, message: summary(converted: proof.accepted.count, left: leftOver)))
+        let converted = proof.accepted.map(TestBridges.callCount(of:)).reduce(0, +)
+        result.notes.append(MigrationNote(path: set.files.first?.path ?? ".", line: 1, message: summary(converted: converted, left: leftOver)))
         return result
     }
 
@@ -109,6 +110,8 @@ public enum ConvertCalls {
         let twinBodies = pairs.map { (path: $0.twinSite.file.path, range: $0.twinSite.decl.range) }
         var changes: [PlannedChange] = []
         var left: [Left] = []
+        // Synchronous tests that wait through a helper of the test support (`result(of: f())`).
+        var tests = TestBridges.Planner(sites: sites, project: project)
         for file in set.files {
             let finder = CallFinder(viewMode: .sourceAccurate)
             finder.walk(file.tree)
@@ -123,6 +126,8 @@ public enum ConvertCalls {
                 case .none:
                     if CallContext.of(Syntax(call)) == .async {
                         left.append(Left(path: file.path, line: line, text: "`\(Self.shortText(of: call))`", reason: Reason.valueUse))
+                    } else if let stays = tests.plan(call, pair: pair, promiseSite: promiseSite, in: file, project: project) {
+                        left.append(stays)
                     }
                     continue
                 case .unsupported(let reason, let outer):
@@ -152,6 +157,7 @@ public enum ConvertCalls {
                 }
             }
         }
+        changes += tests.changes(twinned: Set(targets.values.map(\.promise.name)), project: project)
         return (changes, left)
     }
 

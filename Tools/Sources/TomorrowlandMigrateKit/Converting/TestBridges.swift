@@ -1,0 +1,520 @@
+// `convert-calls` in synchronous XCTest methods: a test that waits for a promise through a
+// helper of its own test support becomes an `async throws` test that awaits the async twin.
+// A result helper `result(of: p)` only observes the promise on `.immediate`, fulfils an
+// expectation, waits for it and returns the result; a value helper `value(of: p)` returns the
+// result's value and records a failure (`XCTFail`) otherwise; an error helper `error(of: p)`
+// returns its error and records a failure otherwise.
+//
+//     let summary = result(of: client.sync())?.value        let summary = try? await client.sync()
+//     let report = try value(of: tracker.report())       →  let report = try await tracker.report()
+//     XCTAssertEqual(result(of: hub.count())?.value, 5)  →  let count = try? await hub.count()
+//                                                           XCTAssertEqual(count, 5)
+//     XCTAssertEqual(error(of: client.sync()), .x)       →  do {
+//                                                               _ = try await client.sync()
+//                                                               XCTFail("expected an error")
+//                                                           } catch let error as SyncError {
+//                                                               XCTAssertEqual(error, .x)
+//                                                           }
+//
+// Every assertion keeps its verdict. `result(of: p)?.value` is `p`'s value, or nil when it
+// rejected or was cancelled: so is `try? await f()`. A value helper failed the test without a
+// value; `try await f()` at the top level of the test throws out of it then, which fails it too.
+// The error check: a value fails the test (`XCTFail`, as the helper did, or as `nil == .x` did),
+// a cancellation is thrown out of the test and fails it, an error of the promise's type is
+// compared as before (for a result helper's `?.error`, only with an expected error that cannot
+// be nil: a literal or an enum case). The awaited call runs where the helper ran it.
+
+import SwiftSyntax
+
+enum TestBridges {
+    /// A helper `h(of promise: Promise<T, E>, …) -> PromiseResult<T, E>?` that observes the
+    /// promise only through `always(on: .immediate)` or `tap(on: .immediate)` and waits for an
+    /// expectation (`wait(for:…)` or `waitForExpectations`): `h(of: p)` is `p`'s result.
+    static func isResultHelper(_ site: FunctionSite) -> Bool {
+        let signature = site.decl.signature
+        let parameters = Array(signature.parameterClause.parameters)
+        guard !site.isAsync, signature.effectSpecifiers?.throwsClause == nil, let first = parameters.first,
+              first.type.trimmedDescription.hasPrefix("Promise<"), parameters.dropFirst().allSatisfy({ $0.defaultValue != nil }),
+              let returned = signature.returnClause?.type.trimmedDescription,
+              returned.hasPrefix("PromiseResult<"), returned.hasSuffix(">?"), let body = site.decl.body else { return false }
+        let text = body.description
+        guard text.contains("wait(for:") || text.contains("waitForExpectations(") else { return false }
+        let name = (first.secondName ?? first.firstName).text
+        let uses = NameReferences(name: name)
+        uses.walk(body)
+        // Every use observes it on `.immediate`: nothing chains on it, cancels it or keeps it.
+        return !uses.found.isEmpty && uses.found.allSatisfy { reference in
+            guard let member = reference.parent?.as(MemberAccessExprSyntax.self), member.base?.id == reference.id,
+                  ["always", "tap"].contains(member.declName.baseName.text),
+                  let call = member.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == member.id,
+                  let context = call.arguments.first, context.label?.text == "on" else { return false }
+            return context.expression.trimmedDescription == ".immediate"
+        }
+    }
+
+    /// A synchronous `test…()` method of a type (what XCTest runs), and the statements of its
+    /// body at the top level (in `#if` clauses too).
+    static func testMethod(around node: Syntax) -> FunctionDeclSyntax? {
+        var current = node.parent
+        while let node = current {
+            if node.is(ClosureExprSyntax.self) { return nil }
+            if let function = node.as(FunctionDeclSyntax.self) {
+                guard function.name.text.hasPrefix("test"), function.signature.parameterClause.parameters.isEmpty,
+                      function.signature.effectSpecifiers?.asyncSpecifier == nil, function.signature.returnClause == nil,
+                      function.genericParameterClause == nil, function.parent?.parent?.parent?.is(MemberBlockSyntax.self) == true,
+                      !function.modifiers.contains(where: { ["static", "class"].contains($0.name.text) }) else { return nil }
+                return function
+            }
+            current = node.parent
+        }
+        return nil
+    }
+
+    /// The statement `node` is part of, when it sits directly in `function`'s body (or in an
+    /// `#if` clause there): a statement that always runs when the test gets that far.
+    static func topLevelStatement(of node: Syntax, in function: FunctionDeclSyntax) -> CodeBlockItemSyntax? {
+        var current: Syntax? = node
+        while let node = current, !node.is(CodeBlockItemSyntax.self) {
+            if node.is(ClosureExprSyntax.self) { return nil }
+            current = node.parent
+        }
+        guard let item = current?.as(CodeBlockItemSyntax.self) else { return nil }
+        var list = item.parent
+        while let clauseList = list?.parent, clauseList.is(IfConfigClauseSyntax.self) {
+            list = clauseList.parent?.parent?.parent?.parent
+        }
+        return list?.parent?.id == function.body?.id ? item : nil
+    }
+
+    /// An expected value that is never nil: a literal (not `nil`), an array or dictionary
+    /// literal, or an enum case (`.x`, `.x(…)`, not `.none`).
+    static func isNeverNil(_ expression: ExprSyntax) -> Bool {
+        if expression.is(StringLiteralExprSyntax.self) || expression.is(IntegerLiteralExprSyntax.self)
+            || expression.is(FloatLiteralExprSyntax.self) || expression.is(BooleanLiteralExprSyntax.self)
+            || expression.is(ArrayExprSyntax.self) || expression.is(DictionaryExprSyntax.self) {
+            return true
+        }
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
+            return prefix.expression.is(IntegerLiteralExprSyntax.self) || prefix.expression.is(FloatLiteralExprSyntax.self)
+        }
+        let member = expression.as(MemberAccessExprSyntax.self)
+            ?? expression.as(FunctionCallExprSyntax.self)?.calledExpression.as(MemberAccessExprSyntax.self)
+        guard let member, member.base == nil else { return false }
+        return !["none", "init"].contains(member.declName.baseName.text)
+    }
+
+    /// What a helper gives: the promise's result, its value (throwing, or nil, without one) or its error.
+    enum Kind: Equatable {
+        case result
+        case value(throwing: Bool)
+        case error
+    }
+
+    /// The helpers of `sites`: result helpers, and the value and error helpers built on them.
+    static func helpers(in sites: [FunctionSite]) -> [String: Kind] {
+        var kinds: [String: Kind] = [:]
+        for site in sites where isResultHelper(site) { kinds[site.name] = .result }
+        let results = Set(kinds.keys)
+        for site in sites where kinds[site.name] == nil {
+            if let kind = derivedKind(site, resultHelpers: results) { kinds[site.name] = kind }
+        }
+        return kinds
+    }
+
+    /// `h(of promise: Promise<T, E>, …)` whose body is `let r = result(of: promise, …)`, `guard case
+    /// .value(let v)? = r else { …XCTFail(…)… }`, `return v` (or `.error`): a value helper (`throws -> T`, or
+    /// `-> T?`) or an error helper (`-> E?`). Nil for anything else.
+    static func derivedKind(_ site: FunctionSite, resultHelpers: Set<String>) -> Kind? {
+        let signature = site.decl.signature
+        let parameters = Array(signature.parameterClause.parameters)
+        guard !site.isAsync, let first = parameters.first, first.type.trimmedDescription.hasPrefix("Promise<"),
+              parameters.dropFirst().allSatisfy({ $0.defaultValue != nil }), let returned = signature.returnClause?.type.trimmedDescription,
+              let statements = site.decl.body?.statements.map(\.item), statements.count == 3,
+              let binding = statements[0].as(VariableDeclSyntax.self)?.bindings.first,
+              let result = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+              let call = binding.initializer?.value.as(FunctionCallExprSyntax.self), let (helper, _) = Calls.calledName(call),
+              resultHelpers.contains(helper), call.arguments.first?.expression.trimmedDescription == (first.secondName ?? first.firstName).text,
+              let guardStatement = statements[1].as(GuardStmtSyntax.self), guardStatement.conditions.count == 1,
+              let condition = guardStatement.conditions.first?.condition.as(MatchingPatternConditionSyntax.self),
+              condition.initializer.value.trimmedDescription == result,
+              guardStatement.body.statements.contains(where: { $0.trimmedDescription.hasPrefix("XCTFail(") }),
+              let returnedName = statements[2].as(ReturnStmtSyntax.self)?.expression?.trimmedDescription else { return nil }
+        let pattern = condition.pattern.trimmedDescription.filter { !$0.isWhitespace }
+        let throwing = signature.effectSpecifiers?.throwsClause != nil
+        if pattern == ".value(let\(returnedName))?" {
+            if throwing, !returned.hasSuffix("?") { return .value(throwing: true) }
+            if !throwing, returned.hasSuffix("?") { return .value(throwing: false) }
+        }
+        if pattern == ".error(let\(returnedName))?", !throwing, returned.hasSuffix("?") { return .error }
+        return nil
+    }
+
+    /// What a helper's result is read as, and how it is rewritten.
+    enum Shape {
+        /// `let x = result(of: f())?.value`, `let x = try value(of: f())`: `value` becomes `<form> await f()`.
+        case bind(value: ExprSyntax, form: String)
+        /// The helper's reading is the first argument of an assertion: a `let` of `<form> await f()`
+        /// goes before the statement, and its name replaces `replaced` (the helper's call to its `?.value`).
+        case hoist(replaced: Range<Int>, form: String, removingTry: Range<Int>? = nil)
+        /// `XCTAssertEqual(result(of: f())?.error, .x)`, `XCTAssertEqual(error(of: f()), .x)`.
+        case expectError(FunctionCallExprSyntax)
+    }
+
+    /// The assertions whose first argument a value may come from: each records a failure when
+    /// its argument throws, as it does when it fails.
+    static let assertions: Set<String> = [
+        "XCTAssertEqual", "XCTAssertNotEqual", "XCTAssertTrue", "XCTAssertFalse", "XCTAssertNil", "XCTAssertNotNil",
+        "XCTAssertGreaterThan", "XCTAssertGreaterThanOrEqual", "XCTAssertLessThan", "XCTAssertLessThanOrEqual", "XCTAssert",
+    ]
+
+    /// How `helperCall` (a call of a helper of `kind`) is read in `statement`, or why it is not converted.
+    static func shape(of helperCall: FunctionCallExprSyntax, kind: Kind, in statement: CodeBlockItemSyntax) -> Result<Shape, Reason> {
+        var outer = ExprSyntax(helperCall)
+        if case .value(throwing: true) = kind, let tried = outer.parent?.as(TryExprSyntax.self) { outer = ExprSyntax(tried) }
+        // What the reading starts with: `h(of: f())?.value` for a result helper, `try value(of: f())` or `value(of: f())?`.
+        var read = outer
+        switch kind {
+        case .result:
+            guard let chained = helperCall.parent?.as(OptionalChainingExprSyntax.self),
+                  let member = chained.parent?.as(MemberAccessExprSyntax.self), member.base?.id == chained.id else {
+                return .failure(.otherUse)
+            }
+            read = ExprSyntax(member)
+            if member.declName.baseName.text == "error" {
+                guard let assertion = firstArgument(ExprSyntax(member), of: ["XCTAssertEqual"], in: statement) else { return .failure(.otherUse) }
+                let arguments = Array(assertion.arguments)
+                guard arguments.count >= 2, isNeverNil(arguments[1].expression) else { return .failure(.errorMayBeNil) }
+                return .success(.expectError(assertion))
+            }
+            guard member.declName.baseName.text == "value" else { return .failure(.otherUse) }
+        case .error:
+            guard let assertion = firstArgument(outer, of: ["XCTAssertEqual"], in: statement) else { return .failure(.otherUse) }
+            return .success(.expectError(assertion))
+        case .value(let throwing):
+            if !throwing, let chained = helperCall.parent?.as(OptionalChainingExprSyntax.self) { read = ExprSyntax(chained) }
+        }
+        let form = kind == .result ? "try?" : "try"
+        if let binding = read.parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self), read.id == outer.id || kind == .result,
+           binding.typeAnnotation == nil, kind != .value(throwing: false),
+           let variable = binding.parent?.parent?.as(VariableDeclSyntax.self), variable.bindings.count == 1,
+           variable.bindingSpecifier.text == "let", statement.item.as(VariableDeclSyntax.self)?.id == variable.id {
+            return .success(.bind(value: read, form: form))
+        }
+        // Up the postfix chain (`?.value?.map(\.id)`) to the argument it is.
+        var top = read
+        var removingTry: Range<Int>?
+        while let parent = top.parent {
+            if let next = parent.as(TryExprSyntax.self), removingTry == nil, outer.id == helperCall.id {
+                // `try value(of: f()).count`: the `try` goes with the helper's call.
+                removingTry = next.tryKeyword.positionAfterSkippingLeadingTrivia.utf8Offset..<next.expression.positionAfterSkippingLeadingTrivia.utf8Offset
+                top = ExprSyntax(next)
+            } else if let next = parent.as(MemberAccessExprSyntax.self), next.base?.id == top.id {
+                top = ExprSyntax(next)
+            } else if let next = parent.as(OptionalChainingExprSyntax.self) {
+                top = ExprSyntax(next)
+            } else if let next = parent.as(FunctionCallExprSyntax.self), next.calledExpression.id == top.id {
+                top = ExprSyntax(next)
+            } else {
+                break
+            }
+        }
+        guard firstArgument(top, of: assertions, in: statement) != nil else { return .failure(.otherUse) }
+        let replaced = read.positionAfterSkippingLeadingTrivia.utf8Offset..<read.endPositionBeforeTrailingTrivia.utf8Offset
+        return .success(.hoist(replaced: replaced, form: form, removingTry: removingTry))
+    }
+
+    /// The assertion (one of `names`, the statement itself) whose first, unlabelled argument is `expression`.
+    static func firstArgument(_ expression: ExprSyntax, of names: Set<String>, in statement: CodeBlockItemSyntax) -> FunctionCallExprSyntax? {
+        guard let argument = expression.parent?.as(LabeledExprSyntax.self), argument.label == nil,
+              let assertion = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
+              names.contains(assertion.calledExpression.trimmedDescription), assertion.arguments.first?.id == argument.id,
+              assertion.trailingClosure == nil, statement.item.as(FunctionCallExprSyntax.self)?.id == assertion.id else { return nil }
+        return assertion
+    }
+
+    /// Why a helper's call stays.
+    enum Reason: Error {
+        case otherUse, errorMayBeNil, untypedError, optionalValue, conformer
+
+        func text(helper: String) -> String {
+            switch self {
+            case .otherUse:
+                return "a test reads `\(helper)(of:)` in a way convert-calls does not rewrite (it rewrites a `let` of the value, "
+                    + "an assertion's first argument, a typed error's `XCTAssertEqual`, at the top level of the test)"
+            case .errorMayBeNil:
+                return "`XCTAssertEqual` of `\(helper)(of:)?.error` with an expected value that may be nil (a literal or a case converts)"
+            case .conformer:
+                return "a conformer's method, reached through its requirement's twin: its promise version stays as the witness, "
+                    + "and convert-body gives it an async method of its own only while nothing calls that twin on its type"
+            case .optionalValue:
+                return "`\(helper)(of:)?.value` of a promise whose value is optional, or of a type the compiler does not spell: "
+                    + "`try? await` would flatten an optional (`.some(nil)` reads as a failure)"
+            case .untypedError:
+                return "the error of `\(helper)(of:)`'s promise is untyped or NoError: a typed `catch` cannot tell it from cancellation"
+            }
+        }
+    }
+
+    /// A name for the value of `call` in `function`: the called function's name (`count` for
+    /// `hub.count()`), numbered when a token of the method already spells it.
+    static func valueName(for call: FunctionCallExprSyntax, in function: FunctionDeclSyntax, taken: Set<String>) -> String {
+        let base = Calls.calledName(call)?.0 ?? "value"
+        // Names a local would shadow or clash with: every identifier but a member's name (`x.count`).
+        let tokens = Set(function.tokens(viewMode: .sourceAccurate).filter { token in
+            guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { return true }
+            return reference.parent?.as(MemberAccessExprSyntax.self)?.declName.id != reference.id
+        }.map(\.text)).union(taken)
+        var name = base
+        var number = 2
+        while tokens.contains(name) {
+            name = base + "\(number)"
+            number += 1
+        }
+        return name
+    }
+
+    /// `func test…()` as `func test…() async throws` (or `throws` → `async throws`).
+    static func asyncSignatureEdit(of function: FunctionDeclSyntax) -> TextEdit {
+        if let throwsClause = function.signature.effectSpecifiers?.throwsClause {
+            let start = throwsClause.positionAfterSkippingLeadingTrivia.utf8Offset
+            return TextEdit(start: start, end: start, text: "async ")
+        }
+        let end = function.signature.parameterClause.endPositionBeforeTrailingTrivia.utf8Offset
+        return TextEdit(start: end, end: end, text: " async throws")
+    }
+}
+
+extension TestBridges {
+    /// The conversions of one test method: its signature made `async throws`, and each helper
+    /// call it reads as a `Shape` rewritten. Collected call by call, then planned as one change.
+    struct Method {
+        let function: FunctionDeclSyntax
+        let file: ParsedFile
+        var edits: [TextEdit] = []
+        var expectations: [PlannedChange.Expectation] = []
+        var calls: [String] = []
+        var names: Set<String> = []
+
+        init(function: FunctionDeclSyntax, file: ParsedFile) {
+            self.function = function
+            self.file = file
+            edits = [TestBridges.asyncSignatureEdit(of: function)]
+        }
+
+        /// The change to prove; its summary names the calls (the tally counts them).
+        var change: PlannedChange {
+            let scope = function.positionAfterSkippingLeadingTrivia.utf8Offset..<function.endPositionBeforeTrailingTrivia.utf8Offset
+            return PlannedChange(
+                path: file.path, edits: edits, scope: scope, line: file.line(of: function.name),
+                summary: "`\(function.name.text)()` became `async throws`: \(calls.count) "
+                    + "\(TestBridges.summaryMarker) (\(calls.map { "`\($0)`" }.joined(separator: ", ")))",
+                expectations: expectations
+            )
+        }
+
+        /// In the method made async, Swift would pick the async twin for a call whose promise type
+        /// nothing pins (`let p = f()`): each such call of `names` is pinned (`f() as Promise<T, E>`,
+        /// the compiler's type), as add-async-twins pins them; and each `wait(for:timeout:)` of the
+        /// method's own becomes `await fulfillment(of:timeout:)` (`wait` is unavailable in async code).
+        /// (A call that is the promise argument of a result helper, `helpers` by name, keeps its
+        /// meaning: the helper's generic `Promise<T, E>` parameter rules the async twin out.)
+        mutating func keepMeanings(names: Set<String>, helpers: Set<String>, project: Project) {
+            let signature = edits[0]
+            let scratch = ParsedFile(path: file.path, folder: file.folder, text: TextEdit.apply([signature], to: file.text))
+            let shift = signature.text.utf8.count
+            let body = function.body.map { ($0.position.utf8Offset + shift)..<($0.endPosition.utf8Offset + shift) }
+            let taken = edits.dropFirst().map { $0.start..<max($0.end, $0.start + 1) }
+            let finder = UnsafeCallFinder(file: scratch, names: names)
+            finder.walk(scratch.tree)
+            let isHelperArgument = { (call: FunctionCallExprSyntax) in
+                guard let argument = call.parent?.as(LabeledExprSyntax.self),
+                      let outer = argument.parent?.parent?.as(FunctionCallExprSyntax.self), outer.arguments.first?.id == argument.id,
+                      let (name, _) = Calls.calledName(outer) else { return false }
+                return helpers.contains(name)
+            }
+            for unsafe in finder.found where body?.contains(unsafe.call.position.utf8Offset) == true && !isHelperArgument(unsafe.call) {
+                let original = Calls.nameOffset(of: unsafe.call) - shift
+                let start = unsafe.call.positionAfterSkippingLeadingTrivia.utf8Offset - shift
+                let end = unsafe.call.endPositionBeforeTrailingTrivia.utf8Offset - shift
+                guard !taken.contains(where: { $0.overlaps(start..<end) }),
+                      let type = project.compiler?.spelledPromiseType(ofCallAt: original, in: file.path) else { continue }
+                edits += unsafe.edits(coercingTo: type).map { TextEdit(start: $0.edit.start - shift, end: $0.edit.end - shift, text: $0.edit.text) }
+            }
+            let waits = WaitFinder(viewMode: .sourceAccurate)
+            waits.walk(function)
+            for call in waits.calls where !taken.contains(where: { $0.contains(call.position.utf8Offset) }) {
+                guard let label = call.arguments.first?.label else { continue }
+                let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base.map { $0.trimmedDescription + "." } ?? ""
+                edits.append(TextEdit(
+                    start: call.positionAfterSkippingLeadingTrivia.utf8Offset, end: label.endPositionBeforeTrailingTrivia.utf8Offset,
+                    text: "await \(receiver)fulfillment(of"
+                ))
+            }
+        }
+
+        /// Adds the rewrite of the helper's call of `call`, read as `shape` in `statement`; `error`: the
+        /// promise's error type as the call site spells it (for `.expectError`).
+        mutating func add(
+            _ shape: Shape, call: FunctionCallExprSyntax, statement: CodeBlockItemSyntax, error: String?, target: String, meaning: String
+        ) {
+            let callText = call.trimmedDescription
+            let nameInCall = Calls.nameOffset(of: call) - call.positionAfterSkippingLeadingTrivia.utf8Offset
+            let indent = Twins.indentation(of: statement, in: file)
+            let statementStart = statement.positionAfterSkippingLeadingTrivia.utf8Offset
+            let expect = { (edit: Int, offset: Int) in
+                PlannedChange.Expectation(place: .inserted(edit: edit, offset: offset), target: .usr(target), meaning: meaning)
+            }
+            switch shape {
+            case .bind(let value, let form):
+                let text = form + " await " + callText
+                edits.append(TextEdit(
+                    start: value.positionAfterSkippingLeadingTrivia.utf8Offset, end: value.endPositionBeforeTrailingTrivia.utf8Offset, text: text
+                ))
+                expectations.append(expect(edits.count - 1, (form + " await ").utf8.count + nameInCall))
+            case .hoist(let replaced, let form, let removingTry):
+                if let removingTry { edits.append(TextEdit(start: removingTry.lowerBound, end: removingTry.upperBound, text: "")) }
+                let name = TestBridges.valueName(for: call, in: function, taken: names)
+                names.insert(name)
+                let declaration = "let \(name) = \(form) await "
+                edits.append(TextEdit(start: statementStart, end: statementStart, text: declaration + callText + "\n" + indent))
+                expectations.append(expect(edits.count - 1, declaration.utf8.count + nameInCall))
+                edits.append(TextEdit(start: replaced.lowerBound, end: replaced.upperBound, text: name))
+            case .expectError(let assertion):
+                guard let error else { return }
+                let rest = assertion.arguments.dropFirst().map { $0.with(\.trailingComma, nil).trimmedDescription }
+                let lines = [
+                    "do {",
+                    indent + "    _ = try await " + callText,
+                    indent + "    XCTFail(\"expected an error\")",
+                    indent + "} catch let error as \(error) {",
+                    indent + "    XCTAssertEqual(" + (["error"] + rest).joined(separator: ", ") + ")",
+                    indent + "}",
+                ]
+                let end = statement.endPositionBeforeTrailingTrivia.utf8Offset
+                edits.append(TextEdit(start: statementStart, end: end, text: lines.joined(separator: "\n")))
+                expectations.append(expect(edits.count - 1, lines[0].utf8.count + 1 + (indent + "    _ = try await ").utf8.count + nameInCall))
+            }
+            calls.append(ConvertCalls.shortText(of: call))
+        }
+    }
+
+    /// The conversions of test methods, planned call by call (`ConvertCalls.plan` asks for each call
+    /// of a promise function with an async counterpart in synchronous code).
+    struct Planner {
+        let kinds: [String: Kind]
+        let helperUSRs: Set<String>
+        private var methods: [SyntaxIdentifier: Method] = [:]
+        private var order: [SyntaxIdentifier] = []
+
+        init(sites: [FunctionSite], project: Project) {
+            let found = TestBridges.helpers(in: sites)
+            kinds = found
+            helperUSRs = Set(sites.filter { found[$0.name] != nil }.compactMap(project.usr(of:)))
+        }
+
+        /// Plans `call` when it is the promise argument of a helper in a synchronous XCTest method; the
+        /// bridge left, with its reason, when it cannot be converted; nil otherwise.
+        mutating func plan(
+            _ call: FunctionCallExprSyntax, pair: TwinPair, promiseSite: FunctionSite, in file: ParsedFile, project: Project
+        ) -> ConvertCalls.Left? {
+            guard !kinds.isEmpty, let argument = call.parent?.as(LabeledExprSyntax.self),
+                  let helperCall = argument.parent?.parent?.as(FunctionCallExprSyntax.self), helperCall.arguments.first?.id == argument.id,
+                  let (helper, _) = Calls.calledName(helperCall), let kind = kinds[helper],
+                  let function = TestBridges.testMethod(around: Syntax(helperCall)) else { return nil }
+            if let usr = project.callee(nameAt: Calls.nameOffset(of: helperCall), in: file.path), !helperUSRs.contains(usr) { return nil }
+            let leave = { (reason: String) in
+                ConvertCalls.Left(path: file.path, line: file.line(of: call), text: "`\(ConvertCalls.shortText(of: helperCall))`", reason: reason)
+            }
+            // A conformer's method reaches the requirement's twin: its promise version stays (the witness), and a
+            // call of that twin on its type would keep convert-body from giving it an async method of its own.
+            if pair.promise.inProtocol, project.callee(nameAt: Calls.nameOffset(of: call), in: file.path) != pair.promiseUSR {
+                return leave(Reason.conformer.text(helper: helper))
+            }
+            let (bridgeThrows, directThrows) = (ConvertCalls.bridgeThrows(promiseSite), ConvertCalls.thrown(by: pair.async))
+            guard bridgeThrows == directThrows else { return leave(ConvertCalls.Reason.thrown(bridge: bridgeThrows, direct: directThrows)) }
+            guard let statement = TestBridges.topLevelStatement(of: Syntax(helperCall), in: function) else {
+                return leave(Reason.otherUse.text(helper: helper))
+            }
+            let shape: Shape
+            switch TestBridges.shape(of: helperCall, kind: kind, in: statement) {
+            case .failure(let reason): return leave(reason.text(helper: helper))
+            case .success(let found): shape = found
+            }
+            let nameOffset = Calls.nameOffset(of: call)
+            let compiled = project.compiler?.spelledPromiseType(ofCallAt: nameOffset, in: file.path).flatMap { spelled in
+                project.compiledFile(file.path)?.call(calleeAt: nameOffset).flatMap { PromiseType(compiled: spelled, mangled: $0.type, written: spelled) }
+            }
+            var error: String?
+            switch shape {
+            case .expectError:
+                guard let compiled, !compiled.hasUntypedError, !compiled.hasNoError else { return leave(Reason.untypedError.text(helper: helper)) }
+                error = compiled.error
+            case .bind(_, let form), .hoist(_, let form, _):
+                // `try?` flattens an optional value: its nil would read as a failure's. So the value's type must be known.
+                if form == "try?", compiled.map({ $0.value.hasSuffix("?") || $0.value.hasPrefix("Optional<") }) != false {
+                    return leave(Reason.optionalValue.text(helper: helper))
+                }
+            }
+            if methods[function.id] == nil {
+                methods[function.id] = Method(function: function, file: file)
+                order.append(function.id)
+            }
+            let meaning = pair.twin == .async ? "its async twin" : "the async function its promise twin runs"
+            methods[function.id]!.add(
+                shape, call: call, statement: statement, error: error, target: pair.asyncUSR, meaning: "\(meaning) (\(pair.async.signature))"
+            )
+            return nil
+        }
+
+        /// One change per test method; in each, the calls of `twinned` functions that nothing pins are pinned.
+        func changes(twinned: Set<String>, project: Project) -> [PlannedChange] {
+            order.compactMap { id in
+                guard var method = methods[id] else { return nil }
+                method.keepMeanings(names: twinned, helpers: Set(kinds.keys), project: project)
+                return method.change
+            }
+        }
+    }
+
+    /// The words in a test change's summary after the number of calls (the tally counts them).
+    static let summaryMarker = "call(s) awaited instead of waited for"
+
+    /// The number of calls a proved change converted: one, or a test method's count.
+    static func callCount(of change: PlannedChange) -> Int {
+        guard let range = change.summary.range(of: " " + summaryMarker) else { return 1 }
+        let before = change.summary[..<range.lowerBound]
+        return Int(before.split(separator: " ").last ?? "") ?? 1
+    }
+}
+
+/// The calls `wait(for: …)` or `self.wait(for: …)` (XCTestCase's) in what it walks, outside closures.
+private final class WaitFinder: SyntaxVisitor {
+    var calls: [FunctionCallExprSyntax] = []
+
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        let called = node.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
+            ?? node.calledExpression.as(MemberAccessExprSyntax.self).flatMap { member in
+                member.base?.trimmedDescription == "self" ? member.declName.baseName.text : nil
+            }
+        if called == "wait", node.arguments.first?.label?.text == "for" { calls.append(node) }
+        return .visitChildren
+    }
+}
+
+/// The references to one name in what it walks.
+private final class NameReferences: SyntaxVisitor {
+    let name: String
+    var found: [DeclReferenceExprSyntax] = []
+
+    init(name: String) {
+        self.name = name
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+        if node.baseName.text == name { found.append(node) }
+        return .visitChildren
+    }
+}

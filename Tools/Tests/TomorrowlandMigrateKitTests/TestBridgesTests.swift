@@ -1,0 +1,131 @@
+// `convert-calls` in synchronous XCTest methods (`TestBridges`): a test that waits for a promise
+// through its result helper becomes an `async throws` test that awaits the async twin (exact
+// text), the other readings of the helper are left with their reason, the converted tests
+// compile in Swift 6 and 5 mode, and a second run changes nothing.
+
+import Foundation
+import Testing
+@testable import TomorrowlandMigrateKit
+
+@Suite("convert-calls: tests that wait through a result helper")
+struct TestBridgesTests {
+    static let expectedTests = """
+        final class ServiceTests: XCTestCase {
+            let service = Service()
+
+            func testNames() async throws {
+                let names = try? await service.names()
+                XCTAssertEqual(names?.count, 2)
+                XCTAssertEqual(names?.first, "a")
+            }
+
+            func testFindAndCount() async throws {
+                let find = try? await service.find(1)
+                XCTAssertEqual(find, "item 1")
+                let count = try? await service.count()
+                XCTAssertEqual(count?.description, "1", "one request")
+            }
+
+            func testMissingIsTyped() async throws {
+                do {
+                    _ = try await service.find(0)
+                    XCTFail("expected an error")
+                } catch let error as Failure {
+                    XCTAssertEqual(error, .missing)
+                }
+                XCTAssertEqual(service.requests, ["find 0"])
+            }
+
+            func testAnObserverAndALaterPromise() async throws {
+                let later = service.find(2) as Promise<String, Failure>
+                let seen = expectation(description: "seen")
+                later.then(on: .immediate) { _ in seen.fulfill() }
+                let find = try? await service.find(3)
+                await fulfillment(of: [seen], timeout: 5)
+                XCTAssertEqual(find, "item 3")
+                XCTAssertEqual(later.result?.value, "item 2")
+            }
+
+            func testThroughTheValueAndErrorHelpers() async throws {
+                let names = try await service.names()
+                XCTAssertEqual(names, ["a", "b"])
+                let find = try await service.find(7)
+                XCTAssertEqual(find.count, 6)
+                do {
+                    _ = try await service.find(-1)
+                    XCTFail("expected an error")
+                } catch let error as Failure {
+                    XCTAssertEqual(error, .missing)
+                }
+            }
+
+            func testCancelIsKept() {
+        """
+
+    @Test("converted as a Swift engineer would, the rest listed; it compiles, and a second run changes nothing", arguments: [6, 5])
+    func converts(swiftVersion: Int) throws {
+        let (set, oracle, directory) = try OracleTests.fixture(swiftVersion: swiftVersion, source: Support.fixture("TestBridges.swift"))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = ConvertCalls.run(set, oracle: oracle)
+        let notes = result.notes.map(\.message)
+        let text = try #require(result.changes.first?.updated, "\(notes)")
+        let tests = try #require(text.range(of: "final class ServiceTests")).lowerBound
+        let end = try #require(text.range(of: "func testCancelIsKept() {")).upperBound
+        #expect(String(text[tests..<end]) == Self.expectedTests)
+        // The helper and the service are as they were.
+        #expect(text.contains("        wait(for: [done], timeout: timeout)\n        return box.value"))
+        #expect(notes.contains("left `result(of: service.find(5))`: " + TestBridges.Reason.otherUse.text(helper: "result")), "\(notes)")
+        #expect(notes.contains("left `result(of: service.find(6))`: " + TestBridges.Reason.errorMayBeNil.text(helper: "result")))
+        #expect(notes.contains("left `result(of: service.nickname())`: " + TestBridges.Reason.optionalValue.text(helper: "result")))
+        #expect(notes.contains("left `result(of: Loader().load())`: " + TestBridges.Reason.conformer.text(helper: "result")))
+        #expect(notes.last?.hasPrefix("convert-calls: 8 call(s) converted, 4 left") == true, "\(notes)")
+        try Support.expectCompiles([("TestBridges.swift", text)], swiftVersion: swiftVersion)
+
+        // A second run finds nothing more to convert.
+        try text.write(to: directory.appendingPathComponent("TestBridges.swift"), atomically: true, encoding: .utf8)
+        let second = ConvertCalls.run(SourceSet.load(paths: [directory.path]), oracle: oracle)
+        #expect(second.changes.isEmpty)
+        #expect(second.notes.last?.message.hasPrefix("convert-calls: 0 call(s) converted, 5 left") == true, "\(second.notes)")
+    }
+
+    @Test("a result helper only observes the promise on .immediate and waits for an expectation")
+    func recognisesHelpers() throws {
+        let text = """
+            import Tomorrowland
+            import XCTest
+
+            extension XCTestCase {
+                func result<T, E>(of promise: Promise<T, E>) -> PromiseResult<T, E>? {
+                    let done = expectation(description: "x")
+                    var box: PromiseResult<T, E>?
+                    promise.tap(on: .immediate) { box = $0; done.fulfill() }
+                    wait(for: [done], timeout: 1)
+                    return box
+                }
+
+                func cancelling<T, E>(_ promise: Promise<T, E>) -> PromiseResult<T, E>? {
+                    let done = expectation(description: "x")
+                    var box: PromiseResult<T, E>?
+                    promise.tap(on: .immediate) { box = $0; done.fulfill() }
+                    promise.requestCancel()
+                    wait(for: [done], timeout: 1)
+                    return box
+                }
+
+                func onMain<T, E>(_ promise: Promise<T, E>) -> PromiseResult<T, E>? {
+                    let done = expectation(description: "x")
+                    var box: PromiseResult<T, E>?
+                    promise.tap(on: .main) { box = $0; done.fulfill() }
+                    wait(for: [done], timeout: 1)
+                    return box
+                }
+
+                func polled<T, E>(_ promise: Promise<T, E>) -> PromiseResult<T, E>? {
+                    promise.result
+                }
+            }
+            """
+        let file = try #require(SourceSet.inMemory([("Helpers.swift", text)]).files.first)
+        #expect(TestBridges.helpers(in: FunctionSite.all(in: file)) == ["result": .result])
+    }
+}
