@@ -28,6 +28,10 @@ struct ChainConversion {
     /// Contexts declared in `extension PromiseContext.Main` (`.screen`): the main actor, like
     /// `.main`.
     var mainContexts: Set<String> = []
+    /// The stored properties of the function's type that may hold a context (`delivery`), by name.
+    var storedContexts: [String: StoredContext] = [:]
+    /// The function's parameter names (a parameter named like a stored property hides it).
+    var parameterNames: Set<String> = []
     /// The promise's error type as written (`APIError`; empty when untyped or `NoError`): an
     /// early `return Promise(rejected: .notFound)` becomes `throw APIError.notFound`.
     var typedError = ""
@@ -38,6 +42,13 @@ struct ChainConversion {
     var functionPromise: PromiseType? = nil
     /// The promise type the compiler gave a call of the original body (`Promise<Menu, NetworkError>`), when known.
     var typeOfCall: (FunctionCallExprSyntax) -> String? = { _ in nil }
+
+    /// A stored property that may hold a context: its type as written (`PromiseContext.Main`), and
+    /// the context it always holds when it is a `let` initialized with one spelled out (`.main`).
+    struct StoredContext {
+        let type: String
+        let constant: ExprSyntax?
+    }
 
     /// Why a chain stays a chain.
     struct Left: Error, Equatable {
@@ -234,7 +245,8 @@ struct ChainConversion {
         // The statements before the chain come first: outside the `do` of an error handler (an
         // early `return Promise(rejected: e)`, now `throw e`, never reached the chain's handler)
         // and before the `defer` of an `always` (which an early return never reached either).
-        return Converted(lines: preamble.lines + validityLines + writer.lines, token: token)
+        // `lock.lock()` … `lock.unlock()` (unavailable in async code) as `lock.withLock { … }`.
+        return Converted(lines: try Self.withLocks(preamble.lines + validityLines + writer.lines), token: token)
     }
 
     /// `base.a { }.b { }` as the base and the steps in order.
@@ -456,7 +468,27 @@ private struct Writer {
     }
 
     func placement(of step: ChainConversion.Step) throws -> Placement {
-        guard let context = step.context else { return .inline }
+        try placement(of: step.context)
+    }
+
+    func placement(of context: ExprSyntax?) throws -> Placement {
+        guard let context else { return .inline }
+        // A stored property of the function's type (`delivery`, `self.delivery`), not shadowed by a parameter or a local.
+        let stored = context.as(DeclReferenceExprSyntax.self)?.baseName.text
+            ?? context.as(MemberAccessExprSyntax.self).flatMap { member in
+                member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" ? member.declName.baseName.text : nil
+            }
+        if let stored, let property = conversion.storedContexts[stored],
+           context.is(MemberAccessExprSyntax.self) || !declared.contains(stored) && !conversion.parameterNames.contains(stored) {
+            // A `let` that holds a context spelled out: that context.
+            if let constant = property.constant { return try placement(of: constant) }
+            let type = property.type.hasPrefix("Tomorrowland.") ? String(property.type.dropFirst("Tomorrowland.".count)) : property.type
+            let text = context.trimmedDescription
+            // Every value of `PromiseContext.Main` (`.main`, `.nowOr(.main)`) runs the closure on the main actor, as `.main` does.
+            if type == "PromiseContext.Main" { return conversion.onMainActor ? .inline : .executor("\(text).context.taskExecutor") }
+            // Every value of `PromiseContext.CallerIsolated` (`.auto`, `.immediate`, `.nowOr(…)`) keeps the caller's actor, as `.auto` does.
+            if type == "PromiseContext.CallerIsolated" { return conversion.isolated ? .inline : .executor("\(text).context.taskExecutor") }
+        }
         guard let member = context.as(MemberAccessExprSyntax.self), member.base == nil else {
             if let call = context.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
                member.base == nil {
