@@ -6,13 +6,13 @@ import Testing
 /// rejected (Fixtures/ConvertBody/Transit.swift): each is converted and compiles (issue 37).
 @Suite("convert-body: Transit's shapes")
 struct ConvertBodyTransitTests {
-    @Test("with the compiler, Swift 5 and 6 mode: pinned multi-line calls, `withLock`, contexts held in typed properties",
+    @Test("with the compiler, Swift 5 and 6 mode: pinned calls, `withLock`, typed context values, ignoringCancel, propagatingCancellation",
           arguments: [5, 6])
     func converted(swiftVersion: Int) throws {
         let fixture = try Support.fixture("ConvertBody/Transit.swift")
         let (result, notes, directory) = try ConvertBodyTests.proved(fixture.text, path: "Transit.swift", swiftVersion: swiftVersion)
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(notes.last == "convert-body: 4 of 4 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        #expect(notes.last == "convert-body: 7 of 7 chain bodies converted, 0 left (reasons above)", "\(notes)")
         let text = try #require(result.changes.first?.updated)
         // A call kept for its promise, over several lines, is pinned to the promise's type (the
         // async twin would be picked, and the compiler then failed to produce a diagnostic).
@@ -45,6 +45,28 @@ struct ConvertBodyTransitTests {
                     self.updates += 1
                     self.updates += 1
                     return rows
+            """), "\(text)")
+        // `ignoringCancel` on the base: awaited as it is (a cancelled Task keeps waiting for the value it still delivers).
+        #expect(text.contains("""
+                    let value = try await fastest(stopID: stopID)
+                        .ignoringCancel().value
+            """), "\(text)")
+        // `propagatingCancellation` on the base: the handler is the `onCancel` of the base's await.
+        #expect(text.contains("""
+                    let value = try await withTaskCancellationHandler {
+                        try await server.request("tracked/\\(stopID)") { () -> Result<[Int], TransitError> in .success([1]) }
+                    } onCancel: {
+                        self.lock.lock()
+                        self.served += 1
+                        self.lock.unlock()
+                    }
+                    return value.count
+            """), "\(text)")
+        // A context chosen at run time: the executor, chosen before the first await.
+        #expect(text.contains("""
+                    let executor: (any TaskExecutor)? = deliversAtOnce ? nil : PromiseContext.utility.taskExecutor
+                    let value = try await fastest(stopID: stopID)
+                    return await withTaskExecutorPreference(executor) { @concurrent in
             """), "\(text)")
         // What was written compiles in the same mode, with no warning in what convert-body wrote.
         try text.write(to: directory.appendingPathComponent("Transit.swift"), atomically: true, encoding: .utf8)

@@ -71,10 +71,12 @@ struct ChainConversion {
         "delay": "`delay`",
         "propagatingCancellation": "`propagatingCancellation`",
         // The token asks the chain's promise to cancel: the wrapper could, but the twin's own callers would not be.
-        "requestCancelOnInvalidate": "`requestCancelOnInvalidate(token)` (the twin's callers would not be cancelled by an invalidation)",
+        "requestCancelOnInvalidate": "`requestCancelOnInvalidate(token)` (an invalidation cancelled the chain's promise; an async function "
+            + "cannot cancel the Task that runs it, as Swift gives it no handle to that Task, so the twin's callers would not be cancelled)",
         "mapResult": "`mapResult`",
         "flatMapResult": "`flatMapResult`",
-        "ignoringCancel": "`ignoringCancel`",
+        "ignoringCancel": "`ignoringCancel` after a step (the steps before it would see the Task's cancellation: Swift has no way to "
+            + "shield an await from it)",
     ]
 
     /// One `.op(on: context) { closure }` of the chain.
@@ -161,7 +163,7 @@ struct ChainConversion {
             token = call.arguments.first!.expression.trimmedDescription
             chained = inner
         }
-        let (base, parsedSteps) = try chain(chained)
+        let (base, parsedSteps, propagation) = try chainWithPropagation(chained)
         if tokenPromise, token == nil { throw Left("returns a `TokenPromise` that is not made by a final `.withToken(token)`") }
         var steps = parsedSteps
         // The compiler's types, read from the original text (the steps are the same, in order).
@@ -185,7 +187,7 @@ struct ChainConversion {
         // await in order and cancel the other inputs on a failure, where `when` decides on the
         // first failure in time and leaves the others running.
         let isWhen = base.as(FunctionCallExprSyntax.self).flatMap { Calls.calledName($0)?.0 } == "when"
-        guard !steps.isEmpty || isWhen || token != nil || !preamble.lines.isEmpty else {
+        guard !steps.isEmpty || isWhen || token != nil || !preamble.lines.isEmpty || propagation != nil else {
             throw Left("not a chain: no promise operators")
         }
         // Promises the statements before the chain keep in `let`s: their types (for a handler
@@ -209,6 +211,11 @@ struct ChainConversion {
         }
         writer.consumable = locals.consumable
         writer.pending = .promise(Self.consuming(locals.consumable, in: base))
+        if let propagation {
+            // `propagatingCancellation`'s handler runs when the Task is cancelled while it awaits the base.
+            writer.pending = .expression("try await withTaskCancellationHandler {\n" + Writer.indent(writer.pendingText) + "\n} onCancel: {\n"
+                + propagation.handler.map(Writer.indent).joined(separator: "\n") + "\n}")
+        }
         // Error handlers and `always` come last; value steps before them.
         var index = 0
         // Error handlers on the chain's base, before its value steps (`get(x).mapError { … }.flatMap { … }`):
@@ -246,16 +253,50 @@ struct ChainConversion {
         // early `return Promise(rejected: e)`, now `throw e`, never reached the chain's handler)
         // and before the `defer` of an `always` (which an early return never reached either).
         // `lock.lock()` … `lock.unlock()` (unavailable in async code) as `lock.withLock { … }`.
-        return Converted(lines: try Self.withLocks(preamble.lines + validityLines + writer.lines), token: token)
+        return Converted(lines: try Self.withLocks(preamble.lines + validityLines + writer.hoisted + writer.lines), token: token)
+    }
+
+    /// A `propagatingCancellation(on: .immediate) { _ in … }` on the chain's base: its handler's statements.
+    struct Propagation {
+        let handler: [String]
+    }
+
+    /// Whether `expression` is a call of a promise operator (`x.map { … }`, `x.timeout(…)`).
+    static func isOperatorCall(_ expression: ExprSyntax) -> Bool {
+        guard let call = expression.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+              member.base != nil else { return false }
+        let name = member.declName.baseName.text
+        return CallbackOperators.names.contains(name) || unconvertible[name] != nil || throwingValueOperators[name] != nil || name == "withToken"
     }
 
     /// `base.a { }.b { }` as the base and the steps in order.
     private func chain(_ expression: ExprSyntax, allowingCaptures: Bool = false) throws -> (ExprSyntax, [Step]) {
+        let (base, steps, _) = try chainWithPropagation(expression, allowingCaptures: allowingCaptures)
+        return (base, steps)
+    }
+
+    /// `chain`, and the handler of a `propagatingCancellation` on the base.
+    private func chainWithPropagation(_ expression: ExprSyntax, allowingCaptures: Bool = false) throws -> (ExprSyntax, [Step], Propagation?) {
         var steps: [Step] = []
         var current = expression
+        var propagation: Propagation?
         while let call = current.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
               let base = member.base {
             var name = member.declName.baseName.text
+            // `f().ignoringCancel()` on the chain's base: that promise, awaited as it is (a cancelled Task
+            // asks it to cancel as one observer and keeps waiting for its outcome, which it still delivers).
+            if name == "ignoringCancel", call.arguments.isEmpty, call.trailingClosure == nil, !Self.isOperatorCall(base) {
+                break
+            }
+            if name == "propagatingCancellation" {
+                guard !Self.isOperatorCall(base) else {
+                    throw Left("`propagatingCancellation` after a step (its handler would run for a cancel request made while the steps "
+                        + "before it ran, which no Task cancellation handler can tell apart)")
+                }
+                propagation = try Self.propagation(call)
+                current = base
+                continue
+            }
             if name == "withToken" {
                 // `x.withToken(t).map { … }`: the TokenPromise registers each later callback with `t`,
                 // and each promise it returns with `t.requestCancelOnInvalidate(_:)` (an invalidation
@@ -303,7 +344,33 @@ struct ChainConversion {
             if !Self.isErasure(step) { steps.insert(step, at: 0) }
             current = base
         }
-        return (current, steps)
+        return (current, steps, propagation)
+    }
+
+    /// The handler of `base.propagatingCancellation(on: .immediate) { _ in … }`: in the twin, the
+    /// `onCancel` of a `withTaskCancellationHandler` around the base's await. A cancelled Task asks
+    /// the promise it awaits to cancel as one observer, and in the twin nothing else holds that
+    /// promise, so the request reaches its source at once, as `propagatingCancellation` made it;
+    /// the handler runs synchronously where the cancellation happens, as `.immediate` ran it.
+    static func propagation(_ call: FunctionCallExprSyntax) throws -> Propagation {
+        var closure = call.trailingClosure
+        for argument in call.arguments {
+            switch argument.label?.text {
+            case "on":
+                let context = argument.expression.trimmedDescription
+                guard context == ".immediate" || context == "PromiseContext.immediate" else {
+                    throw Left("`propagatingCancellation(on: \(context))` (a Task's cancellation handler runs where the Task is "
+                        + "cancelled, as `.immediate` did)")
+                }
+            case nil: closure = argument.expression.as(ClosureExprSyntax.self)
+            default: throw Left("`propagatingCancellation(\(argument.label!.text):)`")
+            }
+        }
+        guard let closure, call.additionalTrailingClosures.isEmpty else { throw Left("`propagatingCancellation` without a closure") }
+        if parameters(of: closure).map({ $0.names.contains { $0 != "_" } }) == true || !anonymousArguments(of: closure).zero.isEmpty {
+            throw Left("`propagatingCancellation` whose handler reads its promise")
+        }
+        return Propagation(handler: closure.statements.map(text(of:)))
     }
 
     // MARK: - Reading syntax
@@ -381,6 +448,16 @@ struct ChainConversion {
         }
     }
 
+    /// The spaces that begin the line `node` starts on (its statement's indentation).
+    static func lineIndentation(of node: some SyntaxProtocol) -> Int {
+        let source = Array(Syntax(node).root.description.utf8)
+        var index = min(node.positionAfterSkippingLeadingTrivia.utf8Offset, source.count)
+        while index > 0, source[index - 1] != UInt8(ascii: "\n") { index -= 1 }
+        var spaces = 0
+        while index + spaces < source.count, source[index + spaces] == UInt8(ascii: " ") { spaces += 1 }
+        return spaces
+    }
+
     /// `text` with up to `columns` leading spaces removed from every line after the first.
     static func dedented(_ text: String, by columns: Int) -> String {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -452,6 +529,8 @@ private struct Writer {
     /// Whether the lines written so far return from the twin on every path (the last
     /// `flatMap`'s closure, with its early returns, became the twin's own statements).
     var returned = false
+    /// Lines that run where the chain was built, before its first await (a context chosen at run time).
+    var hoisted: [String] = []
 
     enum Pending {
         case promise(ExprSyntax)
@@ -467,12 +546,33 @@ private struct Writer {
         case executor(String)
     }
 
-    func placement(of step: ChainConversion.Step) throws -> Placement {
+    mutating func placement(of step: ChainConversion.Step) throws -> Placement {
         try placement(of: step.context)
     }
 
-    func placement(of context: ExprSyntax?) throws -> Placement {
-        guard let context else { return .inline }
+    mutating func placement(of context: ExprSyntax?) throws -> Placement {
+        guard var context else { return .inline }
+        // `PromiseContext.utility` as `.utility`.
+        if let member = context.as(MemberAccessExprSyntax.self), member.base?.trimmedDescription == "PromiseContext" {
+            context = ChainConversion.parse("." + member.declName.baseName.text)
+        }
+        // `fast ? .immediate : .utility` in nonisolated code: the executor chosen where the chain was built
+        // (`nil` for a context that runs the closure inline: a `@concurrent` closure then runs on the global executor).
+        if let sequence = context.as(SequenceExprSyntax.self), let index = sequence.elements.firstIndex(where: { $0.is(UnresolvedTernaryExprSyntax.self) }),
+           let ternary = sequence.elements[index].as(UnresolvedTernaryExprSyntax.self) {
+            guard !conversion.isolated else { throw Left("context value chosen at run time in actor-isolated code (`\(context.trimmedDescription)`)") }
+            let condition = sequence.elements[..<index].map(\.trimmedDescription).joined(separator: " ")
+            let otherwise = ChainConversion.parse(sequence.elements[sequence.elements.index(after: index)...].map(\.trimmedDescription).joined(separator: " "))
+            func executor(_ placement: Placement) -> String {
+                if case .executor(let text) = placement { return text }
+                return "nil"
+            }
+            let first = executor(try placement(of: ternary.thenExpression))
+            let second = executor(try placement(of: otherwise))
+            let name = freshName(stem: "executor")
+            hoisted.append("let \(name): (any TaskExecutor)? = \(condition) ? \(first) : \(second)")
+            return .executor(name)
+        }
         // A stored property of the function's type (`delivery`, `self.delivery`), not shadowed by a parameter or a local.
         let stored = context.as(DeclReferenceExprSyntax.self)?.baseName.text
             ?? context.as(MemberAccessExprSyntax.self).flatMap { member in
@@ -1089,9 +1189,10 @@ extension ChainConversion {
         }
         if let call = expression.as(FunctionCallExprSyntax.self) {
             if let value = Self.promiseArgument(of: call, label: "fulfilled") { return value.trimmedDescription }
-            if hasTwin(call) { return "try await " + expression.trimmedDescription }
+            if hasTwin(call) { return "try await " + Self.dedented(expression.trimmedDescription, by: Self.lineIndentation(of: expression)) }
         }
-        let text = expression.trimmedDescription
+        // Over several lines: its continuation lines shifted left by its own column (the caller indents anew).
+        let text = Self.dedented(expression.trimmedDescription, by: Self.lineIndentation(of: expression))
         let postfix = expression.is(FunctionCallExprSyntax.self) || expression.is(DeclReferenceExprSyntax.self)
             || expression.is(MemberAccessExprSyntax.self) || expression.is(TupleExprSyntax.self)
         return "try await " + (postfix ? text : "(\(text))") + ".value"
@@ -1197,7 +1298,7 @@ extension ChainConversion {
 
     /// The first expression the twin's statements `lines` await or `try` whose errors are not known:
     /// anything but a call `hasTwin` accepts, a promise's `.value`, or `withTaskExecutorPreference`
-    /// (whose closure is looked into); nil when there is none. (Awaits in other closures do not
+    /// or `withTaskCancellationHandler` (whose operation closure is looked into); nil when there is none. (Awaits in other closures do not
     /// throw from the twin.)
     static func awaitOfUnknownErrors(in lines: [String], hasTwin: @escaping (FunctionCallExprSyntax) -> Bool) -> String? {
         let tree = Parser.parse(source: "func twin() async throws {\n" + lines.joined(separator: "\n") + "\n}")
@@ -1207,8 +1308,8 @@ extension ChainConversion {
                 return tried.expression.trimmedDescription
             }
             if let awaited = node.as(AwaitExprSyntax.self) {
-                if let call = awaited.expression.as(FunctionCallExprSyntax.self), Calls.calledName(call)?.0 == "withTaskExecutorPreference",
-                   let closure = call.trailingClosure {
+                if let call = awaited.expression.as(FunctionCallExprSyntax.self),
+                   ["withTaskExecutorPreference", "withTaskCancellationHandler"].contains(Calls.calledName(call)?.0), let closure = call.trailingClosure {
                     return closure.statements.lazy.compactMap { unknown(in: Syntax($0)) }.first
                 }
                 // `try await f(x).map(\.title)`: down the postfix chain to the twin's call or `.value`.

@@ -103,7 +103,12 @@ public enum ConvertBody {
                 && !everySite.contains(where: { $0.isAsync && $0.overloads(site) })
             if twin?.decl.body == nil, !conformer {
                 if site.decl.modifiers.contains(where: { $0.name.text == "override" }) {
-                    leave("an override (the twin of the method it overrides serves it)")
+                    // The twin of the overridden method awaits the promise method, dispatched dynamically: an async
+                    // override's `super` call would reach that twin, and through it this override again.
+                    let callsSuper = body.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.super) }
+                    leave("an override (the twin of the method it overrides serves it" + (callsSuper
+                        ? "; an async override of its own could not await `super`'s code: that twin awaits the promise method, "
+                            + "which dynamic dispatch brings back here)" : ")"))
                 } else if everySite.contains(where: { $0.isAsync && $0.overloads(site) }) {
                     leave("its async twin no longer forwards to it (written by hand?)")
                 } else {

@@ -1,6 +1,6 @@
-// The shapes of the blind corpus Transit whose first conversion the compiler rejected, for
-// ConvertBodyTests: with the compiler, in Swift 5 and 6 mode, each chain is converted and the
-// result compiles.
+// The shapes of the blind corpus Transit whose first conversion the compiler rejected or that it
+// left, for ConvertBodyTransitTests: with the compiler, in Swift 5 and 6 mode, each chain is
+// converted and the result compiles.
 
 import Foundation
 import Tomorrowland
@@ -36,6 +36,7 @@ public final class Departures: @unchecked Sendable {
     private var seen: Set<String> = []
     /// A `PromiseContext.Main` that is not a constant.
     var announce: PromiseContext.Main = .main
+    var deliversAtOnce = false
 
     public init(server: Server) {
         self.server = server
@@ -78,6 +79,30 @@ public final class Departures: @unchecked Sendable {
     /// A `PromiseContext.Main` property off the main actor: its closure runs on the main executor.
     public func count(stopID: String) -> Promise<Int, TransitError> {
         fastest(stopID: stopID).map(on: announce) { $0.count }
+    }
+
+    /// `ignoringCancel` on the chain's base: that promise, awaited as it is.
+    public func background(stopID: String) -> Promise<Int, TransitError> {
+        fastest(stopID: stopID)
+            .ignoringCancel()
+            .map(on: .utility) { $0.count }
+    }
+
+    /// `propagatingCancellation` on the chain's base: a Task cancellation handler around its await.
+    public func tracked(stopID: String) -> Promise<Int, TransitError> {
+        server.request("tracked/\(stopID)") { () -> Result<[Int], TransitError> in .success([1]) }
+            .propagatingCancellation(on: .immediate) { [weak self] _ in
+                guard let self = self else { return }
+                self.lock.lock()
+                self.served += 1
+                self.lock.unlock()
+            }
+            .map(on: .immediate) { $0.count }
+    }
+
+    /// A context chosen at run time.
+    public func chosen(stopID: String) -> Promise<Int, TransitError> {
+        fastest(stopID: stopID).map(on: deliversAtOnce ? PromiseContext.immediate : .utility) { $0.count }
     }
 
     private func cached(_ id: String) -> Int? {
