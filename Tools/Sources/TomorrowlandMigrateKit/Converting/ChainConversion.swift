@@ -915,6 +915,7 @@ private struct Writer {
         }
         var handlers: [ChainConversion.Step] = []
         var always: [ChainConversion.Step] = []
+        var cancels: [ChainConversion.Step] = []
         for step in tail {
             if step.name == "tap", step.readsParameter {
                 throw Left("`tap` that reads the result, not at the end of the chain or after an error handler")
@@ -926,11 +927,32 @@ private struct Writer {
                 throw Left("`\(step.name)` after an error handler")
             } else if !always.isEmpty {
                 throw Left("`\(step.name)` after `always`")
+            } else if step.name == "onCancel" {
+                cancels.append(step)
             } else {
                 handlers.append(step)
             }
         }
         if handlers.count > 1 { throw Left("several error handlers in one chain") }
+        // `onCancel` at the end, before or after the error handler (they see disjoint errors): a
+        // `catch` of `CancellationError` that runs its statements (on its context) and rethrows.
+        var cancelClause: [String] = []
+        if !cancels.isEmpty {
+            if conversion.noError, !handlers.isEmpty { throw Left("`onCancel` beside a handler of a promise that cannot fail") }
+            var handling: [String] = []
+            for step in cancels {
+                if ChainConversion.parameters(of: step.closure).map({ !$0.names.isEmpty }) == true {
+                    throw Left("an `onCancel` closure with a parameter")
+                }
+                let placement = try placement(of: step)
+                let outer = lines
+                lines = []
+                try run(step.closure.statements.map(ChainConversion.text(of:)), step: step, placement: placement, result: false)
+                handling += lines
+                lines = outer
+            }
+            cancelClause = ["} catch let error as CancellationError {"] + (handling + ["throw error"]).map(Self.indent)
+        }
         var deferred: [String] = []
         // `always` on a named context: its closure hops there, which a `defer` cannot; it runs
         // on every path instead (after the value, after the handler, on cancellation).
@@ -950,6 +972,7 @@ private struct Writer {
         }
         if hops {
             if conversion.noError { throw Left("`always` on a named context in a chain whose promise cannot fail") }
+            if !cancels.isEmpty { throw Left("`onCancel` and `always` on a named context at the end of one chain") }
             if returned || handlers.contains(where: { $0.name != "catch" }) {
                 throw Left("`always` on a named context after a `\(handlers.first?.name ?? "flatMap")` that returns (a `defer` cannot hop)")
             }
@@ -988,8 +1011,10 @@ private struct Writer {
                 main = ["do {"] + main.map(Self.indent) + clause + handling.map(Self.indent) + ["} catch {"]
                     + (finally + ["throw error"]).map(Self.indent) + ["}"]
             } else {
-                main = ["do {"] + main.map(Self.indent) + clause + handling.map(Self.indent) + ["}"]
+                main = ["do {"] + main.map(Self.indent) + cancelClause + clause + handling.map(Self.indent) + ["}"]
             }
+        } else if !cancelClause.isEmpty {
+            main = ["do {"] + main.map(Self.indent) + cancelClause + ["}"]
         } else if hops {
             main = ["do {"] + main.map(Self.indent) + ["} catch {"] + (finally + ["throw error"]).map(Self.indent) + ["}"]
         }

@@ -120,6 +120,7 @@ public final class Board {
     private let update: PromiseContext.CallerIsolated = .immediate
     public private(set) var rows: [Int] = []
     public private(set) var updates = 0
+    public private(set) var status = ""
 
     public init(departures: Departures, screen: PromiseContext.Main = .main) {
         self.departures = departures
@@ -133,5 +134,13 @@ public final class Board {
             .then(on: delivery) { rows in self.rows = rows }
             .then(on: screen) { _ in self.updates += 1 }
             .then(on: update) { _ in self.updates += 1 }
+    }
+
+    /// `catch` and `onCancel` at the end: they see disjoint errors, a `catch` clause each.
+    public func load() -> Promise<[Int], TransitError> {
+        departures.fastest(stopID: "S2")
+            .then { rows in self.rows = rows }
+            .catch { error in self.status = "failed \(error)" }
+            .onCancel { self.status = "idle" }
     }
 }
