@@ -347,13 +347,18 @@ struct ConvertBodyTests {
                     latestPosts(limit: 1).map(on: fast ? .immediate : .utility) { $0.count }
                 }
 
+                public func soon() -> Promise<Int, APIError> {
+                    latestPosts(limit: 1).map(on: .nowOr(.utility)) { $0.count }
+                }
+
                 public func timed() -> Promise<Int, PromiseTimeoutError<APIError>> {
                     latestPosts(limit: 1).map(on: .immediate) { $0.count }.timeout(on: .immediate, delay: 1)
                 }
 
             """))
         #expect(notes.contains { $0.hasPrefix("timed(): left as a chain: `timeout`") })
-        #expect(notes.last == "convert-body: 1 of 2 chain bodies converted, 1 left (reasons above)")
+        #expect(notes.contains { $0.hasPrefix("soon(): left as a chain: a `.nowOr` context off its caller's actor (`.nowOr(.utility)`") })
+        #expect(notes.last == "convert-body: 1 of 3 chain bodies converted, 2 left (reasons above)")
         // A context chosen at run time, in nonisolated code: the executor is chosen where the chain was built, before
         // the first await (`nil` for `.immediate`: the `@concurrent` closure runs on the global executor).
         #expect(Self.bodies(of: "chosen", in: text).twin == """

@@ -6,13 +6,13 @@ import Testing
 /// rejected (Fixtures/ConvertBody/Transit.swift): each is converted and compiles (issue 37).
 @Suite("convert-body: Transit's shapes")
 struct ConvertBodyTransitTests {
-    @Test("with the compiler, Swift 5 and 6 mode: pinned calls, `withLock`, typed context values, ignoringCancel, propagatingCancellation, onCancel at the end",
+    @Test("with the compiler, Swift 5 and 6 mode: pinned calls, `withLock`, typed context values, ignoringCancel, propagatingCancellation, nowOr, onCancel at the end",
           arguments: [5, 6])
     func converted(swiftVersion: Int) throws {
         let fixture = try Support.fixture("ConvertBody/Transit.swift")
         let (result, notes, directory) = try ConvertBodyTests.proved(fixture.text, path: "Transit.swift", swiftVersion: swiftVersion)
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(notes.last == "convert-body: 8 of 8 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        #expect(notes.last == "convert-body: 9 of 9 chain bodies converted, 0 left (reasons above)", "\(notes)")
         let text = try #require(result.changes.first?.updated)
         // A call kept for its promise, over several lines, is pinned to the promise's type (the
         // async twin would be picked, and the compiler then failed to produce a diagnostic).
@@ -67,6 +67,12 @@ struct ConvertBodyTransitTests {
                     let executor: (any TaskExecutor)? = deliversAtOnce ? nil : PromiseContext.utility.taskExecutor
                     let value = try await fastest(stopID: stopID)
                     return await withTaskExecutorPreference(executor) { @concurrent in
+            """), "\(text)")
+        // `.nowOr(.main)` on the main actor: inline.
+        #expect(text.contains("""
+                    let rows = try await departures.fastest(stopID: "S3")
+                    self.rows = rows
+                    return rows
             """), "\(text)")
         // `catch` and `onCancel` at the end: a clause each.
         #expect(text.contains("""

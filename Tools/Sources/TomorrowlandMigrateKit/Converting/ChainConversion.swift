@@ -552,9 +552,19 @@ private struct Writer {
 
     mutating func placement(of context: ExprSyntax?) throws -> Placement {
         guard var context else { return .inline }
-        // `PromiseContext.utility` as `.utility`.
-        if let member = context.as(MemberAccessExprSyntax.self), member.base?.trimmedDescription == "PromiseContext" {
-            context = ChainConversion.parse("." + member.declName.baseName.text)
+        // `PromiseContext.utility` as `.utility`, `PromiseContext.nowOr(.main)` as `.nowOr(.main)`.
+        let spelled = context.trimmedDescription
+        if spelled.hasPrefix("PromiseContext."), spelled.dropFirst("PromiseContext.".count).first?.isLowercase == true {
+            context = ChainConversion.parse(String(spelled.dropFirst("PromiseContext".count)))
+        }
+        // `.nowOr(c)` ran the closure at once when the promise had already resolved, else on `c`. Where `c` runs it
+        // inline too (`.main` on the main actor, a caller-isolated context on an actor), so does the twin, which goes on
+        // without suspending when what it awaits has resolved. Elsewhere the twin cannot tell which of the two it was.
+        if let call = context.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+           member.base == nil, member.declName.baseName.text == "nowOr", call.arguments.count == 1, let inner = call.arguments.first?.expression {
+            if case .inline = try placement(of: inner) { return .inline }
+            throw Left("a `.nowOr` context off its caller's actor (`\(context.trimmedDescription)`: the closure ran at once when the promise "
+                + "had resolved, else on the context; the twin cannot tell whether its await suspended)")
         }
         // `fast ? .immediate : .utility` in nonisolated code: the executor chosen where the chain was built
         // (`nil` for a context that runs the closure inline: a `@concurrent` closure then runs on the global executor).

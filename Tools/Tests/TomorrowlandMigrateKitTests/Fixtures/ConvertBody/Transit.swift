@@ -136,6 +136,12 @@ public final class Board {
             .then(on: update) { _ in self.updates += 1 }
     }
 
+    /// `.nowOr(.main)` on the main actor: inline, as `.main` is there (the twin goes on at once when
+    /// what it awaits has resolved, as `.nowOr` ran the closure at once).
+    public func show() -> Promise<[Int], TransitError> {
+        departures.fastest(stopID: "S3").then(on: .nowOr(.main)) { rows in self.rows = rows }
+    }
+
     /// `catch` and `onCancel` at the end: they see disjoint errors, a `catch` clause each.
     public func load() -> Promise<[Int], TransitError> {
         departures.fastest(stopID: "S2")
