@@ -6,13 +6,13 @@ import Testing
 /// rejected (Fixtures/ConvertBody/Transit.swift): each is converted and compiles (issue 37).
 @Suite("convert-body: Transit's shapes")
 struct ConvertBodyTransitTests {
-    @Test("with the compiler, Swift 5 and 6 mode: pinned calls, `withLock`, typed context values, ignoringCancel, propagatingCancellation, nowOr, onCancel at the end",
+    @Test("with the compiler, Swift 5 and 6 mode: pinned calls, `withLock`, typed context values, ignoringCancel, propagatingCancellation, nowOr, tap, onCancel",
           arguments: [5, 6])
     func converted(swiftVersion: Int) throws {
         let fixture = try Support.fixture("ConvertBody/Transit.swift")
         let (result, notes, directory) = try ConvertBodyTests.proved(fixture.text, path: "Transit.swift", swiftVersion: swiftVersion)
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(notes.last == "convert-body: 9 of 9 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        #expect(notes.last == "convert-body: 10 of 10 chain bodies converted, 0 left (reasons above)", "\(notes)")
         let text = try #require(result.changes.first?.updated)
         // A call kept for its promise, over several lines, is pinned to the promise's type (the
         // async twin would be picked, and the compiler then failed to produce a diagnostic).
@@ -67,6 +67,30 @@ struct ConvertBodyTransitTests {
                     let executor: (any TaskExecutor)? = deliversAtOnce ? nil : PromiseContext.utility.taskExecutor
                     let value = try await fastest(stopID: stopID)
                     return await withTaskExecutorPreference(executor) { @concurrent in
+            """), "\(text)")
+        // A `tap` reading the result before the one error handler: the result's `switch` throws into the handler's `catch`.
+        #expect(text.contains("""
+                    do {
+                        let result: PromiseResult<Int?, TransitError>
+                        do {
+                            let value = try await fastest(stopID: stopID).first
+                            result = .value(value)
+                        } catch let error as TransitError {
+                            result = .error(error)
+                        } catch {
+                            result = .cancelled
+                        }
+                        if case .error = result { self.lock.withLock { self.served += 1 } }
+                        switch result {
+                        case .value(let value): return value
+                        case .error(let error): throw error
+                        case .cancelled: throw CancellationError()
+                        }
+                    } catch let error as CancellationError {
+                        throw error
+                    } catch {
+                        return nil
+                    }
             """), "\(text)")
         // `.nowOr(.main)` on the main actor: inline.
         #expect(text.contains("""

@@ -926,9 +926,15 @@ private struct Writer {
         var handlers: [ChainConversion.Step] = []
         var always: [ChainConversion.Step] = []
         var cancels: [ChainConversion.Step] = []
-        for step in tail {
+        for (index, step) in tail.enumerated() {
             if step.name == "tap", step.readsParameter {
-                throw Left("`tap` that reads the result, not at the end of the chain or after an error handler")
+                // Before the chain's one error handler: the result taken and observed; the handler's `do`/`catch`
+                // then takes the error the result's `switch` throws.
+                if index == 0, tail.count == 2, ChainConversion.errorOperators.contains(tail[1].name) {
+                    try resultObserver(step, beforeHandler: true)
+                    continue
+                }
+                throw Left("`tap` that reads the result, not at the end of the chain or before its one error handler")
             }
             // `tap { _ in … }` returns its promise and runs the closure whatever the result: as `always`.
             if step.name == "always" || step.name == "tap" {
@@ -1071,15 +1077,19 @@ private struct Writer {
     /// its context), then the result as the twin's return or throw. 1.x ran a `tap`'s closure
     /// next to the callers' callbacks; here it runs before the twin returns, one of the orders
     /// 1.x allowed (an `always` ran before its promise resolved, as here).
-    mutating func resultObserver(_ step: ChainConversion.Step) throws {
+    /// Before an error handler (`beforeHandler`), the result is the upstream promise's (the
+    /// compiler's type of the step), and the handler's `do`/`catch` takes the error the `switch` throws.
+    mutating func resultObserver(_ step: ChainConversion.Step, beforeHandler: Bool = false) throws {
         if returned { throw Left("`\(step.name)` after a `flatMap` whose closure returns early") }
-        if conversion.noError { throw Left("`\(step.name)` that reads the result of a promise that cannot fail") }
+        if beforeHandler ? step.baseType?.hasNoError == true : conversion.noError {
+            throw Left("`\(step.name)` that reads the result of a promise that cannot fail")
+        }
         // Ledger's SyncCoordinator.syncAll (an actor's method) changed its callers' order in Swift 6
         // mode once converted (a `sync` it starts ran to its end before the next started): left until understood.
         if conversion.isolated, !conversion.onMainActor {
             throw Left("`\(step.name)` that reads the result in an actor's method (the order of the work it starts changed in Swift 6 mode)")
         }
-        guard let type = conversion.functionPromise ?? step.baseType else {
+        guard let type = beforeHandler ? step.baseType : conversion.functionPromise ?? step.baseType else {
             throw Left("`\(step.name)` that reads a result whose type is not known")
         }
         let placement = try placement(of: step)

@@ -105,6 +105,16 @@ public final class Departures: @unchecked Sendable {
         fastest(stopID: stopID).map(on: deliversAtOnce ? PromiseContext.immediate : .utility) { $0.count }
     }
 
+    /// A `tap` that reads the result, before the chain's one error handler.
+    public func firstOrNil(stopID: String) -> Promise<Int?, NoError> {
+        fastest(stopID: stopID)
+            .map(on: .immediate) { $0.first }
+            .tap(on: .immediate) { result in
+                if case .error = result { self.lock.lock(); self.served += 1; self.lock.unlock() }
+            }
+            .recover(on: .immediate) { _ in nil }
+    }
+
     private func cached(_ id: String) -> Int? {
         lock.lock(); defer { lock.unlock() }
         return byID[id]
