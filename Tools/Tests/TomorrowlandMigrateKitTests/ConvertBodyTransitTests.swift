@@ -6,13 +6,13 @@ import Testing
 /// rejected (Fixtures/ConvertBody/Transit.swift): each is converted and compiles (issue 37).
 @Suite("convert-body: Transit's shapes")
 struct ConvertBodyTransitTests {
-    @Test("with the compiler, Swift 5 and 6 mode: pinned calls, `withLock`, typed context values, ignoringCancel, propagatingCancellation, nowOr, tap, onCancel",
+    @Test("with the compiler, Swift 5 and 6 mode: pinned calls, `withLock`, typed context values, ignoringCancel, propagatingCancellation, timeout, nowOr, tap, onCancel",
           arguments: [5, 6])
     func converted(swiftVersion: Int) throws {
         let fixture = try Support.fixture("ConvertBody/Transit.swift")
         let (result, notes, directory) = try ConvertBodyTests.proved(fixture.text, path: "Transit.swift", swiftVersion: swiftVersion)
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(notes.last == "convert-body: 10 of 10 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        #expect(notes.last == "convert-body: 11 of 11 chain bodies converted, 0 left (reasons above)", "\(notes)")
         let text = try #require(result.changes.first?.updated)
         // A call kept for its promise, over several lines, is pinned to the promise's type (the
         // async twin would be picked, and the compiler then failed to produce a diagnostic).
@@ -67,6 +67,18 @@ struct ConvertBodyTransitTests {
                     let executor: (any TaskExecutor)? = deliversAtOnce ? nil : PromiseContext.utility.taskExecutor
                     let value = try await fastest(stopID: stopID)
                     return await withTaskExecutorPreference(executor) { @concurrent in
+            """), "\(text)")
+        // `timeout` on the base: it stays on that promise, awaited; the handler takes its `PromiseTimeoutError`.
+        #expect(text.contains("""
+                    do {
+                        return try await fastest(stopID: stopID)
+                            .timeout(on: .utility, delay: seconds).value
+                    } catch let error as PromiseTimeoutError<TransitError> {
+                        switch error {
+                        case .timedOut: throw TransitError.offline
+                        case .rejected(let underlying): throw underlying
+                        }
+                    }
             """), "\(text)")
         // A `tap` reading the result before the one error handler: the result's `switch` throws into the handler's `catch`.
         #expect(text.contains("""

@@ -67,8 +67,10 @@ struct ChainConversion {
         "tryRecover": "recover", "tryMapError": "mapError", "tryFlatMapError": "flatMapError",
     ]
     static let unconvertible: [String: String] = [
-        "timeout": "`timeout` (no structured equivalent that cancels the same way)",
-        "delay": "`delay`",
+        "timeout": "`timeout` after a step (no structured equivalent that cancels the same way: on the chain's base it stays on "
+            + "that promise, awaited)",
+        "delay": "`delay` after a step (`Task.sleep` after the await would not pass errors and cancellation on late: on the chain's "
+            + "base it stays on that promise, awaited)",
         "propagatingCancellation": "`propagatingCancellation`",
         // The token asks the chain's promise to cancel: the wrapper could, but the twin's own callers would not be.
         "requestCancelOnInvalidate": "`requestCancelOnInvalidate(token)` (an invalidation cancelled the chain's promise; an async function "
@@ -261,6 +263,9 @@ struct ChainConversion {
         let handler: [String]
     }
 
+    /// Operators without a closure that stay on the chain's base, whose promise the twin awaits.
+    static let baseOperators: Set<String> = ["ignoringCancel", "timeout", "delay"]
+
     /// Whether `expression` is a call of a promise operator (`x.map { … }`, `x.timeout(…)`).
     static func isOperatorCall(_ expression: ExprSyntax) -> Bool {
         guard let call = expression.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
@@ -283,9 +288,10 @@ struct ChainConversion {
         while let call = current.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
               let base = member.base {
             var name = member.declName.baseName.text
-            // `f().ignoringCancel()` on the chain's base: that promise, awaited as it is (a cancelled Task
-            // asks it to cancel as one observer and keeps waiting for its outcome, which it still delivers).
-            if name == "ignoringCancel", call.arguments.isEmpty, call.trailingClosure == nil, !Self.isOperatorCall(base) {
+            // `f().ignoringCancel()`, `f().timeout(on: c, delay: d)`, `f().delay(on: c, d)` on the chain's base: that
+            // promise, awaited as it is. A cancelled Task asks it to cancel as one observer and keeps waiting for its
+            // outcome (`ignoringCancel` still delivers its value; `timeout` passes the request on, as for a child).
+            if Self.baseOperators.contains(name), call.trailingClosure == nil, !Self.isOperatorCall(base) {
                 break
             }
             if name == "propagatingCancellation" {

@@ -105,6 +105,18 @@ public final class Departures: @unchecked Sendable {
         fastest(stopID: stopID).map(on: deliversAtOnce ? PromiseContext.immediate : .utility) { $0.count }
     }
 
+    /// `timeout` on the chain's base: it stays on that promise, which the twin awaits.
+    public func timed(stopID: String, seconds: TimeInterval) -> Promise<[Int], TransitError> {
+        fastest(stopID: stopID)
+            .timeout(on: .utility, delay: seconds)
+            .mapError(on: .immediate) { error -> TransitError in
+                switch error {
+                case .timedOut: return .offline
+                case .rejected(let underlying): return underlying
+                }
+            }
+    }
+
     /// A `tap` that reads the result, before the chain's one error handler.
     public func firstOrNil(stopID: String) -> Promise<Int?, NoError> {
         fastest(stopID: stopID)
