@@ -6,13 +6,13 @@ import Testing
 /// rejected (Fixtures/ConvertBody/Transit.swift): each is converted and compiles (issue 37).
 @Suite("convert-body: Transit's shapes")
 struct ConvertBodyTransitTests {
-    @Test("with the compiler, Swift 5 and 6 mode: pinned calls, `withLock`, typed context values, ignoringCancel, propagatingCancellation, timeout, nowOr, tap, onCancel",
+    @Test("with the compiler, Swift 5 and 6 mode: pinned calls and promises, `withLock`, typed context values, ignoringCancel, propagatingCancellation, timeout, nowOr, tap, onCancel",
           arguments: [5, 6])
     func converted(swiftVersion: Int) throws {
         let fixture = try Support.fixture("ConvertBody/Transit.swift")
         let (result, notes, directory) = try ConvertBodyTests.proved(fixture.text, path: "Transit.swift", swiftVersion: swiftVersion)
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(notes.last == "convert-body: 11 of 11 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        #expect(notes.last == "convert-body: 13 of 13 chain bodies converted, 0 left (reasons above)", "\(notes)")
         let text = try #require(result.changes.first?.updated)
         // A call kept for its promise, over several lines, is pinned to the promise's type (the
         // async twin would be picked, and the compiler then failed to produce a diagnostic).
@@ -80,6 +80,18 @@ struct ConvertBodyTransitTests {
                         }
                     }
             """), "\(text)")
+        // A `let` alone between `lock()` and `unlock()`.
+        #expect(text.contains("""
+                    let count = lock.withLock { served }
+                    return try await fastest(stopID: stopID).count + count
+            """), "\(text)")
+        // A promise made on the base: its type spelled (the compiler's).
+        #expect(text.contains("""
+                    _ = try await (Promise(on: .utility) { resolver in
+                        DispatchQueue.global().async { resolver.fulfill(with: ()) }
+                    } as Promise<(), TransitError>).value
+                    self.lock.withLock { self.served += 1 }
+            """), "\(text)")
         // A `tap` reading the result before the one error handler: the result's `switch` throws into the handler's `catch`.
         #expect(text.contains("""
                     do {
@@ -143,7 +155,9 @@ struct ConvertBodyTransitTests {
         }
         #expect(reason(["lock.lock()", "await refresh()", "lock.unlock()"])?.hasSuffix("hold an `await` (a lock is never held across a suspension)") == true)
         #expect(reason(["lock.lock()", "guard ok else { return 1 }", "lock.unlock()"])?.contains("a `return` out of the locked statements") == true)
-        #expect(reason(["self.lock.lock()", "let n = count", "lock.unlock()", "print(n)"])?.contains("a declaration") == true)
+        #expect(reason(["self.lock.lock()", "let n = count", "let m = n", "lock.unlock()", "print(m)"])?.contains("a declaration") == true)
+        // A `let` alone between them: its value under the lock.
+        #expect(try ChainConversion.withLocks(["lock.lock()", "let n = count", "lock.unlock()"]) == ["let n = lock.withLock { count }"])
         #expect(reason(["lock.lock()", "defer { lock.unlock() }"])?.contains("no `lock.unlock()` in the same block") == true)
         // In a synchronous closure `lock()` is allowed: nothing to do.
         #expect(try ChainConversion.withLocks(["let f = { lock.lock(); n += 1; lock.unlock() }"]) == ["let f = { lock.lock(); n += 1; lock.unlock() }"])

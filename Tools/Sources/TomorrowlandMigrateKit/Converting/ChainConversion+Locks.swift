@@ -98,6 +98,14 @@ extension ChainConversion {
                     return .skipChildren
                 }
                 let inner = items[(index + 1)..<end]
+                // `let x = <value>` alone between them: `let x = lock.withLock { <value> }`.
+                if inner.count == 1, let variable = inner.first?.item.as(VariableDeclSyntax.self), variable.bindings.count == 1,
+                   let binding = variable.bindings.first, let value = binding.initializer?.value, binding.accessorBlock == nil,
+                   Self.obstacle(in: [CodeBlockItemSyntax(item: .expr(value))]) == nil {
+                    edits.append(declaration(variable, value: value, lock: items[index], unlock: items[end]))
+                    index = end + 1
+                    continue
+                }
                 if let obstacle = Self.obstacle(in: inner) {
                     failure = why + "the statements it brackets hold \(obstacle)"
                     return .skipChildren
@@ -106,6 +114,18 @@ extension ChainConversion {
                 index = end + 1
             }
             return .visitChildren
+        }
+
+        /// `let v = x.withLock { <value> }` in place of `x.lock()`, `let v = <value>`, `x.unlock()`.
+        func declaration(_ variable: VariableDeclSyntax, value: ExprSyntax, lock: CodeBlockItemSyntax, unlock: CodeBlockItemSyntax) -> TextEdit {
+            let start = lock.positionAfterSkippingLeadingTrivia.utf8Offset
+            let end = unlock.endPositionBeforeTrailingTrivia.utf8Offset
+            replaced.append(start..<end)
+            let call = lock.item.as(FunctionCallExprSyntax.self)!.calledExpression.as(MemberAccessExprSyntax.self)!.base!.trimmedDescription
+            let bytes = Array(source.utf8)
+            let head = String(decoding: bytes[variable.positionAfterSkippingLeadingTrivia.utf8Offset..<value.positionAfterSkippingLeadingTrivia.utf8Offset],
+                              as: UTF8.self)
+            return TextEdit(start: start, end: end, text: head + "\(call).withLock { \(value.trimmedDescription) }")
         }
 
         /// `x.withLock { <inner> }` in place of the statements from `lock` to `unlock`.

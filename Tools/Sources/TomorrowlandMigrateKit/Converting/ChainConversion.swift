@@ -169,6 +169,7 @@ struct ChainConversion {
         if tokenPromise, token == nil { throw Left("returns a `TokenPromise` that is not made by a final `.withToken(token)`") }
         var steps = parsedSteps
         // The compiler's types, read from the original text (the steps are the same, in order).
+        var baseSpelled: String?
         if let originalLast = original.statements.last,
            let originalExpression = originalLast.item.as(ReturnStmtSyntax.self)?.expression ?? originalLast.item.as(ExprSyntax.self) {
             var originalChained = originalExpression
@@ -177,6 +178,7 @@ struct ChainConversion {
                 originalChained = inner
             }
             if let (originalBase, originalSteps) = try? chain(originalChained, allowingCaptures: true), originalSteps.count == steps.count {
+                baseSpelled = originalBase.as(FunctionCallExprSyntax.self).flatMap(typeOfCall)
                 var baseType = originalBase.as(FunctionCallExprSyntax.self).flatMap(typeOfCall).flatMap(Self.promiseType(spelled:))
                 for index in steps.indices {
                     steps[index].baseType = baseType
@@ -213,6 +215,14 @@ struct ChainConversion {
         }
         writer.consumable = locals.consumable
         writer.pending = .promise(Self.consuming(locals.consumable, in: base))
+        // `StdPromise(on: .utility) { resolver in … }` took its value type from the function's return: in the twin,
+        // nothing gives it, so it is spelled (the compiler's type of the original call).
+        if let call = base.as(FunctionCallExprSyntax.self), let name = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
+           name.hasSuffix("Promise"), Self.promiseArgument(of: call, label: "fulfilled") == nil, let baseSpelled,
+           Self.consuming(locals.consumable, in: base).trimmedDescription == base.trimmedDescription {
+            let text = Self.dedented(base.trimmedDescription, by: Self.lineIndentation(of: base))
+            writer.pending = .promise(Self.parse("(\(text) as \(baseSpelled))"))
+        }
         if let propagation {
             // `propagatingCancellation`'s handler runs when the Task is cancelled while it awaits the base.
             writer.pending = .expression("try await withTaskCancellationHandler {\n" + Writer.indent(writer.pendingText) + "\n} onCancel: {\n"

@@ -117,6 +117,24 @@ public final class Departures: @unchecked Sendable {
             }
     }
 
+    /// A `let` alone between `lock()` and `unlock()`: `let x = lock.withLock { … }`.
+    public func plusServed(stopID: String) -> Promise<Int, TransitError> {
+        lock.lock()
+        let count = served
+        lock.unlock()
+        return fastest(stopID: stopID).map(on: .immediate) { $0.count + count }
+    }
+
+    /// A promise made on the chain's base, its value type given by the function's return type:
+    /// spelled in the twin, where nothing gives it.
+    public func saved() -> Promise<Void, TransitError> {
+        Promise(on: .utility) { resolver in
+            DispatchQueue.global().async { resolver.fulfill(with: ()) }
+        }.then(on: .immediate) {
+            self.lock.lock(); self.served += 1; self.lock.unlock()
+        }
+    }
+
     /// A `tap` that reads the result, before the chain's one error handler.
     public func firstOrNil(stopID: String) -> Promise<Int?, NoError> {
         fastest(stopID: stopID)
