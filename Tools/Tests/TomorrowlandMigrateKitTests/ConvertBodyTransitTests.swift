@@ -12,7 +12,7 @@ struct ConvertBodyTransitTests {
         let fixture = try Support.fixture("ConvertBody/Transit.swift")
         let (result, notes, directory) = try ConvertBodyTests.proved(fixture.text, path: "Transit.swift", swiftVersion: swiftVersion)
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(notes.last == "convert-body: 13 of 13 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        #expect(notes.last == "convert-body: 14 of 14 chain bodies converted, 0 left (reasons above)", "\(notes)")
         let text = try #require(result.changes.first?.updated)
         // A call kept for its promise, over several lines, is pinned to the promise's type (the
         // async twin would be picked, and the compiler then failed to produce a diagnostic).
@@ -80,6 +80,8 @@ struct ConvertBodyTransitTests {
                         }
                     }
             """), "\(text)")
+        // `timeout` alone on the base: the twin awaits it.
+        #expect(text.contains("return try await fastest(stopID: stopID).timeout(on: .utility, delay: 5).value"), "\(text)")
         // A `let` alone between `lock()` and `unlock()`.
         #expect(text.contains("""
                     let count = lock.withLock { served }

@@ -191,7 +191,10 @@ struct ChainConversion {
         // await in order and cancel the other inputs on a failure, where `when` decides on the
         // first failure in time and leaves the others running.
         let isWhen = base.as(FunctionCallExprSyntax.self).flatMap { Calls.calledName($0)?.0 } == "when"
-        guard !steps.isEmpty || isWhen || token != nil || !preamble.lines.isEmpty || propagation != nil else {
+        // `f().timeout(on: c, delay: d)` alone: the base with its operator, awaited.
+        let operatorOnBase = base.as(FunctionCallExprSyntax.self)?.calledExpression.as(MemberAccessExprSyntax.self)
+            .map { Self.baseOperators.contains($0.declName.baseName.text) } == true
+        guard !steps.isEmpty || isWhen || token != nil || !preamble.lines.isEmpty || propagation != nil || operatorOnBase else {
             throw Left("not a chain: no promise operators")
         }
         // Promises the statements before the chain keep in `let`s: their types (for a handler

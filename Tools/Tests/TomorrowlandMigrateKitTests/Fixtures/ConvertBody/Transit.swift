@@ -117,6 +117,11 @@ public final class Departures: @unchecked Sendable {
             }
     }
 
+    /// `timeout` alone on the chain's base: that promise, awaited.
+    public func bounded(stopID: String) -> Promise<[Int], PromiseTimeoutError<TransitError>> {
+        fastest(stopID: stopID).timeout(on: .utility, delay: 5)
+    }
+
     /// A `let` alone between `lock()` and `unlock()`: `let x = lock.withLock { … }`.
     public func plusServed(stopID: String) -> Promise<Int, TransitError> {
         lock.lock()
