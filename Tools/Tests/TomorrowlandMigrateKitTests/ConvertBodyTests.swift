@@ -340,11 +340,15 @@ struct ConvertBodyTests {
             """, "\(text)")
     }
 
-    @Test("chains whose meaning cannot be kept are left, each with its reason")
+    @Test("chains whose meaning cannot be kept are left, each with its reason; a context chosen at run time converts")
     func leftAlone() {
         let (text, notes) = Self.converted(Self.feed("""
                 public func chosen(_ fast: Bool) -> Promise<Int, APIError> {
                     latestPosts(limit: 1).map(on: fast ? .immediate : .utility) { $0.count }
+                }
+
+                public func soon() -> Promise<Int, APIError> {
+                    latestPosts(limit: 1).map(on: .nowOr(.utility)) { $0.count }
                 }
 
                 public func timed() -> Promise<Int, PromiseTimeoutError<APIError>> {
@@ -352,10 +356,18 @@ struct ConvertBodyTests {
                 }
 
             """))
-        #expect(notes.contains("chosen(_:): left as a chain: context value not known statically (`fast ? .immediate : .utility`)"))
         #expect(notes.contains { $0.hasPrefix("timed(): left as a chain: `timeout`") })
-        #expect(notes.last == "convert-body: 0 of 2 chain bodies converted, 2 left (reasons above)")
-        #expect(text.contains("latestPosts(limit: 1).map(on: fast ? .immediate : .utility) { $0.count }"))
+        #expect(notes.contains { $0.hasPrefix("soon(): left as a chain: a `.nowOr` context off its caller's actor (`.nowOr(.utility)`") })
+        #expect(notes.last == "convert-body: 1 of 3 chain bodies converted, 2 left (reasons above)")
+        // A context chosen at run time, in nonisolated code: the executor is chosen where the chain was built, before
+        // the first await (`nil` for `.immediate`: the `@concurrent` closure runs on the global executor).
+        #expect(Self.bodies(of: "chosen", in: text).twin == """
+                    let executor: (any TaskExecutor)? = fast ? nil : PromiseContext.utility.taskExecutor
+                    let value = try await latestPosts(limit: 1)
+                    return await withTaskExecutorPreference(executor) { @concurrent in
+                        value.count
+                    }
+            """, "\(text)")
     }
 
     @Test("a function without an async twin is left: add-async-twins comes first")
@@ -561,9 +573,11 @@ struct ConvertBodyTests {
                     return x
             """)
         #expect(notes.count == 4, "\(notes)") // and the tally
-        #expect(notes.contains("coalesced(): left as a chain: a `[weak self]` closure that uses `self?.x ?? y` (whether `??` is still needed is not known)"))
+        #expect(notes.contains("coalesced(): left as a chain: a `[weak self]` closure that uses `self?.x ?? y` (`y` is what it gave once `self` "
+            + "was gone; in the twin `self` is a strong reference until it returns (Swift has no weak `self` in a method), so `y` would never be used)"))
         #expect(notes.contains("gone(): left as a chain: a `[weak self]` closure that does something when `self` is gone "
-            + "(`guard let … else { return 0 }`): the twin holds `self`, so that would never happen"))
+            + "(`guard let … else { return 0 }`): in the twin `self` is a strong reference until it returns "
+            + "(Swift has no weak `self` in a method), so that would never run"))
         #expect(notes.contains("renamed(): left as a chain: a closure with a capture list (`[weak self, log = log]`) other than `[weak self]` or `[unowned self]`"))
     }
 

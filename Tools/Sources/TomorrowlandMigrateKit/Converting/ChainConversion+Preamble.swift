@@ -274,6 +274,13 @@ extension ChainConversion {
         return rewriter.changed ? rewritten : body
     }
 
+    /// Why a `[weak name]` closure's "gone" branch cannot run in the twin: the language's rule.
+    static func strongInTwin(_ name: String) -> String {
+        name == "self"
+            ? "in the twin `self` is a strong reference until it returns (Swift has no weak `self` in a method)"
+            : "in the twin `\(name)` is a strong reference until it returns (a parameter or property read by an async function)"
+    }
+
     private final class SelfCaptureRewriter: SyntaxRewriter {
         let closures: Set<SyntaxIdentifier>
         var failure: String?
@@ -299,7 +306,8 @@ extension ChainConversion {
                 guard specifier == "weak" else { continue }
                 let name = item.name.text
                 if WeakSelfRewriter.coalesces(name, in: Syntax(statements)) {
-                    failure = failure ?? "a `[weak \(name)]` closure that uses `\(name)?.x ?? y` (whether `??` is still needed is not known)"
+                    failure = failure ?? "a `[weak \(name)]` closure that uses `\(name)?.x ?? y` (`y` is what it gave once `\(name)` was gone; "
+                        + ChainConversion.strongInTwin(name) + ", so `y` would never be used)"
                     return ExprSyntax(node)
                 }
                 let inner = WeakSelfRewriter(name: name)
@@ -376,7 +384,7 @@ extension ChainConversion {
                     if !silent {
                         failure = failure ?? "a `[weak \(name)]` closure that does something when `\(name)` is gone "
                             + "(`guard let … else { \(guardStatement.body.statements.trimmedDescription) }`): "
-                            + "the twin holds `\(name)`, so that would never happen"
+                            + ChainConversion.strongInTwin(name) + ", so that would never run"
                         return node
                     }
                 }

@@ -28,6 +28,10 @@ struct ChainConversion {
     /// Contexts declared in `extension PromiseContext.Main` (`.screen`): the main actor, like
     /// `.main`.
     var mainContexts: Set<String> = []
+    /// The stored properties of the function's type that may hold a context (`delivery`), by name.
+    var storedContexts: [String: StoredContext] = [:]
+    /// The function's parameter names (a parameter named like a stored property hides it).
+    var parameterNames: Set<String> = []
     /// The promise's error type as written (`APIError`; empty when untyped or `NoError`): an
     /// early `return Promise(rejected: .notFound)` becomes `throw APIError.notFound`.
     var typedError = ""
@@ -38,6 +42,13 @@ struct ChainConversion {
     var functionPromise: PromiseType? = nil
     /// The promise type the compiler gave a call of the original body (`Promise<Menu, NetworkError>`), when known.
     var typeOfCall: (FunctionCallExprSyntax) -> String? = { _ in nil }
+
+    /// A stored property that may hold a context: its type as written (`PromiseContext.Main`), and
+    /// the context it always holds when it is a `let` initialized with one spelled out (`.main`).
+    struct StoredContext {
+        let type: String
+        let constant: ExprSyntax?
+    }
 
     /// Why a chain stays a chain.
     struct Left: Error, Equatable {
@@ -56,14 +67,18 @@ struct ChainConversion {
         "tryRecover": "recover", "tryMapError": "mapError", "tryFlatMapError": "flatMapError",
     ]
     static let unconvertible: [String: String] = [
-        "timeout": "`timeout` (no structured equivalent that cancels the same way)",
-        "delay": "`delay`",
+        "timeout": "`timeout` after a step (no structured equivalent that cancels the same way: on the chain's base it stays on "
+            + "that promise, awaited)",
+        "delay": "`delay` after a step (`Task.sleep` after the await would not pass errors and cancellation on late: on the chain's "
+            + "base it stays on that promise, awaited)",
         "propagatingCancellation": "`propagatingCancellation`",
         // The token asks the chain's promise to cancel: the wrapper could, but the twin's own callers would not be.
-        "requestCancelOnInvalidate": "`requestCancelOnInvalidate(token)` (the twin's callers would not be cancelled by an invalidation)",
+        "requestCancelOnInvalidate": "`requestCancelOnInvalidate(token)` (an invalidation cancelled the chain's promise; an async function "
+            + "cannot cancel the Task that runs it, as Swift gives it no handle to that Task, so the twin's callers would not be cancelled)",
         "mapResult": "`mapResult`",
         "flatMapResult": "`flatMapResult`",
-        "ignoringCancel": "`ignoringCancel`",
+        "ignoringCancel": "`ignoringCancel` after a step (the steps before it would see the Task's cancellation: Swift has no way to "
+            + "shield an await from it)",
     ]
 
     /// One `.op(on: context) { closure }` of the chain.
@@ -150,10 +165,11 @@ struct ChainConversion {
             token = call.arguments.first!.expression.trimmedDescription
             chained = inner
         }
-        let (base, parsedSteps) = try chain(chained)
+        let (base, parsedSteps, propagation) = try chainWithPropagation(chained)
         if tokenPromise, token == nil { throw Left("returns a `TokenPromise` that is not made by a final `.withToken(token)`") }
         var steps = parsedSteps
         // The compiler's types, read from the original text (the steps are the same, in order).
+        var baseSpelled: String?
         if let originalLast = original.statements.last,
            let originalExpression = originalLast.item.as(ReturnStmtSyntax.self)?.expression ?? originalLast.item.as(ExprSyntax.self) {
             var originalChained = originalExpression
@@ -162,6 +178,7 @@ struct ChainConversion {
                 originalChained = inner
             }
             if let (originalBase, originalSteps) = try? chain(originalChained, allowingCaptures: true), originalSteps.count == steps.count {
+                baseSpelled = originalBase.as(FunctionCallExprSyntax.self).flatMap(typeOfCall)
                 var baseType = originalBase.as(FunctionCallExprSyntax.self).flatMap(typeOfCall).flatMap(Self.promiseType(spelled:))
                 for index in steps.indices {
                     steps[index].baseType = baseType
@@ -174,7 +191,10 @@ struct ChainConversion {
         // await in order and cancel the other inputs on a failure, where `when` decides on the
         // first failure in time and leaves the others running.
         let isWhen = base.as(FunctionCallExprSyntax.self).flatMap { Calls.calledName($0)?.0 } == "when"
-        guard !steps.isEmpty || isWhen || token != nil || !preamble.lines.isEmpty else {
+        // `f().timeout(on: c, delay: d)` alone: the base with its operator, awaited.
+        let operatorOnBase = base.as(FunctionCallExprSyntax.self)?.calledExpression.as(MemberAccessExprSyntax.self)
+            .map { Self.baseOperators.contains($0.declName.baseName.text) } == true
+        guard !steps.isEmpty || isWhen || token != nil || !preamble.lines.isEmpty || propagation != nil || operatorOnBase else {
             throw Left("not a chain: no promise operators")
         }
         // Promises the statements before the chain keep in `let`s: their types (for a handler
@@ -198,6 +218,19 @@ struct ChainConversion {
         }
         writer.consumable = locals.consumable
         writer.pending = .promise(Self.consuming(locals.consumable, in: base))
+        // `StdPromise(on: .utility) { resolver in … }` took its value type from the function's return: in the twin,
+        // nothing gives it, so it is spelled (the compiler's type of the original call).
+        if let call = base.as(FunctionCallExprSyntax.self), let name = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
+           name.hasSuffix("Promise"), Self.promiseArgument(of: call, label: "fulfilled") == nil, let baseSpelled,
+           Self.consuming(locals.consumable, in: base).trimmedDescription == base.trimmedDescription {
+            let text = Self.dedented(base.trimmedDescription, by: Self.lineIndentation(of: base))
+            writer.pending = .promise(Self.parse("(\(text) as \(baseSpelled))"))
+        }
+        if let propagation {
+            // `propagatingCancellation`'s handler runs when the Task is cancelled while it awaits the base.
+            writer.pending = .expression("try await withTaskCancellationHandler {\n" + Writer.indent(writer.pendingText) + "\n} onCancel: {\n"
+                + propagation.handler.map(Writer.indent).joined(separator: "\n") + "\n}")
+        }
         // Error handlers and `always` come last; value steps before them.
         var index = 0
         // Error handlers on the chain's base, before its value steps (`get(x).mapError { … }.flatMap { … }`):
@@ -234,16 +267,55 @@ struct ChainConversion {
         // The statements before the chain come first: outside the `do` of an error handler (an
         // early `return Promise(rejected: e)`, now `throw e`, never reached the chain's handler)
         // and before the `defer` of an `always` (which an early return never reached either).
-        return Converted(lines: preamble.lines + validityLines + writer.lines, token: token)
+        // `lock.lock()` … `lock.unlock()` (unavailable in async code) as `lock.withLock { … }`.
+        return Converted(lines: try Self.withLocks(preamble.lines + validityLines + writer.hoisted + writer.lines), token: token)
+    }
+
+    /// A `propagatingCancellation(on: .immediate) { _ in … }` on the chain's base: its handler's statements.
+    struct Propagation {
+        let handler: [String]
+    }
+
+    /// Operators without a closure that stay on the chain's base, whose promise the twin awaits.
+    static let baseOperators: Set<String> = ["ignoringCancel", "timeout", "delay"]
+
+    /// Whether `expression` is a call of a promise operator (`x.map { … }`, `x.timeout(…)`).
+    static func isOperatorCall(_ expression: ExprSyntax) -> Bool {
+        guard let call = expression.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+              member.base != nil else { return false }
+        let name = member.declName.baseName.text
+        return CallbackOperators.names.contains(name) || unconvertible[name] != nil || throwingValueOperators[name] != nil || name == "withToken"
     }
 
     /// `base.a { }.b { }` as the base and the steps in order.
     private func chain(_ expression: ExprSyntax, allowingCaptures: Bool = false) throws -> (ExprSyntax, [Step]) {
+        let (base, steps, _) = try chainWithPropagation(expression, allowingCaptures: allowingCaptures)
+        return (base, steps)
+    }
+
+    /// `chain`, and the handler of a `propagatingCancellation` on the base.
+    private func chainWithPropagation(_ expression: ExprSyntax, allowingCaptures: Bool = false) throws -> (ExprSyntax, [Step], Propagation?) {
         var steps: [Step] = []
         var current = expression
+        var propagation: Propagation?
         while let call = current.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
               let base = member.base {
             var name = member.declName.baseName.text
+            // `f().ignoringCancel()`, `f().timeout(on: c, delay: d)`, `f().delay(on: c, d)` on the chain's base: that
+            // promise, awaited as it is. A cancelled Task asks it to cancel as one observer and keeps waiting for its
+            // outcome (`ignoringCancel` still delivers its value; `timeout` passes the request on, as for a child).
+            if Self.baseOperators.contains(name), call.trailingClosure == nil, !Self.isOperatorCall(base) {
+                break
+            }
+            if name == "propagatingCancellation" {
+                guard !Self.isOperatorCall(base) else {
+                    throw Left("`propagatingCancellation` after a step (its handler would run for a cancel request made while the steps "
+                        + "before it ran, which no Task cancellation handler can tell apart)")
+                }
+                propagation = try Self.propagation(call)
+                current = base
+                continue
+            }
             if name == "withToken" {
                 // `x.withToken(t).map { … }`: the TokenPromise registers each later callback with `t`,
                 // and each promise it returns with `t.requestCancelOnInvalidate(_:)` (an invalidation
@@ -291,7 +363,33 @@ struct ChainConversion {
             if !Self.isErasure(step) { steps.insert(step, at: 0) }
             current = base
         }
-        return (current, steps)
+        return (current, steps, propagation)
+    }
+
+    /// The handler of `base.propagatingCancellation(on: .immediate) { _ in … }`: in the twin, the
+    /// `onCancel` of a `withTaskCancellationHandler` around the base's await. A cancelled Task asks
+    /// the promise it awaits to cancel as one observer, and in the twin nothing else holds that
+    /// promise, so the request reaches its source at once, as `propagatingCancellation` made it;
+    /// the handler runs synchronously where the cancellation happens, as `.immediate` ran it.
+    static func propagation(_ call: FunctionCallExprSyntax) throws -> Propagation {
+        var closure = call.trailingClosure
+        for argument in call.arguments {
+            switch argument.label?.text {
+            case "on":
+                let context = argument.expression.trimmedDescription
+                guard context == ".immediate" || context == "PromiseContext.immediate" else {
+                    throw Left("`propagatingCancellation(on: \(context))` (a Task's cancellation handler runs where the Task is "
+                        + "cancelled, as `.immediate` did)")
+                }
+            case nil: closure = argument.expression.as(ClosureExprSyntax.self)
+            default: throw Left("`propagatingCancellation(\(argument.label!.text):)`")
+            }
+        }
+        guard let closure, call.additionalTrailingClosures.isEmpty else { throw Left("`propagatingCancellation` without a closure") }
+        if parameters(of: closure).map({ $0.names.contains { $0 != "_" } }) == true || !anonymousArguments(of: closure).zero.isEmpty {
+            throw Left("`propagatingCancellation` whose handler reads its promise")
+        }
+        return Propagation(handler: closure.statements.map(text(of:)))
     }
 
     // MARK: - Reading syntax
@@ -369,6 +467,16 @@ struct ChainConversion {
         }
     }
 
+    /// The spaces that begin the line `node` starts on (its statement's indentation).
+    static func lineIndentation(of node: some SyntaxProtocol) -> Int {
+        let source = Array(Syntax(node).root.description.utf8)
+        var index = min(node.positionAfterSkippingLeadingTrivia.utf8Offset, source.count)
+        while index > 0, source[index - 1] != UInt8(ascii: "\n") { index -= 1 }
+        var spaces = 0
+        while index + spaces < source.count, source[index + spaces] == UInt8(ascii: " ") { spaces += 1 }
+        return spaces
+    }
+
     /// `text` with up to `columns` leading spaces removed from every line after the first.
     static func dedented(_ text: String, by columns: Int) -> String {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -440,6 +548,8 @@ private struct Writer {
     /// Whether the lines written so far return from the twin on every path (the last
     /// `flatMap`'s closure, with its early returns, became the twin's own statements).
     var returned = false
+    /// Lines that run where the chain was built, before its first await (a context chosen at run time).
+    var hoisted: [String] = []
 
     enum Pending {
         case promise(ExprSyntax)
@@ -455,8 +565,59 @@ private struct Writer {
         case executor(String)
     }
 
-    func placement(of step: ChainConversion.Step) throws -> Placement {
-        guard let context = step.context else { return .inline }
+    mutating func placement(of step: ChainConversion.Step) throws -> Placement {
+        try placement(of: step.context)
+    }
+
+    mutating func placement(of context: ExprSyntax?) throws -> Placement {
+        guard var context else { return .inline }
+        // `PromiseContext.utility` as `.utility`, `PromiseContext.nowOr(.main)` as `.nowOr(.main)`.
+        let spelled = context.trimmedDescription
+        if spelled.hasPrefix("PromiseContext."), spelled.dropFirst("PromiseContext.".count).first?.isLowercase == true {
+            context = ChainConversion.parse(String(spelled.dropFirst("PromiseContext".count)))
+        }
+        // `.nowOr(c)` ran the closure at once when the promise had already resolved, else on `c`. Where `c` runs it
+        // inline too (`.main` on the main actor, a caller-isolated context on an actor), so does the twin, which goes on
+        // without suspending when what it awaits has resolved. Elsewhere the twin cannot tell which of the two it was.
+        if let call = context.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+           member.base == nil, member.declName.baseName.text == "nowOr", call.arguments.count == 1, let inner = call.arguments.first?.expression {
+            if case .inline = try placement(of: inner) { return .inline }
+            throw Left("a `.nowOr` context off its caller's actor (`\(context.trimmedDescription)`: the closure ran at once when the promise "
+                + "had resolved, else on the context; the twin cannot tell whether its await suspended)")
+        }
+        // `fast ? .immediate : .utility` in nonisolated code: the executor chosen where the chain was built
+        // (`nil` for a context that runs the closure inline: a `@concurrent` closure then runs on the global executor).
+        if let sequence = context.as(SequenceExprSyntax.self), let index = sequence.elements.firstIndex(where: { $0.is(UnresolvedTernaryExprSyntax.self) }),
+           let ternary = sequence.elements[index].as(UnresolvedTernaryExprSyntax.self) {
+            guard !conversion.isolated else { throw Left("context value chosen at run time in actor-isolated code (`\(context.trimmedDescription)`)") }
+            let condition = sequence.elements[..<index].map(\.trimmedDescription).joined(separator: " ")
+            let otherwise = ChainConversion.parse(sequence.elements[sequence.elements.index(after: index)...].map(\.trimmedDescription).joined(separator: " "))
+            func executor(_ placement: Placement) -> String {
+                if case .executor(let text) = placement { return text }
+                return "nil"
+            }
+            let first = executor(try placement(of: ternary.thenExpression))
+            let second = executor(try placement(of: otherwise))
+            let name = freshName(stem: "executor")
+            hoisted.append("let \(name): (any TaskExecutor)? = \(condition) ? \(first) : \(second)")
+            return .executor(name)
+        }
+        // A stored property of the function's type (`delivery`, `self.delivery`), not shadowed by a parameter or a local.
+        let stored = context.as(DeclReferenceExprSyntax.self)?.baseName.text
+            ?? context.as(MemberAccessExprSyntax.self).flatMap { member in
+                member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" ? member.declName.baseName.text : nil
+            }
+        if let stored, let property = conversion.storedContexts[stored],
+           context.is(MemberAccessExprSyntax.self) || !declared.contains(stored) && !conversion.parameterNames.contains(stored) {
+            // A `let` that holds a context spelled out: that context.
+            if let constant = property.constant { return try placement(of: constant) }
+            let type = property.type.hasPrefix("Tomorrowland.") ? String(property.type.dropFirst("Tomorrowland.".count)) : property.type
+            let text = context.trimmedDescription
+            // Every value of `PromiseContext.Main` (`.main`, `.nowOr(.main)`) runs the closure on the main actor, as `.main` does.
+            if type == "PromiseContext.Main" { return conversion.onMainActor ? .inline : .executor("\(text).context.taskExecutor") }
+            // Every value of `PromiseContext.CallerIsolated` (`.auto`, `.immediate`, `.nowOr(…)`) keeps the caller's actor, as `.auto` does.
+            if type == "PromiseContext.CallerIsolated" { return conversion.isolated ? .inline : .executor("\(text).context.taskExecutor") }
+        }
         guard let member = context.as(MemberAccessExprSyntax.self), member.base == nil else {
             if let call = context.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
                member.base == nil {
@@ -783,9 +944,16 @@ private struct Writer {
         }
         var handlers: [ChainConversion.Step] = []
         var always: [ChainConversion.Step] = []
-        for step in tail {
+        var cancels: [ChainConversion.Step] = []
+        for (index, step) in tail.enumerated() {
             if step.name == "tap", step.readsParameter {
-                throw Left("`tap` that reads the result, not at the end of the chain or after an error handler")
+                // Before the chain's one error handler: the result taken and observed; the handler's `do`/`catch`
+                // then takes the error the result's `switch` throws.
+                if index == 0, tail.count == 2, ChainConversion.errorOperators.contains(tail[1].name) {
+                    try resultObserver(step, beforeHandler: true)
+                    continue
+                }
+                throw Left("`tap` that reads the result, not at the end of the chain or before its one error handler")
             }
             // `tap { _ in … }` returns its promise and runs the closure whatever the result: as `always`.
             if step.name == "always" || step.name == "tap" {
@@ -794,11 +962,32 @@ private struct Writer {
                 throw Left("`\(step.name)` after an error handler")
             } else if !always.isEmpty {
                 throw Left("`\(step.name)` after `always`")
+            } else if step.name == "onCancel" {
+                cancels.append(step)
             } else {
                 handlers.append(step)
             }
         }
         if handlers.count > 1 { throw Left("several error handlers in one chain") }
+        // `onCancel` at the end, before or after the error handler (they see disjoint errors): a
+        // `catch` of `CancellationError` that runs its statements (on its context) and rethrows.
+        var cancelClause: [String] = []
+        if !cancels.isEmpty {
+            if conversion.noError, !handlers.isEmpty { throw Left("`onCancel` beside a handler of a promise that cannot fail") }
+            var handling: [String] = []
+            for step in cancels {
+                if ChainConversion.parameters(of: step.closure).map({ !$0.names.isEmpty }) == true {
+                    throw Left("an `onCancel` closure with a parameter")
+                }
+                let placement = try placement(of: step)
+                let outer = lines
+                lines = []
+                try run(step.closure.statements.map(ChainConversion.text(of:)), step: step, placement: placement, result: false)
+                handling += lines
+                lines = outer
+            }
+            cancelClause = ["} catch let error as CancellationError {"] + (handling + ["throw error"]).map(Self.indent)
+        }
         var deferred: [String] = []
         // `always` on a named context: its closure hops there, which a `defer` cannot; it runs
         // on every path instead (after the value, after the handler, on cancellation).
@@ -818,6 +1007,7 @@ private struct Writer {
         }
         if hops {
             if conversion.noError { throw Left("`always` on a named context in a chain whose promise cannot fail") }
+            if !cancels.isEmpty { throw Left("`onCancel` and `always` on a named context at the end of one chain") }
             if returned || handlers.contains(where: { $0.name != "catch" }) {
                 throw Left("`always` on a named context after a `\(handlers.first?.name ?? "flatMap")` that returns (a `defer` cannot hop)")
             }
@@ -856,8 +1046,10 @@ private struct Writer {
                 main = ["do {"] + main.map(Self.indent) + clause + handling.map(Self.indent) + ["} catch {"]
                     + (finally + ["throw error"]).map(Self.indent) + ["}"]
             } else {
-                main = ["do {"] + main.map(Self.indent) + clause + handling.map(Self.indent) + ["}"]
+                main = ["do {"] + main.map(Self.indent) + cancelClause + clause + handling.map(Self.indent) + ["}"]
             }
+        } else if !cancelClause.isEmpty {
+            main = ["do {"] + main.map(Self.indent) + cancelClause + ["}"]
         } else if hops {
             main = ["do {"] + main.map(Self.indent) + ["} catch {"] + (finally + ["throw error"]).map(Self.indent) + ["}"]
         }
@@ -904,15 +1096,19 @@ private struct Writer {
     /// its context), then the result as the twin's return or throw. 1.x ran a `tap`'s closure
     /// next to the callers' callbacks; here it runs before the twin returns, one of the orders
     /// 1.x allowed (an `always` ran before its promise resolved, as here).
-    mutating func resultObserver(_ step: ChainConversion.Step) throws {
+    /// Before an error handler (`beforeHandler`), the result is the upstream promise's (the
+    /// compiler's type of the step), and the handler's `do`/`catch` takes the error the `switch` throws.
+    mutating func resultObserver(_ step: ChainConversion.Step, beforeHandler: Bool = false) throws {
         if returned { throw Left("`\(step.name)` after a `flatMap` whose closure returns early") }
-        if conversion.noError { throw Left("`\(step.name)` that reads the result of a promise that cannot fail") }
+        if beforeHandler ? step.baseType?.hasNoError == true : conversion.noError {
+            throw Left("`\(step.name)` that reads the result of a promise that cannot fail")
+        }
         // Ledger's SyncCoordinator.syncAll (an actor's method) changed its callers' order in Swift 6
         // mode once converted (a `sync` it starts ran to its end before the next started): left until understood.
         if conversion.isolated, !conversion.onMainActor {
             throw Left("`\(step.name)` that reads the result in an actor's method (the order of the work it starts changed in Swift 6 mode)")
         }
-        guard let type = conversion.functionPromise ?? step.baseType else {
+        guard let type = beforeHandler ? step.baseType : conversion.functionPromise ?? step.baseType else {
             throw Left("`\(step.name)` that reads a result whose type is not known")
         }
         let placement = try placement(of: step)
@@ -1057,9 +1253,10 @@ extension ChainConversion {
         }
         if let call = expression.as(FunctionCallExprSyntax.self) {
             if let value = Self.promiseArgument(of: call, label: "fulfilled") { return value.trimmedDescription }
-            if hasTwin(call) { return "try await " + expression.trimmedDescription }
+            if hasTwin(call) { return "try await " + Self.dedented(expression.trimmedDescription, by: Self.lineIndentation(of: expression)) }
         }
-        let text = expression.trimmedDescription
+        // Over several lines: its continuation lines shifted left by its own column (the caller indents anew).
+        let text = Self.dedented(expression.trimmedDescription, by: Self.lineIndentation(of: expression))
         let postfix = expression.is(FunctionCallExprSyntax.self) || expression.is(DeclReferenceExprSyntax.self)
             || expression.is(MemberAccessExprSyntax.self) || expression.is(TupleExprSyntax.self)
         return "try await " + (postfix ? text : "(\(text))") + ".value"
@@ -1165,7 +1362,7 @@ extension ChainConversion {
 
     /// The first expression the twin's statements `lines` await or `try` whose errors are not known:
     /// anything but a call `hasTwin` accepts, a promise's `.value`, or `withTaskExecutorPreference`
-    /// (whose closure is looked into); nil when there is none. (Awaits in other closures do not
+    /// or `withTaskCancellationHandler` (whose operation closure is looked into); nil when there is none. (Awaits in other closures do not
     /// throw from the twin.)
     static func awaitOfUnknownErrors(in lines: [String], hasTwin: @escaping (FunctionCallExprSyntax) -> Bool) -> String? {
         let tree = Parser.parse(source: "func twin() async throws {\n" + lines.joined(separator: "\n") + "\n}")
@@ -1175,8 +1372,8 @@ extension ChainConversion {
                 return tried.expression.trimmedDescription
             }
             if let awaited = node.as(AwaitExprSyntax.self) {
-                if let call = awaited.expression.as(FunctionCallExprSyntax.self), Calls.calledName(call)?.0 == "withTaskExecutorPreference",
-                   let closure = call.trailingClosure {
+                if let call = awaited.expression.as(FunctionCallExprSyntax.self),
+                   ["withTaskExecutorPreference", "withTaskCancellationHandler"].contains(Calls.calledName(call)?.0), let closure = call.trailingClosure {
                     return closure.statements.lazy.compactMap { unknown(in: Syntax($0)) }.first
                 }
                 // `try await f(x).map(\.title)`: down the postfix chain to the twin's call or `.value`.

@@ -103,7 +103,12 @@ public enum ConvertBody {
                 && !everySite.contains(where: { $0.isAsync && $0.overloads(site) })
             if twin?.decl.body == nil, !conformer {
                 if site.decl.modifiers.contains(where: { $0.name.text == "override" }) {
-                    leave("an override (the twin of the method it overrides serves it)")
+                    // The twin of the overridden method awaits the promise method, dispatched dynamically: an async
+                    // override's `super` call would reach that twin, and through it this override again.
+                    let callsSuper = body.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.super) }
+                    leave("an override (the twin of the method it overrides serves it" + (callsSuper
+                        ? "; an async override of its own could not await `super`'s code: that twin awaits the promise method, "
+                            + "which dynamic dispatch brings back here)" : ")"))
                 } else if everySite.contains(where: { $0.isAsync && $0.overloads(site) }) {
                     leave("its async twin no longer forwards to it (written by hand?)")
                 } else {
@@ -154,7 +159,8 @@ public enum ConvertBody {
                 returnsVoid: ["Void", "()", "Swift.Void"].contains(promise.value),
                 // A TokenPromise function's chain makes a plain promise; the wrapper adds the token.
                 promiseType: tokenPromise ? "Promise<\(promise.value), \(promise.error)>" : promise.spelled, noError: promise.hasNoError,
-                callerIsolatedContexts: callerIsolated, mainContexts: onMain,
+                callerIsolatedContexts: callerIsolated, mainContexts: onMain, storedContexts: storedContexts(of: site.container, in: set),
+                parameterNames: Set(site.decl.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }),
                 typedError: promise.hasUntypedError || promise.hasNoError ? "" : promise.error, tokenPromise: tokenPromise, functionPromise: promise,
                 typeOfCall: { call in project.compiler?.spelledPromiseType(ofCallAt: Calls.nameOffset(of: call), in: site.file.path) }
             )
@@ -344,6 +350,49 @@ public enum ConvertBody {
         return names
     }
 
+    /// The stored properties of `container` (its declarations and extensions in `set`) that may
+    /// hold a context: by name, the type written and, for a `let` initialized with a context
+    /// spelled out (`.main`, `.immediate`, `.utility`), that context.
+    static func storedContexts(of container: String?, in set: SourceSet) -> [String: ChainConversion.StoredContext] {
+        guard let container else { return [:] }
+        final class Collector: SyntaxVisitor {
+            let container: String
+            var found: [String: ChainConversion.StoredContext] = [:]
+            init(container: String) {
+                self.container = container
+                super.init(viewMode: .sourceAccurate)
+            }
+            func collect(_ members: MemberBlockSyntax) {
+                for member in members.members {
+                    guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+                    for binding in variable.bindings {
+                        guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, binding.accessorBlock == nil else { continue }
+                        let value = binding.initializer?.value
+                        let spelled = value.flatMap { $0.as(MemberAccessExprSyntax.self) }.map { $0.base == nil } == true
+                        found[name] = ChainConversion.StoredContext(
+                            type: binding.typeAnnotation?.type.trimmedDescription ?? "",
+                            constant: variable.bindingSpecifier.text == "let" && spelled ? value : nil
+                        )
+                    }
+                }
+            }
+            override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { visitType(node.name.text, node.memberBlock) }
+            override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { visitType(node.name.text, node.memberBlock) }
+            override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { visitType(node.name.text, node.memberBlock) }
+            override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { visitType(node.name.text, node.memberBlock) }
+            override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+                visitType(node.extendedType.trimmedDescription, node.memberBlock)
+            }
+            func visitType(_ name: String, _ members: MemberBlockSyntax) -> SyntaxVisitorContinueKind {
+                if name == container { collect(members) }
+                return .visitChildren
+            }
+        }
+        let collector = Collector(container: container)
+        for file in set.files { collector.walk(file.tree) }
+        return collector.found
+    }
+
     /// Why `site` cannot become a wrapper with the same meaning, or nil.
     static func reasonToLeave(_ site: FunctionSite, _ promise: PromiseType, project: Project, sendableChecked: Bool = true) -> String? {
         if site.decl.modifiers.contains(where: { $0.name.text == "mutating" }) { return "mutating: the wrapper's Task cannot hold on to `self`" }
@@ -374,9 +423,11 @@ public enum ConvertBody {
         var edits: [TextEdit] = []
         let originals = calls(in: body)
         // A call under `await` is one the conversion awaits (its twin, or `.value` of its promise).
+        // Matched by their tokens: a statement over several lines moved into the twin with its indentation changed.
+        let tokens = { (call: FunctionCallExprSyntax) in call.tokens(viewMode: .sourceAccurate).map(\.text) }
         for unsafe in finder.found where !Calls.isUnderAwait(Syntax(unsafe.call)) {
-            let text = unsafe.call.trimmedDescription
-            guard let original = originals.first(where: { $0.trimmedDescription == text }), let type = typeOf(original) else { continue }
+            let text = tokens(unsafe.call)
+            guard let original = originals.first(where: { tokens($0) == text }), let type = typeOf(original) else { continue }
             edits += unsafe.edits(coercingTo: type).map(\.edit)
         }
         guard !edits.isEmpty else { return lines }

@@ -1,0 +1,152 @@
+// `convert-body`, the syntax half, continued: `lock.lock()` … `lock.unlock()` in code that
+// becomes async. `NSLock.lock()` is unavailable from async contexts (an error in Swift 6 mode);
+// `lock.withLock { … }` holds the same lock around the same statements, and is allowed.
+
+import SwiftParser
+import SwiftSyntax
+
+extension ChainConversion {
+    /// The twin's statements (`lines`) with each `x.lock()` … `x.unlock()` pair of one statement
+    /// list in async code (the twin's body and the blocks in it, a `withTaskExecutorPreference`
+    /// closure; not a synchronous closure, where `lock()` is allowed) written `x.withLock { … }`,
+    /// when the statements between them can move into a closure: no `await` (a lock is never held
+    /// across a suspension), no `return`, `break`, `continue`, `throw` or `try`, no declaration
+    /// that later statements would read. Throws when a `lock()` in async code has no such pair.
+    static func withLocks(_ lines: [String]) throws -> [String] {
+        let prefix = "func twin() async throws {\n"
+        let suffix = "\n}\n"
+        let source = prefix + lines.joined(separator: "\n") + suffix
+        let finder = LockPairs(source: source)
+        finder.walk(Parser.parse(source: source))
+        if let failure = finder.failure { throw Left(failure) }
+        guard !finder.edits.isEmpty else { return lines }
+        let updated = TextEdit.apply(finder.edits, to: source)
+        return [String(updated.dropFirst(prefix.count).dropLast(suffix.count))]
+    }
+
+    private final class LockPairs: SyntaxVisitor {
+        let source: String
+        var edits: [TextEdit] = []
+        var failure: String?
+        /// The ranges replaced so far: the statement lists inside them are left as they are.
+        var replaced: [Range<Int>] = []
+
+        init(source: String) {
+            self.source = source
+            super.init(viewMode: .sourceAccurate)
+        }
+
+        /// `x` of a statement `x.<name>()` (`self.` dropped), nil for any other statement.
+        static func receiver(of item: CodeBlockItemSyntax, calling name: String) -> String? {
+            guard let call = item.item.as(FunctionCallExprSyntax.self), call.arguments.isEmpty, call.trailingClosure == nil,
+                  let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == name,
+                  let base = member.base else { return nil }
+            let text = base.trimmedDescription
+            return text.hasPrefix("self.") ? String(text.dropFirst("self.".count)) : text
+        }
+
+        /// Whether the statements of `list` run in async code: the twin's own body, or a closure
+        /// that is async (`withTaskExecutorPreference`'s, `@concurrent`, `async`).
+        static func isAsync(_ list: CodeBlockItemListSyntax) -> Bool {
+            var node = list.parent
+            while let current = node {
+                if let closure = current.as(ClosureExprSyntax.self) {
+                    if closure.signature?.effectSpecifiers?.asyncSpecifier != nil { return true }
+                    if closure.signature?.attributes.contains(where: { $0.trimmedDescription == "@concurrent" }) == true { return true }
+                    if let call = closure.parent?.as(FunctionCallExprSyntax.self), call.trailingClosure?.id == closure.id,
+                       Calls.calledName(call)?.0 == "withTaskExecutorPreference" { return true }
+                    return false
+                }
+                if let function = current.as(FunctionDeclSyntax.self) {
+                    return function.signature.effectSpecifiers?.asyncSpecifier != nil
+                }
+                node = current.parent
+            }
+            return false
+        }
+
+        /// What keeps `items` (between a `lock()` and its `unlock()`) out of a `withLock` closure, or nil.
+        static func obstacle(in items: ArraySlice<CodeBlockItemSyntax>) -> String? {
+            func walk(_ node: Syntax) -> String? {
+                if node.is(ClosureExprSyntax.self) || node.is(FunctionDeclSyntax.self) { return nil }
+                if node.is(AwaitExprSyntax.self) { return "an `await` (a lock is never held across a suspension)" }
+                if node.is(ReturnStmtSyntax.self) || node.is(BreakStmtSyntax.self) || node.is(ContinueStmtSyntax.self) {
+                    return "a `\(node.firstToken(viewMode: .sourceAccurate)?.text ?? "return")` out of the locked statements"
+                }
+                if node.is(ThrowStmtSyntax.self) || node.as(TryExprSyntax.self).map({ $0.questionOrExclamationMark == nil }) == true {
+                    return "an error thrown while the lock is held (1.x left it locked)"
+                }
+                return node.children(viewMode: .sourceAccurate).lazy.compactMap(walk).first
+            }
+            if items.contains(where: { $0.item.is(DeclSyntax.self) }) { return "a declaration (it would end with the closure)" }
+            return items.lazy.compactMap { walk(Syntax($0)) }.first
+        }
+
+        override func visit(_ node: CodeBlockItemListSyntax) -> SyntaxVisitorContinueKind {
+            let start = node.position.utf8Offset
+            guard failure == nil, !replaced.contains(where: { $0.contains(start) }), Self.isAsync(node) else { return .visitChildren }
+            let items = Array(node)
+            var index = 0
+            while index < items.count {
+                guard let lock = Self.receiver(of: items[index], calling: "lock") else {
+                    index += 1
+                    continue
+                }
+                let why = "`\(lock).lock()` in what becomes async code (`NSLock.lock()` is unavailable from async contexts), and "
+                guard let end = items[(index + 1)...].firstIndex(where: { Self.receiver(of: $0, calling: "unlock") == lock }) else {
+                    failure = why + "no `\(lock).unlock()` in the same block brackets statements that `withLock { }` could hold"
+                    return .skipChildren
+                }
+                let inner = items[(index + 1)..<end]
+                // `let x = <value>` alone between them: `let x = lock.withLock { <value> }`.
+                if inner.count == 1, let variable = inner.first?.item.as(VariableDeclSyntax.self), variable.bindings.count == 1,
+                   let binding = variable.bindings.first, let value = binding.initializer?.value, binding.accessorBlock == nil,
+                   Self.obstacle(in: [CodeBlockItemSyntax(item: .expr(value))]) == nil {
+                    edits.append(declaration(variable, value: value, lock: items[index], unlock: items[end]))
+                    index = end + 1
+                    continue
+                }
+                if let obstacle = Self.obstacle(in: inner) {
+                    failure = why + "the statements it brackets hold \(obstacle)"
+                    return .skipChildren
+                }
+                edits.append(edit(lock: items[index], inner: inner, unlock: items[end]))
+                index = end + 1
+            }
+            return .visitChildren
+        }
+
+        /// `let v = x.withLock { <value> }` in place of `x.lock()`, `let v = <value>`, `x.unlock()`.
+        func declaration(_ variable: VariableDeclSyntax, value: ExprSyntax, lock: CodeBlockItemSyntax, unlock: CodeBlockItemSyntax) -> TextEdit {
+            let start = lock.positionAfterSkippingLeadingTrivia.utf8Offset
+            let end = unlock.endPositionBeforeTrailingTrivia.utf8Offset
+            replaced.append(start..<end)
+            let call = lock.item.as(FunctionCallExprSyntax.self)!.calledExpression.as(MemberAccessExprSyntax.self)!.base!.trimmedDescription
+            let bytes = Array(source.utf8)
+            let head = String(decoding: bytes[variable.positionAfterSkippingLeadingTrivia.utf8Offset..<value.positionAfterSkippingLeadingTrivia.utf8Offset],
+                              as: UTF8.self)
+            return TextEdit(start: start, end: end, text: head + "\(call).withLock { \(value.trimmedDescription) }")
+        }
+
+        /// `x.withLock { <inner> }` in place of the statements from `lock` to `unlock`.
+        func edit(lock: CodeBlockItemSyntax, inner: ArraySlice<CodeBlockItemSyntax>, unlock: CodeBlockItemSyntax) -> TextEdit {
+            let start = lock.positionAfterSkippingLeadingTrivia.utf8Offset
+            let end = unlock.endPositionBeforeTrailingTrivia.utf8Offset
+            replaced.append(start..<end)
+            let call = lock.item.as(FunctionCallExprSyntax.self)!.calledExpression.as(MemberAccessExprSyntax.self)!.base!.trimmedDescription
+            guard let first = inner.first, let last = inner.last else { return TextEdit(start: start, end: end, text: "\(call).withLock {}") }
+            let bytes = Array(source.utf8)
+            var text = String(decoding: bytes[first.positionAfterSkippingLeadingTrivia.utf8Offset..<last.endPositionBeforeTrailingTrivia.utf8Offset],
+                              as: UTF8.self)
+            if text.hasSuffix(";") { text.removeLast() }
+            // A lone call is the closure's value (`withLock` returns it, unused: a warning): discarded, as the statement was.
+            if inner.count == 1, first.item.is(FunctionCallExprSyntax.self) || first.item.is(TryExprSyntax.self) { text = "_ = " + text }
+            if !text.contains("\n") { return TextEdit(start: start, end: end, text: "\(call).withLock { \(text) }") }
+            let column = ChainConversion.column(of: lock)
+            let indent = String(repeating: " ", count: column)
+            let body = ChainConversion.dedented(text, by: ChainConversion.column(of: first)).split(separator: "\n", omittingEmptySubsequences: false)
+            return TextEdit(start: start, end: end, text: "\(call).withLock {\n" + body.map { $0.isEmpty ? "" : indent + "    " + $0 }.joined(separator: "\n")
+                + "\n" + indent + "}")
+        }
+    }
+}
