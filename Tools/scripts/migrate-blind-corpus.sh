@@ -31,7 +31,8 @@
 # The copy sits at the depth of the corpus (Tools/BlindCorpora/.run-<name>, gitignored), so
 # that its `path: "../../.."` dependency is this checkout. It is removed at the end unless
 # --keep is given (then it holds logs/ with every command's output and every build log).
-# Exits non-zero when the end state does not build, or its tests fail, in either mode.
+# Exits non-zero when the end state's tests fail in either mode, or it does not build in a mode
+# in which the corpus built once adopted (step 1).
 #
 # --lean (what CI runs): no build between the steps, one build and test run per mode at the
 # end, both in the copy's .build (the package's own mode first, where the tool's builds left
@@ -218,15 +219,31 @@ notes() {
 
 echo "== $name: 0. as written"
 after 0-as-written
-# Whether the corpus as written builds, per mode (without --lean; --lean builds it only when the
-# end state does not build in a mode, in as_written_builds).
-declare -A as_written
-for mode in $modes; do as_written[$mode]="${final_status[$mode]:-}"; done
 
 echo "== 1. adopt Sources/ Tests/ --write"
 run 1-adopt adopt Sources/ Tests/ --write
 notes 1-adopt
 after 1-adopt
+# Whether the code builds once adopted, per mode: what an end state that does not build is held
+# to. `adopt` makes the edits MIGRATION.md says 1.x code needs, so most corpora build from here
+# on (HomeHub and Ledger do not build as written, so "as written" would excuse any failure); a
+# corpus whose own 1.x code does not compile in a mode even then (Orders' and Clinic's captures of
+# non-Sendable values in Swift 6 mode) is not held to that mode. Without --lean the build above
+# tells; with --lean a copy of this state is kept and built only if the end state does not build
+# in a mode (adopted_builds).
+declare -A adopted
+for mode in $modes; do
+    case "${final_status[$mode]:-}" in
+    0 | 2) adopted[$mode]=0 ;;
+    1) adopted[$mode]=1 ;;
+    esac
+done
+adopted_copy="$(dirname "$work")/.run-$name-adopted"
+if [ "$lean" = 1 ]; then
+    rm -rf "$adopted_copy"
+    mkdir -p "$adopted_copy"
+    tar --exclude='.build' --exclude='.build-*' --exclude='.swiftpm' -cf - . | (cd "$adopted_copy" && tar -xf -)
+fi
 
 echo "== 2. report Sources/ Tests/"
 run 2-report report Sources/ Tests/
@@ -333,24 +350,18 @@ grep -E 'delete-twins: [0-9]+ twin' "$logs/8-delete-twins.err" | sed "s|$work/||
 notes 8-delete-twins
 after 8-delete-twins
 
-# as_written_builds <mode>: whether the corpus as written builds in Swift <mode> mode (a Swift 5
-# package such as Orders may not: its 1.x captures are not Sendable). With --lean, built now in a
-# copy of its own next to the migrated one.
-as_written_builds() {
-    local mode="$1" pristine
-    if [ -z "${as_written[$mode]:-}" ]; then
-        pristine="$(dirname "$work")/as-written-$name"
-        mkdir -p "$pristine"
-        (cd "$corpus" && tar --exclude='.build' --exclude='.build-*' --exclude='.swiftpm' -cf - .) | (cd "$pristine" && tar -xf -)
-        [ "$lean" = 0 ] || perl -pi -e 's|path: "\.\./\.\./\.\."|path: "../Tomorrowland"|' "$pristine/Package.swift"
-        if (cd "$pristine" && in_mode "$mode" swift build --build-tests > "$logs/as-written-swift$mode-build.log" 2>&1); then
-            as_written[$mode]=0
+# adopted_builds <mode>: whether the corpus once adopted builds in Swift <mode> mode (with --lean,
+# its copy built now, once).
+adopted_builds() {
+    local mode="$1"
+    if [ -z "${adopted[$mode]:-}" ]; then
+        if (cd "$adopted_copy" && in_mode "$mode" swift build --build-tests > "$logs/adopted-swift$mode-build.log" 2>&1); then
+            adopted[$mode]=0
         else
-            as_written[$mode]=1
+            adopted[$mode]=1
         fi
-        rm -rf "$pristine"
     fi
-    [ "${as_written[$mode]}" = 0 ]
+    [ "${adopted[$mode]}" = 0 ]
 }
 
 echo "== 9. the end state"
@@ -362,11 +373,11 @@ for mode in $modes; do
     2) echo "   Swift $mode mode: builds, tests fail: $(tests "$logs/8-delete-twins-swift$mode-test.log")"
        grep -E "error: |failed \(" "$logs/8-delete-twins-swift$mode-test.log" | head -8 | sed 's/^/      /'
        failed=1 ;;
-    *) if as_written_builds "$mode"; then
-           echo "   Swift $mode mode: does not build (above)"
+    *) if adopted_builds "$mode"; then
+           echo "   Swift $mode mode: does not build (above), though $name built once adopted (step 1)"
            failed=1
        else
-           echo "   Swift $mode mode: does not build (above), nor does $name as written: not counted against the migration"
+           echo "   Swift $mode mode: does not build (above), nor does $name once adopted (its own 1.x code): not counted against the migration"
        fi ;;
     esac
 done
