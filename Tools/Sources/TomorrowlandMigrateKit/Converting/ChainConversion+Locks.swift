@@ -116,12 +116,19 @@ extension ChainConversion {
             return .visitChildren
         }
 
-        /// `let v = x.withLock { <value> }` in place of `x.lock()`, `let v = <value>`, `x.unlock()`.
-        func declaration(_ variable: VariableDeclSyntax, value: ExprSyntax, lock: CodeBlockItemSyntax, unlock: CodeBlockItemSyntax) -> TextEdit {
+        /// The offsets from `lock` to `unlock` (kept as replaced: the lists inside are left as they
+        /// are), and the lock's expression as written (`x` of `x.lock()`, `self.` kept).
+        func span(lock: CodeBlockItemSyntax, unlock: CodeBlockItemSyntax) -> (start: Int, end: Int, lock: String) {
             let start = lock.positionAfterSkippingLeadingTrivia.utf8Offset
             let end = unlock.endPositionBeforeTrailingTrivia.utf8Offset
             replaced.append(start..<end)
             let call = lock.item.as(FunctionCallExprSyntax.self)!.calledExpression.as(MemberAccessExprSyntax.self)!.base!.trimmedDescription
+            return (start, end, call)
+        }
+
+        /// `let v = x.withLock { <value> }` in place of `x.lock()`, `let v = <value>`, `x.unlock()`.
+        func declaration(_ variable: VariableDeclSyntax, value: ExprSyntax, lock: CodeBlockItemSyntax, unlock: CodeBlockItemSyntax) -> TextEdit {
+            let (start, end, call) = span(lock: lock, unlock: unlock)
             let bytes = Array(source.utf8)
             let head = String(decoding: bytes[variable.positionAfterSkippingLeadingTrivia.utf8Offset..<value.positionAfterSkippingLeadingTrivia.utf8Offset],
                               as: UTF8.self)
@@ -130,10 +137,7 @@ extension ChainConversion {
 
         /// `x.withLock { <inner> }` in place of the statements from `lock` to `unlock`.
         func edit(lock: CodeBlockItemSyntax, inner: ArraySlice<CodeBlockItemSyntax>, unlock: CodeBlockItemSyntax) -> TextEdit {
-            let start = lock.positionAfterSkippingLeadingTrivia.utf8Offset
-            let end = unlock.endPositionBeforeTrailingTrivia.utf8Offset
-            replaced.append(start..<end)
-            let call = lock.item.as(FunctionCallExprSyntax.self)!.calledExpression.as(MemberAccessExprSyntax.self)!.base!.trimmedDescription
+            let (start, end, call) = span(lock: lock, unlock: unlock)
             guard let first = inner.first, let last = inner.last else { return TextEdit(start: start, end: end, text: "\(call).withLock {}") }
             let bytes = Array(source.utf8)
             var text = String(decoding: bytes[first.positionAfterSkippingLeadingTrivia.utf8Offset..<last.endPositionBeforeTrailingTrivia.utf8Offset],

@@ -417,6 +417,17 @@ struct ChainConversion {
     }
 
     /// Every identifier written in `node` (names a new `let` must not shadow).
+    /// `stem`, or `stem2`, `stem3`, …: the first name not in `taken`.
+    static func firstFree(_ stem: String, avoiding taken: Set<String>) -> String {
+        var name = stem
+        var number = 2
+        while taken.contains(name) {
+            name = "\(stem)\(number)"
+            number += 1
+        }
+        return name
+    }
+
     static func identifiers(in node: some SyntaxProtocol) -> Set<String> {
         Set(node.tokens(viewMode: .sourceAccurate).compactMap { token in
             if case .identifier(let text) = token.tokenKind { return text }
@@ -691,10 +702,9 @@ private struct Writer {
             taken.insert(candidate)
             return candidate
         }
-        var number = 2
-        while taken.contains("value\(number)") { number += 1 }
-        taken.insert("value\(number)")
-        return "value\(number)"
+        let name = ChainConversion.firstFree("value", avoiding: taken)
+        taken.insert(name)
+        return name
     }
 
     static let keywords: Set<String> = ["all", "default", "in", "is", "as", "self", "super", "init", "where", "for", "if", "do", "try"]
@@ -706,12 +716,7 @@ private struct Writer {
 
     /// `stem`, or `stem2`, `stem3`, … : the first not taken.
     mutating func freshName(stem: String) -> String {
-        var name = stem
-        var number = 2
-        while taken.contains(name) {
-            name = "\(stem)\(number)"
-            number += 1
-        }
+        let name = ChainConversion.firstFree(stem, avoiding: taken)
         taken.insert(name)
         return name
     }

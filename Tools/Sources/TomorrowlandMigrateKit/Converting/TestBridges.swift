@@ -264,13 +264,7 @@ enum TestBridges {
             guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { return true }
             return reference.parent?.as(MemberAccessExprSyntax.self)?.declName.id != reference.id
         }.map(\.text)).union(taken)
-        var name = base
-        var number = 2
-        while tokens.contains(name) {
-            name = base + "\(number)"
-            number += 1
-        }
-        return name
+        return ChainConversion.firstFree(base, avoiding: tokens)
     }
 
     /// `func test…()` as `func test…() async throws` (or `throws` → `async throws`).
