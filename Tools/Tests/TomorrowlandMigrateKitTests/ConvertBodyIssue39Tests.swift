@@ -13,7 +13,7 @@ struct ConvertBodyIssue39Tests {
         let fixture = try Support.fixture("ConvertBody/Issue39.swift")
         let (result, notes, directory) = try ConvertBodyTests.proved(fixture.text, path: "Issue39.swift", swiftVersion: swiftVersion)
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(notes.last == "convert-body: 5 of 5 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        #expect(notes.last == "convert-body: 6 of 6 chain bodies converted, 0 left (reasons above)", "\(notes)")
         let text = try #require(result.changes.first?.updated)
         // `timeout` after a step, typed: the steps in a local function, the timeout kept on the promise that starts
         // it at once, the errors the generic `timeout` made.
@@ -62,6 +62,14 @@ struct ConvertBodyIssue39Tests {
                         throw error
                     } catch {
                     }
+            """), "\(text)")
+        // `assumeIsolated` on the actor's queue: the callback's code runs isolated to the actor, on its executor.
+        #expect(text.contains("""
+                let payment = try await fetchPayment(id)
+                return await { (ledger: isolated Ledger) in
+                    ledger.record("\\(payment), recorded by a promise callback")
+                    return payment
+                }(ledger)
             """), "\(text)")
         // What was written compiles in the same mode, with no warning in what convert-body wrote.
         try text.write(to: directory.appendingPathComponent("Issue39.swift"), atomically: true, encoding: .utf8)

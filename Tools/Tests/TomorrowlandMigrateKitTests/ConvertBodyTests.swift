@@ -340,7 +340,7 @@ struct ConvertBodyTests {
             """, "\(text)")
     }
 
-    @Test("chains whose meaning cannot be kept are left, each with its reason; a context chosen at run time converts")
+    @Test("chains whose meaning cannot be kept are left, each with its reason; a context chosen at run time and `timeout` after a step convert")
     func leftAlone() {
         let (text, notes) = Self.converted(Self.feed("""
                 public func chosen(_ fast: Bool) -> Promise<Int, APIError> {
@@ -356,9 +356,11 @@ struct ConvertBodyTests {
                 }
 
             """))
-        #expect(notes.contains { $0.hasPrefix("timed(): left as a chain: `timeout`") })
         #expect(notes.contains { $0.hasPrefix("soon(): left as a chain: a `.nowOr` context off its caller's actor (`.nowOr(.utility)`") })
-        #expect(notes.last == "convert-body: 1 of 3 chain bodies converted, 2 left (reasons above)")
+        #expect(notes.last == "convert-body: 2 of 3 chain bodies converted, 1 left (reasons above)")
+        // `timeout` after a step: the steps in a local function, the timeout kept (ConvertBodyIssue39Tests).
+        #expect(Self.bodies(of: "timed", in: text).twin.contains(
+            "return try await StdPromise(on: .immediate) { try await untimed() }.timeout(on: .immediate, delay: 1).value"), "\(text)")
         // A context chosen at run time, in nonisolated code: the executor is chosen where the chain was built, before
         // the first await (`nil` for `.immediate`: the `@concurrent` closure runs on the global executor).
         #expect(Self.bodies(of: "chosen", in: text).twin == """

@@ -41,7 +41,7 @@ extension ChainConversion {
         }
         if ownerName == "self" { ownerName = "_" }
         // The owner's uses are `self`'s (a nested closure or declaration that rebinds the name keeps its own).
-        let renamed = OwnerRewriter(name: ownerName).rewrite(closure.statements).as(CodeBlockItemListSyntax.self) ?? closure.statements
+        let renamed = Renamer(name: ownerName, to: .keyword(.self)).rewrite(closure.statements).as(CodeBlockItemListSyntax.self) ?? closure.statements
         let returned = signature.returnClause.map { " " + $0.trimmedDescription } ?? ""
         let effects = signature.effectSpecifiers.map { " " + $0.trimmedDescription } ?? ""
         let text = "{ \(rest)\(effects)\(returned) in\n" + renamed.map(text(of:)).joined(separator: "\n") + "\n}"
@@ -62,17 +62,20 @@ extension ChainConversion {
         }
     }
 
-    private final class OwnerRewriter: SyntaxRewriter {
+    /// Renames the references to `name` (`owner` to `self`), but in a closure that names a parameter so.
+    final class Renamer: SyntaxRewriter {
         let name: String
+        let replacement: TokenKind
 
-        init(name: String) {
+        init(name: String, to replacement: TokenKind) {
             self.name = name
+            self.replacement = replacement
             super.init(viewMode: .sourceAccurate)
         }
 
         override func visit(_ node: DeclReferenceExprSyntax) -> ExprSyntax {
             guard name != "_", node.baseName.text == name, node.argumentNames == nil else { return ExprSyntax(node) }
-            return ExprSyntax(node.with(\.baseName, .keyword(.self).with(\.leadingTrivia, node.baseName.leadingTrivia)
+            return ExprSyntax(node.with(\.baseName, TokenSyntax(replacement, presence: .present).with(\.leadingTrivia, node.baseName.leadingTrivia)
                 .with(\.trailingTrivia, node.baseName.trailingTrivia)))
         }
 

@@ -32,6 +32,8 @@ struct ChainConversion {
     var storedContexts: [String: StoredContext] = [:]
     /// The function's parameter names (a parameter named like a stored property hides it).
     var parameterNames: Set<String> = []
+    /// The function's parameters' types as written, by name (`ledger: Ledger`).
+    var parameterTypes: [String: String] = [:]
     /// The promise's error type as written (`APIError`; empty when untyped or `NoError`): an
     /// early `return Promise(rejected: .notFound)` becomes `throw APIError.notFound`.
     var typedError = ""
@@ -70,8 +72,8 @@ struct ChainConversion {
         "tryRecover": "recover", "tryMapError": "mapError", "tryFlatMapError": "flatMapError",
     ]
     static let unconvertible: [String: String] = [
-        "timeout": "`timeout` after a step (no structured equivalent that cancels the same way: on the chain's base it stays on "
-            + "that promise, awaited)",
+        "timeout": "`timeout` with steps after it (no structured equivalent that cancels the same way: on the chain's base it stays on "
+            + "that promise, awaited, and a final one on the steps before it)",
         "delay": "`delay` after a step (`Task.sleep` after the await would not pass errors and cancellation on late: on the chain's "
             + "base it stays on that promise, awaited)",
         "propagatingCancellation": "`propagatingCancellation`",
@@ -955,8 +957,9 @@ private struct Writer {
                 inner = guarded(inner, by: step)
             }
             let effects = ChainConversion.throwsOutsideClosures(inner.joined(separator: "\n")) ? "try await" : "await"
-            let call = "\(effects) withTaskExecutorPreference(\(executor)) { @concurrent in\n"
-                + inner.map(Self.indent).joined(separator: "\n") + "\n}"
+            // Code that enters an actor with `assumeIsolated` runs isolated to it instead (ChainConversion+Isolation.swift).
+            let call = try ChainConversion.onAssumedActor(inner, parameterTypes: conversion.parameterTypes)
+                ?? "\(effects) withTaskExecutorPreference(\(executor)) { @concurrent in\n" + inner.map(Self.indent).joined(separator: "\n") + "\n}"
             guard result else {
                 lines.append(call)
                 return "()"

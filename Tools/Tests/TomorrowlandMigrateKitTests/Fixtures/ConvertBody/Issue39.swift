@@ -4,6 +4,7 @@
 
 import Foundation
 import Tomorrowland
+import TomorrowlandAsync
 
 public enum FeedError: Error {
     case offline
@@ -101,5 +102,35 @@ public final class ProfileScreen {
             .always(on: .main) { [weak self] _ in self?.isLoading = false }
             .map(on: .immediate) { _ in }
             .recover(on: .immediate) { _ in }
+    }
+}
+
+/// The queue an actor runs on, which promise callbacks use too (Examples/ActorOnQueue).
+public let ledgerQueue = DispatchQueue(label: "ledger")
+let ledgerExecutor = PromiseContext.queue(ledgerQueue).serialExecutor!
+
+public actor Ledger {
+    private var entries: [String] = []
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        ledgerExecutor.asUnownedSerialExecutor()
+    }
+
+    public func record(_ entry: String) {
+        entries.append(entry)
+    }
+}
+
+public func fetchPayment(_ id: Int) -> Promise<String, NoError> {
+    Promise(on: .utility) { resolver in resolver.fulfill(with: "payment #\(id)") }
+}
+
+/// A callback on the actor's queue enters the actor with `assumeIsolated` (Examples/ActorOnQueue's `recordPayment`).
+public func recordPayment(_ id: Int, in ledger: Ledger) -> Promise<String, NoError> {
+    fetchPayment(id).map(on: .queue(ledgerQueue)) { payment in
+        ledger.assumeIsolated { entries in
+            entries.record("\(payment), recorded by a promise callback")
+        }
+        return payment
     }
 }
