@@ -46,7 +46,11 @@ extension ChainConversion {
                     inner = Renamer(name: names[0], to: .identifier(name)).rewrite(inner).as(CodeBlockItemListSyntax.self) ?? inner
                 }
             } else if !anonymousArguments(of: closure).zero.isEmpty {
-                throw Left("`assumeIsolated` whose closure reads `$0`")
+                // `{ $0.add(n) }`: `$0` is the actor (a nested closure or block might have a `$0` of its own).
+                guard !inner.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .leftBrace }) else {
+                    throw Left("`assumeIsolated` whose closure reads `$0` and holds a closure or block")
+                }
+                inner = Renamer(name: "$0", to: .identifier(name)).rewrite(inner).as(CodeBlockItemListSyntax.self) ?? inner
             }
             if inner.contains(where: { containsReturn(Syntax($0)) }) { throw Left("`assumeIsolated` whose closure returns") }
             rewritten += inner.map(text(of:))
