@@ -21,9 +21,8 @@ struct ConvertBodyIssue39Tests {
                     func untimed() async throws -> [String] {
                         return try await titles(limit: 3).map { $0.uppercased() }
                     }
-                    let timed = StdPromise(on: .immediate) { try await untimed() }.timeout(on: .immediate, delay: seconds)
                     do {
-                        return try await timed.value
+                        return try await StdPromise(on: .immediate) { try await untimed() }.timeout(on: .immediate, delay: seconds).value
                     } catch is PromiseTimeoutError<Swift.Error> {
                         throw PromiseTimeoutError<FeedError>.timedOut
                     } catch let error as FeedError {
@@ -36,10 +35,7 @@ struct ConvertBodyIssue39Tests {
                     func untimed() async throws -> Int {
                         let result: PromiseResult<Int, Swift.Error>
             """), "\(text)")
-        #expect(text.contains("""
-                    let timed = StdPromise(on: .immediate) { try await untimed() }.timeout(on: .utility, delay: seconds)
-                    return try await timed.value
-            """), "\(text)")
+        #expect(text.contains("return try await StdPromise(on: .immediate) { try await untimed() }.timeout(on: .utility, delay: seconds).value"))
         // `then(with: self)`: the owner is the twin's `self`; the token's step still checks it; an assignment stays one.
         #expect(text.contains("""
                     loading = true

@@ -360,7 +360,7 @@ struct ConvertBodyTests {
         #expect(notes.last == "convert-body: 2 of 3 chain bodies converted, 1 left (reasons above)")
         // `timeout` after a step: the steps in a local function, the timeout kept (ConvertBodyIssue39Tests).
         #expect(Self.bodies(of: "timed", in: text).twin.contains(
-            "let timed = StdPromise(on: .immediate) { try await untimed() }.timeout(on: .immediate, delay: 1)"), "\(text)")
+            "return try await StdPromise(on: .immediate) { try await untimed() }.timeout(on: .immediate, delay: 1).value"), "\(text)")
         // A context chosen at run time, in nonisolated code: the executor is chosen where the chain was built, before
         // the first await (`nil` for `.immediate`: the `@concurrent` closure runs on the global executor).
         #expect(Self.bodies(of: "chosen", in: text).twin == """

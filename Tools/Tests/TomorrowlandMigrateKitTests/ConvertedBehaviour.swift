@@ -311,9 +311,8 @@ nonisolated(nonsending) func bounded(
         let value = try await behaviourSource(input, observed: observed)
         return value + 1
     }
-    let timed = StdPromise(on: .immediate) { try await untimed() }.timeout(on: .queue(behaviourQueue), delay: seconds)
     do {
-        return try await timed.value
+        return try await StdPromise(on: .immediate) { try await untimed() }.timeout(on: .queue(behaviourQueue), delay: seconds).value
     } catch is PromiseTimeoutError<Swift.Error> {
         throw PromiseTimeoutError<BehaviourError>.timedOut
     } catch let error as BehaviourError {

@@ -61,11 +61,10 @@ extension ChainConversion {
     /// func untimed() async throws -> [String] {
     ///     try await latestPosts(limit: 3).map(\.title)
     /// }
-    /// let timed = StdPromise(on: .immediate) { try await untimed() }.timeout(on: .immediate, delay: seconds)
-    /// return try await timed.value
+    /// return try await StdPromise(on: .immediate) { try await untimed() }.timeout(on: .immediate, delay: seconds).value
     /// ```
     /// What stays as it was: the timer and its context; on timing out, the steps' promise is
-    /// asked to cancel as one observer (no handle to it is kept, not even a temporary), so the Task running them is
+    /// asked to cancel as one observer (no handle to it is kept), so the Task running them is
     /// cancelled and the request reaches the source, as the steps' promises passed it on; a
     /// cancelled caller asks the timeout's promise to cancel, which passes the request on. The
     /// statements before the chain run first, outside the local function. Errors: an untyped
@@ -138,11 +137,7 @@ extension ChainConversion {
             lines.append("func \(name)() async throws\(inner.returnsVoid ? "" : " -> \(steps.value)") {")
             lines += chainLines.map(Self.indented)
             lines.append("}")
-            // In a `let` of its own: a temporary handle to the steps' promise, kept to the statement's end (after the
-            // await, in a debug build), would hold back the cancel request the timeout's promise passes on to it.
-            let timed = Self.firstFree("timed", avoiding: taken.union([name]))
-            lines.append("let \(timed) = StdPromise(on: .immediate) { try await \(name)() }.timeout(\(arguments))")
-            let awaited = "try await \(timed).value"
+            let awaited = "try await StdPromise(on: .immediate) { try await \(name)() }.timeout(\(arguments)).value"
             let returned = returnsVoid ? awaited : "return " + awaited
             if steps.hasUntypedError {
                 lines.append(returned)
