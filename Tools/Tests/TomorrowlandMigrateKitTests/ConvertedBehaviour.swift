@@ -286,3 +286,36 @@ nonisolated(nonsending) func watched(_ input: Int, events: Events, observed: Obs
     events.add("shown \(value)")
     return value
 }
+
+/// The source's value plus one, or `PromiseTimeoutError<BehaviourError>.timedOut` after `seconds`
+/// (a final `timeout`: timing out asks the source to cancel); a statement before the chain.
+func bounded(_ input: Int, within seconds: TimeInterval, events: Events, observed: Observed) -> Promise<Int, PromiseTimeoutError<BehaviourError>> {
+    StdPromise(on: .immediate) { try await bounded(input, within: seconds, events: events, observed: observed) }
+        .mapError(on: .immediate) { $0 as! PromiseTimeoutError<BehaviourError> }
+}
+
+/// The source's value plus one, or `PromiseTimeoutError<BehaviourError>.timedOut` after `seconds`
+/// (a final `timeout`: timing out asks the source to cancel); a statement before the chain.
+///
+/// Async twin of `bounded(_:within:events:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `PromiseTimeoutError<BehaviourError>`, or `CancellationError` when it is cancelled; cancelling
+/// the awaiting Task requests cancellation of the promise.
+nonisolated(nonsending) func bounded(
+    _ input: Int,
+    within seconds: TimeInterval,
+    events: Events,
+    observed: Observed
+) async throws -> Int {
+    events.add("before \(input)")
+    func untimed() async throws -> Int {
+        let value = try await behaviourSource(input, observed: observed)
+        return value + 1
+    }
+    do {
+        return try await StdPromise(on: .immediate) { try await untimed() }.timeout(on: .queue(behaviourQueue), delay: seconds).value
+    } catch is PromiseTimeoutError<Swift.Error> {
+        throw PromiseTimeoutError<BehaviourError>.timedOut
+    } catch let error as BehaviourError {
+        throw PromiseTimeoutError<BehaviourError>.rejected(error)
+    }
+}

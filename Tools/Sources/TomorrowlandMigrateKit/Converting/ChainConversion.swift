@@ -16,7 +16,7 @@ struct ChainConversion {
     /// Whether a call (in the body) has an async twin: `try await f(x)` instead of `.value`.
     let hasTwin: (FunctionCallExprSyntax) -> Bool
     /// Whether the twin returns nothing (a `Promise<Void, …>`).
-    let returnsVoid: Bool
+    var returnsVoid: Bool
     /// The function's promise type as written (`Promise<String, APIError>`): the type of the
     /// promise a final `flatMap` returns.
     var promiseType: String = ""
@@ -32,6 +32,8 @@ struct ChainConversion {
     var storedContexts: [String: StoredContext] = [:]
     /// The function's parameter names (a parameter named like a stored property hides it).
     var parameterNames: Set<String> = []
+    /// The function's parameters' types as written, by name (`ledger: Ledger`).
+    var parameterTypes: [String: String] = [:]
     /// The promise's error type as written (`APIError`; empty when untyped or `NoError`): an
     /// early `return Promise(rejected: .notFound)` becomes `throw APIError.notFound`.
     var typedError = ""
@@ -42,6 +44,9 @@ struct ChainConversion {
     var functionPromise: PromiseType? = nil
     /// The promise type the compiler gave a call of the original body (`Promise<Menu, NetworkError>`), when known.
     var typeOfCall: (FunctionCallExprSyntax) -> String? = { _ in nil }
+    /// Whether the chain's `Tail` (a final `timeout`, `recover { _ in }`) is left to the caller
+    /// (`convertedWithTail`): the steps are converted, their lines apart from the preamble's.
+    var stripsTail = false
 
     /// A stored property that may hold a context: its type as written (`PromiseContext.Main`), and
     /// the context it always holds when it is a `let` initialized with one spelled out (`.main`).
@@ -67,8 +72,8 @@ struct ChainConversion {
         "tryRecover": "recover", "tryMapError": "mapError", "tryFlatMapError": "flatMapError",
     ]
     static let unconvertible: [String: String] = [
-        "timeout": "`timeout` after a step (no structured equivalent that cancels the same way: on the chain's base it stays on "
-            + "that promise, awaited)",
+        "timeout": "`timeout` with steps after it (no structured equivalent that cancels the same way: on the chain's base it stays on "
+            + "that promise, awaited, and a final one on the steps before it)",
         "delay": "`delay` after a step (`Task.sleep` after the await would not pass errors and cancellation on late: on the chain's "
             + "base it stays on that promise, awaited)",
         "propagatingCancellation": "`propagatingCancellation`",
@@ -131,14 +136,19 @@ struct ChainConversion {
         /// The token of a final `.withToken(token)`, which the wrapper keeps: the callbacks that
         /// callers register through the returned `TokenPromise` still check it.
         var token: String?
+        /// With `stripsTail`, the lines of the chain alone (`lines` are the preamble's).
+        var chainLines: [String]? = nil
     }
 
     /// The statements of the twin's body (without indentation), or why not.
     func convert(_ body: CodeBlockSyntax) -> Result<Converted, Left> {
-        Result { try converted(body) }.mapError { $0 as? Left ?? Left("\($0)") }
+        Result { try converted(body) }.mapError { $0 as? Left ?? Left("\($0)") }.flatMapError { left in
+            // A final `timeout` or `recover { _ in }` the chain's own conversion left: the steps alone, the tail around them.
+            convertedWithTail(body, left: left)
+        }
     }
 
-    private func converted(_ original: CodeBlockSyntax) throws -> Converted {
+    func converted(_ original: CodeBlockSyntax) throws -> Converted {
         guard let originalLast = original.statements.last else { throw Left("an empty body") }
         // `[weak self]` closures of the chain: in the twin, `self` is the method's own.
         let body = try Self.withoutSelfCaptures(original, chainClosures: Self.stepClosures(of: originalLast))
@@ -165,6 +175,7 @@ struct ChainConversion {
             token = call.arguments.first!.expression.trimmedDescription
             chained = inner
         }
+        if stripsTail, let (_, inner) = Self.tail(of: chained) { chained = inner }
         let (base, parsedSteps, propagation) = try chainWithPropagation(chained)
         if tokenPromise, token == nil { throw Left("returns a `TokenPromise` that is not made by a final `.withToken(token)`") }
         var steps = parsedSteps
@@ -177,6 +188,7 @@ struct ChainConversion {
                let inner = call.calledExpression.as(MemberAccessExprSyntax.self)?.base {
                 originalChained = inner
             }
+            if stripsTail, let (_, inner) = Self.tail(of: originalChained) { originalChained = inner }
             if let (originalBase, originalSteps) = try? chain(originalChained, allowingCaptures: true), originalSteps.count == steps.count {
                 baseSpelled = originalBase.as(FunctionCallExprSyntax.self).flatMap(typeOfCall)
                 var baseType = originalBase.as(FunctionCallExprSyntax.self).flatMap(typeOfCall).flatMap(Self.promiseType(spelled:))
@@ -268,6 +280,10 @@ struct ChainConversion {
         // early `return Promise(rejected: e)`, now `throw e`, never reached the chain's handler)
         // and before the `defer` of an `always` (which an early return never reached either).
         // `lock.lock()` … `lock.unlock()` (unavailable in async code) as `lock.withLock { … }`.
+        if stripsTail {
+            let chainLines = try Self.withLocks(validityLines + writer.hoisted + writer.lines)
+            return Converted(lines: try Self.withLocks(preamble.lines), token: token, chainLines: chainLines)
+        }
         return Converted(lines: try Self.withLocks(preamble.lines + validityLines + writer.hoisted + writer.lines), token: token)
     }
 
@@ -334,11 +350,13 @@ struct ChainConversion {
             if !call.additionalTrailingClosures.isEmpty { throw Left("`\(name)` with several closures") }
             var context: ExprSyntax?
             var token: String?
+            var owner: ExprSyntax?
             var closure = call.trailingClosure
             for argument in call.arguments {
                 switch argument.label?.text {
                 case "on": context = argument.expression
                 case "token": token = argument.expression.trimmedDescription
+                case "with": owner = argument.expression
                 case nil:
                     if let literal = argument.expression.as(ClosureExprSyntax.self) {
                         closure = literal
@@ -353,7 +371,8 @@ struct ChainConversion {
                 default: throw Left("`\(name)(\(argument.label!.text):)`")
                 }
             }
-            guard let closure else { throw Left("`\(name)` without a closure") }
+            guard var closure else { throw Left("`\(name)` without a closure") }
+            if let owner { closure = try Self.withoutOwner(closure, owner: owner, operator: name) }
             if let capture = closure.signature?.capture, !allowingCaptures {
                 throw Left("a closure with a capture list (`\(capture.trimmedDescription)`)")
             }
@@ -600,15 +619,23 @@ private struct Writer {
         // (`nil` for a context that runs the closure inline: a `@concurrent` closure then runs on the global executor).
         if let sequence = context.as(SequenceExprSyntax.self), let index = sequence.elements.firstIndex(where: { $0.is(UnresolvedTernaryExprSyntax.self) }),
            let ternary = sequence.elements[index].as(UnresolvedTernaryExprSyntax.self) {
-            guard !conversion.isolated else { throw Left("context value chosen at run time in actor-isolated code (`\(context.trimmedDescription)`)") }
             let condition = sequence.elements[..<index].map(\.trimmedDescription).joined(separator: " ")
             let otherwise = ChainConversion.parse(sequence.elements[sequence.elements.index(after: index)...].map(\.trimmedDescription).joined(separator: " "))
+            let branches = [(ternary.thenExpression, try placement(of: ternary.thenExpression)), (otherwise, try placement(of: otherwise))]
+            // In actor-isolated code only `.immediate` may stand for the global executor (ChainConversion+Contexts.swift).
+            if conversion.isolated, let branch = branches.first(where: { branch in
+                if case .executor = branch.1 { return false }
+                return !ChainConversion.isImmediate(branch.0)
+            }) {
+                throw Left("context value chosen at run time in actor-isolated code (`\(context.trimmedDescription)`: "
+                    + "`\(branch.0.trimmedDescription)` ran its closure on the caller's actor's queue, which no executor chosen before the await names)")
+            }
             func executor(_ placement: Placement) -> String {
                 if case .executor(let text) = placement { return text }
                 return "nil"
             }
-            let first = executor(try placement(of: ternary.thenExpression))
-            let second = executor(try placement(of: otherwise))
+            let first = executor(branches[0].1)
+            let second = executor(branches[1].1)
             let name = freshName(stem: "executor")
             hoisted.append("let \(name): (any TaskExecutor)? = \(condition) ? \(first) : \(second)")
             return .executor(name)
@@ -930,8 +957,9 @@ private struct Writer {
                 inner = guarded(inner, by: step)
             }
             let effects = ChainConversion.throwsOutsideClosures(inner.joined(separator: "\n")) ? "try await" : "await"
-            let call = "\(effects) withTaskExecutorPreference(\(executor)) { @concurrent in\n"
-                + inner.map(Self.indent).joined(separator: "\n") + "\n}"
+            // Code that enters an actor with `assumeIsolated` runs isolated to it instead (ChainConversion+Isolation.swift).
+            let call = try ChainConversion.onAssumedActor(inner, parameterTypes: conversion.parameterTypes)
+                ?? "\(effects) withTaskExecutorPreference(\(executor)) { @concurrent in\n" + inner.map(Self.indent).joined(separator: "\n") + "\n}"
             guard result else {
                 lines.append(call)
                 return "()"
@@ -1410,6 +1438,6 @@ extension ChainConversion {
 
     /// Whether `text` may stand as a statement of a Void function (an awaited call).
     func returnsVoidExpression(_ text: String) -> Bool {
-        text.hasPrefix("try await ") || text.hasPrefix("await ")
+        text.hasPrefix("try await ") || text.hasPrefix("await ") || Self.isAssignment(text)
     }
 }

@@ -161,6 +161,9 @@ public enum ConvertBody {
                 promiseType: tokenPromise ? "Promise<\(promise.value), \(promise.error)>" : promise.spelled, noError: promise.hasNoError,
                 callerIsolatedContexts: callerIsolated, mainContexts: onMain, storedContexts: storedContexts(of: site.container, in: set),
                 parameterNames: Set(site.decl.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }),
+                parameterTypes: Dictionary(site.decl.signature.parameterClause.parameters.map {
+                    (($0.secondName ?? $0.firstName).text, $0.type.trimmedDescription)
+                }, uniquingKeysWith: { first, _ in first }),
                 typedError: promise.hasUntypedError || promise.hasNoError ? "" : promise.error, tokenPromise: tokenPromise, functionPromise: promise,
                 typeOfCall: { call in project.compiler?.spelledPromiseType(ofCallAt: Calls.nameOffset(of: call), in: site.file.path) }
             )

@@ -146,3 +146,11 @@ func watched(_ input: Int, events: Events, observed: Observed) -> Promise<Int, B
         }
         .then(on: .immediate) { value in events.add("shown \(value)") }
 }
+
+/// The source's value plus one, or `PromiseTimeoutError<BehaviourError>.timedOut` after `seconds`
+/// (a final `timeout`: timing out asks the source to cancel); a statement before the chain.
+func bounded(_ input: Int, within seconds: TimeInterval, events: Events, observed: Observed) -> Promise<Int, PromiseTimeoutError<BehaviourError>> {
+    events.add("before \(input)")
+    return behaviourSource(input, observed: observed).map(on: .immediate) { value in value + 1 }
+        .timeout(on: .queue(behaviourQueue), delay: seconds)
+}

@@ -1,0 +1,173 @@
+// `convert-body`: a chain whose last operators act on the whole chain before them, which the
+// twin keeps as they were around the steps' own code, an async local function:
+// - `timeout(on:delay:)` after steps. TomorrowlandAsync has no async timeout, so the twin keeps
+//   the chain's: the local function, started at once by `StdPromise(on: .immediate)` (in the call,
+//   in the caller's isolation, as the chain registered its callbacks), and that promise's
+//   `timeout` awaited.
+// - `.map(on: .immediate) { _ in }.recover(on: .immediate) { _ in }` making a `Promise<Void,
+//   NoError>` of the steps: the local function awaited in a `do` whose `catch` ends every error
+//   but cancellation (the steps' own handlers, `always` included, run first, as before).
+
+import Foundation
+import SwiftSyntax
+
+extension ChainConversion {
+    /// The last operators of a chain that the twin keeps around its steps.
+    enum Tail {
+        /// `timeout(on: c, delay: d)`: its arguments as written.
+        case timeout(arguments: String)
+        /// `.map { _ in }.recover { _ in }` (or `.recover { _ in }` alone, on a `Void` promise).
+        case recoverAll
+    }
+
+    /// The tail of `expression` and the chain before it, when it ends in one after steps.
+    static func tail(of expression: ExprSyntax) -> (Tail, ExprSyntax)? {
+        guard let call = expression.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+              let base = member.base, isOperatorCall(base), call.additionalTrailingClosures.isEmpty else { return nil }
+        switch member.declName.baseName.text {
+        case "timeout":
+            guard call.trailingClosure == nil, call.arguments.contains(where: { $0.label?.text == "delay" }) else { return nil }
+            return (.timeout(arguments: call.arguments.map(\.trimmedDescription).joined(separator: " ")), base)
+        case "recover":
+            guard isEmptyCallback(call) else { return nil }
+            if let mapped = base.as(FunctionCallExprSyntax.self), let inner = mapped.calledExpression.as(MemberAccessExprSyntax.self),
+               inner.declName.baseName.text == "map", let innerBase = inner.base, isOperatorCall(innerBase), isEmptyCallback(mapped) {
+                return (.recoverAll, innerBase)
+            }
+            return (.recoverAll, base)
+        default:
+            return nil
+        }
+    }
+
+    /// `op(on: .immediate) { _ in }` or `op { _ in }`: a callback that ignores its input and does nothing.
+    static func isEmptyCallback(_ call: FunctionCallExprSyntax) -> Bool {
+        var closure = call.trailingClosure
+        for argument in call.arguments {
+            switch argument.label?.text {
+            case "on": guard isImmediate(argument.expression) else { return false }
+            case nil: closure = argument.expression.as(ClosureExprSyntax.self)
+            default: return false
+            }
+        }
+        guard let closure, closure.statements.isEmpty, let names = parameters(of: closure)?.names else { return false }
+        return names == ["_"]
+    }
+
+    /// A chain that ends in a `Tail` after steps, converted; nil when the body ends otherwise.
+    ///
+    /// `timeout`:
+    /// ```swift
+    /// func untimed() async throws -> [String] {
+    ///     try await latestPosts(limit: 3).map(\.title)
+    /// }
+    /// return try await StdPromise(on: .immediate) { try await untimed() }.timeout(on: .immediate, delay: seconds).value
+    /// ```
+    /// What stays as it was: the timer and its context; on timing out, the steps' promise is
+    /// asked to cancel as one observer (no handle to it is kept), so the Task running them is
+    /// cancelled and the request reaches the source, as the steps' promises passed it on; a
+    /// cancelled caller asks the timeout's promise to cancel, which passes the request on. The
+    /// statements before the chain run first, outside the local function. Errors: an untyped
+    /// chain's timeout throws `PromiseTimeoutError<Swift.Error>.timedOut` and passes the steps'
+    /// errors on, as the untyped `timeout` did; a typed one (`Promise<T, PromiseTimeoutError<E>>`)
+    /// catches both and throws `PromiseTimeoutError<E>.timedOut` and `.rejected(error)`, as the
+    /// generic `timeout` made them.
+    ///
+    /// `recoverAll`: `do { _ = try await steps() } catch let error as CancellationError { throw
+    /// error } catch {}`: the value is dropped, an error ends there, cancellation goes on.
+    /// Tried when the chain's own conversion left it (`left`), whose reason stays when this fails too (but a
+    /// `timeout`'s, which is more precise than "`timeout` after a step").
+    func convertedWithTail(_ original: CodeBlockSyntax, left: Left) -> Result<Converted, Left> {
+        guard !stripsTail, let last = original.statements.last,
+              let expression = last.item.as(ReturnStmtSyntax.self)?.expression ?? last.item.as(ExprSyntax.self),
+              let (tail, chained) = Self.tail(of: expression) else { return .failure(left) }
+        do {
+            guard let converted = try convertedWithTail(original, tail: tail, chained: chained) else { return .failure(left) }
+            return .success(converted)
+        } catch {
+            guard case .timeout = tail else { return .failure(left) }
+            return .failure(error as? Left ?? left)
+        }
+    }
+
+    private func convertedWithTail(_ original: CodeBlockSyntax, tail: Tail, chained: ExprSyntax) throws -> Converted? {
+        guard !tokenPromise, let function = functionPromise else { return nil }
+        // The steps' promise: for `timeout`, the function's value and `E` of `PromiseTimeoutError<E>` (or untyped);
+        // for `recoverAll`, the compiler's type of the chain before it.
+        let steps: PromiseType
+        switch tail {
+        case .timeout:
+            var stepsError = "Swift.Error"
+            if !function.hasUntypedError {
+                guard let inner = Self.timeoutErrorArgument(function.error),
+                      !PromiseType.untypedErrorNames.contains(inner), !["NoError", "Tomorrowland.NoError"].contains(inner) else {
+                    throw Left("`timeout` after a step whose promise's error is `\(function.error)` (not `PromiseTimeoutError<E>` of a typed `E`)")
+                }
+                stepsError = inner
+            }
+            let spelled = stepsError == "Swift.Error" ? "StdPromise<\(function.value)>" : "Promise<\(function.value), \(stepsError)>"
+            guard let type = Self.promiseType(spelled: spelled) else { throw Left(Self.unconvertible["timeout"]!) }
+            steps = type
+        case .recoverAll:
+            guard returnsVoid, function.hasNoError else { return nil }
+            guard let call = chained.as(FunctionCallExprSyntax.self), let spelled = typeOfCall(call), let type = Self.promiseType(spelled: spelled) else {
+                throw Left("`recover { _ in }` after the steps of a chain whose type is not known")
+            }
+            steps = type
+        }
+        // An early return in the statements before the chain returned the function's promise: not the steps'.
+        for statement in original.statements.dropLast() where Self.containsReturn(Syntax(statement)) {
+            throw Left("a chain that ends in `timeout` or `recover { _ in }`, with an early `return` before it")
+        }
+        var inner = self
+        inner.stripsTail = true
+        inner.functionPromise = steps
+        inner.promiseType = steps.spelled
+        inner.typedError = steps.hasUntypedError || steps.hasNoError ? "" : steps.error
+        inner.noError = steps.hasNoError
+        inner.returnsVoid = ["Void", "()", "Swift.Void"].contains(steps.value)
+        let converted = try inner.converted(original)
+        guard let chainLines = converted.chainLines else { throw Left("a chain that ends in `timeout` or `recover { _ in }`") }
+
+        let taken = Self.identifiers(in: original)
+        var lines = converted.lines
+        switch tail {
+        case .timeout(let arguments):
+            let name = Self.firstFree("untimed", avoiding: taken)
+            lines.append("func \(name)() async throws\(inner.returnsVoid ? "" : " -> \(steps.value)") {")
+            lines += chainLines.map(Self.indented)
+            lines.append("}")
+            let awaited = "try await StdPromise(on: .immediate) { try await \(name)() }.timeout(\(arguments)).value"
+            let returned = returnsVoid ? awaited : "return " + awaited
+            if steps.hasUntypedError {
+                lines.append(returned)
+            } else {
+                let timeoutError = "PromiseTimeoutError<\(steps.error)>"
+                lines += ["do {", Self.indented(returned)]
+                lines += ["} catch is PromiseTimeoutError<Swift.Error> {", Self.indented("throw \(timeoutError).timedOut")]
+                lines += ["} catch let error as \(steps.error) {", Self.indented("throw \(timeoutError).rejected(error)"), "}"]
+            }
+        case .recoverAll:
+            let name = Self.firstFree("steps", avoiding: taken)
+            lines.append("func \(name)() async throws\(inner.returnsVoid ? "" : " -> \(steps.value)") {")
+            lines += chainLines.map(Self.indented)
+            lines.append("}")
+            lines += ["do {", Self.indented((inner.returnsVoid ? "" : "_ = ") + "try await \(name)()")]
+            lines += ["} catch let error as CancellationError {", Self.indented("throw error"), "} catch {", "}"]
+        }
+        return Converted(lines: lines, token: nil)
+    }
+
+    /// `text` indented by one level, each of its lines.
+    static func indented(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
+    }
+
+    /// `E` of `PromiseTimeoutError<E>` (also spelled `Tomorrowland.PromiseTimeoutError<E>`).
+    static func timeoutErrorArgument(_ error: String) -> String? {
+        for prefix in ["PromiseTimeoutError<", "Tomorrowland.PromiseTimeoutError<"] where error.hasPrefix(prefix) && error.hasSuffix(">") {
+            return String(error.dropFirst(prefix.count).dropLast()).trimmingCharacters(in: .whitespaces)
+        }
+        return nil
+    }
+}
