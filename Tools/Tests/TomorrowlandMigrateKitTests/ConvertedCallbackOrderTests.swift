@@ -67,11 +67,22 @@ struct ConvertedCallbackOrderTests {
                     latestPosts(limit: limit).map(on: .immediate) { $0.count }.catch { _ in print("failed") }
                 }
 
+                public func longest(limit: Int) -> Promise<[Post], APIError> {
+                    latestPosts(limit: limit + limit * 2 + limit * 3 + limit * 4 + limit * 5 + limit * 6 + limit * 7)
+                        .then { print($0.count) }
+                }
+
                 public func onUtility(limit: Int) -> Promise<Int, APIError> {
                     latestPosts(limit: limit).map(on: .utility) { $0.count }
                 }
             """))
         #expect(text.contains("let posts = try await Task.yieldingAfter { try await latestPosts(limit: limit) }\n"), "\(notes)")
+        // A long await goes on a line of its own: the tool's lines stay within 120 columns.
+        #expect(ConvertBodyTests.bodies(of: "longest", in: text).twin.contains(
+            "try await Task.yieldingAfter {\n            try await latestPosts(limit: limit + limit * 2 + limit * 3 + limit * 4 + limit * 5 + limit * 6 "
+                + "+ limit * 7)\n        }\n"
+        ), "\(text)")
+        #expect(text.split(separator: "\n").allSatisfy { $0.count <= 120 }, "\(text)")
         #expect(ConvertBodyTests.bodies(of: "counted", in: text).twin.contains("Task.yieldingAfter") == false)
         #expect(ConvertBodyTests.bodies(of: "onUtility", in: text).twin.contains("Task.yieldingAfter") == false)
         // The `.immediate` step runs during the call, as 1.x ran it; the step after it, after one suspension.

@@ -50,7 +50,7 @@ extension ChainConversion {
 
     /// `try await Task.yieldingAfter { <the await> }` for the chain's base, once chosen; else nil.
     /// Its closure's error type is spelled when the await throws only `CancellationError` (a
-    /// closure's typed error is not inferred).
+    /// closure's typed error is not inferred). A long await goes on a line of its own.
     func yieldingAwait(of expression: ExprSyntax) -> String? {
         guard let yieldsAfterAwaitOf, expression.id == yieldsAfterAwaitOf.base else { return nil }
         var plain = self
@@ -58,10 +58,12 @@ extension ChainConversion {
         let awaited = plain.awaited(expression)
         let effects = awaited.hasPrefix("try ") ? "try await" : "await"
         let signature = yieldsAfterAwaitOf.cancellationOnly && awaited.hasPrefix("try ") ? " () async throws(CancellationError) in" : ""
-        if awaited.contains("\n") {
+        let line = "\(effects) Task.yieldingAfter {\(signature) \(awaited) }"
+        // One line when it leaves room for an indentation and a `let name = ` within the tool's line length.
+        if awaited.contains("\n") || line.count > Twins.maximumLineLength - 32 {
             let body = awaited.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "    " + $0 }
             return "\(effects) Task.yieldingAfter {\(signature)\n" + body.joined(separator: "\n") + "\n}"
         }
-        return "\(effects) Task.yieldingAfter {\(signature) \(awaited) }"
+        return line
     }
 }
