@@ -128,3 +128,49 @@ struct TokenKeptSnippetTests {
         #expect(view.shown == ["status 20", "status 30"])
     }
 }
+
+/// MIGRATION.md, "Large codebases", timing: an actor's chain whose `then` and `always` 1.x ran after
+/// the call returned, as `convert-body` writes its twin (the first await suspends once after it).
+actor SyncJournal {
+    private(set) var inFlight = 0
+    private(set) var lastSummaries: [String: Int] = [:]
+    private(set) var journal: [String] = []
+
+    /// Resolves at once, as a fake bank client does in tests.
+    func importAll(into account: String) async throws -> Int {
+        journal.append("import \(account)")
+        return account.count
+    }
+
+    /// The wrapper `convert-body` writes: it starts the twin at once.
+    func sync(_ account: String) -> StdPromise<Int> {
+        StdPromise(on: .immediate) { try await self.sync(account) }
+    }
+
+    func sync(_ account: String) async throws -> Int {
+        inFlight += 1
+        defer { inFlight -= 1 }
+        let summary = try await Task.yieldingAfter { try await importAll(into: account) }
+        lastSummaries[account] = summary
+        return summary
+    }
+
+    /// Two syncs in a row, in one turn of the actor: both start, then both record.
+    func syncBoth(_ first: String, _ second: String) -> [StdPromise<Int>] {
+        let promises = [sync(first), sync(second)]
+        journal.append("in flight \(inFlight), recorded \(lastSummaries.count)")
+        return promises
+    }
+}
+
+@Suite("MIGRATION.md: a converted chain keeps 1.x's callback order")
+struct MigrationToolOrderSnippets {
+    @Test(.timeLimit(.minutes(1)))
+    func bothSyncsStartBeforeEitherRecords() async throws {
+        let journal = SyncJournal()
+        for promise in await journal.syncBoth("checking", "savings") { _ = try await promise.value }
+        #expect(await journal.journal == ["import checking", "import savings", "in flight 2, recorded 0"])
+        #expect(await journal.lastSummaries == ["checking": 8, "savings": 7])
+        #expect(await journal.inFlight == 0)
+    }
+}

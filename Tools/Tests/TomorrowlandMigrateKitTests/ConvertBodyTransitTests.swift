@@ -38,9 +38,10 @@ struct ConvertBodyTransitTests {
             """), "\(text)")
         // A `PromiseContext.Main` value off the main actor: its executor is the main queue's.
         #expect(text.contains("return await withTaskExecutorPreference(announce.context.taskExecutor) { @concurrent in"), "\(text)")
-        // On the main actor, `PromiseContext.Main` and `PromiseContext.CallerIsolated` values run inline (no `.taskExecutor`).
+        // On the main actor, `PromiseContext.Main` and `PromiseContext.CallerIsolated` values run inline (no `.taskExecutor`),
+        // after one suspension: 1.x enqueued the first (`.main`) callback (ConvertedCallbackOrderTests).
         #expect(text.contains("""
-                    let rows = try await departures.fastest(stopID: "S1")
+                    let rows = try await Task.yieldingAfter { try await departures.fastest(stopID: "S1") }
                     self.rows = rows
                     self.updates += 1
                     self.updates += 1
@@ -127,7 +128,7 @@ struct ConvertBodyTransitTests {
         // `catch` and `onCancel` at the end: a clause each.
         #expect(text.contains("""
                     do {
-                        let rows = try await departures.fastest(stopID: "S2")
+                        let rows = try await Task.yieldingAfter { try await departures.fastest(stopID: "S2") }
                         self.rows = rows
                         return rows
                     } catch let error as CancellationError {

@@ -319,3 +319,81 @@ nonisolated(nonsending) func bounded(
         throw PromiseTimeoutError<BehaviourError>.rejected(error)
     }
 }
+
+/// An actor's chain, as Ledger's `SyncCoordinator.sync(_:)`: a statement before it, then a `then`
+/// and an `always` on the actor (no context). 1.x ran both after the call returned, even when the
+/// source had resolved: a second call made right after the first starts before the first is done.
+actor Journal {
+    private(set) var entries: [String] = []
+    private(set) var inFlight = 0
+
+    func record(_ input: Int, observed: Observed) -> Promise<Int, BehaviourError> {
+        StdPromise(on: .immediate) { try await self.record(input, observed: observed) }
+            .mapError(on: .immediate) { $0 as! BehaviourError }
+    }
+
+    /// Async twin of `record(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+    /// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+    /// requests cancellation of the promise.
+    func record(_ input: Int, observed: Observed) async throws -> Int {
+        inFlight += 1
+        entries.append("start \(input)")
+        defer {
+            self.inFlight -= 1
+        }
+        let value = try await Task.yieldingAfter { try await behaviourSource(input, observed: observed) }
+        self.entries.append("done \(value)")
+        return value
+    }
+
+    /// Two records, one right after the other, in one call on the actor.
+    func recordTwice(_ first: Int, _ second: Int, observed: Observed) -> [Promise<Int, BehaviourError>] {
+        let promises = [record(first, observed: observed), record(second, observed: observed)]
+        entries.append("both started")
+        entries.append("in flight \(inFlight)")
+        return promises
+    }
+}
+
+/// The same on the main actor, with `.main`: 1.x enqueued the `map` on the main queue.
+@MainActor final class Screen {
+    private(set) var entries: [String] = []
+
+    func show(_ input: Int, observed: Observed) -> Promise<Int, BehaviourError> {
+        StdPromise(on: .immediate) { try await self.show(input, observed: observed) }
+            .mapError(on: .immediate) { $0 as! BehaviourError }
+    }
+
+    /// Async twin of `show(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+    /// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+    /// requests cancellation of the promise.
+    func show(_ input: Int, observed: Observed) async throws -> Int {
+        entries.append("start \(input)")
+        let value = try await Task.yieldingAfter { try await behaviourSource(input, observed: observed) }
+        self.entries.append("shown \(value)")
+        return value
+    }
+}
+
+/// A nonisolated chain whose `map` (no context) waits for the caller's signal: 1.x ran it on a
+/// queue, beside the caller; run inline in the call it would wait for its own caller, and time out.
+func waitingForTheCaller(_ input: Int, next: DispatchSemaphore, observed: Observed) -> Promise<Bool, BehaviourError> {
+    StdPromise(on: .immediate) { try await waitingForTheCaller(input, next: next, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+}
+
+/// A nonisolated chain whose `map` (no context) waits for the caller's signal: 1.x ran it on a
+/// queue, beside the caller; run inline in the call it would wait for its own caller, and time out.
+///
+/// Async twin of `waitingForTheCaller(_:next:observed:)` (added by tomorrowland-migrate): awaits the promise it
+/// returns.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func waitingForTheCaller(
+    _ input: Int,
+    next: DispatchSemaphore,
+    observed: Observed
+) async throws -> Bool {
+    _ = try await Task.yieldingAfter { try await behaviourSource(input, observed: observed) }
+    return next.wait(timeout: .now() + 1) == .success
+}

@@ -47,6 +47,12 @@ struct ChainConversion {
     /// Whether the chain's `Tail` (a final `timeout`, `recover { _ in }`) is left to the caller
     /// (`convertedWithTail`): the steps are converted, their lines apart from the preamble's.
     var stripsTail = false
+    /// Whether a wrapper starts the twin at once (`Promise(on: .immediate)`): the code 1.x ran in
+    /// callbacks then comes after one real suspension (ChainConversion+Order.swift).
+    var keepsCallbackOrder = false
+    /// The chain's base whose await is that suspension (`Task.yieldingAfter { … }`), once chosen, and
+    /// whether that await throws only `CancellationError` (a `NoError` promise).
+    var yieldsAfterAwaitOf: (base: SyntaxIdentifier, cancellationOnly: Bool)?
 
     /// A stored property that may hold a context: its type as written (`PromiseContext.Main`), and
     /// the context it always holds when it is a `let` initialized with one spelled out (`.main`).
@@ -230,6 +236,11 @@ struct ChainConversion {
         }
         writer.consumable = locals.consumable
         writer.pending = .promise(Self.consuming(locals.consumable, in: base))
+        var probe = writer
+        let yieldPoint = try yieldPoint(steps) { step in
+            if case .inline = try probe.placement(of: step) { return true }
+            return false
+        }
         // `StdPromise(on: .utility) { resolver in … }` took its value type from the function's return: in the twin,
         // nothing gives it, so it is spelled (the compiler's type of the original call).
         if let call = base.as(FunctionCallExprSyntax.self), let name = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
@@ -237,6 +248,9 @@ struct ChainConversion {
            Self.consuming(locals.consumable, in: base).trimmedDescription == base.trimmedDescription {
             let text = Self.dedented(base.trimmedDescription, by: Self.lineIndentation(of: base))
             writer.pending = .promise(Self.parse("(\(text) as \(baseSpelled))"))
+        }
+        if yieldPoint == 0, let awaited = writer.pendingPromise {
+            writer.conversion.yieldsAfterAwaitOf = (awaited.id, steps[0].baseType?.hasNoError ?? noError)
         }
         if let propagation {
             // `propagatingCancellation`'s handler runs when the Task is cancelled while it awaits the base.
@@ -271,6 +285,7 @@ struct ChainConversion {
                 $0.formUnion(Self.freeNames(in: $1.closure))
             }
             writer.isLastValueStep = index + 1 == steps.count || !Self.valueOperators.contains(steps[index + 1].name)
+            if index == yieldPoint, index > 0 { writer.yieldBeforeNextStep() }
             try writer.valueStep(steps[index])
             index += 1
         }
@@ -553,7 +568,7 @@ struct ChainConversion {
 
 /// Builds the twin's statements step by step.
 private struct Writer {
-    let conversion: ChainConversion
+    var conversion: ChainConversion
     /// Identifiers in use: a new name must differ from all of them.
     var taken: Set<String>
     var lines: [String] = []
@@ -892,6 +907,17 @@ private struct Writer {
         } else {
             pending = .expression(value)
         }
+    }
+
+    /// `await Task.yield()` before the next step's code (ChainConversion+Order.swift). The value so far
+    /// is bound first, so that its awaits and the steps that ran at once come before it.
+    mutating func yieldBeforeNextStep() {
+        if case .promise = pending {
+            bind(freshName(for: pendingPromise))
+        } else if case .expression(let text) = pending, text != "()", !boundNames.contains(text) {
+            bind(freshName(for: nil))
+        }
+        lines.append("await Task.yield()")
     }
 
     var pendingPromise: ExprSyntax? {
@@ -1280,6 +1306,7 @@ extension ChainConversion {
     /// The awaited value of the promise `expression`: `try await f(x)` when `f` has an async
     /// twin, `x` for `Promise(fulfilled: x)`, else `try await <expression>.value`.
     func awaited(_ expression: ExprSyntax) -> String {
+        if let yielding = yieldingAwait(of: expression) { return yielding }
         // `x.upcast`: the same promise with its error as `Swift.Error`, which async code throws anyway.
         if let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "upcast", let base = member.base {
             return awaited(base)
@@ -1405,8 +1432,11 @@ extension ChainConversion {
                 return tried.expression.trimmedDescription
             }
             if let awaited = node.as(AwaitExprSyntax.self) {
+                // `await Task.yield()` (ChainConversion+Order.swift) throws nothing.
+                if awaited.expression.trimmedDescription == "Task.yield()" { return nil }
                 if let call = awaited.expression.as(FunctionCallExprSyntax.self),
-                   ["withTaskExecutorPreference", "withTaskCancellationHandler"].contains(Calls.calledName(call)?.0), let closure = call.trailingClosure {
+                   ["withTaskExecutorPreference", "withTaskCancellationHandler", "yieldingAfter"].contains(Calls.calledName(call)?.0),
+                   let closure = call.trailingClosure {
                     return closure.statements.lazy.compactMap { unknown(in: Syntax($0)) }.first
                 }
                 // `try await f(x).map(\.title)`: down the postfix chain to the twin's call or `.value`.

@@ -154,7 +154,7 @@ public enum ConvertBody {
                 return known ?? true
             }
             let tokenPromise = promise.kind == .tokenPromise
-            let conversion = ChainConversion(
+            var conversion = ChainConversion(
                 isolated: project.isolation(of: site) != .nonisolated, onMainActor: project.isOnMainActor(site), hasTwin: hasTwin,
                 returnsVoid: ["Void", "()", "Swift.Void"].contains(promise.value),
                 // A TokenPromise function's chain makes a plain promise; the wrapper adds the token.
@@ -167,6 +167,8 @@ public enum ConvertBody {
                 typedError: promise.hasUntypedError || promise.hasNoError ? "" : promise.error, tokenPromise: tokenPromise, functionPromise: promise,
                 typeOfCall: { call in project.compiler?.spelledPromiseType(ofCallAt: Calls.nameOffset(of: call), in: site.file.path) }
             )
+            // A wrapper starts the twin at once: what 1.x ran in callbacks comes after one suspension (ChainConversion+Order.swift).
+            conversion.keepsCallbackOrder = sendableReason == nil
             switch conversion.convert(body) {
             case .failure(let left):
                 leave(left.reason)

@@ -154,3 +154,52 @@ func bounded(_ input: Int, within seconds: TimeInterval, events: Events, observe
     return behaviourSource(input, observed: observed).map(on: .immediate) { value in value + 1 }
         .timeout(on: .queue(behaviourQueue), delay: seconds)
 }
+
+/// An actor's chain, as Ledger's `SyncCoordinator.sync(_:)`: a statement before it, then a `then`
+/// and an `always` on the actor (no context). 1.x ran both after the call returned, even when the
+/// source had resolved: a second call made right after the first starts before the first is done.
+actor Journal {
+    private(set) var entries: [String] = []
+    private(set) var inFlight = 0
+
+    func record(_ input: Int, observed: Observed) -> Promise<Int, BehaviourError> {
+        inFlight += 1
+        entries.append("start \(input)")
+        return behaviourSource(input, observed: observed)
+            .then { value in
+                self.entries.append("done \(value)")
+            }
+            .always { _ in
+                self.inFlight -= 1
+            }
+    }
+
+    /// Two records, one right after the other, in one call on the actor.
+    func recordTwice(_ first: Int, _ second: Int, observed: Observed) -> [Promise<Int, BehaviourError>] {
+        let promises = [record(first, observed: observed), record(second, observed: observed)]
+        entries.append("both started")
+        entries.append("in flight \(inFlight)")
+        return promises
+    }
+}
+
+/// The same on the main actor, with `.main`: 1.x enqueued the `map` on the main queue.
+@MainActor final class Screen {
+    private(set) var entries: [String] = []
+
+    func show(_ input: Int, observed: Observed) -> Promise<Int, BehaviourError> {
+        entries.append("start \(input)")
+        return behaviourSource(input, observed: observed).map(on: .main) { value in
+            self.entries.append("shown \(value)")
+            return value
+        }
+    }
+}
+
+/// A nonisolated chain whose `map` (no context) waits for the caller's signal: 1.x ran it on a
+/// queue, beside the caller; run inline in the call it would wait for its own caller, and time out.
+func waitingForTheCaller(_ input: Int, next: DispatchSemaphore, observed: Observed) -> Promise<Bool, BehaviourError> {
+    behaviourSource(input, observed: observed).map { _ in
+        next.wait(timeout: .now() + 1) == .success
+    }
+}
