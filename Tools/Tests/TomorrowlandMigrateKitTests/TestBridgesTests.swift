@@ -79,7 +79,7 @@ struct TestBridgesTests {
         #expect(notes.contains("left `result(of: service.nickname())`: " + TestBridges.Reason.optionalValue.text(helper: "result(of:)")))
         #expect(notes.contains("left `result(of: Loader().load())`: " + TestBridges.Reason.conformer.text(helper: "result(of:)")))
         // The kept promise is counted too, with its reason.
-        #expect(notes.contains("left `result(of: promise)`: " + TestBridges.Reason.keptPromise("promise").text(helper: "result(of:)")))
+        #expect(notes.contains("left `result(of: promise)`: " + TestBridges.Reason.keptPromise.text(helper: "result(of:)")))
         #expect(notes.last?.hasPrefix("convert-calls: 8 call(s) converted, 5 left") == true, "\(notes)")
         try Support.expectCompiles([("TestBridges.swift", text)], swiftVersion: swiftVersion)
 
@@ -150,7 +150,7 @@ struct TestBridgesTests {
         let left = { (call: String, reason: TestBridges.Reason, helper: String) in
             #expect(notes.contains("left `\(call)`: " + reason.text(helper: helper)), "\(notes)")
         }
-        left("waitForValue(promise)", .keptPromise("promise"), "waitForValue(_:)")
+        left("waitForValue(promise)", .keptPromise, "waitForValue(_:)")
         left("waitForValue(clinic.booking(5))", .optionalRead(name: "booking", use: "guard let booking else { return }"), "waitForValue(_:)")
         left("waitForValue(clinic.slots(6))", .optionalRead(name: "slots", use: "slots.map"), "waitForValue(_:)")
         left("awaitError(clinic.booking(-2))", .declarationMoved("let requests = clinic.requests"), "awaitError(_:)")

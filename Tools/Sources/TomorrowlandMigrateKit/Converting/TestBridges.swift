@@ -250,7 +250,7 @@ enum TestBridges {
     enum Reason: Error {
         case otherUse, errorMayBeNil, untypedError, optionalValue, conformer, nestedOptional
         /// The promise is a name, not a call: kept in a `let` (`let p = f()` … `h(p)`).
-        case keptPromise(String)
+        case keptPromise
         /// A later read of the helper's optional value or error (`x`) that is not an assertion's argument read through `x?`.
         case optionalRead(name: String, use: String)
         /// A helper's call outside the body of a synchronous `test…()` method.
@@ -266,8 +266,8 @@ enum TestBridges {
             case .otherUse:
                 return "a test reads `\(helper)` in a way convert-calls does not rewrite (it rewrites a `let` of the value, "
                     + "an assertion's first argument, a typed error's `XCTAssertEqual`, at the top level of the test)"
-            case .keptPromise(let name):
-                return "`\(helper)` waits for `\(name)`, a promise the test keeps (started earlier, cancelled or read as a promise): "
+            case .keptPromise:
+                return "`\(helper)` waits for a promise the test keeps in a variable (started earlier, cancelled or read as a promise): "
                     + "the test checks the promise itself, which the twin does not return"
             case .optionalRead(let name, let use):
                 return "the test reads `\(name)`, the optional of `\(helper)`, as an optional (`\(use)`): "
@@ -557,8 +557,8 @@ extension TestBridges {
                     }
                     let spelled = "\(helper)(\(helperCall.arguments.first?.label?.text ?? "_"):)"
                     let reason: Reason
-                    if let name = argument.as(DeclReferenceExprSyntax.self) {
-                        reason = .keptPromise(name.baseName.text)
+                    if argument.is(DeclReferenceExprSyntax.self) {
+                        reason = .keptPromise
                     } else if let promiseCall = argument.as(FunctionCallExprSyntax.self) {
                         reason = .noCounterpart(ConvertCalls.shortText(of: promiseCall.calledExpression))
                     } else {
