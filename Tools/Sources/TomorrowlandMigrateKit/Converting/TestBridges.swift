@@ -251,6 +251,8 @@ enum TestBridges {
         case otherUse, errorMayBeNil, untypedError, optionalValue, conformer, nestedOptional
         /// The promise is a name, not a call: kept in a `let` (`let p = f()` … `h(p)`).
         case keptPromise
+        /// The `.inner` promise of a TokenPromise (`value(of: tracker.start().inner)`).
+        case tokenPromise
         /// A later read of the helper's optional value or error (`x`) that is not an assertion's argument read through `x?`.
         case optionalRead(name: String, use: String)
         /// A helper's call outside the body of a synchronous `test…()` method.
@@ -269,6 +271,9 @@ enum TestBridges {
             case .keptPromise:
                 return "`\(helper)` waits for a promise the test keeps in a variable (started earlier, cancelled or read as a promise): "
                     + "the test checks the promise itself, which the twin does not return"
+            case .tokenPromise:
+                return "`\(helper)` waits for the `.inner` promise of a TokenPromise: a test of the token's promise, "
+                    + "which the twin does not return"
             case .optionalRead(let name, let use):
                 return "the test reads `\(name)`, the optional of `\(helper)`, as an optional (`\(use)`): "
                     + "awaited, it is not optional (`\(name)?.x` in an assertion's argument converts)"
@@ -557,7 +562,10 @@ extension TestBridges {
                     }
                     let spelled = "\(helper)(\(helperCall.arguments.first?.label?.text ?? "_"):)"
                     let reason: Reason
-                    if argument.is(DeclReferenceExprSyntax.self) {
+                    let member = argument.as(MemberAccessExprSyntax.self)
+                    if member?.declName.baseName.text == "inner" {
+                        reason = .tokenPromise
+                    } else if argument.is(DeclReferenceExprSyntax.self) {
                         reason = .keptPromise
                     } else if let promiseCall = argument.as(FunctionCallExprSyntax.self) {
                         reason = .noCounterpart(ConvertCalls.shortText(of: promiseCall.calledExpression))
