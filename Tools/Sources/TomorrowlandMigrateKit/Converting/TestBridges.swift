@@ -253,6 +253,8 @@ enum TestBridges {
         case keptPromise
         /// The `.inner` promise of a TokenPromise (`value(of: tracker.start().inner)`).
         case tokenPromise
+        /// A promise that is not a plain call: a property, a coerced or `try` call.
+        case otherPromise
         /// A later read of the helper's optional value or error (`x`) that is not an assertion's argument read through `x?`.
         case optionalRead(name: String, use: String)
         /// A helper's call outside the body of a synchronous `test…()` method.
@@ -271,6 +273,9 @@ enum TestBridges {
             case .keptPromise:
                 return "`\(helper)` waits for a promise the test keeps in a variable (started earlier, cancelled or read as a promise): "
                     + "the test checks the promise itself, which the twin does not return"
+            case .otherPromise:
+                return "`\(helper)` waits for a promise that is not a plain call of a function with an async counterpart "
+                    + "(a property, a coerced or `try` call)"
             case .tokenPromise:
                 return "`\(helper)` waits for the `.inner` promise of a TokenPromise: a test of the token's promise, "
                     + "which the twin does not return"
@@ -450,6 +455,8 @@ extension TestBridges {
     /// of a promise function with an async counterpart in synchronous code).
     struct Planner {
         let kinds: [String: Kind]
+        /// Each helper's first argument label (nil: `_`): `value(of:)` is a helper, `value(for:)` another function.
+        let firstLabels: [String: String?]
         let helperUSRs: Set<String>
         private var methods: [SyntaxIdentifier: Method] = [:]
         private var order: [SyntaxIdentifier] = []
@@ -457,6 +464,7 @@ extension TestBridges {
         init(sites: [FunctionSite], project: Project) {
             let found = TestBridges.helpers(in: sites)
             kinds = found
+            firstLabels = Dictionary(sites.filter { found[$0.name] != nil }.map { ($0.name, $0.labels.first ?? nil) }) { first, _ in first }
             helperUSRs = Set(sites.filter { found[$0.name] != nil }.compactMap(project.usr(of:)))
         }
 
@@ -467,7 +475,8 @@ extension TestBridges {
         ) -> ConvertCalls.Left? {
             guard !kinds.isEmpty, let argument = call.parent?.as(LabeledExprSyntax.self),
                   let helperCall = argument.parent?.parent?.as(FunctionCallExprSyntax.self), helperCall.arguments.first?.id == argument.id,
-                  let (helper, _) = Calls.calledName(helperCall), let kind = kinds[helper] else { return nil }
+                  let (helper, _) = Calls.calledName(helperCall), let kind = kinds[helper],
+                  helperCall.arguments.first?.label?.text == firstLabels[helper] ?? nil else { return nil }
             if let usr = project.callee(nameAt: Calls.nameOffset(of: helperCall), in: file.path), !helperUSRs.contains(usr) { return nil }
             let leave = { (reason: String) in
                 ConvertCalls.Left(path: file.path, line: file.line(of: call), text: "`\(ConvertCalls.shortText(of: helperCall))`", reason: reason)
@@ -549,9 +558,18 @@ extension TestBridges {
                 let finder = CallFinder(viewMode: .sourceAccurate)
                 finder.walk(file.tree)
                 for helperCall in finder.calls {
-                    guard let (helper, _) = Calls.calledName(helperCall), kinds[helper] != nil,
+                    guard let (helper, base) = Calls.calledName(helperCall), kinds[helper] != nil,
+                          helperCall.arguments.first?.label?.text == firstLabels[helper] ?? nil,
                           let argument = helperCall.arguments.first?.expression else { continue }
-                    if let usr = project.callee(nameAt: Calls.nameOffset(of: helperCall), in: file.path), !helperUSRs.contains(usr) { continue }
+                    // The helper, as the compiler resolves the call; or, where it does not say, a call of its name on
+                    // `self` (not an enum case pattern `.value(let v)`, not another type's method).
+                    if let usr = project.callee(nameAt: Calls.nameOffset(of: helperCall), in: file.path) {
+                        guard helperUSRs.contains(usr) else { continue }
+                    } else if let base, base.trimmedDescription != "self" {
+                        continue
+                    } else if base == nil, !helperCall.calledExpression.is(DeclReferenceExprSyntax.self) {
+                        continue
+                    }
                     // The helpers' own calls of each other (`value(of:)` built on `result(of:)`).
                     var enclosing = helperCall.parent
                     while let node = enclosing, !node.is(FunctionDeclSyntax.self) { enclosing = node.parent }
@@ -570,7 +588,7 @@ extension TestBridges {
                     } else if let promiseCall = argument.as(FunctionCallExprSyntax.self) {
                         reason = .noCounterpart(ConvertCalls.shortText(of: promiseCall.calledExpression))
                     } else {
-                        reason = .otherUse
+                        reason = .otherPromise
                     }
                     left.append(ConvertCalls.Left(
                         path: file.path, line: file.line(of: helperCall), text: "`\(ConvertCalls.shortText(of: helperCall))`",
