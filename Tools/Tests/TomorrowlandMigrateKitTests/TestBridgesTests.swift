@@ -157,6 +157,8 @@ struct TestBridgesTests {
         left("waitForValue(clinic.nickname())", .nestedOptional, "waitForValue(_:)")
         // `peek` records no failure on an error: not a helper, its call not counted.
         #expect(!notes.contains { $0.contains("peek(") }, "\(notes)")
+        // Nor a method that has a helper's name and another label.
+        #expect(!notes.contains { $0.contains("waitForValue(for:") }, "\(notes)")
         #expect(notes.last?.hasPrefix("convert-calls: 7 call(s) converted, 5 left") == true, "\(notes)")
         try Support.expectCompiles([("TestHelpers.swift", text)], swiftVersion: swiftVersion)
 

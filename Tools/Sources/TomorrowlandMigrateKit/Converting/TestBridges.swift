@@ -464,8 +464,14 @@ extension TestBridges {
         init(sites: [FunctionSite], project: Project) {
             let found = TestBridges.helpers(in: sites)
             kinds = found
-            firstLabels = Dictionary(sites.filter { found[$0.name] != nil }.map { ($0.name, $0.labels.first ?? nil) }) { first, _ in first }
-            helperUSRs = Set(sites.filter { found[$0.name] != nil }.compactMap(project.usr(of:)))
+            // The helpers themselves, not the other functions of their names (`value(for:)` beside `value(of:)`).
+            let results = Set(found.filter { $0.value == .result }.keys)
+            let helperSites = sites.filter { site in
+                found[site.name] != nil && (TestBridges.isResultHelper(site) || TestBridges.derivedKind(site, resultHelpers: results) != nil
+                    || TestBridges.standaloneKind(site) != nil)
+            }
+            firstLabels = Dictionary(helperSites.map { ($0.name, $0.labels.first ?? nil) }) { first, _ in first }
+            helperUSRs = Set(helperSites.compactMap(project.usr(of:)))
         }
 
         /// Plans `call` when it is the promise argument of a helper in a synchronous XCTest method; the
