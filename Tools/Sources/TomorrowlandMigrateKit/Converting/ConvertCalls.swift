@@ -158,6 +158,7 @@ public enum ConvertCalls {
             }
         }
         changes += tests.changes(twinned: Set(targets.values.map(\.promise.name)), project: project)
+        left += tests.otherCalls(in: set.files, twinned: Set(targets.keys), project: project)
         return (changes, left)
     }
 

@@ -37,19 +37,7 @@ enum TestBridges {
               first.type.trimmedDescription.hasPrefix("Promise<"), parameters.dropFirst().allSatisfy({ $0.defaultValue != nil }),
               let returned = signature.returnClause?.type.trimmedDescription,
               returned.hasPrefix("PromiseResult<"), returned.hasSuffix(">?"), let body = site.decl.body else { return false }
-        let text = body.description
-        guard text.contains("wait(for:") || text.contains("waitForExpectations(") else { return false }
-        let name = (first.secondName ?? first.firstName).text
-        let uses = NameReferences(name: name)
-        uses.walk(body)
-        // Every use observes it on `.immediate`: nothing chains on it, cancels it or keeps it.
-        return !uses.found.isEmpty && uses.found.allSatisfy { reference in
-            guard let member = reference.parent?.as(MemberAccessExprSyntax.self), member.base?.id == reference.id,
-                  ["always", "tap"].contains(member.declName.baseName.text),
-                  let call = member.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == member.id,
-                  let context = call.arguments.first, context.label?.text == "on" else { return false }
-            return context.expression.trimmedDescription == ".immediate"
-        }
+        return observesOnlyOnImmediate((first.secondName ?? first.firstName).text, in: body)
     }
 
     /// A synchronous `test…()` method of a type (what XCTest runs), and the statements of its
@@ -110,13 +98,13 @@ enum TestBridges {
         case error
     }
 
-    /// The helpers of `sites`: result helpers, and the value and error helpers built on them.
+    /// The helpers of `sites`: result helpers, the value and error helpers built on them, and those that wait on their own.
     static func helpers(in sites: [FunctionSite]) -> [String: Kind] {
         var kinds: [String: Kind] = [:]
         for site in sites where isResultHelper(site) { kinds[site.name] = .result }
         let results = Set(kinds.keys)
         for site in sites where kinds[site.name] == nil {
-            if let kind = derivedKind(site, resultHelpers: results) { kinds[site.name] = kind }
+            if let kind = derivedKind(site, resultHelpers: results) ?? standaloneKind(site) { kinds[site.name] = kind }
         }
         return kinds
     }
@@ -158,6 +146,13 @@ enum TestBridges {
         case hoist(replaced: Range<Int>, form: String, removingTry: Range<Int>? = nil)
         /// `XCTAssertEqual(result(of: f())?.error, .x)`, `XCTAssertEqual(error(of: f()), .x)`.
         case expectError(FunctionCallExprSyntax)
+        /// `let x = waitForValue(f())` (a value helper's optional): `value` becomes `try await f()`, and the
+        /// later reads of `x` read it as not optional (`nonOptionalReads`).
+        case bindOptional(value: ExprSyntax, name: String)
+        /// `let x = waitForError(f())`: a do/catch whose `catch let x as E` holds the statements up to the last read of `x`.
+        case catchError(name: String)
+        /// `catchError` resolved (`TestBridges.catchBlock`): the text that replaces `range`, the call's name at `callOffset` in it.
+        case replace(range: Range<Int>, text: String, callOffset: Int)
     }
 
     /// The assertions whose first argument a value may come from: each records a failure when
@@ -188,12 +183,22 @@ enum TestBridges {
             }
             guard member.declName.baseName.text == "value" else { return .failure(.otherUse) }
         case .error:
+            if let name = letName(bound: outer, in: statement) { return .success(.catchError(name: name)) }
             guard let assertion = firstArgument(outer, of: ["XCTAssertEqual"], in: statement) else { return .failure(.otherUse) }
             return .success(.expectError(assertion))
         case .value(let throwing):
             if !throwing, let chained = helperCall.parent?.as(OptionalChainingExprSyntax.self) { read = ExprSyntax(chained) }
         }
         let form = kind == .result ? "try?" : "try"
+        if kind == .value(throwing: false), read.id == outer.id, let name = letName(bound: read, in: statement) {
+            return .success(.bindOptional(value: read, name: name))
+        }
+        // `_ = try value(of: f())`, `_ = waitForValue(f())`: `_ = try await f()`.
+        if kind != .result, read.id == outer.id, let sequence = read.parent?.as(ExprListSyntax.self)?.parent?.as(SequenceExprSyntax.self),
+           statement.item.as(SequenceExprSyntax.self)?.id == sequence.id, sequence.elements.count == 3,
+           sequence.elements.first?.is(DiscardAssignmentExprSyntax.self) == true, sequence.elements.last?.id == read.id {
+            return .success(.bind(value: read, form: form))
+        }
         if let binding = read.parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self), read.id == outer.id || kind == .result,
            binding.typeAnnotation == nil, kind != .value(throwing: false),
            let variable = binding.parent?.parent?.as(VariableDeclSyntax.self), variable.bindings.count == 1,
@@ -223,6 +228,15 @@ enum TestBridges {
         return .success(.hoist(replaced: replaced, form: form, removingTry: removingTry))
     }
 
+    /// The name `let name = expression` (the statement itself, one binding, no type) binds.
+    static func letName(bound expression: ExprSyntax, in statement: CodeBlockItemSyntax) -> String? {
+        guard let binding = expression.parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self),
+              binding.typeAnnotation == nil, let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+              let variable = binding.parent?.parent?.as(VariableDeclSyntax.self), variable.bindings.count == 1,
+              variable.bindingSpecifier.text == "let", statement.item.as(VariableDeclSyntax.self)?.id == variable.id else { return nil }
+        return name
+    }
+
     /// The assertion (one of `names`, the statement itself) whose first, unlabelled argument is `expression`.
     static func firstArgument(_ expression: ExprSyntax, of names: Set<String>, in statement: CodeBlockItemSyntax) -> FunctionCallExprSyntax? {
         guard let argument = expression.parent?.as(LabeledExprSyntax.self), argument.label == nil,
@@ -234,23 +248,60 @@ enum TestBridges {
 
     /// Why a helper's call stays.
     enum Reason: Error {
-        case otherUse, errorMayBeNil, untypedError, optionalValue, conformer
+        case otherUse, errorMayBeNil, untypedError, optionalValue, conformer, nestedOptional
+        /// The promise is a name, not a call: kept in a `let` (`let p = f()` … `h(p)`).
+        case keptPromise
+        /// The `.inner` promise of a TokenPromise (`value(of: tracker.start().inner)`).
+        case tokenPromise
+        /// A promise that is not a plain call: a property, a coerced or `try` call.
+        case otherPromise
+        /// A later read of the helper's optional value or error (`x`) that is not an assertion's argument read through `x?`.
+        case optionalRead(name: String, use: String)
+        /// A helper's call outside the body of a synchronous `test…()` method.
+        case outsideTest
+        /// The promise comes from a call of a function without an async counterpart.
+        case noCounterpart(String)
+        /// A declaration between the error helper's call and the last read of its error (it would move into the `catch`).
+        case declarationMoved(String)
 
+        /// The reason, `helper` spelled with its first label (`result(of:)`, `waitForValue(_:)`).
         func text(helper: String) -> String {
             switch self {
             case .otherUse:
-                return "a test reads `\(helper)(of:)` in a way convert-calls does not rewrite (it rewrites a `let` of the value, "
+                return "a test reads `\(helper)` in a way convert-calls does not rewrite (it rewrites a `let` of the value, "
                     + "an assertion's first argument, a typed error's `XCTAssertEqual`, at the top level of the test)"
+            case .keptPromise:
+                return "`\(helper)` waits for a promise the test keeps in a variable (started earlier, cancelled or read as a promise): "
+                    + "the test checks the promise itself, which the twin does not return"
+            case .otherPromise:
+                return "`\(helper)` waits for a promise that is not a plain call of a function with an async counterpart "
+                    + "(a property, a coerced or `try` call)"
+            case .tokenPromise:
+                return "`\(helper)` waits for the `.inner` promise of a TokenPromise: a test of the token's promise, "
+                    + "which the twin does not return"
+            case .optionalRead(let name, let use):
+                return "the test reads `\(name)`, the optional of `\(helper)`, as an optional (`\(use)`): "
+                    + "awaited, it is not optional (`\(name)?.x` in an assertion's argument converts)"
+            case .outsideTest:
+                return "`\(helper)` is called outside the body of a synchronous `test…()` method (in a closure, "
+                    + "an async test or another function): only a test's own statements are rewritten"
+            case .noCounterpart(let function):
+                return "`\(helper)` waits for a promise of `\(function)`, which has no async counterpart"
+            case .declarationMoved(let declaration):
+                return "`\(declaration)` sits between `\(helper)` and the last read of its error: it would move into the `catch`"
             case .errorMayBeNil:
-                return "`XCTAssertEqual` of `\(helper)(of:)?.error` with an expected value that may be nil (a literal or a case converts)"
+                return "`XCTAssertEqual` of `\(helper)?.error` with an expected value that may be nil (a literal or a case converts)"
             case .conformer:
                 return "a conformer's method, reached through its requirement's twin: its promise version stays as the witness, "
                     + "and convert-body gives it an async method of its own only while nothing calls that twin on its type"
             case .optionalValue:
-                return "`\(helper)(of:)?.value` of a promise whose value is optional, or of a type the compiler does not spell: "
+                return "`\(helper)?.value` of a promise whose value is optional, or of a type the compiler does not spell: "
                     + "`try? await` would flatten an optional (`.some(nil)` reads as a failure)"
+            case .nestedOptional:
+                return "`\(helper)` of a promise whose value is optional, or of a type the compiler does not spell: the helper's "
+                    + "optional nests it (`.some(nil)`), and the reads of the awaited value would read one optional less"
             case .untypedError:
-                return "the error of `\(helper)(of:)`'s promise is untyped or NoError: a typed `catch` cannot tell it from cancellation"
+                return "the error of `\(helper)`'s promise is untyped or NoError: a typed `catch` cannot tell it from cancellation"
             }
         }
     }
@@ -288,6 +339,8 @@ extension TestBridges {
         var expectations: [PlannedChange.Expectation] = []
         var calls: [String] = []
         var names: Set<String> = []
+        /// The ranges replaced as a whole (an error helper's do/catch): no other call in them is rewritten.
+        var blocks: [Range<Int>] = []
 
         init(function: FunctionDeclSyntax, file: ParsedFile) {
             self.function = function
@@ -387,6 +440,12 @@ extension TestBridges {
                 let end = statement.endPositionBeforeTrailingTrivia.utf8Offset
                 edits.append(TextEdit(start: statementStart, end: end, text: lines.joined(separator: "\n")))
                 expectations.append(expect(edits.count - 1, lines[0].utf8.count + 1 + (indent + "    _ = try await ").utf8.count + nameInCall))
+            case .replace(let range, let text, let callOffset):
+                edits.append(TextEdit(start: range.lowerBound, end: range.upperBound, text: text))
+                expectations.append(expect(edits.count - 1, callOffset + nameInCall))
+                blocks.append(range)
+            case .bindOptional, .catchError:
+                return
             }
             calls.append(ConvertCalls.shortText(of: call))
         }
@@ -396,6 +455,8 @@ extension TestBridges {
     /// of a promise function with an async counterpart in synchronous code).
     struct Planner {
         let kinds: [String: Kind]
+        /// Each helper's first argument label (nil: `_`): `value(of:)` is a helper, `value(for:)` another function.
+        let firstLabels: [String: String?]
         let helperUSRs: Set<String>
         private var methods: [SyntaxIdentifier: Method] = [:]
         private var order: [SyntaxIdentifier] = []
@@ -403,7 +464,14 @@ extension TestBridges {
         init(sites: [FunctionSite], project: Project) {
             let found = TestBridges.helpers(in: sites)
             kinds = found
-            helperUSRs = Set(sites.filter { found[$0.name] != nil }.compactMap(project.usr(of:)))
+            // The helpers themselves, not the other functions of their names (`value(for:)` beside `value(of:)`).
+            let results = Set(found.filter { $0.value == .result }.keys)
+            let helperSites = sites.filter { site in
+                found[site.name] != nil && (TestBridges.isResultHelper(site) || TestBridges.derivedKind(site, resultHelpers: results) != nil
+                    || TestBridges.standaloneKind(site) != nil)
+            }
+            firstLabels = Dictionary(helperSites.map { ($0.name, $0.labels.first ?? nil) }) { first, _ in first }
+            helperUSRs = Set(helperSites.compactMap(project.usr(of:)))
         }
 
         /// Plans `call` when it is the promise argument of a helper in a synchronous XCTest method; the
@@ -414,24 +482,31 @@ extension TestBridges {
             guard !kinds.isEmpty, let argument = call.parent?.as(LabeledExprSyntax.self),
                   let helperCall = argument.parent?.parent?.as(FunctionCallExprSyntax.self), helperCall.arguments.first?.id == argument.id,
                   let (helper, _) = Calls.calledName(helperCall), let kind = kinds[helper],
-                  let function = TestBridges.testMethod(around: Syntax(helperCall)) else { return nil }
+                  helperCall.arguments.first?.label?.text == firstLabels[helper] ?? nil else { return nil }
             if let usr = project.callee(nameAt: Calls.nameOffset(of: helperCall), in: file.path), !helperUSRs.contains(usr) { return nil }
             let leave = { (reason: String) in
                 ConvertCalls.Left(path: file.path, line: file.line(of: call), text: "`\(ConvertCalls.shortText(of: helperCall))`", reason: reason)
             }
+            guard let function = TestBridges.testMethod(around: Syntax(helperCall)) else {
+                return leave(Reason.outsideTest.text(helper: "\(helper)(\(helperCall.arguments.first?.label?.text ?? "_"):)"))
+            }
             // A conformer's method reaches the requirement's twin: its promise version stays (the witness), and a
             // call of that twin on its type would keep convert-body from giving it an async method of its own.
             if pair.promise.inProtocol, project.callee(nameAt: Calls.nameOffset(of: call), in: file.path) != pair.promiseUSR {
-                return leave(Reason.conformer.text(helper: helper))
+                return leave(Reason.conformer.text(helper: "\(helper)(\(helperCall.arguments.first?.label?.text ?? "_"):)"))
             }
             let (bridgeThrows, directThrows) = (ConvertCalls.bridgeThrows(promiseSite), ConvertCalls.thrown(by: pair.async))
             guard bridgeThrows == directThrows else { return leave(ConvertCalls.Reason.thrown(bridge: bridgeThrows, direct: directThrows)) }
             guard let statement = TestBridges.topLevelStatement(of: Syntax(helperCall), in: function) else {
-                return leave(Reason.otherUse.text(helper: helper))
+                return leave(Reason.otherUse.text(helper: "\(helper)(\(helperCall.arguments.first?.label?.text ?? "_"):)"))
             }
-            let shape: Shape
+            let spelled = "\(helper)(\(helperCall.arguments.first?.label?.text ?? "_"):)"
+            if methods[function.id]?.blocks.contains(where: { $0.contains(statement.positionAfterSkippingLeadingTrivia.utf8Offset) }) == true {
+                return leave(Reason.otherUse.text(helper: spelled))
+            }
+            var shape: Shape
             switch TestBridges.shape(of: helperCall, kind: kind, in: statement) {
-            case .failure(let reason): return leave(reason.text(helper: helper))
+            case .failure(let reason): return leave(reason.text(helper: spelled))
             case .success(let found): shape = found
             }
             let nameOffset = Calls.nameOffset(of: call)
@@ -439,15 +514,34 @@ extension TestBridges {
                 project.compiledFile(file.path)?.call(calleeAt: nameOffset).flatMap { PromiseType(compiled: spelled, mangled: $0.type, written: spelled) }
             }
             var error: String?
+            var reads: [TextEdit] = []
+            let optionalValue = compiled.map({ $0.value.hasSuffix("?") || $0.value.hasPrefix("Optional<") }) != false
             switch shape {
-            case .expectError:
-                guard let compiled, !compiled.hasUntypedError, !compiled.hasNoError else { return leave(Reason.untypedError.text(helper: helper)) }
+            case .expectError, .catchError:
+                guard let compiled, !compiled.hasUntypedError, !compiled.hasNoError else { return leave(Reason.untypedError.text(helper: spelled)) }
                 error = compiled.error
+                if case .catchError(let name) = shape {
+                    let indent = Twins.indentation(of: statement, in: file)
+                    switch TestBridges.catchBlock(
+                        name: name, statement: statement, call: call.trimmedDescription, error: compiled.error, indent: indent, in: function, file: file
+                    ) {
+                    case .failure(let reason): return leave(reason.text(helper: spelled))
+                    case .success(let block): shape = .replace(range: block.range, text: block.text, callOffset: block.callOffset)
+                    }
+                }
             case .bind(_, let form), .hoist(_, let form, _):
                 // `try?` flattens an optional value: its nil would read as a failure's. So the value's type must be known.
-                if form == "try?", compiled.map({ $0.value.hasSuffix("?") || $0.value.hasPrefix("Optional<") }) != false {
-                    return leave(Reason.optionalValue.text(helper: helper))
+                if form == "try?", optionalValue { return leave(Reason.optionalValue.text(helper: spelled)) }
+            case .bindOptional(let value, let name):
+                // The helper's `T?` of an optional `T` nests one: `try await` would not give the reads what they read.
+                if optionalValue { return leave(Reason.nestedOptional.text(helper: spelled)) }
+                switch TestBridges.nonOptionalReads(of: name, after: statement, in: function) {
+                case .failure(let reason): return leave(reason.text(helper: spelled))
+                case .success(let edits): reads = edits
                 }
+                shape = .bind(value: value, form: "try")
+            case .replace:
+                break
             }
             if methods[function.id] == nil {
                 methods[function.id] = Method(function: function, file: file)
@@ -457,7 +551,58 @@ extension TestBridges {
             methods[function.id]!.add(
                 shape, call: call, statement: statement, error: error, target: pair.asyncUSR, meaning: "\(meaning) (\(pair.async.signature))"
             )
+            methods[function.id]!.edits += reads
             return nil
+        }
+
+        /// The calls of a helper in `files` whose promise is not a call of a function in `twinned` (those are
+        /// planned, or listed, one by one): each listed with its reason, so that every call through a helper counts.
+        func otherCalls(in files: [ParsedFile], twinned: Set<String>, project: Project) -> [ConvertCalls.Left] {
+            guard !kinds.isEmpty else { return [] }
+            var left: [ConvertCalls.Left] = []
+            for file in files {
+                let finder = CallFinder(viewMode: .sourceAccurate)
+                finder.walk(file.tree)
+                for helperCall in finder.calls {
+                    guard let (helper, base) = Calls.calledName(helperCall), kinds[helper] != nil,
+                          helperCall.arguments.first?.label?.text == firstLabels[helper] ?? nil,
+                          let argument = helperCall.arguments.first?.expression else { continue }
+                    // The helper, as the compiler resolves the call; or, where it does not say, a call of its name on
+                    // `self` (not an enum case pattern `.value(let v)`, not another type's method).
+                    if let usr = project.callee(nameAt: Calls.nameOffset(of: helperCall), in: file.path) {
+                        guard helperUSRs.contains(usr) else { continue }
+                    } else if let base, base.trimmedDescription != "self" {
+                        continue
+                    } else if base == nil, !helperCall.calledExpression.is(DeclReferenceExprSyntax.self) {
+                        continue
+                    }
+                    // The helpers' own calls of each other (`value(of:)` built on `result(of:)`).
+                    var enclosing = helperCall.parent
+                    while let node = enclosing, !node.is(FunctionDeclSyntax.self) { enclosing = node.parent }
+                    if let function = enclosing?.as(FunctionDeclSyntax.self), kinds[function.name.text] != nil { continue }
+                    if let promiseCall = argument.as(FunctionCallExprSyntax.self),
+                       let callee = project.callee(nameAt: Calls.nameOffset(of: promiseCall), in: file.path), twinned.contains(callee) {
+                        continue
+                    }
+                    let spelled = "\(helper)(\(helperCall.arguments.first?.label?.text ?? "_"):)"
+                    let reason: Reason
+                    let member = argument.as(MemberAccessExprSyntax.self)
+                    if member?.declName.baseName.text == "inner" {
+                        reason = .tokenPromise
+                    } else if argument.is(DeclReferenceExprSyntax.self) {
+                        reason = .keptPromise
+                    } else if let promiseCall = argument.as(FunctionCallExprSyntax.self) {
+                        reason = .noCounterpart(ConvertCalls.shortText(of: promiseCall.calledExpression))
+                    } else {
+                        reason = .otherPromise
+                    }
+                    left.append(ConvertCalls.Left(
+                        path: file.path, line: file.line(of: helperCall), text: "`\(ConvertCalls.shortText(of: helperCall))`",
+                        reason: reason.text(helper: spelled)
+                    ))
+                }
+            }
+            return left
         }
 
         /// One change per test method; in each, the calls of `twinned` functions that nothing pins are pinned.
@@ -498,7 +643,7 @@ private final class WaitFinder: SyntaxVisitor {
 }
 
 /// The references to one name in what it walks.
-private final class NameReferences: SyntaxVisitor {
+final class NameReferences: SyntaxVisitor {
     let name: String
     var found: [DeclReferenceExprSyntax] = []
 
