@@ -36,11 +36,12 @@ struct ConvertBodyIssue39Tests {
                         let result: PromiseResult<Int, Swift.Error>
             """), "\(text)")
         #expect(text.contains("return try await StdPromise(on: .immediate) { try await untimed() }.timeout(on: .utility, delay: seconds).value"))
-        // `then(with: self)`: the owner is the twin's `self`; the token's step still checks it; an assignment stays one.
+        // `then(with: self)`: the owner is the twin's `self`; the token's step still checks it; an assignment stays one;
+        // the `then` 1.x enqueued on `.main` runs after the call (`Task.yieldingAfter`: the wrapper starts the twin at once).
         #expect(text.contains("""
                     loading = true
                     let validity = token.validity()
-                    let value = try await feed.titles(limit: 2)
+                    let value = try await Task.yieldingAfter { try await feed.titles(limit: 2) }
                     self.show(value)
                     guard validity.isValid else { throw CancellationError() }
                     self.loading = false
