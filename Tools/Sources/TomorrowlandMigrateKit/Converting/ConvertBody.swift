@@ -488,35 +488,6 @@ public enum ConvertBody {
         return edits
     }
 
-    /// Where the requirement's twin (in the protocol's extension) is called on the conformer's
-    /// own type (or on a receiver whose type the compiler did not say): a conformer's async method
-    /// would take those calls. Nil when there is none.
-    static func callsOfRequirementTwin(
-        on site: FunctionSite, twins: [FunctionSite], project: Project, callers: (String) -> [(path: String, offset: Int)]
-    ) -> String? {
-        guard let container = site.container else { return nil }
-        let mangled = "\(container.utf8.count)\(container)"
-        // A mangled name may spell a word of the type's name as a reference to an earlier one
-        // (`LedgerStore` in module `LedgerCore`: `0A5Store`): its last word counts too (a call on
-        // another type with that last word then counts as well: the chain is left, never wrongly converted).
-        var lastWord = ""
-        for character in container.reversed() {
-            lastWord.insert(character, at: lastWord.startIndex)
-            if character.isUppercase { break }
-        }
-        let mangledWord = "\(lastWord.utf8.count)\(lastWord)"
-        for twin in twins {
-            guard let usr = project.usr(of: twin) else { return "its requirement's twin is not known to the compiler" }
-            for place in callers(usr) {
-                let receiver = project.compiler?.file(place.path)?.call(calleeAt: place.offset)?.receiverType
-                guard receiver == nil || receiver!.contains(mangled) || receiver!.contains(mangledWord) else { continue }
-                let text = (try? String(contentsOfFile: place.path, encoding: .utf8)) ?? ""
-                return "\(place.path):\(EditProof.line(of: place.offset, in: text))"
-            }
-        }
-        return nil
-    }
-
     /// The async method of a protocol requirement's implementation: the twin `add-async-twins`
     /// writes for a function (its signature, `nonisolated(nonsending)`, the original's doc comment
     /// and the twin's note), with `body` (a block) for its body; without the leading indentation.
