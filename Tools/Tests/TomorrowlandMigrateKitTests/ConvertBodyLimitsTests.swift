@@ -107,3 +107,49 @@ struct ConvertBodyLimitsTests {
         #expect(notes.contains { $0.hasPrefix(reason + "`Box`") && $0.contains("Stores.swift:") }, "\(notes)")
     }
 }
+
+extension ConvertBodyLimitsTests {
+    @Test("a generic function's handler keeps its typed error: the compiler's `Promise<A, NetError>` spelled with the function's `T`",
+          arguments: [5, 6])
+    func genericHandler(swiftVersion: Int) throws {
+        let (text, notes) = try Self.convertedInBothModes("""
+            import Foundation
+            import Tomorrowland
+            import TomorrowlandAsync
+
+            enum NetError: Error {
+                case transient, fatal
+
+                var isTransient: Bool { self == .transient }
+            }
+
+            func retrying<T>(attempts: Int, _ make: @escaping @Sendable () -> Promise<T, NetError>) -> Promise<T, NetError> {
+                make().flatMapError(on: .immediate) { error -> Promise<T, NetError> in
+                    guard error.isTransient, attempts > 1 else {
+                        return Promise(rejected: error)
+                    }
+                    return retrying(attempts: attempts - 1, make)
+                }
+            }
+            """, path: "Retry.swift", swiftVersion: swiftVersion)
+        #expect(notes.last == "convert-body: 1 of 1 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        // Only the promise's error reaches the handler, as in 1.x: a cancellation goes on.
+        #expect(text.contains("""
+                do {
+                    return try await make().value
+                } catch let error as NetError {
+                    guard error.isTransient, attempts > 1 else {
+                        throw error
+                    }
+                    return try await retrying(attempts: attempts - 1, make).value
+                }
+            """), "\(text)")
+    }
+
+    @Test("the demangler's placeholders, by depth and index")
+    func placeholders() {
+        #expect(ConvertBody.naming(placeholders: "Promise<A, HubError>", levels: [["T"]]) == "Promise<T, HubError>")
+        #expect(ConvertBody.naming(placeholders: "Promise<[A: B1], Outer.A>", levels: [["Key"], ["Value", "V"]]) == "Promise<[Key: V], Outer.A>")
+        #expect(ConvertBody.naming(placeholders: "Promise<B, E>", levels: [["T"]]) == nil)
+    }
+}

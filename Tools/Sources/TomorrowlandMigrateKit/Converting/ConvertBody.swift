@@ -162,7 +162,7 @@ public enum ConvertBody {
                 callerIsolatedContexts: callerIsolated, mainContexts: onMain, storedContexts: storedContexts(of: site.container, in: set),
                 parameterNames: Set(site.decl.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }),
                 typedError: promise.hasUntypedError || promise.hasNoError ? "" : promise.error, tokenPromise: tokenPromise, functionPromise: promise,
-                typeOfCall: { call in project.compiler?.spelledPromiseType(ofCallAt: Calls.nameOffset(of: call), in: site.file.path) }
+                typeOfCall: { call in spelledPromiseType(ofCallAt: Calls.nameOffset(of: call), in: site, project: project) }
             )
             switch conversion.convert(body) {
             case .failure(let left):
