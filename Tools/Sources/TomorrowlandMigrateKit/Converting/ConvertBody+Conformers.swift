@@ -1,10 +1,21 @@
 // `convert-body` on a protocol requirement's implementation: where the requirement's twin is
-// called on the conformer's own type, which a new async method of the conformer would take.
+// called on the conformer's own type, which a new async method of the conformer takes when
+// that keeps what runs.
+
+import SwiftSyntax
 
 extension ConvertBody {
-    /// Where the requirement's twin (in the protocol's extension) is called on the conformer's
-    /// own type (or on a receiver whose type the compiler did not say): a conformer's async method
-    /// would take those calls. Nil when there is none.
+    /// Why a conformer's new async method cannot take the calls of its requirement's twin.
+    struct Unmoved: Error {
+        let text: String
+    }
+
+    /// The calls of the requirement's twin (in the protocol's extension) on the conformer's own
+    /// type, which a new async method of the conformer takes: the same work, without the trip
+    /// through the promise requirement and its wrapper (its Task awaits that very method). A
+    /// failure, with the place, where that could change what runs: a call on a receiver whose
+    /// type the compiler did not say, or on a class that is not final (a subclass's override of
+    /// the promise version would no longer be reached).
     ///
     /// The conformer's type is the compiler's: the nominal type whose USR starts the method's
     /// USR (`s:11HomeHubCore10BLEScannerC` for `BLEScanner.scan(for:)`), so a receiver is that
@@ -14,18 +25,72 @@ extension ConvertBody {
     /// whose name shares a word with it is not. (A subclass's calls would reach the new method
     /// too: the proof finds those, as a reference that changes its meaning.)
     static func callsOfRequirementTwin(
-        on site: FunctionSite, twins: [FunctionSite], project: Project, callers: (String) -> [(path: String, offset: Int)]
-    ) -> String? {
-        guard site.container != nil else { return nil }
-        guard let nominal = nominalMangling(of: site, project: project) else { return "the conformer's type is not known to the compiler" }
+        on site: FunctionSite, twins: [FunctionSite], project: Project, callers: (String) -> [(path: String, offset: Int)], set: SourceSet
+    ) -> Result<[(path: String, offset: Int)], Unmoved> {
+        guard let container = site.container else { return .success([]) }
+        guard let nominal = nominalMangling(of: site, project: project) else { return .failure(Unmoved(text: "its type is not known to the compiler")) }
+        var places: [(path: String, offset: Int)] = []
         for twin in twins {
-            guard let usr = project.usr(of: twin) else { return "its requirement's twin is not known to the compiler" }
+            guard let usr = project.usr(of: twin) else { return .failure(Unmoved(text: "its requirement's twin is not known to the compiler")) }
             for place in callers(usr) {
-                let receiver = project.compiler?.file(place.path)?.call(calleeAt: place.offset)?.receiverType
-                if receiver.map({ receiverIs($0, nominal) }) ?? true { return location(place) }
+                guard let receiver = project.compiler?.file(place.path)?.call(calleeAt: place.offset)?.receiverType else {
+                    return .failure(Unmoved(text: "\(location(place)), a receiver of a type the compiler does not say"))
+                }
+                guard receiverIs(receiver, nominal) else { continue }
+                guard !nominal.hasSuffix("C") || isFinalClass(container, in: set) else {
+                    return .failure(Unmoved(text: "\(location(place)); `\(container)` is a class that is not final, whose subclasses' "
+                        + "overrides of the promise version those calls would no longer reach"))
+                }
+                places.append(place)
             }
         }
+        return .success(places)
+    }
+
+    /// The expectations of a conformer's conversion: each call it takes names its new method.
+    static func retargetExpectations(of conversion: Conversion) -> [PlannedChange.Expectation] {
+        guard let offset = conversion.methodOffset else { return [] }
+        return conversion.retargeted.map { place in
+            .init(place: .elsewhere(path: place.path, offset: place.offset), target: .declaration(edit: 0, offset: offset),
+                  meaning: "the async method of `\(conversion.site.container ?? "")`")
+        }
+    }
+
+    /// Where the declaration starts in `text` (blank lines, indentation and a doc comment before
+    /// it): its first modifier or keyword, as the compiler counts it.
+    static func declarationOffset(in text: String) -> Int? {
+        var offset = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.drop { $0 == " " }
+            if !trimmed.isEmpty, !trimmed.hasPrefix("///") {
+                return offset + (line.utf8.count - trimmed.utf8.count)
+            }
+            offset += line.utf8.count + 1
+        }
         return nil
+    }
+
+    /// Whether `name` is declared `final class` (or as an actor, which has no subclass) in `set`.
+    static func isFinalClass(_ name: String, in set: SourceSet) -> Bool {
+        final class Finder: SyntaxVisitor {
+            let name: String
+            var found = false
+            init(name: String) {
+                self.name = name
+                super.init(viewMode: .sourceAccurate)
+            }
+            override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+                if node.name.text == name, node.modifiers.contains(where: { $0.name.text == "final" }) { found = true }
+                return .visitChildren
+            }
+            override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+                if node.name.text == name { found = true }
+                return .visitChildren
+            }
+        }
+        let finder = Finder(name: String(name.split(separator: ".").last ?? ""))
+        for file in set.files where !finder.found { finder.walk(file.tree) }
+        return finder.found
     }
 
     /// `path:line` of a place.
@@ -56,5 +121,16 @@ extension ConvertBody {
             }
         }
         return best.map(String.init)
+    }
+
+    /// `import TomorrowlandAsync` for the file of a conformer's new async method (its `.value`,
+    /// `taskExecutor`), where add-async-twins wrote no twin: nil when the file has it or when a
+    /// conversion already `planned` adds it.
+    static func asyncImport(for site: FunctionSite, planned: [Conversion]) -> TextEdit? {
+        guard let edit = Imports.addAsyncImport(to: site.file)?.edit else { return nil }
+        let added = planned.contains { conversion in
+            conversion.site.file.path == site.file.path && conversion.edits.contains { $0.start == edit.start && $0.text == edit.text }
+        }
+        return added ? nil : edit
     }
 }

@@ -25,6 +25,10 @@ public enum ConvertBody {
         /// For a conversion without a wrapper: the conversions (by summary) whose replaced bodies
         /// held the promise version's other calls. It is proved after them, only if they pass.
         var dependsOn: Set<String> = []
+        /// A conformer's calls of the requirement's twin on its own (final) type, which its new
+        /// async method takes (edit 0, whose declaration starts at `methodOffset` in its text).
+        var retargeted: [(path: String, offset: Int)] = []
+        var methodOffset: Int?
         var summary: String {
             "\(site.signature) at line \(site.line): the chain moved into its async twin"
                 + (withoutWrapper ? ", and the promise version that nothing calls went" : "")
@@ -117,13 +121,18 @@ public enum ConvertBody {
                 continue
             }
             var sendableReason: String?
-            if conformer, let callers, let place = callsOfRequirementTwin(
-                on: site, twins: toolTwins.filter { $0.name == site.name && $0.labels == site.labels && protocols.contains($0.container ?? "") },
-                project: project, callers: callers
-            ) {
-                // Such a call would name the conformer's own async method instead: a change the proof refuses.
-                leave("no async twin of its own; one would take the calls of the requirement's twin on `\(site.container ?? "")` (\(place))")
-                continue
+            var retargeted: [(path: String, offset: Int)] = []
+            if conformer, let callers {
+                switch callsOfRequirementTwin(
+                    on: site, twins: toolTwins.filter { $0.name == site.name && $0.labels == site.labels && protocols.contains($0.container ?? "") },
+                    project: project, callers: callers, set: set
+                ) {
+                case .failure(let reason):
+                    leave("no async twin of its own; one would take the calls of the requirement's twin on `\(site.container ?? "")` (\(reason.text))")
+                    continue
+                case .success(let places):
+                    retargeted = places
+                }
             }
             if conformer, let reason = reasonToLeave(site, promise, project: project) {
                 // Its promise version answers the protocol's callers: it stays, so its wrapper must be written.
@@ -205,6 +214,7 @@ public enum ConvertBody {
                     }
                     let after = site.decl.endPositionBeforeTrailingTrivia.utf8Offset
                     edits = [TextEdit(start: after, end: after, text: "\n\n" + indent + method), wrapperEdit]
+                    edits += asyncImport(for: site, planned: plan.conversions).map { [$0] } ?? []
                 }
                 // Two functions can never claim one twin; if the plan says so, neither text is trusted.
                 let claimed = plan.conversions.filter { $0.site.file.path == site.file.path }.flatMap(\.edits)
@@ -231,7 +241,7 @@ public enum ConvertBody {
                 }
                 plan.conversions.append(Conversion(
                     site: site, edits: edits, scope: start..<end, twinUSR: twin.flatMap(project.usr(of:)), wrapperCallOffset: callOffset,
-                    awaitedThroughTwins: awaited.texts
+                    awaitedThroughTwins: awaited.texts, retargeted: retargeted, methodOffset: twin == nil ? declarationOffset(in: edits[0].text) : nil
                 ))
             }
         }
@@ -596,6 +606,7 @@ extension ConvertBody {
             if let twin = conversion.twinUSR, let offset = conversion.wrapperCallOffset {
                 change.expectations.append(.init(place: .inserted(edit: 1, offset: offset), target: .usr(twin), meaning: "the async twin"))
             }
+            change.expectations += retargetExpectations(of: conversion)
             return change
         }
         let proof = EditProof(oracle: oracle, before: before, paths: paths, set: set)
