@@ -11,7 +11,7 @@ struct ConvertBodyLimitsTests {
     static func convertedInBothModes(_ text: String, path: String, swiftVersion: Int) throws -> (text: String, notes: [String]) {
         let (result, notes, directory) = try ConvertBodyTests.proved(text, path: path, swiftVersion: swiftVersion)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let written = try #require(result.changes.first?.updated)
+        let written = try #require(result.changes.first?.updated, "\(notes)")
         let other = try OracleTests.fixture(swiftVersion: swiftVersion == 6 ? 5 : 6, source: (path: path, text: written))
         defer { try? FileManager.default.removeItem(at: other.directory) }
         let errors = try other.oracle.facts(for: other.set.files.map(\.path)).errors
@@ -164,5 +164,53 @@ extension ConvertBodyLimitsTests {
         #expect(ConvertBody.naming(placeholders: "Promise<A, HubError>", levels: [["T"]]) == "Promise<T, HubError>")
         #expect(ConvertBody.naming(placeholders: "Promise<[A: B1], Outer.A>", levels: [["Key"], ["Value", "V"]]) == "Promise<[Key: V], Outer.A>")
         #expect(ConvertBody.naming(placeholders: "Promise<B, E>", levels: [["T"]]) == nil)
+    }
+}
+
+extension ConvertBodyLimitsTests {
+    @Test("a promise made with a resolver and delayed on the chain's base: its initializer spelled with its type (HomeHub's LoopbackTransport)",
+          arguments: [5, 6])
+    func delayedResolverPromise(swiftVersion: Int) throws {
+        let src = """
+            import Foundation
+            import Tomorrowland
+
+            enum HubError: Error { case offline }
+            typealias HubPromise<T> = Promise<T, HubError>
+
+            protocol Transport: AnyObject, Sendable {
+                func send(_ request: String) -> HubPromise<Data>
+            }
+
+            final class Home: @unchecked Sendable {
+                func record(_ request: String) {}
+                func handle(_ request: String) -> Result<Data, HubError> { .success(Data(request.utf8)) }
+            }
+
+            final class Loopback: Transport {
+                let home = Home()
+                private let latency: TimeInterval = 0.01
+
+                func send(_ request: String) -> HubPromise<Data> {
+                    let home = self.home
+                    home.record(request)
+                    return HubPromise(on: .utility) { resolver in
+                        if resolver.hasRequestedCancel {
+                            resolver.cancel()
+                            return
+                        }
+                        resolver.resolve(with: home.handle(request))
+                    }.delay(on: .utility, latency)
+                }
+            }
+            """
+        let (text, notes) = try Self.convertedInBothModes(src, path: "Loopback.swift", swiftVersion: swiftVersion)
+        #expect(notes.last == "convert-body: 1 of 1 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        #expect(text.contains("""
+                    home.record(request)
+                    return try await (HubPromise(on: .utility) { resolver in
+                        if resolver.hasRequestedCancel {
+            """), "\(text)")
+        #expect(text.contains("    } as Promise<Data, HubError>).delay(on: .utility, latency).value"), "\(text)")
     }
 }

@@ -170,6 +170,7 @@ struct ChainConversion {
         var steps = parsedSteps
         // The compiler's types, read from the original text (the steps are the same, in order).
         var baseSpelled: String?
+        var initializerSpelled: String?
         if let originalLast = original.statements.last,
            let originalExpression = originalLast.item.as(ReturnStmtSyntax.self)?.expression ?? originalLast.item.as(ExprSyntax.self) {
             var originalChained = originalExpression
@@ -179,6 +180,7 @@ struct ChainConversion {
             }
             if let (originalBase, originalSteps) = try? chain(originalChained, allowingCaptures: true), originalSteps.count == steps.count {
                 baseSpelled = originalBase.as(FunctionCallExprSyntax.self).flatMap(typeOfCall)
+                initializerSpelled = Self.initializer(underOperatorOf: originalBase).flatMap(typeOfCall)
                 var baseType = originalBase.as(FunctionCallExprSyntax.self).flatMap(typeOfCall).flatMap(Self.promiseType(spelled:))
                 for index in steps.indices {
                     steps[index].baseType = baseType
@@ -225,6 +227,9 @@ struct ChainConversion {
            Self.consuming(locals.consumable, in: base).trimmedDescription == base.trimmedDescription {
             let text = Self.dedented(base.trimmedDescription, by: Self.lineIndentation(of: base))
             writer.pending = .promise(Self.parse("(\(text) as \(baseSpelled))"))
+        } else if let initializerSpelled, let pinned = Self.pinningInitializer(under: base, as: initializerSpelled),
+                  Self.consuming(locals.consumable, in: base).trimmedDescription == base.trimmedDescription {
+            writer.pending = .promise(pinned)
         }
         if let propagation {
             // `propagatingCancellation`'s handler runs when the Task is cancelled while it awaits the base.
