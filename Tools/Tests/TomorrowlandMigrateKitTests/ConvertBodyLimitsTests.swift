@@ -214,3 +214,43 @@ extension ConvertBodyLimitsTests {
         #expect(text.contains("    } as Promise<Data, HubError>).delay(on: .utility, latency).value"), "\(text)")
     }
 }
+
+extension ConvertBodyLimitsTests {
+    @Test("an override gets an async override of its own; its `super` call awaits the base's promise code, never the base's twin",
+          arguments: [5, 6])
+    func override(swiftVersion: Int) throws {
+        let (text, notes) = try Self.convertedInBothModes("""
+            import Foundation
+            import Tomorrowland
+
+            enum QuoteError: Error { case invalid }
+
+            class Service: @unchecked Sendable {
+                func quote(_ x: Int) -> Promise<Int, QuoteError> {
+                    x > 0 ? Promise(fulfilled: x) : Promise(rejected: .invalid)
+                }
+            }
+
+            final class Premium: Service, @unchecked Sendable {
+                private(set) var count = 0
+
+                override func quote(_ x: Int) -> Promise<Int, QuoteError> {
+                    count += 1
+                    return super.quote(x).map(on: .immediate) { $0 * 2 }
+                }
+            }
+
+            func quoted(_ service: Service) async throws -> Int {
+                try await service.quote(1)
+            }
+            """, path: "Quotes.swift", swiftVersion: swiftVersion)
+        #expect(notes.last == "convert-body: 1 of 1 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        #expect(text.contains("""
+                override func quote(_ x: Int) -> Promise<Int, QuoteError> {
+                    StdPromise(on: .immediate) { try await self.quote(x) }.mapError(on: .immediate) { $0 as! QuoteError }
+                }
+            """), "\(text)")
+        #expect(text.contains("override nonisolated(nonsending) func quote(_ x: Int) async throws -> Int {"), "\(text)")
+        #expect(text.contains("try await super.quote(x).value"), "\(text)")
+    }
+}

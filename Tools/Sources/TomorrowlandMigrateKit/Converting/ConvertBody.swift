@@ -105,7 +105,10 @@ public enum ConvertBody {
                 && !site.decl.modifiers.contains(where: { $0.name.text == "override" })
                 && toolTwins.contains { $0.name == site.name && $0.labels == site.labels && protocols.contains($0.container ?? "") }
                 && !everySite.contains(where: { $0.isAsync && $0.overloads(site) })
-            if twin?.decl.body == nil, !conformer {
+            // An override: an async override of its own, as a conformer gets an async method.
+            let overridden = twin == nil && !conformer
+                ? overriddenTwin(of: site, everySite: everySite, forwarding: forwarding, project: project, set: set) : nil
+            if twin?.decl.body == nil, !conformer, overridden == nil {
                 if site.decl.modifiers.contains(where: { $0.name.text == "override" }) {
                     // The twin of the overridden method awaits the promise method, dispatched dynamically: an async
                     // override's `super` call would reach that twin, and through it this override again.
@@ -122,13 +125,15 @@ public enum ConvertBody {
             }
             var sendableReason: String?
             var retargeted: [(path: String, offset: Int)] = []
-            if conformer, let callers {
+            if conformer || overridden != nil, let callers {
                 switch callsOfRequirementTwin(
-                    on: site, twins: toolTwins.filter { $0.name == site.name && $0.labels == site.labels && protocols.contains($0.container ?? "") },
+                    on: site, twins: overridden.map { [$0] }
+                        ?? toolTwins.filter { $0.name == site.name && $0.labels == site.labels && protocols.contains($0.container ?? "") },
                     project: project, callers: callers, set: set
                 ) {
                 case .failure(let reason):
-                    leave("no async twin of its own; one would take the calls of the requirement's twin on `\(site.container ?? "")` (\(reason.text))")
+                    let taken = overridden == nil ? "the requirement's twin" : "the twin of the method it overrides"
+                    leave("no async twin of its own; one would take the calls of \(taken) on `\(site.container ?? "")` (\(reason.text))")
                     continue
                 case .success(let places):
                     retargeted = places
@@ -157,7 +162,7 @@ public enum ConvertBody {
             }
             let awaited = AwaitedCalls()
             let hasTwin: (FunctionCallExprSyntax) -> Bool = { call in
-                guard hasTwinByName(call) else { return false }
+                guard hasTwinByName(call), !isSuperCall(call) else { return false }
                 let known = twinnedUSRs.map { project.callee(nameAt: Calls.nameOffset(of: call), in: site.file.path).map($0.contains) == true }
                 if known != false { awaited.texts.insert(call.trimmedDescription) }
                 return known ?? true
@@ -508,6 +513,10 @@ public enum ConvertBody {
         let end = text.utf8.index(text.utf8.startIndex, offsetBy: old.endPositionBeforeTrailingTrivia.utf8Offset)
         text.replaceSubrange(start..<end, with: body)
         text = text.replacingOccurrences(of: "awaits the promise it returns.", with: "does the work; the promise version wraps it.")
+        // An override's async method overrides the twin of the method it overrides.
+        if site.decl.modifiers.contains(where: { $0.name.text == "override" }), let range = text.range(of: "nonisolated(nonsending) func ") {
+            text.replaceSubrange(range, with: "override nonisolated(nonsending) func ")
+        }
         return String(text.drop { $0 == " " })
     }
 
