@@ -254,3 +254,29 @@ extension ConvertBodyLimitsTests {
         #expect(text.contains("try await super.quote(x).value"), "\(text)")
     }
 }
+
+extension ConvertBodyLimitsTests {
+    @Test("a tuple parameter named like a value an earlier step bound is renamed (Ledger's `page`)", arguments: [5, 6])
+    func tupleNamedLikeAnEarlierValue(swiftVersion: Int) throws {
+        let (text, notes) = try Self.convertedInBothModes("""
+            import Foundation
+            import Tomorrowland
+
+            struct Page: Sendable { let items: [Int] }
+
+            func fetch() -> Promise<Page, Error> { Promise(fulfilled: Page(items: [1, 2])) }
+            func insert(_ items: [Int]) -> Promise<Int, Error> { Promise(fulfilled: items.count) }
+
+            func imported() -> Promise<Int, Error> {
+                fetch()
+                    .flatMap(on: .utility) { page in
+                        insert(page.items).map(on: .immediate) { inserted in (page, inserted) }
+                    }
+                    .map(on: .utility) { page, inserted in page.items.count + inserted }
+            }
+            """, path: "Pages.swift", swiftVersion: swiftVersion)
+        #expect(notes.last == "convert-body: 1 of 1 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        #expect(text.contains("let (page2, inserted) = "), "\(text)")
+        #expect(text.contains("page2.items.count + inserted"), "\(text)")
+    }
+}

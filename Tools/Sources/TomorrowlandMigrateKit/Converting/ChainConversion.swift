@@ -760,11 +760,12 @@ private struct Writer {
         if let (names, _) = ChainConversion.parameters(of: closure) {
             // A tuple's elements (`when(fulfilled: a, b).map { x, y in … }`): `let (x, y) = …`.
             // One named like a function the chain calls, a name a later step reads or one declared
-            // before the chain gets a fresh name (`report` → `report2`), as a single parameter does.
+            // before the chain or bound by an earlier step gets a fresh name (`report` → `report2`), as a single parameter does.
             if names.count > 1 {
                 let called = pendingPromise.map(ChainConversion.identifiers(in:)) ?? []
                 var renamed: [String: String] = [:]
-                for name in names where name != "_" && (called.contains(name) || readLater.contains(name) || declared.contains(name)) {
+                for name in names where name != "_"
+                    && (called.contains(name) || readLater.contains(name) || declared.contains(name) || boundNames.contains(name)) {
                     renamed[name] = freshName(stem: name)
                 }
                 let tokens = closure.statements.flatMap { $0.tokens(viewMode: .sourceAccurate) }.filter { token in
