@@ -75,8 +75,10 @@ struct ChainConversion {
         // The token asks the chain's promise to cancel: the wrapper could, but the twin's own callers would not be.
         "requestCancelOnInvalidate": "`requestCancelOnInvalidate(token)` (an invalidation cancelled the chain's promise; an async function "
             + "cannot cancel the Task that runs it, as Swift gives it no handle to that Task, so the twin's callers would not be cancelled)",
-        "mapResult": "`mapResult`",
-        "flatMapResult": "`flatMapResult`",
+        // A limit of this tool, not of Swift: the twin could build the result as for a final `tap` and switch on the closure's.
+        "mapResult": "`mapResult` (its closure maps the whole result, cancellation included; not converted yet: the twin would build "
+            + "the result in a `do`/`catch`, as for a final `tap`, and switch on the `PromiseResult` the closure returns)",
+        "flatMapResult": "`flatMapResult` (its closure maps the whole result, cancellation included, to a promise; not converted yet)",
         "ignoringCancel": "`ignoringCancel` after a step (the steps before it would see the Task's cancellation: Swift has no way to "
             + "shield an await from it)",
     ]
