@@ -280,3 +280,28 @@ extension ConvertBodyLimitsTests {
         #expect(text.contains("page2.items.count + inserted"), "\(text)")
     }
 }
+
+extension ConvertBodyLimitsTests {
+    @Test("a base method whose override has only its promise version keeps its chain: async callers would pass the override by")
+    func baseOfAPromiseOverride() throws {
+        let (result, notes, directory) = try ConvertBodyTests.proved("""
+            import Foundation
+            import Tomorrowland
+
+            class Service: @unchecked Sendable {
+                func quote(_ x: Int) -> Promise<Int, Error> {
+                    Promise(fulfilled: x).map(on: .utility) { $0 + 1 }
+                }
+            }
+
+            final class Premium: Service, @unchecked Sendable {
+                override func quote(_ x: Int) -> Promise<Int, Error> {
+                    Promise(fulfilled: x * 2)
+                }
+            }
+            """, path: "Quotes.swift", swiftVersion: 6)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(result.changes.isEmpty)
+        #expect(notes.contains { $0.hasPrefix("quote(_:): left as a chain: overridden by `Premium` with a promise method only") }, "\(notes)")
+    }
+}

@@ -37,4 +37,15 @@ extension ConvertBody {
     static func isSuperCall(_ call: FunctionCallExprSyntax) -> Bool {
         call.calledExpression.as(MemberAccessExprSyntax.self)?.base?.is(SuperExprSyntax.self) == true
     }
+
+    /// An override of `site`'s promise method with no async method of its own: the twin
+    /// awaited the promise method, which dynamic dispatch took to that override; once the twin
+    /// holds `site`'s code, async callers of the subclass would pass the override by. Nil if none.
+    static func overrideLeftBehind(of site: FunctionSite, everySite: [FunctionSite], project: Project) -> FunctionSite? {
+        guard site.container != nil, !site.decl.modifiers.contains(where: { ["final", "static", "private"].contains($0.name.text) }) else { return nil }
+        return everySite.first { other in
+            !other.isAsync && other.promise != nil && project.overrides(other, site)
+                && !everySite.contains { $0.isAsync && $0.overloads(other) }
+        }
+    }
 }

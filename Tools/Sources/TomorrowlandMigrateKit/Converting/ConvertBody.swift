@@ -123,6 +123,11 @@ public enum ConvertBody {
                 }
                 continue
             }
+            if twin != nil, let other = overrideLeftBehind(of: site, everySite: everySite, project: project) {
+                leave("overridden by `\(other.container ?? "")` with a promise method only: async callers of that type would run this code, "
+                    + "not the override's (the twin, which awaited the promise method, reached the override by dynamic dispatch)")
+                continue
+            }
             var sendableReason: String?
             var retargeted: [(path: String, offset: Int)] = []
             if conformer || overridden != nil, let callers {
