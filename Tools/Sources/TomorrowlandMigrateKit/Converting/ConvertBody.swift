@@ -113,9 +113,10 @@ public enum ConvertBody {
                     // The twin of the overridden method awaits the promise method, dispatched dynamically: an async
                     // override's `super` call would reach that twin, and through it this override again.
                     let callsSuper = body.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.super) }
-                    leave("an override (the twin of the method it overrides serves it" + (callsSuper
-                        ? "; an async override of its own could not await `super`'s code: that twin awaits the promise method, "
-                            + "which dynamic dispatch brings back here)" : ")"))
+                    leave("an override that cannot get an async override of its own: the base has no twin that awaits its promise "
+                        + "method, or the base's promise code is a chain or a wrapper (an async override would be reached from it by "
+                        + "dynamic dispatch" + (callsSuper ? ", and its `super` call would come back here" : "")
+                        + "), or another override lies between them or below")
                 } else if everySite.contains(where: { $0.isAsync && $0.overloads(site) }) {
                     leave("its async twin no longer forwards to it (written by hand?)")
                 } else {
