@@ -40,34 +40,19 @@ extension ConvertBody {
     /// `spelled` with each demangler placeholder (`A`, `B` at depth 0; `A1` at depth 1) named by
     /// `levels`; nil when one names no parameter there.
     static func naming(placeholders spelled: String, levels: [[String]]) -> String? {
-        var result = ""
-        var word = ""
         var failed = false
-        func flush() {
-            defer { word = "" }
+        let named = PromiseType.replacingIdentifiers(in: spelled) { word, before in
             // A member type (`Outer.A`) is no placeholder.
-            guard result.last != ".", let first = word.unicodeScalars.first, first.properties.isUppercase, word.count <= 3,
-                  word.dropFirst().allSatisfy(\.isNumber) else {
-                result += word
-                return
-            }
+            guard before.last != ".", let first = word.unicodeScalars.first, first.properties.isUppercase, first.isASCII, word.count <= 3,
+                  word.dropFirst().allSatisfy(\.isNumber) else { return word }
             let index = Int(first.value) - Int(("A" as Unicode.Scalar).value)
             let depth = Int(word.dropFirst()) ?? 0
             guard word.count == 1 || depth > 0, levels.indices.contains(depth), levels[depth].indices.contains(index) else {
                 failed = true
-                return
+                return word
             }
-            result += levels[depth][index]
+            return levels[depth][index]
         }
-        for character in spelled {
-            if character.isLetter || character.isNumber || character == "_" {
-                word.append(character)
-            } else {
-                flush()
-                result.append(character)
-            }
-        }
-        flush()
-        return failed ? nil : result
+        return failed ? nil : named
     }
 }
