@@ -86,8 +86,10 @@ struct ChainConversion {
         // The token asks the chain's promise to cancel: the wrapper could, but the twin's own callers would not be.
         "requestCancelOnInvalidate": "`requestCancelOnInvalidate(token)` (an invalidation cancelled the chain's promise; an async function "
             + "cannot cancel the Task that runs it, as Swift gives it no handle to that Task, so the twin's callers would not be cancelled)",
-        "mapResult": "`mapResult`",
-        "flatMapResult": "`flatMapResult`",
+        // A limit of this tool, not of Swift: the twin could build the result as for a final `tap` and switch on the closure's.
+        "mapResult": "`mapResult` (its closure maps the whole result, cancellation included; not converted yet: the twin would build "
+            + "the result in a `do`/`catch`, as for a final `tap`, and switch on the `PromiseResult` the closure returns)",
+        "flatMapResult": "`flatMapResult` (its closure maps the whole result, cancellation included, to a promise; not converted yet)",
         "ignoringCancel": "`ignoringCancel` after a step (the steps before it would see the Task's cancellation: Swift has no way to "
             + "shield an await from it)",
     ]
@@ -187,6 +189,7 @@ struct ChainConversion {
         var steps = parsedSteps
         // The compiler's types, read from the original text (the steps are the same, in order).
         var baseSpelled: String?
+        var initializerSpelled: String?
         if let originalLast = original.statements.last,
            let originalExpression = originalLast.item.as(ReturnStmtSyntax.self)?.expression ?? originalLast.item.as(ExprSyntax.self) {
             var originalChained = originalExpression
@@ -197,6 +200,7 @@ struct ChainConversion {
             if stripsTail, let (_, inner) = Self.tail(of: originalChained) { originalChained = inner }
             if let (originalBase, originalSteps) = try? chain(originalChained, allowingCaptures: true), originalSteps.count == steps.count {
                 baseSpelled = originalBase.as(FunctionCallExprSyntax.self).flatMap(typeOfCall)
+                initializerSpelled = Self.initializer(underOperatorOf: originalBase).flatMap(typeOfCall)
                 var baseType = originalBase.as(FunctionCallExprSyntax.self).flatMap(typeOfCall).flatMap(Self.promiseType(spelled:))
                 for index in steps.indices {
                     steps[index].baseType = baseType
@@ -248,6 +252,9 @@ struct ChainConversion {
            Self.consuming(locals.consumable, in: base).trimmedDescription == base.trimmedDescription {
             let text = Self.dedented(base.trimmedDescription, by: Self.lineIndentation(of: base))
             writer.pending = .promise(Self.parse("(\(text) as \(baseSpelled))"))
+        } else if let initializerSpelled, let pinned = Self.pinningInitializer(under: base, as: initializerSpelled),
+                  Self.consuming(locals.consumable, in: base).trimmedDescription == base.trimmedDescription {
+            writer.pending = .promise(pinned)
         }
         if yieldPoint == 0, let awaited = writer.pendingPromise {
             writer.conversion.yieldsAfterAwaitOf = (awaited.id, steps[0].baseType?.hasNoError ?? noError)
@@ -797,11 +804,12 @@ private struct Writer {
         if let (names, _) = ChainConversion.parameters(of: closure) {
             // A tuple's elements (`when(fulfilled: a, b).map { x, y in … }`): `let (x, y) = …`.
             // One named like a function the chain calls, a name a later step reads or one declared
-            // before the chain gets a fresh name (`report` → `report2`), as a single parameter does.
+            // before the chain or bound by an earlier step gets a fresh name (`report` → `report2`), as a single parameter does.
             if names.count > 1 {
                 let called = pendingPromise.map(ChainConversion.identifiers(in:)) ?? []
                 var renamed: [String: String] = [:]
-                for name in names where name != "_" && (called.contains(name) || readLater.contains(name) || declared.contains(name)) {
+                for name in names where name != "_"
+                    && (called.contains(name) || readLater.contains(name) || declared.contains(name) || boundNames.contains(name)) {
                     renamed[name] = freshName(stem: name)
                 }
                 let tokens = closure.statements.flatMap { $0.tokens(viewMode: .sourceAccurate) }.filter { token in

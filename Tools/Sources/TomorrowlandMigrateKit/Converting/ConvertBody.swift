@@ -25,6 +25,10 @@ public enum ConvertBody {
         /// For a conversion without a wrapper: the conversions (by summary) whose replaced bodies
         /// held the promise version's other calls. It is proved after them, only if they pass.
         var dependsOn: Set<String> = []
+        /// A conformer's calls of the requirement's twin on its own (final) type, which its new
+        /// async method takes (edit 0, whose declaration starts at `methodOffset` in its text).
+        var retargeted: [(path: String, offset: Int)] = []
+        var methodOffset: Int?
         var summary: String {
             "\(site.signature) at line \(site.line): the chain moved into its async twin"
                 + (withoutWrapper ? ", and the promise version that nothing calls went" : "")
@@ -101,14 +105,18 @@ public enum ConvertBody {
                 && !site.decl.modifiers.contains(where: { $0.name.text == "override" })
                 && toolTwins.contains { $0.name == site.name && $0.labels == site.labels && protocols.contains($0.container ?? "") }
                 && !everySite.contains(where: { $0.isAsync && $0.overloads(site) })
-            if twin?.decl.body == nil, !conformer {
+            // An override: an async override of its own, as a conformer gets an async method.
+            let overridden = twin == nil && !conformer
+                ? overriddenTwin(of: site, everySite: everySite, forwarding: forwarding, project: project, set: set) : nil
+            if twin?.decl.body == nil, !conformer, overridden == nil {
                 if site.decl.modifiers.contains(where: { $0.name.text == "override" }) {
                     // The twin of the overridden method awaits the promise method, dispatched dynamically: an async
                     // override's `super` call would reach that twin, and through it this override again.
                     let callsSuper = body.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.super) }
-                    leave("an override (the twin of the method it overrides serves it" + (callsSuper
-                        ? "; an async override of its own could not await `super`'s code: that twin awaits the promise method, "
-                            + "which dynamic dispatch brings back here)" : ")"))
+                    leave("an override that cannot get an async override of its own: the base has no twin that awaits its promise "
+                        + "method, or the base's promise code is a chain or a wrapper (an async override would be reached from it by "
+                        + "dynamic dispatch" + (callsSuper ? ", and its `super` call would come back here" : "")
+                        + "), or another override lies between them or below")
                 } else if everySite.contains(where: { $0.isAsync && $0.overloads(site) }) {
                     leave("its async twin no longer forwards to it (written by hand?)")
                 } else {
@@ -116,14 +124,26 @@ public enum ConvertBody {
                 }
                 continue
             }
-            var sendableReason: String?
-            if conformer, let callers, let place = callsOfRequirementTwin(
-                on: site, twins: toolTwins.filter { $0.name == site.name && $0.labels == site.labels && protocols.contains($0.container ?? "") },
-                project: project, callers: callers
-            ) {
-                // Such a call would name the conformer's own async method instead: a change the proof refuses.
-                leave("no async twin of its own; one would take the calls of the requirement's twin on `\(site.container ?? "")` (\(place))")
+            if twin != nil, let other = overrideLeftBehind(of: site, everySite: everySite, project: project) {
+                leave("overridden by `\(other.container ?? "")` with a promise method only: async callers of that type would run this code, "
+                    + "not the override's (the twin, which awaited the promise method, reached the override by dynamic dispatch)")
                 continue
+            }
+            var sendableReason: String?
+            var retargeted: [(path: String, offset: Int)] = []
+            if conformer || overridden != nil, let callers {
+                switch callsOfRequirementTwin(
+                    on: site, twins: overridden.map { [$0] }
+                        ?? toolTwins.filter { $0.name == site.name && $0.labels == site.labels && protocols.contains($0.container ?? "") },
+                    project: project, callers: callers, set: set
+                ) {
+                case .failure(let reason):
+                    let taken = overridden == nil ? "the requirement's twin" : "the twin of the method it overrides"
+                    leave("no async twin of its own; one would take the calls of \(taken) on `\(site.container ?? "")` (\(reason.text))")
+                    continue
+                case .success(let places):
+                    retargeted = places
+                }
             }
             if conformer, let reason = reasonToLeave(site, promise, project: project) {
                 // Its promise version answers the protocol's callers: it stays, so its wrapper must be written.
@@ -148,7 +168,7 @@ public enum ConvertBody {
             }
             let awaited = AwaitedCalls()
             let hasTwin: (FunctionCallExprSyntax) -> Bool = { call in
-                guard hasTwinByName(call) else { return false }
+                guard hasTwinByName(call), !isSuperCall(call) else { return false }
                 let known = twinnedUSRs.map { project.callee(nameAt: Calls.nameOffset(of: call), in: site.file.path).map($0.contains) == true }
                 if known != false { awaited.texts.insert(call.trimmedDescription) }
                 return known ?? true
@@ -165,7 +185,7 @@ public enum ConvertBody {
                     (($0.secondName ?? $0.firstName).text, $0.type.trimmedDescription)
                 }, uniquingKeysWith: { first, _ in first }),
                 typedError: promise.hasUntypedError || promise.hasNoError ? "" : promise.error, tokenPromise: tokenPromise, functionPromise: promise,
-                typeOfCall: { call in project.compiler?.spelledPromiseType(ofCallAt: Calls.nameOffset(of: call), in: site.file.path) }
+                typeOfCall: { call in spelledPromiseType(ofCallAt: Calls.nameOffset(of: call), in: site, project: project) }
             )
             // A wrapper starts the twin at once: what 1.x ran in callbacks comes after one suspension (ChainConversion+Order.swift).
             conversion.keepsCallbackOrder = sendableReason == nil
@@ -210,6 +230,7 @@ public enum ConvertBody {
                     }
                     let after = site.decl.endPositionBeforeTrailingTrivia.utf8Offset
                     edits = [TextEdit(start: after, end: after, text: "\n\n" + indent + method), wrapperEdit]
+                    edits += asyncImport(for: site, planned: plan.conversions).map { [$0] } ?? []
                 }
                 // Two functions can never claim one twin; if the plan says so, neither text is trusted.
                 let claimed = plan.conversions.filter { $0.site.file.path == site.file.path }.flatMap(\.edits)
@@ -236,7 +257,7 @@ public enum ConvertBody {
                 }
                 plan.conversions.append(Conversion(
                     site: site, edits: edits, scope: start..<end, twinUSR: twin.flatMap(project.usr(of:)), wrapperCallOffset: callOffset,
-                    awaitedThroughTwins: awaited.texts
+                    awaitedThroughTwins: awaited.texts, retargeted: retargeted, methodOffset: twin == nil ? declarationOffset(in: edits[0].text) : nil
                 ))
             }
         }
@@ -493,35 +514,6 @@ public enum ConvertBody {
         return edits
     }
 
-    /// Where the requirement's twin (in the protocol's extension) is called on the conformer's
-    /// own type (or on a receiver whose type the compiler did not say): a conformer's async method
-    /// would take those calls. Nil when there is none.
-    static func callsOfRequirementTwin(
-        on site: FunctionSite, twins: [FunctionSite], project: Project, callers: (String) -> [(path: String, offset: Int)]
-    ) -> String? {
-        guard let container = site.container else { return nil }
-        let mangled = "\(container.utf8.count)\(container)"
-        // A mangled name may spell a word of the type's name as a reference to an earlier one
-        // (`LedgerStore` in module `LedgerCore`: `0A5Store`): its last word counts too (a call on
-        // another type with that last word then counts as well: the chain is left, never wrongly converted).
-        var lastWord = ""
-        for character in container.reversed() {
-            lastWord.insert(character, at: lastWord.startIndex)
-            if character.isUppercase { break }
-        }
-        let mangledWord = "\(lastWord.utf8.count)\(lastWord)"
-        for twin in twins {
-            guard let usr = project.usr(of: twin) else { return "its requirement's twin is not known to the compiler" }
-            for place in callers(usr) {
-                let receiver = project.compiler?.file(place.path)?.call(calleeAt: place.offset)?.receiverType
-                guard receiver == nil || receiver!.contains(mangled) || receiver!.contains(mangledWord) else { continue }
-                let text = (try? String(contentsOfFile: place.path, encoding: .utf8)) ?? ""
-                return "\(place.path):\(EditProof.line(of: place.offset, in: text))"
-            }
-        }
-        return nil
-    }
-
     /// The async method of a protocol requirement's implementation: the twin `add-async-twins`
     /// writes for a function (its signature, `nonisolated(nonsending)`, the original's doc comment
     /// and the twin's note), with `body` (a block) for its body; without the leading indentation.
@@ -532,6 +524,10 @@ public enum ConvertBody {
         let end = text.utf8.index(text.utf8.startIndex, offsetBy: old.endPositionBeforeTrailingTrivia.utf8Offset)
         text.replaceSubrange(start..<end, with: body)
         text = text.replacingOccurrences(of: "awaits the promise it returns.", with: "does the work; the promise version wraps it.")
+        // An override's async method overrides the twin of the method it overrides.
+        if site.decl.modifiers.contains(where: { $0.name.text == "override" }), let range = text.range(of: "nonisolated(nonsending) func ") {
+            text.replaceSubrange(range, with: "override nonisolated(nonsending) func ")
+        }
         return String(text.drop { $0 == " " })
     }
 
@@ -630,6 +626,7 @@ extension ConvertBody {
             if let twin = conversion.twinUSR, let offset = conversion.wrapperCallOffset {
                 change.expectations.append(.init(place: .inserted(edit: 1, offset: offset), target: .usr(twin), meaning: "the async twin"))
             }
+            change.expectations += retargetExpectations(of: conversion)
             return change
         }
         let proof = EditProof(oracle: oracle, before: before, paths: paths, set: set)

@@ -93,11 +93,13 @@ struct PlannedChange {
             case original(Int)
             /// A reference ending at `offset` in the text of `edits[edit]`.
             case inserted(edit: Int, offset: Int)
+            /// The reference whose last token is at this offset of another file's original text.
+            case elsewhere(path: String, offset: Int)
         }
 
         enum Target {
             case usr(String)
-            /// The declaration that starts at `offset` in the text of `edits[edit]`.
+            /// The first function declared at or after `offset` in the text of `edits[edit]`.
             case declaration(edit: Int, offset: Int)
         }
 
@@ -340,11 +342,20 @@ struct EditProof {
                     case .inserted(let edit, let offset):
                         let placed = flat.firstIndex { $0.change == index && $0.edit == edit }
                         position = placed.flatMap(map.newStart(ofEdit:)).map { $0 + offset }
+                    case .elsewhere: continue
                     }
                     guard let position else {
                         issues.append(Issue(change: index, path: path, line: changes[index].line, message: "an expected reference lies in replaced text"))
                         continue
                     }
+                    expected[position] = (index, expectation)
+                }
+            }
+            // References in this file that a change of another file means to point elsewhere.
+            for (index, change) in changes.enumerated() {
+                for expectation in change.expectations {
+                    guard case .elsewhere(let other, let offset) = expectation.place, CompilerFacts.key(other) == path,
+                          let position = map.newOffset(offset) else { continue }
                     expected[position] = (index, expectation)
                 }
             }
@@ -374,9 +385,19 @@ struct EditProof {
                 switch expectation.target {
                 case .usr(let usr): target = usr
                 case .declaration(let edit, let inside):
-                    let placed = flat.firstIndex { $0.change == index && $0.edit == edit }
-                    let start = placed.flatMap(map.newStart(ofEdit:)).map { $0 + inside }
-                    target = start.flatMap { start in new.declarations.first { $0.offset == start }?.usr }
+                    // In the change's own file (a reference elsewhere may name it).
+                    let own = CompilerFacts.key(changes[index].path)
+                    let ownFlat = (byFile[own] ?? []).flatMap { change in changes[change].edits.indices.map { (change: change, edit: $0) } }
+                    let ownMap = EditMap(ownFlat.map { changes[$0.change].edits[$0.edit] })
+                    let placed = ownFlat.firstIndex { $0.change == index && $0.edit == edit }
+                    let start = placed.flatMap(ownMap.newStart(ofEdit:))
+                    let end = start.map { $0 + changes[index].edits[edit].text.utf8.count }
+                    // The first function the compiler declared from there on in the edit's text (its range may
+                    // start at a modifier or at `func`).
+                    target = start.flatMap { start in
+                        after.file(own)?.declarations.filter { $0.kind == "func_decl" && $0.offset >= start + inside && $0.offset < end! }
+                            .min { $0.offset < $1.offset }?.usr
+                    }
                 }
                 if let target, now.contains(target) { continue }
                 issues.append(Issue(
