@@ -1,8 +1,8 @@
 // `Task.yieldingAfter { … }`: one real suspension after an await, on an actor, on the main actor
 // and in nonisolated code, so that in a function a promise wrapper starts at once
 // (`Promise(on: .immediate)`) the code after an already-resolved await runs after the call returns,
-// as 1.x ran a callback on a context that is not `.immediate`. Each test also shows the plain
-// await, which does not suspend: the order 1.x did not have (issue 39).
+// as 1.x ran a callback on a context that is not `.immediate` (what convert-body writes where a
+// wrapper starts a twin at once). Each test also shows the plain await, which does not suspend.
 
 import Dispatch
 import Foundation
