@@ -9,7 +9,7 @@ import TomorrowlandAsync
 /// call returned, even when its promise had resolved. The wrapper starts the twin at once, and an
 /// await of a resolved promise does not suspend: without `Task.yieldingAfter` the code after it ran
 /// during the call (ConvertedBehaviour.swift: `Journal`, `Screen`, `waitingForTheCaller`).
-@Suite("convert-body: callbacks run after the call, as 1.x enqueued them")
+@Suite("convert-body: callbacks run after the call, as 1.x enqueued them", .timeLimit(.minutes(2)))
 struct ConvertedCallbackOrderTests {
     @Test("on an actor: two calls in one turn both start before either chain's `then` and `always` run")
     func actorChain() async throws {

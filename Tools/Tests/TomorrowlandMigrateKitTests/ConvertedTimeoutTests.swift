@@ -7,7 +7,7 @@ import TomorrowlandAsync
 /// value, the typed errors the generic `timeout` made, a timeout's cancel request reaching the
 /// source, a caller's cancel request reaching it too, and the statement before the chain run
 /// during the call.
-@Suite("convert-body: a final timeout")
+@Suite("convert-body: a final timeout", .timeLimit(.minutes(2)))
 struct ConvertedTimeoutTests {
     @Test("the value passes; the statement before the chain and the source's start ran during the call")
     func value() async throws {
