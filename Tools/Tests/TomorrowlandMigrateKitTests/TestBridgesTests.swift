@@ -13,20 +13,20 @@ struct TestBridgesTests {
         final class ServiceTests: XCTestCase {
             let service = Service()
 
-            func testNames() async throws {
+            @MainActor func testNames() async throws {
                 let names = try? await service.names()
                 XCTAssertEqual(names?.count, 2)
                 XCTAssertEqual(names?.first, "a")
             }
 
-            func testFindAndCount() async throws {
+            @MainActor func testFindAndCount() async throws {
                 let find = try? await service.find(1)
                 XCTAssertEqual(find, "item 1")
                 let count = try? await service.count()
                 XCTAssertEqual(count?.description, "1", "one request")
             }
 
-            func testMissingIsTyped() async throws {
+            @MainActor func testMissingIsTyped() async throws {
                 do {
                     _ = try await service.find(0)
                     XCTFail("expected an error")
@@ -36,7 +36,7 @@ struct TestBridgesTests {
                 XCTAssertEqual(service.requests, ["find 0"])
             }
 
-            func testAnObserverAndALaterPromise() async throws {
+            @MainActor func testAnObserverAndALaterPromise() async throws {
                 let later = service.find(2) as Promise<String, Failure>
                 let seen = expectation(description: "seen")
                 later.then(on: .immediate) { _ in seen.fulfill() }
@@ -46,7 +46,7 @@ struct TestBridgesTests {
                 XCTAssertEqual(later.result?.value, "item 2")
             }
 
-            func testThroughTheValueAndErrorHelpers() async throws {
+            @MainActor func testThroughTheValueAndErrorHelpers() async throws {
                 let names = try await service.names()
                 XCTAssertEqual(names, ["a", "b"])
                 let find = try await service.find(7)
@@ -94,13 +94,13 @@ struct TestBridgesTests {
         final class ClinicTests: XCTestCase {
             let clinic = Clinic()
 
-            func testSlots() async throws {
+            @MainActor func testSlots() async throws {
                 let slots = try await clinic.slots(2)
                 XCTAssertEqual(slots.count, 2)
                 XCTAssertEqual(slots.first, 20)
             }
 
-            func testBookingAndItsSlot() async throws {
+            @MainActor func testBookingAndItsSlot() async throws {
                 let booking = try await clinic.booking(1)
                 XCTAssertEqual(booking, Booking(id: 1, slot: 10))
                 XCTAssertEqual(booking.slot, 10)
@@ -110,7 +110,7 @@ struct TestBridgesTests {
                 XCTAssertEqual(clinic.requests, ["booking 1", "booking 2", "slots 3"])
             }
 
-            func testMissingBooking() async throws {
+            @MainActor func testMissingBooking() async throws {
                 do {
                     _ = try await clinic.booking(0)
                     XCTFail("expected an error")
@@ -120,7 +120,7 @@ struct TestBridgesTests {
                 XCTAssertEqual(clinic.requests, ["booking 0"])
             }
 
-            func testMissingSlots() async throws {
+            @MainActor func testMissingSlots() async throws {
                 do {
                     _ = try await clinic.slots(-1)
                     XCTFail("expected an error")
@@ -129,7 +129,7 @@ struct TestBridgesTests {
                 }
             }
 
-            func testThroughTheResult() async throws {
+            @MainActor func testThroughTheResult() async throws {
                 let slots = try? await clinic.slots(1)
                 XCTAssertEqual(slots, [10])
             }

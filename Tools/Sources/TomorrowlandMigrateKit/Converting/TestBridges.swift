@@ -110,8 +110,8 @@ enum TestBridges {
     }
 
     /// `h(of promise: Promise<T, E>, …)` whose body is `let r = result(of: promise, …)`, `guard case
-    /// .value(let v)? = r else { …XCTFail(…)… }`, `return v` (or `.error`): a value helper (`throws -> T`, or
-    /// `-> T?`) or an error helper (`-> E?`). Nil for anything else.
+    /// .value(let v)? = r else { …XCTFail(…)… }` (or `guard let v = r?.value else { … }`), `return v` (or
+    /// `.error`): a value helper (`throws -> T`, or `-> T?`) or an error helper (`-> E?`). Nil for anything else.
     static func derivedKind(_ site: FunctionSite, resultHelpers: Set<String>) -> Kind? {
         let signature = site.decl.signature
         let parameters = Array(signature.parameterClause.parameters)
@@ -122,18 +122,16 @@ enum TestBridges {
               let result = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
               let call = binding.initializer?.value.as(FunctionCallExprSyntax.self), let (helper, _) = Calls.calledName(call),
               resultHelpers.contains(helper), call.arguments.first?.expression.trimmedDescription == (first.secondName ?? first.firstName).text,
-              let guardStatement = statements[1].as(GuardStmtSyntax.self), guardStatement.conditions.count == 1,
-              let condition = guardStatement.conditions.first?.condition.as(MatchingPatternConditionSyntax.self),
-              condition.initializer.value.trimmedDescription == result,
+              let guardStatement = statements[1].as(GuardStmtSyntax.self),
+              let (member, bound) = guardedRead(guardStatement, of: result),
               guardStatement.body.statements.contains(where: { $0.trimmedDescription.hasPrefix("XCTFail(") }),
-              let returnedName = statements[2].as(ReturnStmtSyntax.self)?.expression?.trimmedDescription else { return nil }
-        let pattern = condition.pattern.trimmedDescription.filter { !$0.isWhitespace }
+              statements[2].as(ReturnStmtSyntax.self)?.expression?.trimmedDescription == bound else { return nil }
         let throwing = signature.effectSpecifiers?.throwsClause != nil
-        if pattern == ".value(let\(returnedName))?" {
+        if member == "value" {
             if throwing, !returned.hasSuffix("?") { return .value(throwing: true) }
             if !throwing, returned.hasSuffix("?") { return .value(throwing: false) }
         }
-        if pattern == ".error(let\(returnedName))?", !throwing, returned.hasSuffix("?") { return .error }
+        if member == "error", !throwing, returned.hasSuffix("?") { return .error }
         return nil
     }
 
@@ -341,11 +339,14 @@ extension TestBridges {
         var names: Set<String> = []
         /// The ranges replaced as a whole (an error helper's do/catch): no other call in them is rewritten.
         var blocks: [Range<Int>] = []
+        /// The first edits, before the body: `async throws`, and `@MainActor` (`TestBridges.mainActorEdit`).
+        let signatureEdits: Int
 
         init(function: FunctionDeclSyntax, file: ParsedFile) {
             self.function = function
             self.file = file
-            edits = [TestBridges.asyncSignatureEdit(of: function)]
+            edits = [TestBridges.asyncSignatureEdit(of: function)] + [TestBridges.mainActorEdit(of: function)].compactMap { $0 }
+            signatureEdits = edits.count
         }
 
         /// The change to prove; its summary names the calls (the tally counts them).
@@ -366,11 +367,11 @@ extension TestBridges {
         /// (A call that is the promise argument of a result helper, `helpers` by name, keeps its
         /// meaning: the helper's generic `Promise<T, E>` parameter rules the async twin out.)
         mutating func keepMeanings(names: Set<String>, helpers: Set<String>, project: Project) {
-            let signature = edits[0]
-            let scratch = ParsedFile(path: file.path, folder: file.folder, text: TextEdit.apply([signature], to: file.text))
-            let shift = signature.text.utf8.count
+            let signature = Array(edits.prefix(signatureEdits))
+            let scratch = ParsedFile(path: file.path, folder: file.folder, text: TextEdit.apply(signature, to: file.text))
+            let shift = signature.reduce(0) { $0 + $1.text.utf8.count }
             let body = function.body.map { ($0.position.utf8Offset + shift)..<($0.endPosition.utf8Offset + shift) }
-            let taken = edits.dropFirst().map { $0.start..<max($0.end, $0.start + 1) }
+            let taken = edits.dropFirst(signatureEdits).map { $0.start..<max($0.end, $0.start + 1) }
             let finder = UnsafeCallFinder(file: scratch, names: names)
             finder.walk(scratch.tree)
             let isHelperArgument = { (call: FunctionCallExprSyntax) in
@@ -590,7 +591,8 @@ extension TestBridges {
                     if member?.declName.baseName.text == "inner" {
                         reason = .tokenPromise
                     } else if argument.is(DeclReferenceExprSyntax.self) {
-                        reason = .keptPromise
+                        // A function's parameter passed on (a helper of the tests' own, built on this one) is no test's promise.
+                        reason = TestBridges.passesParameter(argument, in: enclosing?.as(FunctionDeclSyntax.self)) ? .outsideTest : .keptPromise
                     } else if let promiseCall = argument.as(FunctionCallExprSyntax.self) {
                         reason = .noCounterpart(ConvertCalls.shortText(of: promiseCall.calledExpression))
                     } else {
