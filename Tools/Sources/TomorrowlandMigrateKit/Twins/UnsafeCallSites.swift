@@ -47,12 +47,13 @@ enum CallContext: Equatable {
     ]
 
     /// Functions whose closure parameters are synchronous: the collection algorithms, the
-    /// promise operators' callbacks, Dispatch. (An `AsyncSequence`'s `map` takes an async
+    /// promise operators' callbacks, Dispatch, `assumeIsolated` (Relay's main-actor tests run
+    /// their bodies in `MainActor.assumeIsolated { … }`). (An `AsyncSequence`'s `map` takes an async
     /// closure, but one without `await` of its own cannot call an async twin anyway.)
     private static let syncClosureTakers: Set<String> = PromiseOperators.always.union(PromiseOperators.withContextArgument).union([
         "compactMap", "filter", "forEach", "reduce", "sorted", "sort", "first", "firstIndex", "last", "lastIndex",
         "contains", "allSatisfy", "min", "max", "drop", "prefix", "removeAll", "partition", "split", "async", "sync",
-        "asyncAfter", "mapValues", "compactMapValues", "when",
+        "asyncAfter", "mapValues", "compactMapValues", "when", "assumeIsolated",
     ])
 
     /// The name of the function `closure` is passed to (as an argument or trailing closure).
