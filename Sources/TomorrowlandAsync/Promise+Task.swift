@@ -138,6 +138,44 @@ extension Promise where Error: Swift.Error {
         )
     }
 
+    /// Runs `operation` in a new unstructured Task that starts like `init(on:priority:isolation:operation:)`
+    /// (with `.immediate`, at once, in this call, until its first suspension) and then prefers
+    /// `executorPreference`: after a suspension, its nonisolated code resumes on that executor
+    /// instead of the global concurrent executor.
+    ///
+    /// For an async function whose steps run on one context, as a 1.x chain whose callbacks all
+    /// ran on one queue: `StdPromise(on: .immediate, executorPreference: PromiseContext.queue(q).taskExecutor)
+    /// { try await f() }` sends `f`'s first request in the call, as `init(on:priority:isolation:operation:)`
+    /// does, and each of `f`'s awaits then resumes on `q`, where its next step runs, instead of
+    /// resuming on a thread of the global executor only to hop to `q`
+    /// (`withTaskExecutorPreference(PromiseContext.queue(q).taskExecutor) { @concurrent in … }` on `q`
+    /// is then a re-enqueue on the queue it is already on, and the Task ends on `q`). A serial
+    /// queue runs the Task's nonisolated code one job at a time, with the queue's other work:
+    /// prefer a queue whose work does not block on that code (`q.sync { }` from it deadlocks).
+    ///
+    /// **Isolation:** as `init(on:priority:isolation:operation:)`. The preference is for a
+    /// nonisolated operation: one isolated to the caller's actor starts and runs on that actor as
+    /// without a preference (`Task.immediate(executorPreference:)` would not start it in the
+    /// call); one isolated to another actor hops there, and the nonisolated code it calls
+    /// prefers the executor. `nil` is `init(on:priority:isolation:operation:)`. On an OS older than `Task.immediate`,
+    /// `.immediate` starts the Task like `Promise { }`, preferring `executorPreference`.
+    ///
+    /// **Cancellation:** as `init(on:priority:isolation:operation:)`.
+    @inlinable
+    public init(
+        on context: PromiseContext.CallerIsolated,
+        executorPreference: (any TaskExecutor)?,
+        priority: TaskPriority? = nil,
+        isolation: isolated (any Actor)? = #isolation,
+        @_inheritActorContext operation: consuming sending @escaping @isolated(any) () async throws(Error) -> sending Value
+    ) {
+        let (immediately, executor) = Promise._start(on: context.context)
+        self = Promise._runningTask(
+            startingImmediately: immediately, executor: executorPreference ?? executor, priority: priority, isolation: isolation,
+            operation: operation
+        )
+    }
+
     /// `init(on:priority:isolation:operation:)` for an operation that cannot throw
     /// (`StdPromise<Int>(on: .immediate) { 2 }`).
     ///

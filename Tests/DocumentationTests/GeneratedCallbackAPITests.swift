@@ -60,8 +60,9 @@ struct GeneratedCallbackAPITests {
         let url = Snippets.root.appendingPathComponent("Sources/TomorrowlandAsync/Promise+Task.swift")
         let lines = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n")
         // Throwing (`Error: Swift.Error`) and `NoError`; the caller-isolated kind also has a
-        // non-throwing overload for `Error: Swift.Error`.
-        let expected = ["PromiseContext.CallerIsolated": 3, "PromiseContext.Main": 2, "any PromiseContextConvertible": 2,
+        // non-throwing overload for `Error: Swift.Error`, and a throwing one that takes an
+        // executor preference (`Promise(on: .immediate, executorPreference:)`).
+        let expected = ["PromiseContext.CallerIsolated": 4, "PromiseContext.Main": 2, "any PromiseContextConvertible": 2,
                         "PromiseContext.Named": 2]
         for (kind, count) in expected {
             #expect(lines.filter { $0.contains("on context: \(kind),") }.count == count, "overloads taking \(kind)")

@@ -457,6 +457,10 @@ extension IsolatedTaskPromiseBox: CallerIsolatedTaskPromise {
 /// - an operation isolated to another actor (`{ @MainActor in … }` from nonisolated code):
 ///   `Task.immediate` would enqueue it on that actor anyway (the caller is not known to be on
 ///   it), so an ordinary Task, which hops there.
+/// With an `executor` when starting immediately (`Promise(on: .immediate, executorPreference:)`),
+/// a nonisolated operation's Task prefers it: after its first suspension it runs on `executor`,
+/// not on the global concurrent executor. An operation isolated to the caller's actor starts as
+/// without one (it runs on its actor anyway).
 /// On an OS older than `Task.immediate` (macOS 26, iOS 26, …) it starts like `Promise { }`.
 @inlinable
 func _startCallerIsolatedTask<Box: CallerIsolatedTaskPromise>(
@@ -468,12 +472,36 @@ func _startCallerIsolatedTask<Box: CallerIsolatedTaskPromise>(
     isolation: isolated (any Actor)?
 ) -> Task<Void, Never> {
     guard startingImmediately else { return _startTask(running: box, executorPreference: executor, priority: priority) }
-    guard let operationIsolation else { return _startImmediateTask(running: box, priority: priority) }
-    guard operationIsolation === isolation else { return _startTask(running: box, priority: priority) }
+    guard let operationIsolation else {
+        guard let executor else { return _startImmediateTask(running: box, priority: priority) }
+        return _startImmediateTask(running: box, executorPreference: executor, priority: priority)
+    }
+    guard operationIsolation === isolation else { return _startTask(running: box, executorPreference: executor, priority: priority) }
+    // No preference here: `Task.immediate(executorPreference:)` enqueues an operation isolated to an actor instead of
+    // starting it in the call, and the operation runs on its actor anyway.
     if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
         return Task.immediate(priority: priority) { await box.runOnCallersExecutor() }
     }
     return _startTask(running: box, priority: priority)
+}
+
+/// Starts the Task of a nonisolated operation given to `Promise(on: .immediate,
+/// executorPreference:)`: synchronously, on the caller's thread, until its first suspension,
+/// then on `executor` (`Task.immediate(executorPreference:)`). The closure calls
+/// `runOnCallersExecutor()`, which does not hop: `run()`, a nonisolated async method, switches
+/// to the generic executor on entry, and under a preference that switch is an enqueue on
+/// `executor`, so the operation would not start in the call. On an OS older than
+/// `Task.immediate`, a Task that prefers `executor`.
+@inlinable
+func _startImmediateTask<Box: CallerIsolatedTaskPromise>(
+    running box: Box, executorPreference executor: any TaskExecutor, priority: TaskPriority?
+) -> Task<Void, Never> {
+    if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+        return Task.immediate(priority: priority, executorPreference: executor) { () async -> Void in
+            await box.runOnCallersExecutor()
+        }
+    }
+    return _startTask(running: box, executorPreference: executor, priority: priority)
 }
 
 /// Starts the Task that runs `box` with `Task.immediate` from a nonisolated function, so that
@@ -499,7 +527,7 @@ func _startCallerIsolatedTask<Box: TaskPromiseRunner>(
     priority: TaskPriority?,
     isolation: isolated (any Actor)?
 ) -> Task<Void, Never> {
-    _startTask(running: box, executorPreference: startingImmediately ? nil : executor, priority: priority)
+    _startTask(running: box, executorPreference: executor, priority: priority)
 }
 
 /// Before Swift 6.2 there is no `Task.immediate`: starts the Task like `Promise { }`.

@@ -184,7 +184,9 @@ extension TomorrowlandMigrate {
                 do/catch that lets `CancellationError` through; `always { _ in }` as `defer`, or on a named \
                 context as code on every path; `[weak self]` closures on the twin's `self`), and the promise \
                 version becomes `StdPromise(on: .immediate) { try await f(…) }`, which runs the twin at once, \
-                in the call, until it first suspends: for a typed error E followed by \
+                in the call, until it first suspends (in nonisolated code whose steps all ran on one context of \
+                the package's own, `StdPromise(on: .immediate, executorPreference: PromiseContext.q.taskExecutor)`: \
+                it then resumes on that context, where the next step runs): for a typed error E followed by \
                 `.mapError(on: .immediate) { $0 as! E }` (the twin throws only E or CancellationError, and \
                 CancellationError cancels the promise), for NoError by a `recover` that never runs (the \
                 twin throws only CancellationError), for a TokenPromise by `.withToken(token)`. \

@@ -206,7 +206,9 @@ public enum ConvertBody {
                 let indent = Twins.indentation(of: site.decl, in: site.file)
                 let twinIndent = twin.map { Twins.indentation(of: $0.decl, in: $0.file) } ?? indent
                 let twinText = block(lines, indent: twinIndent)
-                let wrapper = block([wrapperText(site, promise, token: converted.token, width: Twins.maximumLineLength - indent.count - 4)], indent: indent)
+                let preference = conversion.isolated ? nil : sharedExecutor(of: lines)
+                let wrapper = block([wrapperText(site, promise, token: converted.token, executorPreference: preference,
+                                                 width: Twins.maximumLineLength - indent.count - 4)], indent: indent)
                 let wrapperEdit = TextEdit(
                     start: body.positionAfterSkippingLeadingTrivia.utf8Offset, end: body.endPositionBeforeTrailingTrivia.utf8Offset, text: wrapper
                 )
@@ -475,11 +477,17 @@ public enum ConvertBody {
     /// it). A typed error is restored by `mapError` (the twin throws only that error or
     /// `CancellationError`); for `NoError`, `recover` never runs (the twin throws only
     /// `CancellationError`, typed); a `TokenPromise` gets its token back (`.withToken(token)`).
-    /// Broken after the Task when longer than `width`.
-    static func wrapperText(_ site: FunctionSite, _ promise: PromiseType, token: String? = nil, width: Int) -> String {
+    /// With `executorPreference` (`sharedExecutor(of:)`), the Task prefers it after its first
+    /// suspension (`StdPromise(on: .immediate, executorPreference: …)`). Broken after the Task when
+    /// longer than `width`, and in the Task when that is.
+    static func wrapperText(
+        _ site: FunctionSite, _ promise: PromiseType, token: String? = nil, executorPreference: String? = nil, width: Int
+    ) -> String {
         let arguments = (try? Twins.forwardedArguments(of: site.decl, inoutAllowed: false).get()) ?? ""
         let receiver = site.container != nil ? "self." : ""
-        let task = "StdPromise(on: .immediate) { try await \(receiver)\(site.name)(\(arguments)) }"
+        let start = executorPreference.map { "StdPromise(on: .immediate, executorPreference: \($0))" } ?? "StdPromise(on: .immediate)"
+        let call = "try await \(receiver)\(site.name)(\(arguments))"
+        let task = start.count + call.count + 6 <= width ? "\(start) { \(call) }" : "\(start) {\n    \(call)\n}"
         var suffixes: [String] = []
         if promise.hasUntypedError {
         } else if promise.hasNoError {
@@ -489,7 +497,36 @@ public enum ConvertBody {
         }
         if let token { suffixes.append(".withToken(\(token))") }
         let oneLine = task + suffixes.joined()
-        return oneLine.count <= width ? oneLine : ([task] + suffixes.map { "    " + $0 }).joined(separator: "\n")
+        return oneLine.count <= width && !task.contains("\n") ? oneLine : ([task] + suffixes.map { "    " + $0 }).joined(separator: "\n")
+    }
+
+    /// The executor a nonisolated twin's wrapper prefers: the one every
+    /// `withTaskExecutorPreference(…) { @concurrent in` of the twin names, when that is a context
+    /// of the package's own, a static member (`PromiseContext.sync.taskExecutor`: in scope in the
+    /// wrapper too), not `.main` or a global queue's. 1.x ran each of those steps on that context
+    /// (typically a serial queue of the package): a Task that prefers it resumes there after each
+    /// await, instead of on a thread of the global executor that only hops to it, and ends there,
+    /// where the promise's own callbacks on that context then run without another thread.
+    static func sharedExecutor(of lines: [String]) -> String? {
+        let text = lines.joined(separator: "\n")
+        let opening = "withTaskExecutorPreference(", closing = ") { @concurrent in"
+        var executors: Set<String> = []
+        var rest = text[...]
+        while let open = rest.range(of: opening) {
+            let afterOpen = rest[open.upperBound...]
+            guard let close = afterOpen.range(of: closing), !afterOpen[..<close.lowerBound].contains("\n") else { return nil }
+            executors.insert(String(afterOpen[..<close.lowerBound]))
+            rest = afterOpen[close.upperBound...]
+        }
+        guard executors.count == 1, let executor = executors.first, executor.hasPrefix("PromiseContext."), executor.hasSuffix(".taskExecutor") else {
+            return nil
+        }
+        let name = executor.dropFirst("PromiseContext.".count).dropLast(".taskExecutor".count)
+        let builtIn: Set<Substring> = ["main", "background", "utility", "default", "userInitiated", "userInteractive", "immediate", "auto"]
+        guard let first = name.first, first.isLowercase, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), !builtIn.contains(name) else {
+            return nil
+        }
+        return executor
     }
 
     /// `{`, the lines indented one level below `indent`, `}`.
