@@ -169,7 +169,29 @@ errors() {
     grep -E '^/[^ ]+:[0-9]+:[0-9]+: error: ' "$1" | sed "s|^$work/||" | sort -u
 }
 
-declare -A final_status
+# rerun_timing_tests <mode> <test log>: when the run completed and every test that failed is
+# listed for this corpus in BlindCorpora/timing-tests.txt (a timing budget that fails under load
+# in the 1.x form too), reruns each of them once, by itself; succeeds if every rerun passes.
+rerun_timing_tests() {
+    local mode="$1" log="$2" failed test rerun
+    grep -qE 'Executed [0-9]+ tests?, with [0-9]+ failures?' "$log" || return 1
+    grep -qE '✘ Test .* failed' "$log" && return 1
+    failed=$(grep -oE "Test Case '[^']+' failed" "$log" | sed -E "s/^Test Case '(.*)' failed$/\1/" | sort -u)
+    [ -n "$failed" ] || return 1
+    for test in $failed; do
+        grep -qE "^$name ${test//./\\.}( |$)" "$tools/BlindCorpora/timing-tests.txt" || return 1
+    done
+    for test in $failed; do
+        rerun="${log%.log}-rerun-${test##*.}.log"
+        in_mode "$mode" swift test --skip-build --filter "\\.${test%%.*}/${test##*.}\$" > "$rerun" 2>&1 || return 1
+        grep -qE 'Executed 1 test, with 0 failures' "$rerun" || return 1
+        echo "   Swift $mode mode: $test (a timing test, BlindCorpora/timing-tests.txt) failed, then passed on its rerun"
+        timing_reruns[$mode]="${timing_reruns[$mode]:-}$test "
+    done
+    return 0
+}
+
+declare -A final_status timing_reruns
 # after <step>: build in both modes and print the errors of each; where it builds, run the tests.
 after() {
     local step="$1" mode log count
@@ -180,7 +202,7 @@ after() {
         if in_mode "$mode" swift build --build-tests > "$log" 2>&1; then
             final_status[$mode]=0
             in_mode "$mode" swift test --skip-build > "$logs/$step-swift$mode-test.log" 2>&1
-            [ $? = 0 ] || final_status[$mode]=2
+            [ $? = 0 ] || rerun_timing_tests "$mode" "$logs/$step-swift$mode-test.log" || final_status[$mode]=2
             echo "   Swift $mode mode: builds; tests: $(tests "$logs/$step-swift$mode-test.log")"
         else
             final_status[$mode]=1
@@ -382,7 +404,12 @@ failed=0
 [ "${tool_failed:-0}" = 0 ] || { echo "   a command of the tool failed (exit status above)"; failed=1; }
 for mode in $modes; do
     case "${final_status[$mode]}" in
-    0) echo "   Swift $mode mode: builds, tests pass: $(tests "$logs/8-delete-twins-swift$mode-test.log")" ;;
+    0) if [ -n "${timing_reruns[$mode]:-}" ]; then
+           echo "   Swift $mode mode: builds, tests pass: $(tests "$logs/8-delete-twins-swift$mode-test.log"), then passed" \
+               "on its rerun: ${timing_reruns[$mode]}(a timing test of BlindCorpora/timing-tests.txt)"
+       else
+           echo "   Swift $mode mode: builds, tests pass: $(tests "$logs/8-delete-twins-swift$mode-test.log")"
+       fi ;;
     2) echo "   Swift $mode mode: builds, tests fail: $(tests "$logs/8-delete-twins-swift$mode-test.log")"
        grep -E "error: |failed \(" "$logs/8-delete-twins-swift$mode-test.log" | head -8 | sed 's/^/      /'
        failed=1 ;;
