@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import TomorrowlandMigrateKit
+import Tomorrowland
+import TomorrowlandAsync
+
+/// `.nowOr(c)` off the caller's actor and `mapResult` (ChainConversion+NowOr.swift). The run-time
+/// checks use ConvertedBehaviour.swift, the tool's output for Fixtures/ConvertBody/Behaviour.swift.
+@Suite("convert-body: `.nowOr(c)` off the caller's actor, `mapResult`", .timeLimit(.minutes(2)))
+struct ConvertBodyNowOrTests {
+    init() {
+        behaviourQueue.setSpecific(key: behaviourKey, value: "behaviourQueue")
+    }
+
+    @Test("a resolved base: the closure ran in the call, on the caller's thread, before the call returned")
+    func resolvedBase() async throws {
+        let observed = Observed()
+        let promise: Promise<Int, BehaviourError> = nowOrIncremented(Promise(fulfilled: 1), observed: observed)
+        #expect(observed.places == ["elsewhere"], "the closure had not run when the call returned, or ran on the queue")
+        #expect(promise.result == .value(2))
+        #expect(try await promise.value == 2)
+    }
+
+    @Test("a pending base: nothing ran in the call; the closure ran on the context once it resolved")
+    func pendingBase() async throws {
+        let observed = Observed()
+        let (source, resolver) = Promise<Int, BehaviourError>.makeWithResolver()
+        let promise: Promise<Int, BehaviourError> = nowOrIncremented(source, observed: observed)
+        #expect(observed.places.isEmpty)
+        resolver.fulfill(with: 4)
+        #expect(try await promise.value == 5)
+        #expect(observed.places == ["behaviourQueue"])
+    }
+
+    @Test("a pending base, cancelled: the request reaches the source and the closure does not run")
+    func pendingBaseCancelled() async {
+        let observed = Observed()
+        let promise: Promise<Int, BehaviourError> = nowOrIncremented(behaviourSource(0, observed: observed), observed: observed)
+        promise.requestCancel()
+        #expect(await promise.resolvedResult == .cancelled)
+        #expect(observed.cancelled)
+        #expect(observed.places.isEmpty)
+    }
+
+    @Test("`.nowOr` after a step on a named context runs on its context, even when the base had resolved")
+    func afterAHop() async throws {
+        let observed = Observed()
+        let promise: Promise<Int, BehaviourError> = nowOrNoted(Promise(fulfilled: 3), observed: observed)
+        #expect(observed.places == ["elsewhere"], "the first `.nowOr` step ran in the call")
+        #expect(try await promise.value == 6)
+        #expect(observed.places == ["elsewhere", "behaviourQueue"])
+    }
+
+    @Test("`mapResult`: a value, an error mapped to a value, on its queue; a cancel request reaches the source and cancels")
+    func mapResult() async {
+        let observed = Observed()
+        #expect(await (settledOrMinusOne(5, observed: observed) as Promise<Int, NoError>).resolvedResult == .value(5))
+        #expect(await (settledOrMinusOne(-1, observed: observed) as Promise<Int, NoError>).resolvedResult == .value(-1))
+        #expect(observed.places == ["behaviourQueue", "behaviourQueue"])
+        let pending: Promise<Int, NoError> = settledOrMinusOne(0, observed: observed)
+        pending.requestCancel()
+        #expect(await pending.resolvedResult == .cancelled)
+        #expect(observed.cancelled)
+        #expect(observed.places == ["behaviourQueue", "behaviourQueue", "behaviourQueue"], "the closure saw the cancellation")
+    }
+
+    @Test("`mapResult` with a typed error: a value mapped to an error, the typed error passed on")
+    func mapResultTyped() async {
+        let observed = Observed()
+        #expect(await (rejectingOne(1, observed: observed) as Promise<Int, BehaviourError>).resolvedResult == .error(.failed))
+        #expect(await (rejectingOne(2, observed: observed) as Promise<Int, BehaviourError>).resolvedResult == .value(2))
+        #expect(await (rejectingOne(-1, observed: observed) as Promise<Int, BehaviourError>).resolvedResult == .error(.failed))
+    }
+
+    @Test("what stays, with its reason: `.nowOr` after steps that ran at once, `flatMap` on `.nowOr`, `mapResult` after a step")
+    func left() {
+        let (_, notes) = ConvertBodyTests.converted(ConvertBodyTests.feed("""
+                public func later(_ p: Promise<Int, APIError>) -> Promise<Int, APIError> {
+                    p.map(on: .immediate) { $0 + 1 }.map(on: .nowOr(.utility)) { $0 * 2 }
+                }
+
+                public func nested(_ p: Promise<Int, APIError>) -> Promise<Int, APIError> {
+                    p.flatMap(on: .nowOr(.utility)) { Promise(fulfilled: $0) }
+                }
+
+                public func mappedLate(limit: Int) -> Promise<Int, APIError> {
+                    latestPosts(limit: limit).map(on: .immediate) { $0.count }.mapResult(on: .utility) { $0 }
+                }
+            """))
+        #expect(notes.contains { $0.hasPrefix("later(_:): left as a chain: a `.nowOr` context off its caller's actor") }, "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("nested(_:): left as a chain: `flatMap` on `.nowOr(.utility)`") }, "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("mappedLate(limit:): left as a chain: `mapResult`") }, "\(notes)")
+    }
+}
