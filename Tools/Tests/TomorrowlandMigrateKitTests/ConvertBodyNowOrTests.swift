@@ -32,6 +32,45 @@ struct ConvertBodyNowOrTests {
         #expect(observed.places == ["behaviourQueue"])
     }
 
+    @Test("the wrapper's promise resolves on the context when the base was pending: its `.immediate` observers run there, as in 1.x")
+    func resolvesOnTheContext() async throws {
+        let observed = Observed()
+        let (source, resolver) = Promise<Int, BehaviourError>.makeWithResolver()
+        let promise: Promise<Int, BehaviourError> = nowOrIncremented(source, observed: observed)
+        let place = promise.map(on: .immediate) { _ in DispatchQueue.getSpecific(key: behaviourKey) ?? "elsewhere" }
+        resolver.fulfill(with: 1)
+        #expect(try await place.value == "behaviourQueue")
+    }
+
+    @Test("the twin and the wrapper as written; a second run changes nothing")
+    func written() throws {
+        let (text, notes) = ConvertBodyTests.converted(ConvertBodyTests.feed("""
+                public func counted(_ posts: Promise<[Post], APIError>) -> Promise<Int, APIError> {
+                    posts.map(on: .nowOr(.utility)) { $0.count }
+                }
+            """))
+        #expect(notes.last == "convert-body: 1 of 1 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        let (promise, twin) = ConvertBodyTests.bodies(of: "counted", in: text)
+        #expect(promise.contains(".then(on: .nowOr(.utility)) { _ in }"), "\(text)")
+        #expect(twin == """
+                    let promise = posts
+                    // 1.x's `.nowOr`: at once if it had already resolved here, else on its context.
+                    let resolvedAtOnce = promise.result != nil
+                    let value = try await (consume promise).value
+                    let result: Int
+                    if resolvedAtOnce {
+                        result = value.count
+                    } else {
+                        result = await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                            value.count
+                        }
+                    }
+                    return result
+            """, "\(text)")
+        let second = ConvertBody.run(.inMemory([(path: "Feed.swift", text: text)]))
+        #expect(second.changes.isEmpty, "\(second.notes.map(\.message))")
+    }
+
     @Test("a pending base, cancelled: the request reaches the source and the closure does not run")
     func pendingBaseCancelled() async {
         let observed = Observed()
@@ -72,7 +111,7 @@ struct ConvertBodyNowOrTests {
         #expect(await (rejectingOne(-1, observed: observed) as Promise<Int, BehaviourError>).resolvedResult == .error(.failed))
     }
 
-    @Test("what stays, with its reason: `.nowOr` after steps that ran at once, `flatMap` on `.nowOr`, `mapResult` after a step")
+    @Test("what stays, with its reason: `.nowOr` after steps at once, `flatMap` on it, `.nowOr(.main)` off the main actor, `mapResult` after a step")
     func left() {
         let (_, notes) = ConvertBodyTests.converted(ConvertBodyTests.feed("""
                 public func later(_ p: Promise<Int, APIError>) -> Promise<Int, APIError> {
@@ -83,6 +122,10 @@ struct ConvertBodyNowOrTests {
                     p.flatMap(on: .nowOr(.utility)) { Promise(fulfilled: $0) }
                 }
 
+                public func onMain(_ p: Promise<Int, APIError>) -> Promise<Int, APIError> {
+                    p.map(on: .nowOr(.main)) { $0 + 1 }
+                }
+
                 public func mappedLate(limit: Int) -> Promise<Int, APIError> {
                     latestPosts(limit: limit).map(on: .immediate) { $0.count }.mapResult(on: .utility) { $0 }
                 }
@@ -90,5 +133,6 @@ struct ConvertBodyNowOrTests {
         #expect(notes.contains { $0.hasPrefix("later(_:): left as a chain: a `.nowOr` context off its caller's actor") }, "\(notes)")
         #expect(notes.contains { $0.hasPrefix("nested(_:): left as a chain: `flatMap` on `.nowOr(.utility)`") }, "\(notes)")
         #expect(notes.contains { $0.hasPrefix("mappedLate(limit:): left as a chain: `mapResult`") }, "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("onMain(_:): left as a chain: `.nowOr(.main)` off the main actor") }, "\(notes)")
     }
 }

@@ -403,6 +403,7 @@ nonisolated(nonsending) func waitingForTheCaller(
 func nowOrIncremented(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
     StdPromise(on: .immediate) { try await nowOrIncremented(source, observed: observed) }
         .mapError(on: .immediate) { $0 as! BehaviourError }
+        .then(on: .nowOr(.queue(behaviourQueue))) { _ in }
 }
 
 /// `.nowOr(.queue(q))` on the chain's base (issue 39): 1.x ran the closure at once, in the call,
@@ -437,6 +438,7 @@ nonisolated(nonsending) func nowOrIncremented(
 func nowOrNoted(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
     StdPromise(on: .immediate) { try await nowOrNoted(source, observed: observed) }
         .mapError(on: .immediate) { $0 as! BehaviourError }
+        .then(on: .nowOr(.queue(behaviourQueue))) { _ in }
 }
 
 /// The same with `then`, after which a named context runs: its promise cannot have resolved when

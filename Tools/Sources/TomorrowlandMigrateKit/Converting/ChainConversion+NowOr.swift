@@ -84,6 +84,11 @@ extension Writer {
               let promise = pendingPromise else { return }
         var probe = self
         guard case .executor = try probe.placement(of: inner) else { return }
+        // `.nowOr(.main)` off the main actor: its closure is isolated to the main actor, and ran at once only on the main thread.
+        if isMainContext(inner) {
+            throw Left("`\(context.trimmedDescription)` off the main actor (its closure is isolated to the main actor: on a resolved promise "
+                + "it ran at once only when the caller was on the main thread, which a twin off the main actor cannot tell)")
+        }
         guard ["map", "then"].contains(first.name), first.token == nil else {
             throw Left("`\(first.name)` on `\(context.trimmedDescription)` (not converted yet: a limit of the tool; `map` and `then` are)")
         }
@@ -103,6 +108,28 @@ extension Writer {
         ]
         pending = .promise(ChainConversion.parse("(consume \(name))"))
         nowOrBase = (context.id, flag)
+    }
+
+    /// The `.nowOr(c)` of the chain's last step (a step that makes a promise) whose `c` is not inline: 1.x's promise
+    /// resolved at once (a resolved base) or on `c`, where its `.immediate` observers ran; the wrapper's promise is
+    /// made to resolve so, by a `.then(on: .nowOr(c)) { _ in }` (a twin that returns in the call has resolved it at
+    /// once; one that returns from `c`'s executor has not, so the `then` runs on `c`).
+    func resolvedOn(last: ChainConversion.Step?) -> String? {
+        guard let last, last.isLast, ChainConversion.newPromiseOperators.contains(last.name), let context = last.context,
+              let inner = ChainConversion.nowOrInner(context) else { return nil }
+        var probe = self
+        guard case .executor = try? probe.placement(of: inner) else { return nil }
+        return context.trimmedDescription
+    }
+
+    /// Whether `context` is `.main` or another `PromiseContext.Main` (`.ui`, a property of that type).
+    func isMainContext(_ context: ExprSyntax) -> Bool {
+        var spelled = context.trimmedDescription
+        if spelled.hasPrefix("self.") { spelled = String(spelled.dropFirst("self.".count)) }
+        if spelled.hasPrefix("PromiseContext.") { spelled = String(spelled.dropFirst("PromiseContext".count)) }
+        if spelled == ".main" || spelled.hasPrefix("Main.") || spelled.hasPrefix(".Main.") { return true }
+        if spelled.hasPrefix("."), conversion.mainContexts.contains(String(spelled.dropFirst())) { return true }
+        return conversion.storedContexts[spelled]?.type.hasSuffix("PromiseContext.Main") == true
     }
 
     /// The closure's statements on both of `.nowOr`'s paths: inline when `flag`, else on `executor`.

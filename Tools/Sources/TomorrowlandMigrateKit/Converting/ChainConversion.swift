@@ -146,6 +146,9 @@ struct ChainConversion {
         var token: String?
         /// With `stripsTail`, the lines of the chain alone (`lines` are the preamble's).
         var chainLines: [String]? = nil
+        /// The `.nowOr(c)` of a last step off the caller's actor: 1.x's promise resolved at once or on `c`, and so does the
+        /// wrapper's (`.then(on: .nowOr(c)) { _ in }`), for its `.immediate` observers (ChainConversion+NowOr.swift).
+        var resolvedOn: String? = nil
     }
 
     /// The statements of the twin's body (without indentation), or why not.
@@ -308,7 +311,9 @@ struct ChainConversion {
             let chainLines = try Self.withLocks(validityLines + writer.hoisted + writer.lines)
             return Converted(lines: try Self.withLocks(preamble.lines), token: token, chainLines: chainLines)
         }
-        return Converted(lines: try Self.withLocks(preamble.lines + validityLines + writer.hoisted + writer.lines), token: token)
+        var converted = Converted(lines: try Self.withLocks(preamble.lines + validityLines + writer.hoisted + writer.lines), token: token)
+        converted.resolvedOn = writer.resolvedOn(last: parsedSteps.last)
+        return converted
     }
 
     /// A `propagatingCancellation(on: .immediate) { _ in … }` on the chain's base: its handler's statements.
