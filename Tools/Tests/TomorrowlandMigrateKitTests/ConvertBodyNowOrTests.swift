@@ -71,6 +71,20 @@ struct ConvertBodyNowOrTests {
         #expect(second.changes.isEmpty, "\(second.notes.map(\.message))")
     }
 
+    @Test("`flatMap` on `.nowOr`: the closure's promise awaited, at once on a resolved base, else after the hop")
+    func flatMapOnNowOr() async throws {
+        let observed = Observed()
+        let resolved: Promise<Int, BehaviourError> = nowOrChained(Promise(fulfilled: 1), observed: observed)
+        #expect(resolved.result == .value(2), "the closure and its resolved promise ran in the call")
+        let (source, resolver) = Promise<Int, BehaviourError>.makeWithResolver()
+        let pending: Promise<Int, BehaviourError> = nowOrChained(source, observed: observed)
+        #expect(pending.result == nil)
+        resolver.fulfill(with: 4)
+        #expect(try await pending.value == 5)
+        let rejected: Promise<Int, BehaviourError> = nowOrChained(Promise(fulfilled: -2), observed: observed)
+        #expect(await rejected.resolvedResult == .error(.failed))
+    }
+
     @Test("a pending base, cancelled: the request reaches the source and the closure does not run")
     func pendingBaseCancelled() async {
         let observed = Observed()
@@ -111,15 +125,15 @@ struct ConvertBodyNowOrTests {
         #expect(await (rejectingOne(-1, observed: observed) as Promise<Int, BehaviourError>).resolvedResult == .error(.failed))
     }
 
-    @Test("what stays, with its reason: `.nowOr` after steps at once, `flatMap` on it, `.nowOr(.main)` off the main actor, `mapResult` after a step")
+    @Test("what stays, with its reason: `.nowOr` after steps at once, `recover` on it, `.nowOr(.main)` off the main actor, `mapResult` after a step")
     func left() {
         let (_, notes) = ConvertBodyTests.converted(ConvertBodyTests.feed("""
                 public func later(_ p: Promise<Int, APIError>) -> Promise<Int, APIError> {
                     p.map(on: .immediate) { $0 + 1 }.map(on: .nowOr(.utility)) { $0 * 2 }
                 }
 
-                public func nested(_ p: Promise<Int, APIError>) -> Promise<Int, APIError> {
-                    p.flatMap(on: .nowOr(.utility)) { Promise(fulfilled: $0) }
+                public func recovered(_ p: Promise<Int, APIError>) -> Promise<Int, NoError> {
+                    p.recover(on: .nowOr(.utility)) { _ in 0 }
                 }
 
                 public func onMain(_ p: Promise<Int, APIError>) -> Promise<Int, APIError> {
@@ -131,7 +145,7 @@ struct ConvertBodyNowOrTests {
                 }
             """))
         #expect(notes.contains { $0.hasPrefix("later(_:): left as a chain: a `.nowOr` context off its caller's actor") }, "\(notes)")
-        #expect(notes.contains { $0.hasPrefix("nested(_:): left as a chain: `flatMap` on `.nowOr(.utility)`") }, "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("recovered(_:): left as a chain: `recover` on `.nowOr(.utility)`") }, "\(notes)")
         #expect(notes.contains { $0.hasPrefix("mappedLate(limit:): left as a chain: `mapResult`") }, "\(notes)")
         #expect(notes.contains { $0.hasPrefix("onMain(_:): left as a chain: `.nowOr(.main)` off the main actor") }, "\(notes)")
     }

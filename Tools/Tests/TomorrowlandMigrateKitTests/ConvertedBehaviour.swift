@@ -527,3 +527,34 @@ nonisolated(nonsending) func rejectingOne(_ input: Int, observed: Observed) asyn
     case .cancelled: throw CancellationError()
     }
 }
+
+/// `flatMap` on `.nowOr(.queue(q))`: the closure's promise, awaited on either path.
+func nowOrChained(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await nowOrChained(source, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+        .then(on: .nowOr(.queue(behaviourQueue))) { _ in }
+}
+
+/// `flatMap` on `.nowOr(.queue(q))`: the closure's promise, awaited on either path.
+///
+/// Async twin of `nowOrChained(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func nowOrChained(
+    _ source: Promise<Int, BehaviourError>,
+    observed: Observed
+) async throws -> Int {
+    let promise = source
+    // 1.x's `.nowOr`: at once if it had already resolved here, else on its context.
+    let resolvedAtOnce = promise.result != nil
+    let value = try await (consume promise).value
+    let result: Int
+    if resolvedAtOnce {
+        result = try await behaviourSource(value + 1, observed: observed)
+    } else {
+        result = try await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+            try await behaviourSource(value + 1, observed: observed)
+        }
+    }
+    return result
+}

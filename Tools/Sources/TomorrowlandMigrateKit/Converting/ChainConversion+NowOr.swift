@@ -89,8 +89,8 @@ extension Writer {
             throw Left("`\(context.trimmedDescription)` off the main actor (its closure is isolated to the main actor: on a resolved promise "
                 + "it ran at once only when the caller was on the main thread, which a twin off the main actor cannot tell)")
         }
-        guard ["map", "then"].contains(first.name), first.token == nil else {
-            throw Left("`\(first.name)` on `\(context.trimmedDescription)` (not converted yet: a limit of the tool; `map` and `then` are)")
+        guard ["map", "then", "flatMap"].contains(first.name), first.token == nil else {
+            throw Left("`\(first.name)` on `\(context.trimmedDescription)` (not converted yet: a limit of the tool; `map`, `flatMap` and `then` are)")
         }
         let name = freshName(stem: "promise")
         let flag = freshName(stem: "resolvedAtOnce")
@@ -136,7 +136,9 @@ extension Writer {
     mutating func runNowOr(_ body: [String], step: ChainConversion.Step, flag: String, executor: String, result: Bool) throws -> String {
         let outer = lines
         lines = []
-        let inlineValue = try run(body, step: step, placement: .inline, result: result)
+        var inlineValue = try run(body, step: step, placement: .inline, result: result)
+        // A `flatMap`'s promise, awaited where the closure ran (on the executor, the closure's own `return` awaits it).
+        if step.name == "flatMap", !returned { inlineValue = conversion.awaited(ChainConversion.parse(inlineValue)) }
         let inlineLines = lines
         lines = []
         let concurrentValue = try run(body, step: step, placement: .executor(executor), result: result)
@@ -148,7 +150,9 @@ extension Writer {
             return "()"
         }
         let functionValue = step.isLast ? conversion.functionPromise?.value : nil
-        guard let type = step.closure.signature?.returnClause?.type.trimmedDescription ?? step.type?.value ?? functionValue else {
+        var declared = step.closure.signature?.returnClause?.type.trimmedDescription
+        if step.name == "flatMap" { declared = step.closure.signature?.returnClause.flatMap { PromiseType($0.type)?.value } }
+        guard let type = declared ?? step.type?.value ?? functionValue else {
             throw Left("a `\(step.name)` on `.nowOr` whose value type is not known")
         }
         let name = freshName(for: nil)

@@ -245,3 +245,10 @@ func rejectingOne(_ input: Int, observed: Observed) -> Promise<Int, BehaviourErr
         return result
     }
 }
+
+/// `flatMap` on `.nowOr(.queue(q))`: the closure's promise, awaited on either path.
+func nowOrChained(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    source.flatMap(on: .nowOr(.queue(behaviourQueue))) { value in
+        behaviourSource(value + 1, observed: observed)
+    }
+}
