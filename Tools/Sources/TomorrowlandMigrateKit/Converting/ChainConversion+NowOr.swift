@@ -87,7 +87,8 @@ extension Writer {
         // `.nowOr(.main)` off the main actor: its closure is isolated to the main actor, and ran at once only on the main thread.
         if isMainContext(inner) {
             throw Left("`\(context.trimmedDescription)` off the main actor (its closure is isolated to the main actor: on a resolved promise "
-                + "it ran at once only when the caller was on the main thread, which a twin off the main actor cannot tell)")
+                + "it ran at once only when the caller was on the main thread; not converted yet, a limit of the tool: that path would need "
+                + "`Thread.isMainThread` and `MainActor.assumeIsolated`)")
         }
         guard ["map", "then", "flatMap"].contains(first.name), first.token == nil else {
             throw Left("`\(first.name)` on `\(context.trimmedDescription)` (not converted yet: a limit of the tool; `map`, `flatMap` and `then` are)")
