@@ -16,7 +16,11 @@ import SwiftSyntax
 //   `withTaskExecutorPreference(c.taskExecutor) { @concurrent in … }`, on `c`, nonisolated, as
 //   1.x's `Named` closure. One executor chosen at run time cannot stand for both: a `@concurrent`
 //   closure with no executor still hops to the global executor (not during the call), and one
-//   that is not `@concurrent` stays on the caller's actor (not on `c`).
+//   that is not `@concurrent` stays on the caller's actor (not on `c`). Steps: `map`, `then`, and a
+//   `flatMap` of one expression (its promise awaited on each path). When it is the chain's last
+//   step the wrapper ends in `.then(on: .nowOr(c)) { _ in }`, so that its promise resolves where
+//   1.x's did (at once, or on `c`), for its `.immediate` observers. `.nowOr(.main)` off the main
+//   actor stays: its closure is isolated to the main actor.
 // - After a step that 1.x enqueued (a value step or handler on a context other than `.immediate`
 //   or `.nowOr`), the promise `.nowOr` sees cannot have resolved when the chain was built: it is
 //   `c`, and is written as `c`.
