@@ -114,8 +114,9 @@ sed -n 's/^note: //p' delete-notes.txt | grep -E "delete-twins: " || true
 grep -q "checked by the compiler" delete-notes.txt || fail "delete-twins did not prove its changes with the compiler"
 if grep -E "nothing written|nothing deleted|the compiler objects" delete-notes.txt; then fail "delete-twins: a change was refused"; fi
 deleted=$(sed -n 's/.*delete-twins: \([0-9]*\) twin(s) deleted.*/\1/p' delete-notes.txt)
-# (Fewer than before convert-body: the twins it filled are called by their promise versions.)
-[ "${deleted:-0}" -ge 5 ] || fail "expected at least 5 twins deleted, got ${deleted:-0}"
+# (Fewer than before convert-body: the twins it filled are called by their promise versions, since
+# issue 39's `.nowOr` conversion `StoreViewModel.show(_:quick:)`'s too.)
+[ "${deleted:-0}" -ge 4 ] || fail "expected at least 4 twins deleted, got ${deleted:-0}"
 second_convert=$("$tool" convert-calls Sources/ Tests/ 2>/dev/null) || fail "a second convert-calls run failed"
 [ -z "$second_convert" ] || fail "a second convert-calls run wanted changes"
 second_delete=$("$tool" delete-twins Sources/ Tests/ --include-public 2>/dev/null) || fail "a second delete-twins run failed"

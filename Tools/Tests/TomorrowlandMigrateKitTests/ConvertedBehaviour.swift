@@ -397,3 +397,164 @@ nonisolated(nonsending) func waitingForTheCaller(
     _ = try await Task.yieldingAfter { try await behaviourSource(input, observed: observed) }
     return next.wait(timeout: .now() + 1) == .success
 }
+
+/// `.nowOr(.queue(q))` on the chain's base (issue 39): 1.x ran the closure at once, in the call,
+/// when `source` had already resolved, and on q once it resolved otherwise.
+func nowOrIncremented(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await nowOrIncremented(source, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+        .then(on: .nowOr(.queue(behaviourQueue))) { _ in }
+}
+
+/// `.nowOr(.queue(q))` on the chain's base (issue 39): 1.x ran the closure at once, in the call,
+/// when `source` had already resolved, and on q once it resolved otherwise.
+///
+/// Async twin of `nowOrIncremented(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func nowOrIncremented(
+    _ source: Promise<Int, BehaviourError>,
+    observed: Observed
+) async throws -> Int {
+    let promise = source
+    // 1.x's `.nowOr`: at once if it had already resolved here, else on its context.
+    let resolvedAtOnce = promise.result != nil
+    let value = try await (consume promise).value
+    let result: Int
+    if resolvedAtOnce {
+        observed.ran()
+        result = value + 1
+    } else {
+        result = await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+            observed.ran()
+            return value + 1
+        }
+    }
+    return result
+}
+
+/// The same with `then`, after which a named context runs: its promise cannot have resolved when
+/// the `.nowOr` step was registered, so that step ran on q.
+func nowOrNoted(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await nowOrNoted(source, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+        .then(on: .nowOr(.queue(behaviourQueue))) { _ in }
+}
+
+/// The same with `then`, after which a named context runs: its promise cannot have resolved when
+/// the `.nowOr` step was registered, so that step ran on q.
+///
+/// Async twin of `nowOrNoted(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func nowOrNoted(
+    _ source: Promise<Int, BehaviourError>,
+    observed: Observed
+) async throws -> Int {
+    let promise = source
+    // 1.x's `.nowOr`: at once if it had already resolved here, else on its context.
+    let resolvedAtOnce = promise.result != nil
+    let value = try await (consume promise).value
+    if resolvedAtOnce {
+        observed.ran()
+    } else {
+        await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+            observed.ran()
+        }
+    }
+    let result = await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+        value * 2
+    }
+    await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+        observed.ran()
+    }
+    return result
+}
+
+/// `mapResult` on q: a rejection becomes -1, a cancellation stays one.
+func settledOrMinusOne(_ input: Int, observed: Observed) -> Promise<Int, NoError> {
+    StdPromise(on: .immediate) { try await settledOrMinusOne(input, observed: observed) }
+        .recover(on: .immediate) { _ in preconditionFailure("the async settledOrMinusOne throws only CancellationError") }
+}
+
+/// `mapResult` on q: a rejection becomes -1, a cancellation stays one.
+///
+/// Async twin of `settledOrMinusOne(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws only `CancellationError`, when that promise is cancelled; cancelling the awaiting Task requests cancellation
+/// of the promise.
+nonisolated(nonsending) func settledOrMinusOne(
+    _ input: Int,
+    observed: Observed
+) async throws(CancellationError) -> Int {
+    let result = await behaviourSource(input, observed: observed).resolvedResult
+    let mapped: PromiseResult<Int, NoError>
+    mapped = await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+        observed.ran()
+        switch result {
+        case .value(let value): return .value(value)
+        case .error: return .value(-1)
+        case .cancelled: return .cancelled
+        }
+    }
+    switch mapped {
+    case .value(let value): return value
+    case .error(let error): switch error {}
+    case .cancelled: throw CancellationError()
+    }
+}
+
+/// `mapResult` with a typed error: a value of 1 becomes an error.
+func rejectingOne(_ input: Int, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await rejectingOne(input, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+}
+
+/// `mapResult` with a typed error: a value of 1 becomes an error.
+///
+/// Async twin of `rejectingOne(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func rejectingOne(_ input: Int, observed: Observed) async throws -> Int {
+    let result = await behaviourSource(input, observed: observed).resolvedResult
+    let mapped: PromiseResult<Int, BehaviourError>
+    mapped = {
+        if case .value(1) = result { return .error(.failed) }
+        return result
+    }()
+    switch mapped {
+    case .value(let value): return value
+    case .error(let error): throw error
+    case .cancelled: throw CancellationError()
+    }
+}
+
+/// `flatMap` on `.nowOr(.queue(q))`: the closure's promise, awaited on either path.
+func nowOrChained(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await nowOrChained(source, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+        .then(on: .nowOr(.queue(behaviourQueue))) { _ in }
+}
+
+/// `flatMap` on `.nowOr(.queue(q))`: the closure's promise, awaited on either path.
+///
+/// Async twin of `nowOrChained(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func nowOrChained(
+    _ source: Promise<Int, BehaviourError>,
+    observed: Observed
+) async throws -> Int {
+    let promise = source
+    // 1.x's `.nowOr`: at once if it had already resolved here, else on its context.
+    let resolvedAtOnce = promise.result != nil
+    let value = try await (consume promise).value
+    let result: Int
+    if resolvedAtOnce {
+        result = try await behaviourSource(value + 1, observed: observed)
+    } else {
+        result = try await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+            try await behaviourSource(value + 1, observed: observed)
+        }
+    }
+    return result
+}

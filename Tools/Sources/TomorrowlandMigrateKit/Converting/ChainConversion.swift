@@ -86,9 +86,9 @@ struct ChainConversion {
         // The token asks the chain's promise to cancel: the wrapper could, but the twin's own callers would not be.
         "requestCancelOnInvalidate": "`requestCancelOnInvalidate(token)` (an invalidation cancelled the chain's promise; an async function "
             + "cannot cancel the Task that runs it, as Swift gives it no handle to that Task, so the twin's callers would not be cancelled)",
-        // A limit of this tool, not of Swift: the twin could build the result as for a final `tap` and switch on the closure's.
-        "mapResult": "`mapResult` (its closure maps the whole result, cancellation included; not converted yet: the twin would build "
-            + "the result in a `do`/`catch`, as for a final `tap`, and switch on the `PromiseResult` the closure returns)",
+        // A limit of this tool, not of Swift: alone on the chain's base it converts (ChainConversion+NowOr.swift).
+        "mapResult": "`mapResult` after another step (not converted yet, a limit of the tool: a `mapResult` that is the whole chain is; "
+            + "after steps the twin would build their result in a `do`/`catch`, as for a final `tap`)",
         "flatMapResult": "`flatMapResult` (its closure maps the whole result, cancellation included, to a promise; not converted yet)",
         "ignoringCancel": "`ignoringCancel` after a step (the steps before it would see the Task's cancellation: Swift has no way to "
             + "shield an await from it)",
@@ -97,7 +97,7 @@ struct ChainConversion {
     /// One `.op(on: context) { closure }` of the chain.
     struct Step {
         let name: String
-        let context: ExprSyntax?
+        var context: ExprSyntax?
         let closure: ClosureExprSyntax
         /// The outermost call of the chain: its promise is the function's.
         var isLast = false
@@ -146,6 +146,9 @@ struct ChainConversion {
         var token: String?
         /// With `stripsTail`, the lines of the chain alone (`lines` are the preamble's).
         var chainLines: [String]? = nil
+        /// The `.nowOr(c)` of a last step off the caller's actor: 1.x's promise resolved at once or on `c`, and so does the
+        /// wrapper's (`.then(on: .nowOr(c)) { _ in }`), for its `.immediate` observers (ChainConversion+NowOr.swift).
+        var resolvedOn: String? = nil
     }
 
     /// The statements of the twin's body (without indentation), or why not.
@@ -240,6 +243,7 @@ struct ChainConversion {
         }
         writer.consumable = locals.consumable
         writer.pending = .promise(Self.consuming(locals.consumable, in: base))
+        steps = settlingNowOr(steps)
         var probe = writer
         let yieldPoint = try yieldPoint(steps) { step in
             if case .inline = try probe.placement(of: step) { return true }
@@ -256,6 +260,7 @@ struct ChainConversion {
                   Self.consuming(locals.consumable, in: base).trimmedDescription == base.trimmedDescription {
             writer.pending = .promise(pinned)
         }
+        try writer.bindNowOrBase(of: steps)
         if yieldPoint == 0, let awaited = writer.pendingPromise {
             writer.conversion.yieldsAfterAwaitOf = (awaited.id, steps[0].baseType?.hasNoError ?? noError)
         }
@@ -306,7 +311,9 @@ struct ChainConversion {
             let chainLines = try Self.withLocks(validityLines + writer.hoisted + writer.lines)
             return Converted(lines: try Self.withLocks(preamble.lines), token: token, chainLines: chainLines)
         }
-        return Converted(lines: try Self.withLocks(preamble.lines + validityLines + writer.hoisted + writer.lines), token: token)
+        var converted = Converted(lines: try Self.withLocks(preamble.lines + validityLines + writer.hoisted + writer.lines), token: token)
+        converted.resolvedOn = writer.resolvedOn(last: parsedSteps.last)
+        return converted
     }
 
     /// A `propagatingCancellation(on: .immediate) { _ in … }` on the chain's base: its handler's statements.
@@ -361,10 +368,10 @@ struct ChainConversion {
                 throw Left("callbacks registered through `withToken(token)` (their promises are cancelled when it is invalidated, "
                     + "which the twin's callers would not be)")
             }
-            if let reason = Self.unconvertible[name] { throw Left(reason) }
+            if let reason = Self.unconvertible[name], !Self.isLoneMapResult(call, of: expression) { throw Left(reason) }
             // `tryMap { try … }`: the same statements; what the closure throws, the twin throws.
             if let plain = Self.throwingValueOperators[name] { name = plain }
-            let known = Self.valueOperators.union(Self.errorOperators).union(["always", "tap", "onCancel"])
+            let known = Self.valueOperators.union(Self.errorOperators).union(["always", "tap", "onCancel", "mapResult"])
             if !known.contains(name) {
                 if CallbackOperators.names.contains(name) { throw Left("`\(name)` is not converted") }
                 break
@@ -574,7 +581,7 @@ struct ChainConversion {
 }
 
 /// Builds the twin's statements step by step.
-private struct Writer {
+struct Writer {
     var conversion: ChainConversion
     /// Identifiers in use: a new name must differ from all of them.
     var taken: Set<String>
@@ -602,6 +609,8 @@ private struct Writer {
     var returned = false
     /// Lines that run where the chain was built, before its first await (a context chosen at run time).
     var hoisted: [String] = []
+    /// The `.nowOr(c)` context of the chain's first step, and the `Bool` that says whether its base had resolved.
+    var nowOrBase: (context: SyntaxIdentifier, flag: String)?
 
     enum Pending {
         case promise(ExprSyntax)
@@ -615,6 +624,8 @@ private struct Writer {
         case inline
         /// In `withTaskExecutorPreference(<executor>) { @concurrent in … }`.
         case executor(String)
+        /// `.nowOr(c)` on the chain's base: inline when `flag` (the base had resolved), else as `.executor` (ChainConversion+NowOr.swift).
+        case nowOr(flag: String, executor: String)
     }
 
     mutating func placement(of step: ChainConversion.Step) throws -> Placement {
@@ -623,6 +634,7 @@ private struct Writer {
 
     mutating func placement(of context: ExprSyntax?) throws -> Placement {
         guard var context else { return .inline }
+        let originalContextID = context.id
         // `PromiseContext.utility` as `.utility`, `PromiseContext.nowOr(.main)` as `.nowOr(.main)`.
         let spelled = context.trimmedDescription
         if spelled.hasPrefix("PromiseContext."), spelled.dropFirst("PromiseContext.".count).first?.isLowercase == true {
@@ -633,7 +645,11 @@ private struct Writer {
         // without suspending when what it awaits has resolved. Elsewhere the twin cannot tell which of the two it was.
         if let call = context.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
            member.base == nil, member.declName.baseName.text == "nowOr", call.arguments.count == 1, let inner = call.arguments.first?.expression {
-            if case .inline = try placement(of: inner) { return .inline }
+            let innerPlacement = try placement(of: inner)
+            if case .inline = innerPlacement { return .inline }
+            if case .executor(let executor) = innerPlacement, let nowOrBase, nowOrBase.context == originalContextID {
+                return .nowOr(flag: nowOrBase.flag, executor: executor)
+            }
             throw Left("a `.nowOr` context off its caller's actor (`\(context.trimmedDescription)`: the closure ran at once when the promise "
                 + "had resolved, else on the context; the twin cannot tell whether its await suspended)")
         }
@@ -971,6 +987,8 @@ private struct Writer {
                 throw Left("a `\(step.name)` closure without a returned value")
             }
             return body[0]
+        case .nowOr(let flag, let executor):
+            return try runNowOr(body, step: step, flag: flag, executor: executor, result: result)
         case .executor(let executor):
             var inner = body
             if ChainConversion.promiseSteps.contains(step.name) {
@@ -1004,6 +1022,10 @@ private struct Writer {
 
     /// The error handlers and `always` at the end of the chain, then the `return`.
     mutating func finish(tail: [ChainConversion.Step]) throws {
+        if tail.count == 1, tail[0].name == "mapResult" {
+            try mapResult(tail[0])
+            return
+        }
         // A final `tap` or `always` that reads the result: the result is taken, the closure runs, the result is returned.
         if tail.count == 1, let step = tail.first, step.isLast, ["tap", "always"].contains(step.name), step.readsParameter {
             try resultObserver(step)

@@ -207,8 +207,11 @@ public enum ConvertBody {
                 let twinIndent = twin.map { Twins.indentation(of: $0.decl, in: $0.file) } ?? indent
                 let twinText = block(lines, indent: twinIndent)
                 let preference = conversion.isolated ? nil : sharedExecutor(of: lines)
-                let wrapper = block([wrapperText(site, promise, token: converted.token, executorPreference: preference,
-                                                 width: Twins.maximumLineLength - indent.count - 4)], indent: indent)
+                let wrapperLine = wrapperText(
+                    site, promise, token: converted.token, executorPreference: preference, resolvedOn: converted.resolvedOn,
+                    width: Twins.maximumLineLength - indent.count - 4
+                )
+                let wrapper = block([wrapperLine], indent: indent)
                 let wrapperEdit = TextEdit(
                     start: body.positionAfterSkippingLeadingTrivia.utf8Offset, end: body.endPositionBeforeTrailingTrivia.utf8Offset, text: wrapper
                 )
@@ -347,7 +350,7 @@ public enum ConvertBody {
     /// and the `withToken` that restores a `TokenPromise`: what this command writes.
     static func isWrapper(_ body: CodeBlockSyntax) -> Bool {
         guard body.statements.count == 1, var call = body.statements.first?.item.as(FunctionCallExprSyntax.self) else { return false }
-        for suffix in ["withToken", "mapError|recover"] {
+        for suffix in ["withToken", "then", "mapError|recover"] {
             if let member = call.calledExpression.as(MemberAccessExprSyntax.self),
                suffix.split(separator: "|").contains(Substring(member.declName.baseName.text)),
                let base = member.base?.as(FunctionCallExprSyntax.self) {
@@ -478,10 +481,12 @@ public enum ConvertBody {
     /// `CancellationError`); for `NoError`, `recover` never runs (the twin throws only
     /// `CancellationError`, typed); a `TokenPromise` gets its token back (`.withToken(token)`).
     /// With `executorPreference` (`sharedExecutor(of:)`), the Task prefers it after its first
-    /// suspension (`StdPromise(on: .immediate, executorPreference: …)`). Broken after the Task when
-    /// longer than `width`, and in the Task when that is.
+    /// suspension (`StdPromise(on: .immediate, executorPreference: …)`); with `resolvedOn`, the
+    /// promise resolves on that context (`.then(on: c) { _ in }`), where 1.x's did. Broken after the
+    /// Task when longer than `width`, and in the Task when that is.
     static func wrapperText(
-        _ site: FunctionSite, _ promise: PromiseType, token: String? = nil, executorPreference: String? = nil, width: Int
+        _ site: FunctionSite, _ promise: PromiseType, token: String? = nil, executorPreference: String? = nil, resolvedOn: String? = nil,
+        width: Int
     ) -> String {
         let arguments = (try? Twins.forwardedArguments(of: site.decl, inoutAllowed: false).get()) ?? ""
         let receiver = site.container != nil ? "self." : ""
@@ -495,6 +500,7 @@ public enum ConvertBody {
         } else {
             suffixes.append(".mapError(on: .immediate) { $0 as! \(promise.error) }")
         }
+        if let resolvedOn { suffixes.append(".then(on: \(resolvedOn)) { _ in }") }
         if let token { suffixes.append(".withToken(\(token))") }
         let oneLine = task + suffixes.joined()
         return oneLine.count <= width && !task.contains("\n") ? oneLine : ([task] + suffixes.map { "    " + $0 }).joined(separator: "\n")

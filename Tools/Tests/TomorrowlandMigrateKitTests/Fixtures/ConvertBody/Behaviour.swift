@@ -203,3 +203,52 @@ func waitingForTheCaller(_ input: Int, next: DispatchSemaphore, observed: Observ
         next.wait(timeout: .now() + 1) == .success
     }
 }
+
+/// `.nowOr(.queue(q))` on the chain's base (issue 39): 1.x ran the closure at once, in the call,
+/// when `source` had already resolved, and on q once it resolved otherwise.
+func nowOrIncremented(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    source.map(on: .nowOr(.queue(behaviourQueue))) { value in
+        observed.ran()
+        return value + 1
+    }
+}
+
+/// The same with `then`, after which a named context runs: its promise cannot have resolved when
+/// the `.nowOr` step was registered, so that step ran on q.
+func nowOrNoted(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    source
+        .then(on: .nowOr(.queue(behaviourQueue))) { _ in
+            observed.ran()
+        }
+        .map(on: .utility) { $0 * 2 }
+        .then(on: .nowOr(.queue(behaviourQueue))) { _ in
+            observed.ran()
+        }
+}
+
+/// `mapResult` on q: a rejection becomes -1, a cancellation stays one.
+func settledOrMinusOne(_ input: Int, observed: Observed) -> Promise<Int, NoError> {
+    behaviourSource(input, observed: observed).mapResult(on: .queue(behaviourQueue)) { result -> PromiseResult<Int, NoError> in
+        observed.ran()
+        switch result {
+        case .value(let value): return .value(value)
+        case .error: return .value(-1)
+        case .cancelled: return .cancelled
+        }
+    }
+}
+
+/// `mapResult` with a typed error: a value of 1 becomes an error.
+func rejectingOne(_ input: Int, observed: Observed) -> Promise<Int, BehaviourError> {
+    behaviourSource(input, observed: observed).mapResult(on: .immediate) { result in
+        if case .value(1) = result { return .error(.failed) }
+        return result
+    }
+}
+
+/// `flatMap` on `.nowOr(.queue(q))`: the closure's promise, awaited on either path.
+func nowOrChained(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    source.flatMap(on: .nowOr(.queue(behaviourQueue))) { value in
+        behaviourSource(value + 1, observed: observed)
+    }
+}

@@ -252,3 +252,45 @@ public final class Tracker {
             .withToken(token)
     }
 }
+
+/// `.nowOr(c)` off the caller's actor and `mapResult` (issue 39).
+public final class NowOrShapes: Sendable {
+    public init() {}
+
+    public func latestPosts(limit: Int) -> Promise<[Post], APIError> {
+        Promise(fulfilled: (0..<limit).map { Post(id: $0, title: "t\($0)") })
+    }
+
+    /// `.nowOr(.utility)` on a promise parameter: at once when it has resolved, else on `.utility`.
+    public func count(of posts: Promise<[Post], APIError>) -> Promise<Int, APIError> {
+        posts.map(on: .nowOr(.utility)) { posts -> Int in
+            let count = posts.count
+            return count
+        }
+    }
+
+    /// `.nowOr` after a step on `.utility`: that step's promise was pending when it was registered.
+    public func countPlusOne(limit: Int) -> Promise<Int, APIError> {
+        latestPosts(limit: limit).map(on: .utility) { $0.count }.map(on: .nowOr(.queue(workQueue))) { $0 + 1 }
+    }
+
+    /// `mapResult` on the chain's base.
+    public func countOrZero(limit: Int) -> Promise<Int, NoError> {
+        latestPosts(limit: limit).mapResult(on: .utility) { result -> PromiseResult<Int, NoError> in
+            switch result {
+            case .value(let posts): return .value(posts.count)
+            case .error: return .value(0)
+            case .cancelled: return .cancelled
+            }
+        }
+    }
+}
+
+/// `.nowOr(.utility)` in main-actor code: inline on the main actor when resolved, else on `.utility`.
+@MainActor public final class NowOrScreen {
+    public init() {}
+
+    public func doubled(_ value: Promise<Int, APIError>) -> Promise<Int, APIError> {
+        value.then(on: .nowOr(.utility)) { print($0) }.map(on: .immediate) { $0 * 2 }
+    }
+}
