@@ -159,7 +159,8 @@ struct ChainConversion {
     func converted(_ original: CodeBlockSyntax) throws -> Converted {
         guard let originalLast = original.statements.last else { throw Left("an empty body") }
         // `[weak self]` closures of the chain: in the twin, `self` is the method's own.
-        let body = try Self.withoutSelfCaptures(original, chainClosures: Self.stepClosures(of: originalLast))
+        var boundCaptures: [String] = []
+        let body = try Self.withoutSelfCaptures(original, chainClosures: Self.stepClosures(of: originalLast), bound: &boundCaptures)
         let statements = Array(body.statements)
         let last = statements.last!
         let expression: ExprSyntax
@@ -303,10 +304,10 @@ struct ChainConversion {
         // and before the `defer` of an `always` (which an early return never reached either).
         // `lock.lock()` … `lock.unlock()` (unavailable in async code) as `lock.withLock { … }`.
         if stripsTail {
-            let chainLines = try Self.withLocks(validityLines + writer.hoisted + writer.lines)
+            let chainLines = try Self.withLocks(validityLines + boundCaptures + writer.hoisted + writer.lines)
             return Converted(lines: try Self.withLocks(preamble.lines), token: token, chainLines: chainLines)
         }
-        return Converted(lines: try Self.withLocks(preamble.lines + validityLines + writer.hoisted + writer.lines), token: token)
+        return Converted(lines: try Self.withLocks(preamble.lines + validityLines + boundCaptures + writer.hoisted + writer.lines), token: token)
     }
 
     /// A `propagatingCancellation(on: .immediate) { _ in … }` on the chain's base: its handler's statements.
