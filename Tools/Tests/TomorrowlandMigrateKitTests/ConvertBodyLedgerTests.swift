@@ -63,3 +63,138 @@ struct ConvertBodyLedgerTests {
         #expect(notes.contains { $0.hasPrefix("submit(_:): left as a chain: a capture `[limit = self.limit]` whose name") }, "\(notes)")
     }
 }
+
+extension ConvertBodyLedgerTests {
+    @Test("an override that calls its chain base through `super` gets an async override; the base keeps its chain, with the rule",
+          arguments: [5, 6])
+    func overrideOfAChainBase(swiftVersion: Int) throws {
+        let (text, notes) = try ConvertBodyLimitsTests.convertedInBothModes("""
+            import Foundation
+            import Tomorrowland
+
+            enum QuoteError: Error { case invalid }
+
+            func raw(_ x: Int) -> Promise<Int, QuoteError> { x > 0 ? Promise(fulfilled: x) : Promise(rejected: .invalid) }
+
+            class Service: @unchecked Sendable {
+                func quote(_ x: Int) -> Promise<Int, QuoteError> {
+                    raw(x).map(on: .utility) { $0 + 1 }
+                }
+            }
+
+            final class Premium: Service, @unchecked Sendable {
+                private(set) var count = 0
+
+                override func quote(_ x: Int) -> Promise<Int, QuoteError> {
+                    count += 1
+                    return super.quote(x).map(on: .immediate) { $0 * 2 }
+                }
+            }
+            """, path: "Quotes.swift", swiftVersion: swiftVersion)
+        #expect(notes.last == "convert-body: 1 of 2 chain bodies converted, 1 left (reasons above)", "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("quote(_:): left as a chain: `Premium` overrides it and calls this promise code through `super`") },
+                "\(notes)")
+        // The base's code stays where `super` reaches it; the override's async override awaits it there.
+        #expect(text.contains("raw(x).map(on: .utility) { $0 + 1 }"), "\(text)")
+        #expect(text.contains("override nonisolated(nonsending) func quote(_ x: Int) async throws -> Int {"), "\(text)")
+        #expect(text.contains("try await super.quote(x).value"), "\(text)")
+        #expect(text.contains("StdPromise(on: .immediate) { try await self.quote(x) }.mapError(on: .immediate) { $0 as! QuoteError }"), "\(text)")
+    }
+
+    @Test("chains with no twin say add-async-twins' reason: a variadic parameter, a subclass's own async method, a non-Sendable override")
+    func reasonsWithoutTwin() throws {
+        let (result, notes, directory) = try ConvertBodyTests.proved("""
+            import Foundation
+            import Tomorrowland
+
+            func raw(_ x: Int) -> Promise<Int, Error> { Promise(fulfilled: x) }
+
+            final class Store: @unchecked Sendable {
+                func accounts(withIDs ids: Int...) -> Promise<[Int], Error> {
+                    when(fulfilled: ids.map { raw($0) })
+                }
+            }
+
+            class Exporter {
+                func export(_ x: Int) -> Promise<Int, Error> {
+                    raw(x).map(on: .utility) { $0 + 1 }
+                }
+            }
+
+            final class CSVExporter: Exporter {
+                var limit = 3
+
+                override func export(_ x: Int) -> Promise<Int, Error> {
+                    raw(x).map(on: .utility) { $0 + 2 }
+                }
+            }
+
+            final class PDFExporter: Exporter {
+                func export(_ x: Int) async throws -> Int { x + 3 }
+            }
+            """, path: "Export.swift", swiftVersion: 6)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(result.changes.isEmpty, "\(result.diff)")
+        #expect(notes.contains { $0.hasPrefix("accounts(withIDs:): left as a chain: no async twin: it has a variadic parameter, which cannot be forwarded: Swift cannot pass an array") }, "\(notes)")
+        #expect(notes.contains {
+            $0.hasPrefix("export(_:): left as a chain: no async twin: the subclass `PDFExporter` already has an async `export(_:)`")
+                && $0.contains("Swift makes a subclass's method of the same name and types an override")
+        }, "\(notes)")
+        #expect(notes.contains {
+            $0.hasPrefix("export(_:): left as a chain: an override, whose promise version stays (it overrides the base's), so it needs a wrapper: "
+                + "`CSVExporter` is not known to be Sendable")
+        }, "\(notes)")
+        #expect(!notes.contains { $0.contains("run add-async-twins first") }, "\(notes)")
+    }
+}
+
+extension ConvertBodyLedgerTests {
+    @Test("a conformer in a file two modules compile: the other module's call on its type moves to its new method (Ledger's FakeFXProvider)")
+    func conformerInASharedFile() throws {
+        let shared = (path: "Shared.swift", text: """
+            import Foundation
+            import Tomorrowland
+
+            protocol RateProviding: Sendable {
+                func rate(_ x: Int) -> Promise<Int, Error>
+            }
+
+            func raw(_ x: Int) -> Promise<Int, Error> { Promise(fulfilled: x) }
+
+            final class FakeRates: RateProviding {
+                func rate(_ x: Int) -> Promise<Int, Error> {
+                    raw(x).map(on: .utility) { $0 * 2 }
+                }
+            }
+            """)
+        let use = (path: "Use.swift", text: """
+            import Foundation
+            import Tomorrowland
+
+            func direct() async throws -> Int {
+                try await FakeRates().rate(2)
+            }
+            """)
+        let twins = Support.applying(AddAsyncTwins.run(.inMemory([shared, use])), to: [shared, use])
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tomorrowland-shared-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for source in twins { try source.text.write(to: directory.appendingPathComponent(source.path), atomically: true, encoding: .utf8) }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tomorrowland-migrate-module-cache")
+        let modules = try [("TwinSupport", ["Shared.swift", "Use.swift"]), ("Support", ["Shared.swift"])].map { name, files in
+            ModuleInvocation(
+                name: name, sources: files.map { directory.appendingPathComponent($0).path },
+                arguments: [
+                    "-module-name", name, "-parse-as-library", "-swift-version", "6",
+                    "-I", try SwiftCompiler.modulesDirectory(holding: "TomorrowlandAsync").path, "-module-cache-path", cache.path,
+                ]
+            )
+        }
+        let oracle = CompilerOracle(swiftc: try SwiftCompiler.swiftc().path, modules: modules)
+        let result = ConvertBody.run(SourceSet.load(paths: [directory.path]), oracle: oracle)
+        let notes = result.notes.map(\.message)
+        #expect(notes.last == "convert-body: 1 of 1 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        let text = try #require(result.changes.first { $0.path.hasSuffix("Shared.swift") }?.updated, "\(notes)")
+        #expect(text.contains("func rate(_ x: Int) async throws -> Int {"), "\(text)")
+    }
+}
