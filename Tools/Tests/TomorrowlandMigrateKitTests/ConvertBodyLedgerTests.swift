@@ -198,3 +198,72 @@ extension ConvertBodyLedgerTests {
         #expect(text.contains("func rate(_ x: Int) async throws -> Int {"), "\(text)")
     }
 }
+
+extension ConvertBodyLedgerTests {
+    @Test("`[x = x]`: of a parameter, the twin reads the parameter; of a property, left with the reason")
+    func sameNameCaptures() throws {
+        let (result, notes, directory) = try ConvertBodyTests.proved("""
+            import Foundation
+            import Tomorrowland
+
+            final class Rail: @unchecked Sendable {
+                let limit = 3
+
+                func send(_ amount: Int) -> Promise<Int, Error> { Promise(fulfilled: amount) }
+
+                func parameter(_ amount: Int) -> Promise<Int, Error> {
+                    send(amount).map(on: .utility) { [amount = amount] value in value + amount }
+                }
+
+                func property(_ amount: Int) -> Promise<Int, Error> {
+                    send(amount).map(on: .utility) { [limit = limit] value in value + limit }
+                }
+            }
+            """, path: "Rail.swift", swiftVersion: 6)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(notes.last == "convert-body: 1 of 2 chain bodies converted, 1 left (reasons above)", "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("property(_:): left as a chain: a capture `[limit = limit]` of a name that is not a parameter") },
+                "\(notes)")
+        let text = try #require(result.changes.first?.updated)
+        #expect(!text.contains("let amount = amount") && text.contains("value + amount"), "\(text)")
+    }
+}
+
+extension ConvertBodyLedgerTests {
+    /// The order of the work it starts is checked at run time by Ledger's
+    /// `testSyncCoordinatorRecordsSummaries` ("sync all 2", "start checking", "start savings"):
+    /// each `sync` wrapper starts its twin on the actor during the call, and the twin suspends
+    /// after its base (`Task.yieldingAfter`) before it journals "done".
+    @Test("an actor's method ending in a `tap` that reads the result (Ledger's SyncCoordinator.syncAll)", arguments: [5, 6])
+    func actorTap(swiftVersion: Int) throws {
+        let (text, notes) = try ConvertBodyLimitsTests.convertedInBothModes("""
+            import Foundation
+            import Tomorrowland
+
+            func importAll(_ account: String) -> Promise<Int, Error> { Promise(fulfilled: account.count) }
+
+            actor Coordinator {
+                private(set) var journal: [String] = []
+
+                func sync(_ account: String) -> Promise<Int, Error> {
+                    journal.append("start \\(account)")
+                    return importAll(account)
+                        .then { count in
+                            self.journal.append("done \\(account)")
+                        }
+                }
+
+                func syncAll(_ accounts: [String]) -> Promise<[Int], Error> {
+                    journal.append("sync all \\(accounts.count)")
+                    return when(fulfilled: accounts.map { sync($0) })
+                        .tap(on: .utility) { result in
+                            print("syncAll: \\(result.value?.count ?? 0)")
+                        }
+                }
+            }
+            """, path: "Coordinator.swift", swiftVersion: swiftVersion)
+        #expect(notes.last == "convert-body: 2 of 2 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        #expect(text.contains("let result: PromiseResult<[Int], Swift.Error>") || text.contains("let result: PromiseResult<[Int], Error>"), "\(text)")
+        #expect(text.contains("try await Task.yieldingAfter {"), "\(text)")
+    }
+}

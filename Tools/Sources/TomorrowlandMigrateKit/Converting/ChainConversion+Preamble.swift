@@ -267,7 +267,7 @@ extension ChainConversion {
     /// the call, before its first await: ChainConversion+Captures.swift). Throws for any other
     /// capture, or a `self` still used as an optional.
     static func withoutSelfCaptures(
-        _ body: CodeBlockSyntax, chainClosures: Set<SyntaxIdentifier>, bound: inout [String]
+        _ body: CodeBlockSyntax, chainClosures: Set<SyntaxIdentifier>, bound: inout [String], parameters: Set<String> = []
     ) throws -> CodeBlockSyntax {
         let captured = body.statements.last.map { last in
             last.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .leftSquare }
@@ -275,8 +275,9 @@ extension ChainConversion {
         guard captured else { return body }
         let rewriter = SelfCaptureRewriter(closures: chainClosures)
         let rewritten = rewriter.rewrite(body).as(CodeBlockSyntax.self) ?? body
-        if let failure = rewriter.failure ?? Self.boundCaptureClash(rewriter.bound, in: body) { throw Left(failure) }
-        bound = rewriter.bound.map { "let \($0.name) = \($0.value)" }
+        if let failure = rewriter.failure ?? Self.boundCaptureClash(rewriter.bound, in: body, parameters: parameters) { throw Left(failure) }
+        // `[x = x]` of a parameter: the twin reads the parameter itself.
+        bound = rewriter.bound.filter { $0.name != $0.value }.map { "let \($0.name) = \($0.value)" }
         return rewriter.changed ? rewritten : body
     }
 

@@ -160,7 +160,8 @@ struct ChainConversion {
         guard let originalLast = original.statements.last else { throw Left("an empty body") }
         // `[weak self]` closures of the chain: in the twin, `self` is the method's own.
         var boundCaptures: [String] = []
-        let body = try Self.withoutSelfCaptures(original, chainClosures: Self.stepClosures(of: originalLast), bound: &boundCaptures)
+        let body = try Self.withoutSelfCaptures(original, chainClosures: Self.stepClosures(of: originalLast), bound: &boundCaptures,
+                                                 parameters: parameterNames)
         let statements = Array(body.statements)
         let last = statements.last!
         let expression: ExprSyntax
@@ -1170,11 +1171,6 @@ private struct Writer {
         if returned { throw Left("`\(step.name)` after a `flatMap` whose closure returns early") }
         if beforeHandler ? step.baseType?.hasNoError == true : conversion.noError {
             throw Left("`\(step.name)` that reads the result of a promise that cannot fail")
-        }
-        // Ledger's SyncCoordinator.syncAll (an actor's method) changed its callers' order in Swift 6
-        // mode once converted (a `sync` it starts ran to its end before the next started): left until understood.
-        if conversion.isolated, !conversion.onMainActor {
-            throw Left("`\(step.name)` that reads the result in an actor's method (the order of the work it starts changed in Swift 6 mode)")
         }
         guard let type = beforeHandler ? step.baseType : conversion.functionPromise ?? step.baseType else {
             throw Left("`\(step.name)` that reads a result whose type is not known")
