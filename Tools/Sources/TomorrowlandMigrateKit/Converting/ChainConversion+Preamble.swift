@@ -228,6 +228,12 @@ extension ChainConversion {
             guard !types.promiseType.isEmpty else { throw Left("an early return of a promise that takes its type from the function") }
             return "return " + awaited(Self.parse("(\(expression.trimmedDescription) as \(types.promiseType))"))
         }
+        // `StdPromise(on: .immediate) { resolver in … }` took its value type from the function's return (Swift 6 mode
+        // cannot infer it in the twin: "failed to produce diagnostic"): awaited `as` that type.
+        if let call = expression.as(FunctionCallExprSyntax.self), !types.promiseType.isEmpty,
+           let name = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text, name.hasSuffix("Promise") {
+            return "return " + awaited(Self.parse("(\(expression.trimmedDescription) as \(types.promiseType))"))
+        }
         return "return " + awaited(expression)
     }
 

@@ -127,7 +127,8 @@ public enum ConvertBody {
                 }
                 continue
             }
-            if twin != nil, let other = overrideCallingSuper(of: site, everySite: everySite, project: project) {
+            if twin != nil, overrideLeftBehind(of: site, everySite: everySite, project: project) == nil,
+               let other = overrideCallingSuper(of: site, everySite: everySite, project: project) {
                 leave(superCallReason(site, override: other))
                 continue
             }
@@ -532,8 +533,11 @@ public enum ConvertBody {
         text.replaceSubrange(start..<end, with: body)
         text = text.replacingOccurrences(of: "awaits the promise it returns.", with: "does the work; the promise version wraps it.")
         // An override's async method overrides the twin of the method it overrides.
-        if site.decl.modifiers.contains(where: { $0.name.text == "override" }), let range = text.range(of: "nonisolated(nonsending) func ") {
-            text.replaceSubrange(range, with: "override nonisolated(nonsending) func ")
+        // (In its header line: `override public func` is written `nonisolated(nonsending) public func`.)
+        if site.decl.modifiers.contains(where: { $0.name.text == "override" }), let name = text.range(of: "func \(site.name)"),
+           let range = text.range(of: "nonisolated(nonsending) ", range: text[..<name.lowerBound].lastIndex(of: "\n").map { $0..<name.lowerBound }
+               ?? text.startIndex..<name.lowerBound) {
+            text.replaceSubrange(range, with: "override nonisolated(nonsending) ")
         }
         return String(text.drop { $0 == " " })
     }
