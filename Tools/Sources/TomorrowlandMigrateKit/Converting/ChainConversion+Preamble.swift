@@ -228,6 +228,12 @@ extension ChainConversion {
             guard !types.promiseType.isEmpty else { throw Left("an early return of a promise that takes its type from the function") }
             return "return " + awaited(Self.parse("(\(expression.trimmedDescription) as \(types.promiseType))"))
         }
+        // `StdPromise(on: .immediate) { resolver in … }` took its value type from the function's return (Swift 6 mode
+        // cannot infer it in the twin: "failed to produce diagnostic"): awaited `as` that type.
+        if let call = expression.as(FunctionCallExprSyntax.self), !types.promiseType.isEmpty,
+           let name = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text, name.hasSuffix("Promise") {
+            return "return " + awaited(Self.parse("(\(expression.trimmedDescription) as \(types.promiseType))"))
+        }
         return "return " + awaited(expression)
     }
 
@@ -262,15 +268,22 @@ extension ChainConversion {
     /// and `[self]` go; under `[weak self]`, `self?.x` and `self!.x` become `self.x`, `guard let
     /// self else { … }` goes and `guard let strong = self else { … }` becomes `let strong = self`.
     /// The twin holds `self` until it returns, as the wrapper's Task does (1.x let it go and
-    /// skipped the closure). Throws for any other capture, or a `self` still used as an optional.
-    static func withoutSelfCaptures(_ body: CodeBlockSyntax, chainClosures: Set<SyntaxIdentifier>) throws -> CodeBlockSyntax {
+    /// skipped the closure). A capture that binds a read (`[store = self.store]`) becomes `let
+    /// store = self.store` in `bound`, which the twin declares where the chain was built (during
+    /// the call, before its first await: ChainConversion+Captures.swift). Throws for any other
+    /// capture, or a `self` still used as an optional.
+    static func withoutSelfCaptures(
+        _ body: CodeBlockSyntax, chainClosures: Set<SyntaxIdentifier>, bound: inout [String], parameters: Set<String> = []
+    ) throws -> CodeBlockSyntax {
         let captured = body.statements.last.map { last in
             last.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .leftSquare }
         } ?? false
         guard captured else { return body }
         let rewriter = SelfCaptureRewriter(closures: chainClosures)
         let rewritten = rewriter.rewrite(body).as(CodeBlockSyntax.self) ?? body
-        if let failure = rewriter.failure { throw Left(failure) }
+        if let failure = rewriter.failure ?? Self.boundCaptureClash(rewriter.bound, in: body, parameters: parameters) { throw Left(failure) }
+        // `[x = x]` of a parameter: the twin reads the parameter itself.
+        bound = rewriter.bound.filter { $0.name != $0.value }.map { "let \($0.name) = \($0.value)" }
         return rewriter.changed ? rewritten : body
     }
 
@@ -285,6 +298,8 @@ extension ChainConversion {
         let closures: Set<SyntaxIdentifier>
         var failure: String?
         var changed = false
+        /// `[name = value]` captures of a read: the twin's `let`s, and the closure that had each.
+        var bound: [(name: String, value: String, closure: SyntaxIdentifier)] = []
 
         init(closures: Set<SyntaxIdentifier>) {
             self.closures = closures
@@ -298,6 +313,10 @@ extension ChainConversion {
             var statements = node.statements
             for item in capture.items {
                 let specifier = item.specifier?.specifier.text
+                if let value = item.initializer?.value, specifier == nil, ChainConversion.isRead(value), item.name.tokenKind != .wildcard {
+                    bound.append((item.name.text, value.trimmedDescription, node.id))
+                    continue
+                }
                 // `[weak self]`, `[unowned self]`, `[self]`, and `[weak log]` of a name the twin has too.
                 guard item.initializer == nil, [nil, "weak", "unowned"].contains(specifier), item.name.tokenKind != .wildcard else {
                     failure = failure ?? "a closure with a capture list (`\(capture.trimmedDescription)`) other than `[weak self]` or `[unowned self]`"

@@ -162,7 +162,9 @@ struct ChainConversion {
     func converted(_ original: CodeBlockSyntax) throws -> Converted {
         guard let originalLast = original.statements.last else { throw Left("an empty body") }
         // `[weak self]` closures of the chain: in the twin, `self` is the method's own.
-        let body = try Self.withoutSelfCaptures(original, chainClosures: Self.stepClosures(of: originalLast))
+        var boundCaptures: [String] = []
+        let body = try Self.withoutSelfCaptures(original, chainClosures: Self.stepClosures(of: originalLast), bound: &boundCaptures,
+                                                 parameters: parameterNames)
         let statements = Array(body.statements)
         let last = statements.last!
         let expression: ExprSyntax
@@ -308,10 +310,12 @@ struct ChainConversion {
         // and before the `defer` of an `always` (which an early return never reached either).
         // `lock.lock()` … `lock.unlock()` (unavailable in async code) as `lock.withLock { … }`.
         if stripsTail {
-            let chainLines = try Self.withLocks(validityLines + writer.hoisted + writer.lines)
+            let chainLines = try Self.withLocks(validityLines + boundCaptures + writer.hoisted + writer.lines)
             return Converted(lines: try Self.withLocks(preamble.lines), token: token, chainLines: chainLines)
         }
-        var converted = Converted(lines: try Self.withLocks(preamble.lines + validityLines + writer.hoisted + writer.lines), token: token)
+        var converted = Converted(
+            lines: try Self.withLocks(preamble.lines + validityLines + boundCaptures + writer.hoisted + writer.lines), token: token
+        )
         converted.resolvedOn = writer.resolvedOn(last: parsedSteps.last)
         return converted
     }
@@ -1191,11 +1195,6 @@ struct Writer {
         if returned { throw Left("`\(step.name)` after a `flatMap` whose closure returns early") }
         if beforeHandler ? step.baseType?.hasNoError == true : conversion.noError {
             throw Left("`\(step.name)` that reads the result of a promise that cannot fail")
-        }
-        // Ledger's SyncCoordinator.syncAll (an actor's method) changed its callers' order in Swift 6
-        // mode once converted (a `sync` it starts ran to its end before the next started): left until understood.
-        if conversion.isolated, !conversion.onMainActor {
-            throw Left("`\(step.name)` that reads the result in an actor's method (the order of the work it starts changed in Swift 6 mode)")
         }
         guard let type = beforeHandler ? step.baseType : conversion.functionPromise ?? step.baseType else {
             throw Left("`\(step.name)` that reads a result whose type is not known")

@@ -24,11 +24,15 @@ extension ConvertBody {
     /// nested type's name. A receiver that is a protocol (`any HubTransport`) or another type
     /// whose name shares a word with it is not. (A subclass's calls would reach the new method
     /// too: the proof finds those, as a reference that changes its meaning.)
+    /// A conformer in a file that several modules compile (`sharedModules`, by file) is its own
+    /// type in each of them: a call on another module's copy is a call on it.
     static func callsOfRequirementTwin(
-        on site: FunctionSite, twins: [FunctionSite], project: Project, callers: (String) -> [(path: String, offset: Int)], set: SourceSet
+        on site: FunctionSite, twins: [FunctionSite], project: Project, callers: (String) -> [(path: String, offset: Int)], set: SourceSet,
+        sharedModules: [String: Set<String>] = [:]
     ) -> Result<[(path: String, offset: Int)], Unmoved> {
         guard let container = site.container else { return .success([]) }
         guard let nominal = nominalMangling(of: site, project: project) else { return .failure(Unmoved(text: "its type is not known to the compiler")) }
+        let copies = SharedDeclarations.copies(of: nominal, modules: sharedModules[CompilerFacts.key(site.file.path)] ?? [])
         var places: [(path: String, offset: Int)] = []
         for twin in twins {
             guard let usr = project.usr(of: twin) else { return .failure(Unmoved(text: "its requirement's twin is not known to the compiler")) }
@@ -36,7 +40,7 @@ extension ConvertBody {
                 guard let receiver = project.compiler?.file(place.path)?.call(calleeAt: place.offset)?.receiverType else {
                     return .failure(Unmoved(text: "\(location(place)), a receiver of a type the compiler does not say"))
                 }
-                guard receiverIs(receiver, nominal) else { continue }
+                guard copies.contains(where: { receiverIs(receiver, $0) }) else { continue }
                 guard !nominal.hasSuffix("C") || isFinalClass(container, in: set) else {
                     return .failure(Unmoved(text: "\(location(place)); `\(container)` is a class that is not final, whose subclasses' "
                         + "overrides of the promise version those calls would no longer reach"))

@@ -6,8 +6,9 @@ import SwiftSyntax
 extension ConvertBody {
     /// The twin of the method `site` overrides, when `site` can get an async override of it:
     /// that twin still awaits the base's promise method (so the base's promise code is not a
-    /// wrapper, whose dynamic call of the async method would come back to the override), the
-    /// base is not a chain this command may convert, and no subclass overrides `site` again
+    /// wrapper, whose dynamic call of the async method would come back to the override; a base
+    /// whose code is a chain keeps it while an override calls it through `super`:
+    /// `overrideCallingSuper`), and no subclass overrides `site` again
     /// (its override of the promise version would no longer be reached). The chain's `super`
     /// calls are awaited through `.value` of `super`'s promise method: its twin would dispatch
     /// back here. Nil otherwise.
@@ -19,7 +20,7 @@ extension ConvertBody {
         let isOverride = { (other: FunctionSite) in other.decl.modifiers.contains { $0.name.text == "override" } }
         // The method first declared (not itself an override), with its forwarding twin beside it.
         guard let base = everySite.first(where: { !$0.isAsync && !isOverride($0) && $0.promise != nil && project.overrides(site, $0) }),
-              let baseBody = base.decl.body, !ChainConversion.isChain(baseBody), !isWrapper(baseBody),
+              let baseBody = base.decl.body, !isWrapper(baseBody),
               let twin = forwarding.first(where: { $0.overloads(base) && AddAsyncTwins.key($0).parameters == AddAsyncTwins.key(base).parameters })
         else { return nil }
         // No override in between whose code the new override would pass over, none below it.

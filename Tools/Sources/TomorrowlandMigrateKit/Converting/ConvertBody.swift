@@ -58,7 +58,8 @@ public enum ConvertBody {
     /// open or package one too; `inactive`: names mentioned in `#if` clauses the compiler did not see).
     static func plan(
         _ set: SourceSet, project: Project,
-        callers: ((String) -> [(path: String, offset: Int)])? = nil, includingPublic: Bool = false, inactive: [String: [String]] = [:]
+        callers: ((String) -> [(path: String, offset: Int)])? = nil, includingPublic: Bool = false, inactive: [String: [String]] = [:],
+        sharedModules: [String: Set<String>] = [:]
     ) -> Plan {
         var plan = Plan()
         // Chains whose wrapper would capture a non-Sendable value (Swift 6 mode): converted without
@@ -109,7 +110,9 @@ public enum ConvertBody {
             let overridden = twin == nil && !conformer
                 ? overriddenTwin(of: site, everySite: everySite, forwarding: forwarding, project: project, set: set) : nil
             if twin?.decl.body == nil, !conformer, overridden == nil {
-                if site.decl.modifiers.contains(where: { $0.name.text == "override" }) {
+                if let reason = reasonWithoutTwin(of: site, promise, everySite: everySite, project: project) {
+                    leave(reason)
+                } else if site.decl.modifiers.contains(where: { $0.name.text == "override" }) {
                     // The twin of the overridden method awaits the promise method, dispatched dynamically: an async
                     // override's `super` call would reach that twin, and through it this override again.
                     let callsSuper = body.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.super) }
@@ -124,6 +127,11 @@ public enum ConvertBody {
                 }
                 continue
             }
+            if twin != nil, overrideLeftBehind(of: site, everySite: everySite, project: project) == nil,
+               let other = overrideCallingSuper(of: site, everySite: everySite, project: project) {
+                leave(superCallReason(site, override: other))
+                continue
+            }
             if twin != nil, let other = overrideLeftBehind(of: site, everySite: everySite, project: project) {
                 leave("overridden by `\(other.container ?? "")` with a promise method only: async callers of that type would run this code, "
                     + "not the override's (the twin, which awaited the promise method, reached the override by dynamic dispatch)")
@@ -135,7 +143,7 @@ public enum ConvertBody {
                 switch callsOfRequirementTwin(
                     on: site, twins: overridden.map { [$0] }
                         ?? toolTwins.filter { $0.name == site.name && $0.labels == site.labels && protocols.contains($0.container ?? "") },
-                    project: project, callers: callers, set: set
+                    project: project, callers: callers, set: set, sharedModules: sharedModules
                 ) {
                 case .failure(let reason):
                     let taken = overridden == nil ? "the requirement's twin" : "the twin of the method it overrides"
@@ -568,8 +576,11 @@ public enum ConvertBody {
         text.replaceSubrange(start..<end, with: body)
         text = text.replacingOccurrences(of: "awaits the promise it returns.", with: "does the work; the promise version wraps it.")
         // An override's async method overrides the twin of the method it overrides.
-        if site.decl.modifiers.contains(where: { $0.name.text == "override" }), let range = text.range(of: "nonisolated(nonsending) func ") {
-            text.replaceSubrange(range, with: "override nonisolated(nonsending) func ")
+        // (In its header line: `override public func` is written `nonisolated(nonsending) public func`.)
+        if site.decl.modifiers.contains(where: { $0.name.text == "override" }), let name = text.range(of: "func \(site.name)"),
+           let range = text.range(of: "nonisolated(nonsending) ", range: text[..<name.lowerBound].lastIndex(of: "\n").map { $0..<name.lowerBound }
+               ?? text.startIndex..<name.lowerBound) {
+            text.replaceSubrange(range, with: "override nonisolated(nonsending) ")
         }
         return String(text.drop { $0 == " " })
     }
@@ -650,15 +661,18 @@ extension ConvertBody {
         let set = set.recognizing(before)
         let project = Project(set, compiler: before)
         // Every reference, by the USR it names: who still calls a promise version.
+        // (A declaration of a file that several modules compile: its copies' references meet.)
+        let shared = DeleteTwins.sharedDeclarations(facts: before, oracle: oracle)
         var places: [String: [(path: String, offset: Int)]] = [:]
         for (path, file) in before.files {
             for (offset, usrs) in file.references {
-                for usr in usrs { places[usr, default: []].append((path, offset)) }
+                for usr in usrs { places[shared[usr] ?? usr, default: []].append((path, offset)) }
             }
         }
         var plan = plan(
             set, project: project,
-            callers: { places[$0] ?? [] }, includingPublic: includingPublic, inactive: DeleteTwins.inactiveMentions(in: set, facts: before)
+            callers: { places[shared[$0] ?? $0] ?? [] }, includingPublic: includingPublic, inactive: DeleteTwins.inactiveMentions(in: set, facts: before),
+            sharedModules: SharedDeclarations.modulesOfSharedFiles(oracle)
         )
         let changes = plan.conversions.map { conversion in
             var change = PlannedChange(

@@ -125,27 +125,9 @@ public enum DeleteTwins {
     /// another module's copy names that copy's USR. The key is the demangled name with those
     /// modules' names replaced; USRs of other modules have none.
     static func sharedDeclarations(facts: CompilerFacts, oracle: CompilerOracle) -> [String: String] {
-        var modulesOfFile: [String: [String]] = [:]
-        for module in oracle.modules {
-            for source in module.sources { modulesOfFile[source, default: []].append(module.name) }
-        }
-        let sharing = Set(modulesOfFile.values.filter { $0.count > 1 }.flatMap { $0 })
-        guard !sharing.isEmpty else { return [:] }
-        let prefixes = sharing.map { "s:\($0.utf8.count)\($0)" }
-        let usrs = Set(facts.files.values.flatMap { file in file.references.values.flatMap { $0 } + file.declarations.map(\.usr) })
-            .filter { usr in prefixes.contains { usr.hasPrefix($0) } }.sorted()
-        guard !usrs.isEmpty else { return [:] }
-        let demangler = ((oracle.swiftc as NSString).deletingLastPathComponent as NSString).appendingPathComponent("swift-demangle")
-        let lines = Process.capture(demangler, ["--compact"] + usrs.map { "$s" + $0.dropFirst(2) }).output.split(separator: "\n")
-        guard lines.count == usrs.count else { return [:] }
-        var keys: [String: String] = [:]
-        for (usr, demangled) in zip(usrs, lines) {
-            var key = String(demangled)
-            // Longest first: `LedgerFeaturesLite.` before `LedgerFeatures.`.
-            for module in sharing.sorted(by: { $0.count > $1.count }) { key = key.replacingOccurrences(of: module + ".", with: "(shared).") }
-            keys[usr] = key
-        }
-        return keys
+        SharedDeclarations.keys(
+            for: facts.files.values.flatMap { file in file.references.values.flatMap { $0 } + file.declarations.map(\.usr) }, oracle: oracle
+        )
     }
 
     /// Where each name appears in an `#if` clause of the scanned files that the compiler did not

@@ -399,7 +399,7 @@ struct EditProof {
                             .min { $0.offset < $1.offset }?.usr
                     }
                 }
-                if let target, now.contains(target) { continue }
+                if let target, now.contains(target) || SharedDeclarations.names(target, in: now, oracle: oracle) { continue }
                 issues.append(Issue(
                     change: index, path: path, line: changes[index].line,
                     message: "the reference would name \(name(now)), not \(expectation.meaning)"

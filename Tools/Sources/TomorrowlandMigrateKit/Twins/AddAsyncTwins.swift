@@ -312,10 +312,15 @@ public enum AddAsyncTwins {
             } else {
                 continue
             }
+            // Why no twin can be written at all (an async twin: the twin's meaning would change).
+            let rule = !async ? "" : " (Swift makes a subclass's method of the same name and types an override of the superclass's, "
+                + "and a `final` one forbids it): async callers of `\(kind == "subclass" ? container : owner)` would run "
+                + (kind == "subclass" ? "the subclass's async method, not the promise's code" : "the twin, not its async method")
+                + ", and a twin of another name is not one callers find"
             return SkipReason(
                 "the \(kind) `\(owner)` already has \(async ? "an async" : "a synchronous") `\(site.signature)` "
                     + "(\(other.file.path):\(other.line)), "
-                    + "which the twin would \(kind == "subclass" ? "turn into an override" : "override") without `override`; "
+                    + "which the twin would \(kind == "subclass" ? "turn into an override" : "override") without `override`\(rule); "
                     + "write this twin by hand if it should be one"
             )
         }

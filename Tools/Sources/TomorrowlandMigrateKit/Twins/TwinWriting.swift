@@ -309,7 +309,12 @@ enum Twins {
                 return .failure(SkipReason("has an inout parameter: the Task the twin starts outlives the call, so it cannot hold on to it"))
             }
             if parameter.ellipsis != nil {
-                return .failure(SkipReason("has a variadic parameter, which cannot be forwarded"))
+                let name = parameter.parameterName ?? "_"
+                return .failure(SkipReason(
+                    "has a variadic parameter, which cannot be forwarded: Swift cannot pass an array (`\(name)` inside the function) "
+                        + "on as variadic arguments, so neither a twin nor a wrapper can call the other; by hand, write the twin's own "
+                        + "code, or put both over a function that takes an array"
+                ))
             }
             if type.contains("@autoclosure") {
                 return .failure(SkipReason("has an @autoclosure parameter, which cannot be forwarded as written"))
