@@ -42,7 +42,7 @@
 # dependency rewritten from `../../..` to `../Tomorrowland`), so the tool's build is this
 # checkout's Tools/.build. Also exits non-zero when a command of the tool fails.
 #
-# Clinic and Relay are Swift 5 mode apps whose manifests default to Swift 6 (`<NAME>_SWIFT_MODE=5`
+# Clinic, Relay and Pharmacy are Swift 5 mode apps whose manifests default to Swift 6 (`<NAME>_SWIFT_MODE=5`
 # chooses Swift 5): for them the variable is set to 5 unless the environment sets it, so the tool
 # runs in the app's own mode, as for Ledger and Orders (`swiftLanguageModes: [.v5]`).
 #
@@ -50,6 +50,7 @@
 #   Tools/scripts/migrate-blind-corpus.sh Ledger [--keep] [--async-product-first] [--lean]
 #   Tools/scripts/migrate-blind-corpus.sh Orders [--keep] [--async-product-first] [--lean]
 #   Tools/scripts/migrate-blind-corpus.sh Relay [--keep] [--async-product-first] [--lean]
+#   Tools/scripts/migrate-blind-corpus.sh Pharmacy [--keep] [--async-product-first] [--lean]
 set -uo pipefail
 name="${1:-}"
 keep=0
@@ -66,7 +67,7 @@ done
 tools="$(cd "$(dirname "$0")/.." && pwd)"
 corpus="$tools/BlindCorpora/$name"
 if [ -z "$name" ] || [ ! -f "$corpus/Package.swift" ]; then
-    echo "usage: $0 <HomeHub|Ledger|Orders|Transit|Clinic|Relay> [--keep] [--async-product-first] [--lean]  (a folder of Tools/BlindCorpora)" >&2
+    echo "usage: $0 <HomeHub|Ledger|Orders|Transit|Clinic|Relay|Pharmacy> [--keep] [--async-product-first] [--lean]  (a folder of Tools/BlindCorpora)" >&2
     exit 2
 fi
 if [ "$lean" = 1 ]; then
@@ -115,7 +116,7 @@ fi
 # A Swift 5 mode app chosen by an environment variable: the variable set, unless the caller set it.
 if [ "$mode_style" = environment ] && [ -z "${!mode_variable:-}" ]; then
     case "$name" in
-    Clinic | Relay) export "$mode_variable=5"; echo "($mode_variable=5: $name is a Swift 5 mode app)" ;;
+    Clinic | Relay | Pharmacy) export "$mode_variable=5"; echo "($mode_variable=5: $name is a Swift 5 mode app)" ;;
     esac
 fi
 
