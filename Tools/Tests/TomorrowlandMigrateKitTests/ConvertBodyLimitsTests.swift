@@ -19,6 +19,41 @@ struct ConvertBodyLimitsTests {
         return (written, notes)
     }
 
+    @Test("a `map` closure that declares a labelled tuple: its `let` keeps the type, so a later step's `.queue` compiles",
+          arguments: [5, 6])
+    func labelledTuple(swiftVersion: Int) throws {
+        let (text, notes) = try Self.convertedInBothModes("""
+            import Foundation
+            import Tomorrowland
+            import TomorrowlandAsync
+
+            func reserve(_ n: Int) -> Promise<Int, Error> {
+                Promise(fulfilled: n)
+            }
+
+            final class Printer: Sendable {
+                func print(_ n: Int) -> Promise<String, Error> {
+                    reserve(n)
+                        .map(on: .utility) { left -> (label: String, queue: String?) in
+                            ("\\(left) left", "utility")
+                        }
+                        .map(on: .immediate) { printed in
+                            printed.label + " on " + (printed.queue ?? "?")
+                        }
+                }
+
+                func inline(_ n: Int) -> Promise<String, Error> {
+                    reserve(n)
+                        .map(on: .immediate) { left -> (label: String, count: Int) in (label: "n", count: left) }
+                        .map(on: .immediate) { pair in pair.label + String(pair.count) }
+                }
+            }
+            """, path: "Printer.swift", swiftVersion: swiftVersion)
+        #expect(notes.last == "convert-body: 2 of 2 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        #expect(text.contains("let printed: (label: String, queue: String?) = await withTaskExecutorPreference("), "\(text)")
+        #expect(text.contains("let pair: (label: String, count: Int) = (label: \"n\", count: left)"), "\(text)")
+    }
+
     @Test("conformers: a call of the requirement's twin on a final conformer's own type (generic, nested or not) moves to its new method",
           arguments: [5, 6])
     func conformers(swiftVersion: Int) throws {
