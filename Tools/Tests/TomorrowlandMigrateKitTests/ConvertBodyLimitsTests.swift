@@ -54,6 +54,44 @@ struct ConvertBodyLimitsTests {
         #expect(text.contains("let pair: (label: String, count: Int) = (label: \"n\", count: left)"), "\(text)")
     }
 
+    @Test("statements and a `let` between `lock()` and `unlock()` before the chain: `let x = lock.withLock { …; return v }`",
+          arguments: [5, 6])
+    func lockedLet(swiftVersion: Int) throws {
+        let (text, notes) = try Self.convertedInBothModes("""
+            import Foundation
+            import Tomorrowland
+            import TomorrowlandAsync
+
+            func fetch(_ id: String) -> Promise<Int, Error> {
+                Promise(fulfilled: id.count)
+            }
+
+            final class Cache: @unchecked Sendable {
+                private let lock = NSLock()
+                private var lookups = 0
+                private var cache: [String: Int] = [:]
+
+                func value(id: String) -> Promise<Int, Error> {
+                    lock.lock()
+                    lookups += 1
+                    let cached = cache[id]
+                    lock.unlock()
+                    if let cached {
+                        return Promise(fulfilled: cached)
+                    }
+                    return fetch(id).map(on: .utility) { $0 * 2 }
+                }
+            }
+            """, path: "Cache.swift", swiftVersion: swiftVersion)
+        #expect(notes.last == "convert-body: 1 of 1 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        #expect(text.contains("""
+                    let cached = lock.withLock {
+                        lookups += 1
+                        return cache[id]
+                    }
+            """), "\(text)")
+    }
+
     @Test("conformers: a call of the requirement's twin on a final conformer's own type (generic, nested or not) moves to its new method",
           arguments: [5, 6])
     func conformers(swiftVersion: Int) throws {
