@@ -154,7 +154,8 @@ extension ChainConversion {
             let head = String(decoding: bytes[variable.positionAfterSkippingLeadingTrivia.utf8Offset..<value.positionAfterSkippingLeadingTrivia.utf8Offset],
                               as: UTF8.self)
             let indent = String(repeating: " ", count: ChainConversion.column(of: lock))
-            let body = statements.map { ChainConversion.dedented($0.trimmedDescription, by: ChainConversion.column(of: $0)) } + ["return " + value.trimmedDescription]
+            let body = statements.map { ChainConversion.dedented($0.trimmedDescription, by: ChainConversion.column(of: $0)) }
+                + ["return " + value.trimmedDescription]
             return TextEdit(start: start, end: end, text: head + "\(call).withLock {\n"
                 + body.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }.map { indent + "    " + $0 }.joined(separator: "\n")
                 + "\n" + indent + "}")
