@@ -92,6 +92,42 @@ struct ConvertBodyLimitsTests {
             """), "\(text)")
     }
 
+    @Test("a callback that reads `PromiseContext.isExecutingNow` stays as a chain, with why; the same chain without it converts")
+    func executingNow() throws {
+        let (text, notes) = ConvertBodyTests.converted("""
+            import Tomorrowland
+
+            func find(_ id: String) -> Promise<String, Error> {
+                Promise(fulfilled: id)
+            }
+
+            @MainActor
+            final class Model {
+                var status = ""
+                var instantly = false
+
+                func show(_ id: String) -> Promise<String, Error> {
+                    find(id).then(on: .nowOr(.main)) { name in
+                        self.status = name
+                        self.instantly = PromiseContext.isExecutingNow
+                    }
+                }
+
+                func plain(_ id: String) -> Promise<String, Error> {
+                    find(id).then(on: .nowOr(.main)) { name in
+                        self.status = name
+                    }
+                }
+            }
+            """, path: "Model.swift")
+        #expect(notes.contains(
+            "show(_:): left as a chain: its `then` callback reads `PromiseContext.isExecutingNow` (true while a `.nowOr` callback runs "
+                + "during registration); the twin runs that code outside any callback, where it is always false"
+        ), "\(notes)")
+        #expect(text.contains("self.instantly = PromiseContext.isExecutingNow"))
+        #expect(notes.last == "convert-body: 1 of 2 chain bodies converted, 1 left (reasons above)", "\(notes)")
+    }
+
     @Test("conformers: a call of the requirement's twin on a final conformer's own type (generic, nested or not) moves to its new method",
           arguments: [5, 6])
     func conformers(swiftVersion: Int) throws {

@@ -224,6 +224,7 @@ struct ChainConversion {
         guard !steps.isEmpty || isWhen || token != nil || !preamble.lines.isEmpty || propagation != nil || operatorOnBase else {
             throw Left("not a chain: no promise operators")
         }
+        if let reason = Self.executingNowReason(steps) { throw Left(reason) }
         // Promises the statements before the chain keep in `let`s: their types (for a handler
         // on one), and those only the chain's base reads, which it consumes: a local handle to a
         // promise would block the cancel request of the promise awaited from it (1.x's
