@@ -161,6 +161,27 @@ struct AdoptShapesTests {
         #expect(result.notes[1].message.hasPrefix("a closure given `on: .auto` in the initializer of `loaded` uses `self` of `Ledger`, which is an actor"))
     }
 
+    @Test("on a custom global actor, both listed closures get advice that fits that actor (not `.main`)")
+    func customGlobalActorAdvice() throws {
+        let station = try Support.fixture("AdoptShapes/GlobalActorStation.swift")
+        let (result, _) = AdoptTests.adopted([station])
+        let notes = result.notes.filter { $0.path == station.path }
+        #expect(notes.map(\.line) == [19, 23])
+        #expect(notes[0].message.hasPrefix("a closure given `on: .utility` uses `self` of `Robot`, which is isolated to an actor"))
+        #expect(notes[1].message.hasPrefix("a closure given `on: .main` uses `self` of `Robot`, which is isolated to an actor"))
+        #expect(notes.allSatisfy { $0.message.hasSuffix("move that access to a following `.then { }` (no context: runs on the actor)") })
+        #expect(!notes.contains { $0.message.contains("pass `.main`") }, "the main actor is not `Robot`'s actor")
+    }
+
+    @Test("in a @MainActor class a listed closure's advice includes `.main`")
+    func mainActorAdvice() throws {
+        let listed = try Support.fixture("Adopt/Listed.swift")
+        let contexts = try Support.fixture("Adopt/Contexts.swift")
+        let (result, _) = AdoptTests.adopted([contexts, listed])
+        let note = try #require(result.notes.first { $0.path == listed.path && $0.line == 16 })
+        #expect(note.message.hasSuffix("(no context: runs on the actor), or pass `.main`"))
+    }
+
     @Test("every actor-isolated method passed by name with a named context or a context value is listed")
     func methodReferences() throws {
         let (result, _) = AdoptTests.adopted([methods, methodsExtension])

@@ -19,6 +19,115 @@ struct ConvertBodyLimitsTests {
         return (written, notes)
     }
 
+    @Test("a `map` closure that declares a labelled tuple: its `let` keeps the type, so a later step's `.queue` compiles",
+          arguments: [5, 6])
+    func labelledTuple(swiftVersion: Int) throws {
+        let (text, notes) = try Self.convertedInBothModes("""
+            import Foundation
+            import Tomorrowland
+            import TomorrowlandAsync
+
+            func reserve(_ n: Int) -> Promise<Int, Error> {
+                Promise(fulfilled: n)
+            }
+
+            final class Printer: Sendable {
+                func print(_ n: Int) -> Promise<String, Error> {
+                    reserve(n)
+                        .map(on: .utility) { left -> (label: String, queue: String?) in
+                            ("\\(left) left", "utility")
+                        }
+                        .map(on: .immediate) { printed in
+                            printed.label + " on " + (printed.queue ?? "?")
+                        }
+                }
+
+                func inline(_ n: Int) -> Promise<String, Error> {
+                    reserve(n)
+                        .map(on: .immediate) { left -> (label: String, count: Int) in (label: "n", count: left) }
+                        .map(on: .immediate) { pair in pair.label + String(pair.count) }
+                }
+            }
+            """, path: "Printer.swift", swiftVersion: swiftVersion)
+        #expect(notes.last == "convert-body: 2 of 2 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        #expect(text.contains("let printed: (label: String, queue: String?) = await withTaskExecutorPreference("), "\(text)")
+        #expect(text.contains("let pair: (label: String, count: Int) = (label: \"n\", count: left)"), "\(text)")
+    }
+
+    @Test("statements and a `let` between `lock()` and `unlock()` before the chain: `let x = lock.withLock { …; return v }`",
+          arguments: [5, 6])
+    func lockedLet(swiftVersion: Int) throws {
+        let (text, notes) = try Self.convertedInBothModes("""
+            import Foundation
+            import Tomorrowland
+            import TomorrowlandAsync
+
+            func fetch(_ id: String) -> Promise<Int, Error> {
+                Promise(fulfilled: id.count)
+            }
+
+            final class Cache: @unchecked Sendable {
+                private let lock = NSLock()
+                private var lookups = 0
+                private var cache: [String: Int] = [:]
+
+                func value(id: String) -> Promise<Int, Error> {
+                    lock.lock()
+                    lookups += 1
+                    let cached = cache[id]
+                    lock.unlock()
+                    if let cached {
+                        return Promise(fulfilled: cached)
+                    }
+                    return fetch(id).map(on: .utility) { $0 * 2 }
+                }
+            }
+            """, path: "Cache.swift", swiftVersion: swiftVersion)
+        #expect(notes.last == "convert-body: 1 of 1 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        #expect(text.contains("""
+                    let cached = lock.withLock {
+                        lookups += 1
+                        return cache[id]
+                    }
+            """), "\(text)")
+    }
+
+    @Test("a callback that reads `PromiseContext.isExecutingNow` stays as a chain, with why; the same chain without it converts")
+    func executingNow() throws {
+        let (text, notes) = ConvertBodyTests.converted("""
+            import Tomorrowland
+
+            func find(_ id: String) -> Promise<String, Error> {
+                Promise(fulfilled: id)
+            }
+
+            @MainActor
+            final class Model {
+                var status = ""
+                var instantly = false
+
+                func show(_ id: String) -> Promise<String, Error> {
+                    find(id).then(on: .nowOr(.main)) { name in
+                        self.status = name
+                        self.instantly = PromiseContext.isExecutingNow
+                    }
+                }
+
+                func plain(_ id: String) -> Promise<String, Error> {
+                    find(id).then(on: .nowOr(.main)) { name in
+                        self.status = name
+                    }
+                }
+            }
+            """, path: "Model.swift")
+        #expect(notes.contains(
+            "show(_:): left as a chain: its `then` callback reads `PromiseContext.isExecutingNow` (true while a `.nowOr` callback runs "
+                + "during registration); the twin runs that code outside any callback, where it is always false"
+        ), "\(notes)")
+        #expect(text.contains("self.instantly = PromiseContext.isExecutingNow"))
+        #expect(notes.last == "convert-body: 1 of 2 chain bodies converted, 1 left (reasons above)", "\(notes)")
+    }
+
     @Test("conformers: a call of the requirement's twin on a final conformer's own type (generic, nested or not) moves to its new method",
           arguments: [5, 6])
     func conformers(swiftVersion: Int) throws {

@@ -161,6 +161,10 @@ struct ConvertBodyTransitTests {
         #expect(reason(["self.lock.lock()", "let n = count", "let m = n", "lock.unlock()", "print(m)"])?.contains("a declaration") == true)
         // A `let` alone between them: its value under the lock.
         #expect(try ChainConversion.withLocks(["lock.lock()", "let n = count", "lock.unlock()"]) == ["let n = lock.withLock { count }"])
+        // Statements, then a `let` last (Pharmacy's `prescription(id:)`): the value is the closure's `return`, read under the lock.
+        #expect(try ChainConversion.withLocks(["lock.lock()", "lookups += 1", "let cached = cache[id]", "lock.unlock()", "log(cached)"])
+            == ["let cached = lock.withLock {\n    lookups += 1\n    return cache[id]\n}\nlog(cached)"])
+        #expect(reason(["lock.lock()", "lookups += 1", "let cached = try load(id)", "lock.unlock()"]) != nil, "a throwing value stays out")
         #expect(reason(["lock.lock()", "defer { lock.unlock() }"])?.contains("no `lock.unlock()` in the same block") == true)
         // In a synchronous closure `lock()` is allowed: nothing to do.
         #expect(try ChainConversion.withLocks(["let f = { lock.lock(); n += 1; lock.unlock() }"]) == ["let f = { lock.lock(); n += 1; lock.unlock() }"])

@@ -34,6 +34,59 @@ struct SkipTests {
         }
         """)
 
+    /// A test file's helpers: one blocks on an expectation, one on a semaphore, one waits only
+    /// inside a closure that runs elsewhere (its own thread does not block).
+    static let blocking = (path: "Tests/AppTests/Helpers.swift", text: """
+        import Dispatch
+        import Tomorrowland
+        import XCTest
+
+        final class HelperTests: XCTestCase {
+            func call<T>(_ body: @escaping () async -> StdPromise<T>) -> StdPromise<T> {
+                let returned = expectation(description: "returned")
+                var promise: StdPromise<T>?
+                Task {
+                    promise = await body()
+                    returned.fulfill()
+                }
+                wait(for: [returned], timeout: 10)
+                return promise!
+            }
+
+            func started() -> StdPromise<Int> {
+                let semaphore = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async { semaphore.signal() }
+                semaphore.wait()
+                return Promise(fulfilled: 1)
+            }
+
+            func later() -> StdPromise<Int> {
+                let semaphore = DispatchSemaphore(value: 0)
+                return Promise(on: .utility) { resolver in
+                    semaphore.wait(timeout: .now() + 1)
+                    resolver.fulfill(with: 2)
+                }
+            }
+        }
+        """)
+
+    @Test("a function that blocks its thread while it waits gets no async twin; one that waits in a closure does")
+    func blockingWaits() throws {
+        let result = AddAsyncTwins.run(.inMemory([Self.blocking]))
+        let text = Support.text(of: Self.blocking.path, in: Support.applying(result, to: [Self.blocking]))
+        #expect(!text.contains("func call<T>(_ body: @escaping () async -> StdPromise<T>) async"))
+        #expect(!text.contains("func started() async"))
+        #expect(text.contains("func later() async throws -> Int {"))
+        let notes = result.notes.map(\.description)
+        #expect(notes.contains(
+            "Tests/AppTests/Helpers.swift:6: call(_:): no async twin: blocks its thread while it waits (`wait(for:…)`, line 13): "
+                + "an async twin would hold a Task's thread for the whole wait, and on an actor (a `@MainActor` test) nothing the "
+                + "wait needs could run there; its callers keep the promise"
+        ), "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("Tests/AppTests/Helpers.swift:17: started(): no async twin: blocks its thread while it waits (`semaphore.wait()`, line 20)") },
+                "\(notes)")
+    }
+
     @Test("an unconstrained `extension Promise` gets no twin; a constrained one does; the skip marker")
     func promiseExtension() throws {
         let result = AddAsyncTwins.run(.inMemory([Self.extensions]))

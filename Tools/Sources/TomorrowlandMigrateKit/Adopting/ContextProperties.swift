@@ -283,10 +283,12 @@ enum ContextProperties {
                     + "actor), pass `.main` if it needs the main actor, or mark the method `nonisolated` if it touches no actor state"
             )
         }
+        // `.main` is advice only where the main actor is the one whose state the closure uses.
         return MigrationNote(
             path: use.path, line: use.line,
             message: "\(use.what), which is isolated to an actor; \(reason). "
-                + "Left as it is: move that access to a following `.then { }` (no context: runs on the actor), or pass `.main`"
+                + "Left as it is: move that access to a following `.then { }` (no context: runs on the actor)"
+                + (use.mainActorWorks ? ", or pass `.main`" : "")
         )
     }
 

@@ -106,6 +106,14 @@ extension ChainConversion {
                     index = end + 1
                     continue
                 }
+                // Statements, then `let x = <value>` last: `let x = lock.withLock { <statements>; return <value> }`.
+                if inner.count > 1, let variable = inner.last?.item.as(VariableDeclSyntax.self), variable.bindings.count == 1,
+                   let binding = variable.bindings.first, let value = binding.initializer?.value, binding.accessorBlock == nil,
+                   Self.obstacle(in: ArraySlice(inner.dropLast() + [CodeBlockItemSyntax(item: .expr(value))])) == nil {
+                    edits.append(declaration(variable, value: value, after: inner.dropLast(), lock: items[index], unlock: items[end]))
+                    index = end + 1
+                    continue
+                }
                 if let obstacle = Self.obstacle(in: inner) {
                     failure = why + "the statements it brackets hold \(obstacle)"
                     return .skipChildren
@@ -133,6 +141,24 @@ extension ChainConversion {
             let head = String(decoding: bytes[variable.positionAfterSkippingLeadingTrivia.utf8Offset..<value.positionAfterSkippingLeadingTrivia.utf8Offset],
                               as: UTF8.self)
             return TextEdit(start: start, end: end, text: head + "\(call).withLock { \(value.trimmedDescription) }")
+        }
+
+        /// `let v = x.withLock {`, `statements`, `return <value>`, `}` in place of `x.lock()`,
+        /// the statements, `let v = <value>`, `x.unlock()`: the value is read under the lock, as it was.
+        func declaration(
+            _ variable: VariableDeclSyntax, value: ExprSyntax, after statements: ArraySlice<CodeBlockItemSyntax>,
+            lock: CodeBlockItemSyntax, unlock: CodeBlockItemSyntax
+        ) -> TextEdit {
+            let (start, end, call) = span(lock: lock, unlock: unlock)
+            let bytes = Array(source.utf8)
+            let head = String(decoding: bytes[variable.positionAfterSkippingLeadingTrivia.utf8Offset..<value.positionAfterSkippingLeadingTrivia.utf8Offset],
+                              as: UTF8.self)
+            let indent = String(repeating: " ", count: ChainConversion.column(of: lock))
+            let body = statements.map { ChainConversion.dedented($0.trimmedDescription, by: ChainConversion.column(of: $0)) }
+                + ["return " + value.trimmedDescription]
+            return TextEdit(start: start, end: end, text: head + "\(call).withLock {\n"
+                + body.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }.map { indent + "    " + $0 }.joined(separator: "\n")
+                + "\n" + indent + "}")
         }
 
         /// `x.withLock { <inner> }` in place of the statements from `lock` to `unlock`.

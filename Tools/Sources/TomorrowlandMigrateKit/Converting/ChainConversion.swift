@@ -224,6 +224,7 @@ struct ChainConversion {
         guard !steps.isEmpty || isWhen || token != nil || !preamble.lines.isEmpty || propagation != nil || operatorOnBase else {
             throw Left("not a chain: no promise operators")
         }
+        if let reason = Self.executingNowReason(steps) { throw Left(reason) }
         // Promises the statements before the chain keep in `let`s: their types (for a handler
         // on one), and those only the chain's base reads, which it consumes: a local handle to a
         // promise would block the cancel request of the promise awaited from it (1.x's
@@ -594,6 +595,10 @@ struct Writer {
     var validities: [String: String] = [:]
     /// The value so far: a promise still to await, or an expression (or a name) ready to use.
     var pending: Pending = .expression("()")
+    /// The type a `map` closure declares for the pending expression, when inference alone would
+    /// lose it (a labelled tuple: `{ x -> (label: String, queue: String?) in … }`): its `let` is
+    /// written with it (ChainConversion+DeclaredTypes.swift).
+    var pendingDeclared: (expression: String, type: String)?
     /// The names the later value steps read from outside: a closure parameter named so is renamed
     /// (its `let` would stand for it there).
     var readLater: Set<String> = []
@@ -811,7 +816,7 @@ struct Writer {
             pending = .expression("()")
             return
         }
-        lines.append("let \(name) = " + pendingText)
+        lines.append("let \(name)\(declaredAnnotation) = " + pendingText)
         boundNames.insert(name)
         taken.formUnion(name.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).map(String.init))
         pending = .expression(name)
@@ -934,6 +939,7 @@ struct Writer {
             pending = .promise(promise)
         } else {
             pending = .expression(value)
+            pendingDeclared = Self.declaredType(of: step).map { (value, $0) }
         }
     }
 

@@ -278,6 +278,13 @@ public enum AddAsyncTwins {
             return .skip(SkipReason("implements `\(name).\(requirement.signature)`: the twin in `extension \(name)` serves it"))
         }
         if let reason = Twins.commonSkipReason(site, project: project, asyncTwin: true) { return .skip(reason) }
+        if let wait = BlockingWaits.first(in: site.decl.body, of: site.file) {
+            return .skip(SkipReason(
+                "blocks its thread while it waits (`\(wait.call)`, line \(wait.line)): an async twin would hold a Task's thread "
+                    + "for the whole wait, and on an actor (a `@MainActor` test) nothing the wait needs could run there; "
+                    + "its callers keep the promise"
+            ))
+        }
         if let reason = clash(of: site, with: sameName, project: project) { return .skip(reason) }
         if let scope = site.scope, scope.libraryGenericNames.contains(promise.error), !scope.constrainsErrorToSwiftError,
            !constrainsError(scope, project: project) {
