@@ -54,6 +54,41 @@ struct ConvertBodyPairsTests {
         #expect(text.contains("override nonisolated(nonsending) public func submit(_ amount: Int) async throws -> String {"), "\(text)")
     }
 
+    /// Ledger's InstantTransferService.submit(_:) at run time: its tests cancel the transfer and expect the rail's
+    /// cancel, which a live handle to `sent` in the twin blocked (the promise timed out instead).
+    @Test("a `let` of a specialized promise type's initializer, read once as the base's receiver, is consumed there", arguments: [5, 6])
+    func consumedInitializer(swiftVersion: Int) throws {
+        let (text, notes) = try ConvertBodyLimitsTests.convertedInBothModes("""
+            import Foundation
+            import Tomorrowland
+
+            typealias RailPromise<T> = Promise<T, Error>
+
+            extension Promise where Error == Swift.Error {
+                func within(_ seconds: TimeInterval) -> Promise<Value, Error> {
+                    timeout(on: .utility, delay: seconds).mapError(on: .immediate) { $0 as Swift.Error }
+                }
+            }
+
+            final class Rail: @unchecked Sendable {
+                var cancelled: [String] = []
+
+                func submit(_ reference: String) -> Promise<String, Error> {
+                    let sent = RailPromise<String>(on: .immediate) { resolver in
+                        resolver.onRequestCancel(on: .immediate) { resolver in
+                            self.cancelled.append(reference)
+                            resolver.cancel()
+                        }
+                    }
+                    return sent.within(10).map(on: .utility) { $0 + "!" }
+                }
+            }
+            """, path: "Rail.swift", swiftVersion: swiftVersion)
+        // (`within(_:)` is left: a lone `timeout` is not a chain.)
+        #expect(notes.last == "convert-body: 1 of 2 chain bodies converted, 1 left (reasons above)", "\(notes)")
+        #expect(text.contains("try await (consume sent).within(10)"), "\(text)")
+    }
+
     @Test("the compiler's receiver of a call of a superclass's method is the subclass, as written (not the implicit upcast)")
     func receiverBeforeUpcast() throws {
         let (set, oracle, directory) = try OracleTests.fixture(swiftVersion: 6, source: (path: "Upcast.swift", text: """

@@ -200,7 +200,7 @@ public enum ConvertBody {
                     (($0.secondName ?? $0.firstName).text, $0.type.trimmedDescription)
                 }, uniquingKeysWith: { first, _ in first }),
                 typedError: promise.hasUntypedError || promise.hasNoError ? "" : promise.error, tokenPromise: tokenPromise, functionPromise: promise,
-                typeOfCall: { call in spelledPromiseType(ofCallAt: Calls.nameOffset(of: call), in: site, project: project) }
+                typeOfCall: { call in spelledPromiseType(of: call, in: site, project: project) }
             )
             // A wrapper starts the twin at once: what 1.x ran in callbacks comes after one suspension (ChainConversion+Order.swift).
             conversion.keepsCallbackOrder = sendableReason == nil
