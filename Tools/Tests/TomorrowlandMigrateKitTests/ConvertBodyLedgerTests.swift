@@ -65,42 +65,6 @@ struct ConvertBodyLedgerTests {
 }
 
 extension ConvertBodyLedgerTests {
-    @Test("an override that calls its chain base through `super` gets an async override; the base keeps its chain, with the rule",
-          arguments: [5, 6])
-    func overrideOfAChainBase(swiftVersion: Int) throws {
-        let (text, notes) = try ConvertBodyLimitsTests.convertedInBothModes("""
-            import Foundation
-            import Tomorrowland
-
-            enum QuoteError: Error { case invalid }
-
-            func raw(_ x: Int) -> Promise<Int, QuoteError> { x > 0 ? Promise(fulfilled: x) : Promise(rejected: .invalid) }
-
-            class Service: @unchecked Sendable {
-                func quote(_ x: Int) -> Promise<Int, QuoteError> {
-                    raw(x).map(on: .utility) { $0 + 1 }
-                }
-            }
-
-            final class Premium: Service, @unchecked Sendable {
-                private(set) var count = 0
-
-                override func quote(_ x: Int) -> Promise<Int, QuoteError> {
-                    count += 1
-                    return super.quote(x).map(on: .immediate) { $0 * 2 }
-                }
-            }
-            """, path: "Quotes.swift", swiftVersion: swiftVersion)
-        #expect(notes.last == "convert-body: 1 of 2 chain bodies converted, 1 left (reasons above)", "\(notes)")
-        // (Once the override has its async method, a later run says the base stays for its `super` call.)
-        #expect(notes.contains { $0.hasPrefix("quote(_:): left as a chain: overridden by `Premium` with a promise method only") }, "\(notes)")
-        // The base's code stays where `super` reaches it; the override's async override awaits it there.
-        #expect(text.contains("raw(x).map(on: .utility) { $0 + 1 }"), "\(text)")
-        #expect(text.contains("override nonisolated(nonsending) func quote(_ x: Int) async throws -> Int {"), "\(text)")
-        #expect(text.contains("try await super.quote(x).value"), "\(text)")
-        #expect(text.contains("StdPromise(on: .immediate) { try await self.quote(x) }.mapError(on: .immediate) { $0 as! QuoteError }"), "\(text)")
-    }
-
     @Test("chains with no twin say add-async-twins' reason: a variadic parameter, a subclass's own async method, a non-Sendable override")
     func reasonsWithoutTwin() throws {
         let (result, notes, directory) = try ConvertBodyTests.proved("""

@@ -16,6 +16,16 @@ extension ConvertBody {
         return naming(placeholders: spelled, levels: levels)
     }
 
+    /// The promise type of `call` in `site`, spelled for source: by its called name, or for an
+    /// initializer of a specialized type (`LedgerPromise<String>(on: .immediate) { … }`) by its
+    /// `>`, where the compiler's reference to the initializer ends.
+    static func spelledPromiseType(of call: FunctionCallExprSyntax, in site: FunctionSite, project: Project) -> String? {
+        if let spelled = spelledPromiseType(ofCallAt: Calls.nameOffset(of: call), in: site, project: project) { return spelled }
+        guard let specialized = call.calledExpression.as(GenericSpecializationExprSyntax.self) else { return nil }
+        let end = specialized.genericArgumentClause.rightAngle.positionAfterSkippingLeadingTrivia.utf8Offset
+        return spelledPromiseType(ofCallAt: end, in: site, project: project)
+    }
+
     /// The generic parameter lists around `site`, outermost first, lists without parameters
     /// left out (the compiler's depths); nil in a protocol or an extension, whose parameters
     /// (`Self`, the extended type's) the syntax here does not name.

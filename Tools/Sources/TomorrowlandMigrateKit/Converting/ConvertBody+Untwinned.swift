@@ -49,7 +49,7 @@ extension ConvertBody {
     static func superCallReason(_ site: FunctionSite, override: FunctionSite) -> String {
         "`\(override.container ?? "")` overrides it and calls this promise code through `super` (its async override awaits "
             + "`super.\(site.name)(…).value`): as a wrapper, this promise version would call the async method on `self`, which Swift "
-            + "dispatches dynamically (only `super` does not), back to that override; converting both at once (its `super` call "
-            + "awaiting this twin instead) needs both files in one proof, which the tool does not make"
+            + "dispatches dynamically (only `super` does not), back to that override; convert-body converts a base and its one "
+            + "override together (the `super` call awaiting this twin) only while neither has its async method yet"
     }
 }

@@ -29,6 +29,8 @@ public enum ConvertBody {
         /// async method takes (edit 0, whose declaration starts at `methodOffset` in its text).
         var retargeted: [(path: String, offset: Int)] = []
         var methodOffset: Int?
+        /// A base and its one override converted together (`pairedOverride`): both or neither.
+        var pair: String?
         var summary: String {
             "\(site.signature) at line \(site.line): the chain moved into its async twin"
                 + (withoutWrapper ? ", and the promise version that nothing calls went" : "")
@@ -59,7 +61,7 @@ public enum ConvertBody {
     static func plan(
         _ set: SourceSet, project: Project,
         callers: ((String) -> [(path: String, offset: Int)])? = nil, includingPublic: Bool = false, inactive: [String: [String]] = [:],
-        sharedModules: [String: Set<String>] = [:]
+        sharedModules: [String: Set<String>] = [:], unpaired: Set<String> = []
     ) -> Plan {
         var plan = Plan()
         // Chains whose wrapper would capture a non-Sendable value (Swift 6 mode): converted without
@@ -127,12 +129,17 @@ public enum ConvertBody {
                 }
                 continue
             }
-            if twin != nil, overrideLeftBehind(of: site, everySite: everySite, project: project) == nil,
+            // A base and its one override: converted together (ConvertBody+Pairs.swift).
+            let pairedBase = overridden == nil
+                ? nil : pairedBase(of: site, everySite: everySite, forwarding: forwarding, project: project, set: set, unpaired: unpaired)
+            let paired = twin == nil
+                ? nil : pairedOverride(of: site, everySite: everySite, forwarding: forwarding, project: project, set: set, unpaired: unpaired)
+            if twin != nil, paired == nil, overrideLeftBehind(of: site, everySite: everySite, project: project) == nil,
                let other = overrideCallingSuper(of: site, everySite: everySite, project: project) {
                 leave(superCallReason(site, override: other))
                 continue
             }
-            if twin != nil, let other = overrideLeftBehind(of: site, everySite: everySite, project: project) {
+            if twin != nil, paired == nil, let other = overrideLeftBehind(of: site, everySite: everySite, project: project) {
                 leave("overridden by `\(other.container ?? "")` with a promise method only: async callers of that type would run this code, "
                     + "not the override's (the twin, which awaited the promise method, reached the override by dynamic dispatch)")
                 continue
@@ -176,7 +183,7 @@ public enum ConvertBody {
             }
             let awaited = AwaitedCalls()
             let hasTwin: (FunctionCallExprSyntax) -> Bool = { call in
-                guard hasTwinByName(call), !isSuperCall(call) else { return false }
+                guard hasTwinByName(call), pairedBase != nil || !isSuperCall(call) else { return false }
                 let known = twinnedUSRs.map { project.callee(nameAt: Calls.nameOffset(of: call), in: site.file.path).map($0.contains) == true }
                 if known != false { awaited.texts.insert(call.trimmedDescription) }
                 return known ?? true
@@ -193,7 +200,7 @@ public enum ConvertBody {
                     (($0.secondName ?? $0.firstName).text, $0.type.trimmedDescription)
                 }, uniquingKeysWith: { first, _ in first }),
                 typedError: promise.hasUntypedError || promise.hasNoError ? "" : promise.error, tokenPromise: tokenPromise, functionPromise: promise,
-                typeOfCall: { call in spelledPromiseType(ofCallAt: Calls.nameOffset(of: call), in: site, project: project) }
+                typeOfCall: { call in spelledPromiseType(of: call, in: site, project: project) }
             )
             // A wrapper starts the twin at once: what 1.x ran in callbacks comes after one suspension (ChainConversion+Order.swift).
             conversion.keepsCallbackOrder = sendableReason == nil
@@ -233,6 +240,7 @@ public enum ConvertBody {
                         wrapperEdit,
                     ]
                     edits += docEdits(of: twin)
+                    if paired != nil, let open = openTwinEdit(base: site, twin: twin) { edits.append(open) }
                     start = min(start, twin.decl.position.utf8Offset)
                     end = max(end, twin.decl.endPosition.utf8Offset)
                 } else {
@@ -270,9 +278,17 @@ public enum ConvertBody {
                 }
                 plan.conversions.append(Conversion(
                     site: site, edits: edits, scope: start..<end, twinUSR: twin.flatMap(project.usr(of:)), wrapperCallOffset: callOffset,
-                    awaitedThroughTwins: awaited.texts, retargeted: retargeted, methodOffset: twin == nil ? declarationOffset(in: edits[0].text) : nil
+                    awaitedThroughTwins: awaited.texts, retargeted: retargeted, methodOffset: twin == nil ? declarationOffset(in: edits[0].text) : nil,
+                    pair: (pairedBase ?? paired.map { _ in site }).map(pairKey(base:))
                 ))
             }
+        }
+        let broken = brokenPairs(in: plan)
+        if !broken.isEmpty {
+            return self.plan(
+                set, project: project, callers: callers, includingPublic: includingPublic, inactive: inactive, sharedModules: sharedModules,
+                unpaired: unpaired.union(broken)
+            )
         }
         if let callers, !withoutWrapper.isEmpty {
             settleWithoutWrapper(withoutWrapper, in: &plan, set: set, callers: callers, includingPublic: includingPublic, inactive: inactive)
@@ -684,6 +700,7 @@ extension ConvertBody {
                 change.expectations.append(.init(place: .inserted(edit: 1, offset: offset), target: .usr(twin), meaning: "the async twin"))
             }
             change.expectations += retargetExpectations(of: conversion)
+            change.group = conversion.pair
             return change
         }
         let proof = EditProof(oracle: oracle, before: before, paths: paths, set: set)

@@ -135,7 +135,7 @@ struct Hash128 {
 /// file is whole. The header is part of every entry's key (`ASTCache.key`): change it when
 /// `CompilerFacts.add(astJSON:path:)` reads something differently, and older entries are misses.
 extension CompilerFacts.File {
-    static let encodingHeader = "tomorrowland-migrate facts 1"
+    static let encodingHeader = "tomorrowland-migrate facts 2"
 
     var encoded: String {
         var lines = [Self.encodingHeader]

@@ -35,7 +35,10 @@ public struct CompilerFacts: Sendable {
         /// The mangled type of the call's result.
         public let type: String
         /// The mangled type of the receiver of a method call (`MemoryRepository<StoreError>`
-        /// for `makeStore().find(1)`), nil for other calls.
+        /// for `makeStore().find(1)`), nil for other calls. It is the receiver's own type, before
+        /// the implicit upcast to the class that declares the method (`Sub` for `sub.f()` where
+        /// `Base` declares `f`): the type whose members Swift searched, where an override of
+        /// `Sub`'s own would be found first.
         public let receiverType: String?
     }
 
@@ -182,10 +185,18 @@ public struct CompilerFacts: Sendable {
                 .flatMap { (($0["args"] as? [String: Any])?["args"] as? [[String: Any]])?.first?["expr"] as? [String: Any] }
             file.calls.append(Call(
                 offset: start, lastTokenOffset: end, callee: callee?.usr, calleeOffset: callee?.offset, type: type,
-                receiverType: receiver?["type"] as? String
+                receiverType: receiver.map(Self.beforeUpcast)?["type"] as? String
             ))
         }
         for (key, child) in node where key != "_kind" { collect(child, into: &file) }
+    }
+
+    /// The expression under the implicit conversions of a class to its superclass
+    /// (`derived_to_base_expr`): what was written, with the type it has there.
+    private static func beforeUpcast(_ node: [String: Any]) -> [String: Any] {
+        var node = node
+        while node["_kind"] as? String == "derived_to_base_expr", let inner = node["sub_expr"] as? [String: Any] { node = inner }
+        return node
     }
 
     /// The declaration a call's function expression names: through `x.f` (the method, not

@@ -84,6 +84,8 @@ struct PlannedChange {
     let summary: String
     /// References that must name something new after the change.
     var expectations: [Expectation] = []
+    /// Changes with the same group stand or fall together (across files): one dropped drops the others.
+    var group: String?
 
     /// A reference the change means to point somewhere (else): where it ends, and what it
     /// must name there.
@@ -238,6 +240,12 @@ struct EditProof {
                         }
                         return outcome
                     }
+                }
+            }
+            for (index, reason) in drop.sorted(by: { $0.key < $1.key }) {
+                for mate in pending.indices where drop[mate] == nil && pending[mate].group != nil && pending[mate].group == pending[index].group {
+                    drop[mate] = "it stands or falls with the change at \(pending[index].path):\(pending[index].line), "
+                        + "which the compiler objects to (\(reason))"
                 }
             }
             for (index, reason) in drop.sorted(by: { $0.key < $1.key }) {
