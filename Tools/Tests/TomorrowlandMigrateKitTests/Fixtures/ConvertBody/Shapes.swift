@@ -284,6 +284,30 @@ public final class NowOrShapes: Sendable {
             }
         }
     }
+
+    /// `.nowOr(.main)` off the main actor: at once on a resolved base on the main queue, else on the main actor.
+    public func mainTitles(limit: Int) -> Promise<[String], APIError> {
+        latestPosts(limit: limit).map(on: .nowOr(.main)) { posts in posts.map(\.title) }
+    }
+
+    /// `mapResult` after a step, inline: the step's result in a `do`/`catch`.
+    public func titleCountOrZero(limit: Int) -> Promise<Int, NoError> {
+        titles(limit: limit)
+            .map(on: .utility) { titles -> Int in titles.count }
+            .mapResult(on: .immediate) { (result: PromiseResult<Int, APIError>) -> PromiseResult<Int, NoError> in
+                .value(result.value ?? 0)
+            }
+    }
+
+    /// `flatMapResult` after a step, inline: its `return`s are the twin's.
+    public func titlesOrFirst(limit: Int) -> Promise<[String], APIError> {
+        titles(limit: limit)
+            .map(on: .utility) { titles -> [String] in titles.sorted() }
+            .flatMapResult(on: .immediate) { (result: PromiseResult<[String], APIError>) -> Promise<[String], APIError> in
+                if case .value(let sorted) = result, !sorted.isEmpty { return Promise(fulfilled: sorted) }
+                return self.titles(limit: 1)
+            }
+    }
 }
 
 /// `.nowOr(.utility)` in main-actor code: inline on the main actor when resolved, else on `.utility`.
