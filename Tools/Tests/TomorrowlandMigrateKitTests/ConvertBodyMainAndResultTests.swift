@@ -168,7 +168,7 @@ struct ConvertBodyResultMapTests {
           arguments: [false, true])
     func mapResultCancelled(converted: Bool) async {
         let observed = Observed()
-        let promise = converted ? doubledOrMinusOne(0, observed: observed) : Self.reference(0, observed: observed)
+        let promise: Promise<Int, NoError> = converted ? doubledOrMinusOne(0, observed: observed) : Self.reference(0, observed: observed)
         while !observed.started { await Task.yield() }
         promise.requestCancel()
         #expect(await promise.resolvedResult == .value(-2))
@@ -214,5 +214,81 @@ struct ConvertBodyResultMapTests {
                     result = .cancelled
                 }
             """), "\(text)")
+    }
+}
+
+/// `.nowOr(c)` on an error handler and on a `flatMap` of several statements
+/// (ChainConversion+NowOrHandlers.swift), on ConvertedBehaviour.swift's `nowOrRecovered` and
+/// `nowOrCheckedAndChained`, beside the chains as written (the references).
+@Suite("convert-body: `.nowOr(c)` on an error handler and a `flatMap` of statements", .timeLimit(.minutes(2)))
+struct ConvertBodyNowOrHandlerTests {
+    init() {
+        behaviourQueue.setSpecific(key: behaviourKey, value: "behaviourQueue")
+    }
+
+    static func recovered(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, NoError> {
+        source.recover(on: .nowOr(.queue(behaviourQueue))) { _ in
+            observed.ran()
+            return -1
+        }
+    }
+
+    static func chained(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+        source.flatMap(on: .nowOr(.queue(behaviourQueue))) { value -> Promise<Int, BehaviourError> in
+            observed.ran()
+            guard value < 100 else { return Promise(rejected: .failed) }
+            return behaviourSource(value * 2, observed: observed)
+        }
+    }
+
+    @Test("`recover`: a rejected base that had resolved is recovered in the call; a value passes; a pending one on the queue",
+          arguments: [false, true])
+    func recover(converted: Bool) async throws {
+        let observed = Observed()
+        func call(_ source: Promise<Int, BehaviourError>) -> Promise<Int, NoError> {
+            converted ? nowOrRecovered(source, observed: observed) : Self.recovered(source, observed: observed)
+        }
+        let rejected = call(Promise(rejected: .failed))
+        #expect(observed.places == ["elsewhere"], "the closure had not run in the call, or ran on the queue")
+        #expect(rejected.result == .value(-1))
+        #expect(try await call(Promise(fulfilled: 3)).value == 3)
+        #expect(observed.places == ["elsewhere"])
+        let (source, resolver) = Promise<Int, BehaviourError>.makeWithResolver()
+        let pending = call(source)
+        #expect(observed.places == ["elsewhere"])
+        resolver.reject(with: .failed)
+        #expect(try await pending.value == -1)
+        #expect(observed.places == ["elsewhere", "behaviourQueue"])
+    }
+
+    @Test("`recover` on a pending base, cancelled: the request reaches the source and the closure does not run", arguments: [false, true])
+    func recoverCancelled(converted: Bool) async {
+        let observed = Observed()
+        // No handle to the source is kept: one would hold its cancellation back, in 1.x as here.
+        let promise: Promise<Int, NoError> = converted
+            ? nowOrRecovered(behaviourSource(0, observed: observed), observed: observed)
+            : Self.recovered(behaviourSource(0, observed: observed), observed: observed)
+        promise.requestCancel()
+        #expect(await promise.resolvedResult == .cancelled)
+        #expect(observed.cancelled)
+        #expect(observed.places.isEmpty)
+    }
+
+    @Test("a `flatMap` of statements: in the call on a resolved base, else on the queue; its early rejection typed", arguments: [false, true])
+    func flatMapOfStatements(converted: Bool) async throws {
+        let observed = Observed()
+        func call(_ source: Promise<Int, BehaviourError>) -> Promise<Int, BehaviourError> {
+            converted ? nowOrCheckedAndChained(source, observed: observed) : Self.chained(source, observed: observed)
+        }
+        let resolved = call(Promise(fulfilled: 1))
+        #expect(observed.places == ["elsewhere"])
+        #expect(resolved.result == .value(2), "the closure and its resolved promise ran in the call")
+        #expect(await call(Promise(fulfilled: 100)).resolvedResult == .error(.failed))
+        let (source, resolver) = Promise<Int, BehaviourError>.makeWithResolver()
+        let pending = call(source)
+        #expect(observed.places == ["elsewhere", "elsewhere"])
+        resolver.fulfill(with: 4)
+        #expect(try await pending.value == 8)
+        #expect(observed.places == ["elsewhere", "elsewhere", "behaviourQueue"])
     }
 }

@@ -680,3 +680,80 @@ nonisolated(nonsending) func doubledOrRetried(_ input: Int, retry: Int, observed
         }
     }
 }
+
+/// `recover` on `.nowOr(.queue(q))` (issue 37): at once, in the call, on a base that had already
+/// rejected, else on q once it rejected.
+func nowOrRecovered(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, NoError> {
+    StdPromise(on: .immediate) { try await nowOrRecovered(source, observed: observed) }
+        .recover(on: .immediate) { _ in preconditionFailure("the async nowOrRecovered throws only CancellationError") }
+        .then(on: .nowOr(.queue(behaviourQueue))) { _ in }
+}
+
+/// `recover` on `.nowOr(.queue(q))` (issue 37): at once, in the call, on a base that had already
+/// rejected, else on q once it rejected.
+///
+/// Async twin of `nowOrRecovered(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws only `CancellationError`, when that promise is cancelled; cancelling the awaiting Task requests cancellation
+/// of the promise.
+nonisolated(nonsending) func nowOrRecovered(
+    _ source: Promise<Int, BehaviourError>,
+    observed: Observed
+) async throws(CancellationError) -> Int {
+    let promise = source
+    // 1.x's `.nowOr`: at once if it had already resolved here, else on its context.
+    let resolvedAtOnce = promise.result != nil
+    do {
+        return try await (consume promise).value
+    } catch let error as CancellationError {
+        throw error
+    } catch {
+        let value: Int
+        if resolvedAtOnce {
+            observed.ran()
+            value = -1
+        } else {
+            value = await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+                observed.ran()
+                return -1
+            }
+        }
+        return value
+    }
+}
+
+/// A `flatMap` of several statements on `.nowOr(.queue(q))`: its promise, awaited on either path.
+func nowOrCheckedAndChained(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await nowOrCheckedAndChained(source, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+        .then(on: .nowOr(.queue(behaviourQueue))) { _ in }
+}
+
+/// A `flatMap` of several statements on `.nowOr(.queue(q))`: its promise, awaited on either path.
+///
+/// Async twin of `nowOrCheckedAndChained(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func nowOrCheckedAndChained(
+    _ source: Promise<Int, BehaviourError>,
+    observed: Observed
+) async throws -> Int {
+    let promise = source
+    // 1.x's `.nowOr`: at once if it had already resolved here, else on its context.
+    let resolvedAtOnce = promise.result != nil
+    let value = try await (consume promise).value
+    let next: Promise<Int, BehaviourError>
+    if resolvedAtOnce {
+        next = {
+            observed.ran()
+            guard value < 100 else { return Promise(rejected: .failed) }
+            return behaviourSource(value * 2, observed: observed)
+        }()
+    } else {
+        next = await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+            observed.ran()
+            guard value < 100 else { return Promise(rejected: .failed) }
+            return behaviourSource(value * 2, observed: observed)
+        }
+    }
+    return try await next.value
+}

@@ -67,7 +67,7 @@ extension ChainConversion {
 }
 
 extension Writer {
-    /// A first step `map` or `then` on `.nowOr(c)` whose `c` does not run inline: the chain's base in
+    /// A first step on `.nowOr(c)` (`nowOrSteps`) whose `c` does not run inline: the chain's base in
     /// a `let`, and whether it had resolved, taken before any await (`nowOrBase`).
     mutating func bindNowOrBase(of steps: [ChainConversion.Step]) throws {
         guard let first = steps.first, let inner = ChainConversion.nowOrInner(first.context), let context = first.context,
@@ -76,9 +76,10 @@ extension Writer {
         guard case .executor = try probe.placement(of: inner) else { return }
         // `.nowOr(.main)` off the main actor: its closure is isolated to the main actor (ChainConversion+NowOrMain.swift).
         let onMain = isMainContext(inner)
-        guard ["map", "then", "flatMap"].contains(first.name), first.token == nil, !onMain || first.name != "flatMap" else {
-            throw Left("`\(first.name)` on `\(context.trimmedDescription)` (not converted yet: a limit of the tool; `map`, `flatMap` and `then` are"
-                + (onMain ? ", and on `.nowOr(.main)` `map` and `then`)" : ")"))
+        let steps: Set<String> = onMain ? ["map", "then"] : ChainConversion.nowOrSteps
+        guard steps.contains(first.name), first.token == nil else {
+            throw Left("`\(first.name)` on `\(context.trimmedDescription)` (not converted yet: a limit of the tool; "
+                + steps.sorted().map { "`\($0)`" }.joined(separator: ", ") + " are)")
         }
         let name = freshName(stem: "promise")
         let flag = freshName(stem: "resolvedAtOnce")
@@ -89,8 +90,9 @@ extension Writer {
             guard let type = conversion.typeOfCall(call) else { throw Left("a `.nowOr` context on a promise whose type is not known") }
             annotation = ": " + type
         }
-        lines.append("let \(name)\(annotation) = \(text)")
-        lines += onMain ? mainNowOrFlag(flag, of: name) : [
+        // Before the `do` of a handler on it too, whose `catch` reads the flag.
+        hoisted.append("let \(name)\(annotation) = \(text)")
+        hoisted += onMain ? mainNowOrFlag(flag, of: name) : [
             "// 1.x's `.nowOr`: at once if it had already resolved here, else on its context.",
             "let \(flag) = \(name).result != nil",
         ]
@@ -124,11 +126,14 @@ extension Writer {
     /// The closure's statements on both of `.nowOr`'s paths: inline when `flag`, else on `executor`.
     mutating func runNowOr(_ body: [String], step: ChainConversion.Step, flag: String, executor: String, result: Bool) throws -> String {
         if nowOrOnMain { return try runNowOrMain(body, step: step, flag: flag, result: result) }
+        if ChainConversion.promiseSteps.contains(step.name), !ChainConversion.isOneExpression(step.closure) {
+            return try runNowOrPromise(body, step: step, flag: flag, executor: executor)
+        }
         let outer = lines
         lines = []
         var inlineValue = try run(body, step: step, placement: .inline, result: result)
         // A `flatMap`'s promise, awaited where the closure ran (on the executor, the closure's own `return` awaits it).
-        if step.name == "flatMap", !returned { inlineValue = conversion.awaited(ChainConversion.parse(inlineValue)) }
+        if ChainConversion.promiseSteps.contains(step.name), !returned { inlineValue = conversion.awaited(ChainConversion.parse(inlineValue)) }
         let inlineLines = lines
         lines = []
         let concurrentValue = try run(body, step: step, placement: .executor(executor), result: result)
@@ -139,10 +144,12 @@ extension Writer {
             lines += ["if \(flag) {"] + inlineLines.map(Self.indent) + ["} else {"] + concurrentLines.map(Self.indent) + ["}"]
             return "()"
         }
-        let functionValue = step.isLast ? conversion.functionPromise?.value : nil
+        // `mapError`'s value is the error it gives.
+        let typeOfStep = step.name == "mapError" ? step.type?.error : step.type?.value
+        let functionValue = step.isLast ? (step.name == "mapError" ? conversion.functionPromise?.error : conversion.functionPromise?.value) : nil
         var declared = step.closure.signature?.returnClause?.type.trimmedDescription
-        if step.name == "flatMap" { declared = step.closure.signature?.returnClause.flatMap { PromiseType($0.type)?.value } }
-        guard let type = declared ?? step.type?.value ?? functionValue else {
+        if ChainConversion.promiseSteps.contains(step.name) { declared = step.closure.signature?.returnClause.flatMap { PromiseType($0.type)?.value } }
+        guard let type = declared ?? typeOfStep ?? functionValue else {
             throw Left("a `\(step.name)` on `.nowOr` whose value type is not known")
         }
         let name = freshName(for: nil)

@@ -300,3 +300,21 @@ func doubledOrRetried(_ input: Int, retry: Int, observed: Observed) -> Promise<I
             }
         }
 }
+
+/// `recover` on `.nowOr(.queue(q))` (issue 37): at once, in the call, on a base that had already
+/// rejected, else on q once it rejected.
+func nowOrRecovered(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, NoError> {
+    source.recover(on: .nowOr(.queue(behaviourQueue))) { _ in
+        observed.ran()
+        return -1
+    }
+}
+
+/// A `flatMap` of several statements on `.nowOr(.queue(q))`: its promise, awaited on either path.
+func nowOrCheckedAndChained(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    source.flatMap(on: .nowOr(.queue(behaviourQueue))) { value -> Promise<Int, BehaviourError> in
+        observed.ran()
+        guard value < 100 else { return Promise(rejected: .failed) }
+        return behaviourSource(value * 2, observed: observed)
+    }
+}
