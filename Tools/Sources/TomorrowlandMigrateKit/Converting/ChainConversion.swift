@@ -1215,25 +1215,7 @@ struct Writer {
             name = fresh
         }
         taken.insert(name)
-        let value = pendingText
-        var main = lines
-        if ["Void", "()", "Swift.Void"].contains(type.value) {
-            if value != "()" { main.append(conversion.returnsVoidExpression(value) ? value : "_ = " + value) }
-            main.append("\(name) = .value(())")
-        } else if value.contains("\n") || value.hasPrefix("try ") || value.hasPrefix("await ") {
-            // An awaited or multi-line value: its own `let` first.
-            let kept = freshName(for: pendingPromise)
-            main += ["let \(kept) = " + value, "\(name) = .value(\(kept))"]
-        } else {
-            main.append("\(name) = .value(\(value))")
-        }
-        let caught: [String]
-        if type.hasUntypedError {
-            caught = ["} catch is CancellationError {", "    \(name) = .cancelled", "} catch {", "    \(name) = .error(error)", "}"]
-        } else {
-            caught = ["} catch let error as \(type.error) {", "    \(name) = .error(error)", "} catch {", "    \(name) = .cancelled", "}"]
-        }
-        lines = ["let \(name): PromiseResult<\(type.value), \(type.error)>", "do {"] + main.map(Self.indent) + caught
+        lines = resultOfSteps(named: name, type: type)
         try run(body, step: step, placement: placement, result: false)
         let valueCase = ["Void", "()", "Swift.Void"].contains(type.value) ? "case .value: break" : "case .value(let value): return value"
         lines += ["switch \(name) {", valueCase, "case .error(let error): throw error", "case .cancelled: throw CancellationError()", "}"]
