@@ -93,6 +93,25 @@ struct ConvertBodyNowOrMainTests {
         #expect(observed.places.isEmpty)
     }
 
+    @Test("a `flatMap` of statements: its promise made in the call on the main queue, after the call off it; its rejection typed")
+    @MainActor func flatMapOfStatements() async throws {
+        let observed = Observed()
+        let resolved: Promise<Int, BehaviourError> = nowOrMainChained(Promise(fulfilled: 2), observed: observed)
+        #expect(observed.places == ["main"], "the closure had not run when the call returned")
+        #expect(resolved.result == .value(4))
+        let rejected: Promise<Int, BehaviourError> = nowOrMainChained(Promise(fulfilled: 100), observed: observed)
+        #expect(await rejected.resolvedResult == .error(.failed))
+        let offMain = await Task.detached { () -> ([String], Promise<Int, BehaviourError>) in
+            let release = holdingTheMainQueue()
+            defer { release.signal() }
+            let promise: Promise<Int, BehaviourError> = nowOrMainChained(Promise(fulfilled: 3), observed: observed)
+            return (observed.places, promise)
+        }.value
+        #expect(offMain.0 == ["main", "main"], "off the main queue the closure ran in the call")
+        #expect(try await offMain.1.value == 6)
+        #expect(observed.places == ["main", "main", "main"])
+    }
+
     @Test("the twin as written: the flag takes the main queue, `assumeIsolated` at once, `MainActor.run` otherwise")
     func written() throws {
         let (text, notes) = ConvertBodyTests.converted(ConvertBodyTests.feed("""

@@ -125,15 +125,15 @@ struct ConvertBodyNowOrTests {
         #expect(await (rejectingOne(-1, observed: observed) as Promise<Int, BehaviourError>).resolvedResult == .error(.failed))
     }
 
-    @Test("what stays, with its reason: `.nowOr` after steps at once, `flatMap` on `.nowOr(.main)`, `mapResult` after a step of unknown type")
+    @Test("what stays, with its reason: `.nowOr` after steps at once, `tap` on it, `mapResult` after a step of unknown type")
     func left() {
         let (_, notes) = ConvertBodyTests.converted(ConvertBodyTests.feed("""
                 public func later(_ p: Promise<Int, APIError>) -> Promise<Int, APIError> {
                     p.map(on: .immediate) { $0 + 1 }.map(on: .nowOr(.utility)) { $0 * 2 }
                 }
 
-                public func chainedOnMain(_ p: Promise<Int, APIError>) -> Promise<Int, APIError> {
-                    p.flatMap(on: .nowOr(.main)) { Promise(fulfilled: $0 + 1) }
+                public func tapped(_ p: Promise<Int, APIError>) -> Promise<Int, APIError> {
+                    p.tap(on: .nowOr(.utility)) { print($0) }
                 }
 
 
@@ -142,7 +142,7 @@ struct ConvertBodyNowOrTests {
                 }
             """))
         #expect(notes.contains { $0.hasPrefix("later(_:): left as a chain: a `.nowOr` context off its caller's actor") }, "\(notes)")
-        #expect(notes.contains { $0.hasPrefix("chainedOnMain(_:): left as a chain: `flatMap` on `.nowOr(.main)`") }, "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("tapped(_:): left as a chain: `tap` on `.nowOr(.utility)`") }, "\(notes)")
         #expect(notes.contains { $0.hasPrefix("mappedLate(limit:): left as a chain: `mapResult` after steps whose result type is not known") },
                 "\(notes)")
     }

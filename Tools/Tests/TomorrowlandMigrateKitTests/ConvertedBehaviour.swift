@@ -757,3 +757,44 @@ nonisolated(nonsending) func nowOrCheckedAndChained(
     }
     return try await next.value
 }
+
+/// A `flatMap` of statements on `.nowOr(.main)` off the main actor: its promise made on the main
+/// queue, in the call when `source` had resolved and the caller was on the main queue.
+func nowOrMainChained(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await nowOrMainChained(source, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+        .then(on: .nowOr(.main)) { _ in }
+}
+
+/// A `flatMap` of statements on `.nowOr(.main)` off the main actor: its promise made on the main
+/// queue, in the call when `source` had resolved and the caller was on the main queue.
+///
+/// Async twin of `nowOrMainChained(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func nowOrMainChained(
+    _ source: Promise<Int, BehaviourError>,
+    observed: Observed
+) async throws -> Int {
+    let promise = source
+    // 1.x's `.nowOr(.main)`: at once if it had already resolved here and this is the main queue, else on the main queue.
+    let resolvedAtOnce = promise.result != nil && PromiseContext.auto == .main
+    let value = try await (consume promise).value
+    let next: Promise<Int, BehaviourError>
+    if resolvedAtOnce {
+        next = {
+            MainActor.assumeIsolated {
+                observed.ranOnMain()
+                guard value < 100 else { return Promise(rejected: .failed) }
+                return Promise(fulfilled: value * 2)
+            }
+        }()
+    } else {
+        next = await MainActor.run {
+            observed.ranOnMain()
+            guard value < 100 else { return Promise(rejected: .failed) }
+            return Promise(fulfilled: value * 2)
+        }
+    }
+    return try await next.value
+}

@@ -76,10 +76,9 @@ extension Writer {
         guard case .executor = try probe.placement(of: inner) else { return }
         // `.nowOr(.main)` off the main actor: its closure is isolated to the main actor (ChainConversion+NowOrMain.swift).
         let onMain = isMainContext(inner)
-        let steps: Set<String> = onMain ? ["map", "then"] : ChainConversion.nowOrSteps
-        guard steps.contains(first.name), first.token == nil else {
+        guard ChainConversion.nowOrSteps.contains(first.name), first.token == nil else {
             throw Left("`\(first.name)` on `\(context.trimmedDescription)` (not converted yet: a limit of the tool; "
-                + steps.sorted().map { "`\($0)`" }.joined(separator: ", ") + " are)")
+                + ChainConversion.nowOrSteps.sorted().map { "`\($0)`" }.joined(separator: ", ") + " are)")
         }
         let name = freshName(stem: "promise")
         let flag = freshName(stem: "resolvedAtOnce")

@@ -19,8 +19,10 @@ import SwiftSyntax
 // - otherwise: `await MainActor.run { … }`, a job on the main actor, whose executor is the main
 //   queue, after the call returned (or once the promise resolved), as the library enqueued it.
 //
-// A `flatMap` there stays (its promise would be awaited outside the main actor's closure on one
-// path and not the other), as does a step other than `map` or `then`.
+// Steps: those of ChainConversion+NowOrHandlers.swift's `nowOrSteps` (`map`, `then`, `flatMap`,
+// and the error handlers, the `catch` of the base's await). A `flatMap`'s or `flatMapError`'s
+// closure returns its promise from the main actor's closure (its statements as written), and the
+// promise is awaited after, as the library's step adopted it.
 
 extension ChainConversion {
     /// The closure of `MainActor.run { … }` or `MainActor.assumeIsolated { … }`, which rethrow what it throws; else nil.
@@ -58,13 +60,21 @@ extension Writer {
             lines += ["if \(flag) {", Self.indent(atOnce), "} else {", Self.indent(later), "}"]
             return "()"
         }
-        let functionValue = step.isLast ? conversion.functionPromise?.value : nil
-        guard let type = step.closure.signature?.returnClause?.type.trimmedDescription ?? step.type?.value ?? functionValue else {
-            throw Left("a `\(step.name)` on `.nowOr(.main)` whose value type is not known")
+        // A `flatMap`'s or `flatMapError`'s closure returns its promise (its `return`s are its own), awaited after.
+        let returnsPromise = ChainConversion.promiseSteps.contains(step.name)
+        let declared = step.closure.signature?.returnClause?.type.trimmedDescription
+        let type: String?
+        if returnsPromise {
+            type = declared ?? step.type?.spelled ?? (step.isLast ? conversion.functionPromise?.spelled : nil)
+        } else if step.name == "mapError" {
+            type = declared ?? step.type?.error ?? (step.isLast ? conversion.functionPromise?.error : nil)
+        } else {
+            type = declared ?? step.type?.value ?? (step.isLast ? conversion.functionPromise?.value : nil)
         }
-        let name = freshName(for: nil)
+        guard let type else { throw Left("a `\(step.name)` on `.nowOr(.main)` whose type is not known") }
+        let name = returnsPromise ? freshName(stem: "next") : freshName(for: nil)
         lines += ["let \(name): \(type)", "if \(flag) {", Self.indent("\(name) = " + atOnce), "} else {", Self.indent("\(name) = " + later), "}"]
         boundNames.insert(name)
-        return name
+        return returnsPromise ? awaited(ChainConversion.parse(name)) : name
     }
 }

@@ -318,3 +318,13 @@ func nowOrCheckedAndChained(_ source: Promise<Int, BehaviourError>, observed: Ob
         return behaviourSource(value * 2, observed: observed)
     }
 }
+
+/// A `flatMap` of statements on `.nowOr(.main)` off the main actor: its promise made on the main
+/// queue, in the call when `source` had resolved and the caller was on the main queue.
+func nowOrMainChained(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    source.flatMap(on: .nowOr(.main)) { value -> Promise<Int, BehaviourError> in
+        observed.ranOnMain()
+        guard value < 100 else { return Promise(rejected: .failed) }
+        return Promise(fulfilled: value * 2)
+    }
+}

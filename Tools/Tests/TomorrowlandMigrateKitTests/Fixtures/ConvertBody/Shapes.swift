@@ -290,6 +290,18 @@ public final class NowOrShapes: Sendable {
         posts.map(on: .nowOr(.main)) { posts in posts.map(\.title) }
     }
 
+    /// A `flatMap` of statements and a `recover` on `.nowOr(.main)` off the main actor.
+    public func mainFirstTitle(of posts: Promise<[Post], APIError>) -> Promise<String, APIError> {
+        posts.flatMap(on: .nowOr(.main)) { posts -> Promise<String, APIError> in
+            guard let first = posts.first else { return Promise(rejected: .notFound) }
+            return Promise(fulfilled: first.title)
+        }
+    }
+
+    public func mainPostsOrNone(_ posts: Promise<[Post], APIError>) -> Promise<[Post], NoError> {
+        posts.recover(on: .nowOr(.main)) { _ in [] }
+    }
+
     /// `recover` on `.nowOr(.utility)`: at once on a resolved base, else on `.utility`.
     public func postsOrNone(_ posts: Promise<[Post], APIError>) -> Promise<[Post], NoError> {
         posts.recover(on: .nowOr(.utility)) { _ in [] }
