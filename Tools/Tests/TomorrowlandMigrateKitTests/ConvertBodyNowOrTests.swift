@@ -132,6 +132,10 @@ struct ConvertBodyNowOrTests {
                     p.map(on: .immediate) { $0 + 1 }.map(on: .nowOr(.utility)) { $0 * 2 }
                 }
 
+                public func recoveredThenMapped(_ p: Promise<Int, APIError>) -> Promise<Int, NoError> {
+                    p.recover(on: .nowOr(.utility)) { _ in 0 }.map(on: .immediate) { $0 + 1 }
+                }
+
                 public func tapped(_ p: Promise<Int, APIError>) -> Promise<Int, APIError> {
                     p.tap(on: .nowOr(.utility)) { print($0) }
                 }
@@ -143,6 +147,8 @@ struct ConvertBodyNowOrTests {
             """))
         #expect(notes.contains { $0.hasPrefix("later(_:): left as a chain: a `.nowOr` context off its caller's actor") }, "\(notes)")
         #expect(notes.contains { $0.hasPrefix("tapped(_:): left as a chain: `tap` on `.nowOr(.utility)`") }, "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("recoveredThenMapped(_:): left as a chain: `recover` on `.nowOr` before value steps") },
+                "\(notes)")
         #expect(notes.contains { $0.hasPrefix("mappedLate(limit:): left as a chain: `mapResult` after steps whose result type is not known") },
                 "\(notes)")
     }

@@ -1292,6 +1292,8 @@ struct Writer {
         guard let valueType = handler.baseType?.value, let call = handler.call else {
             // `get(x).mapError(on: .immediate) { … }`, awaited as one promise.
             guard let call = handler.call else { throw Left("`\(handler.name)` in the middle of the chain") }
+            // On `.nowOr` the base is in a `let` already: the call would evaluate it again.
+            if nowOrBase != nil { throw Left("`\(handler.name)` on `.nowOr` before value steps, on a promise whose value type is not known") }
             pending = .promise(ChainConversion.consuming(consumable, in: ExprSyntax(call)))
             return
         }
