@@ -125,28 +125,31 @@ struct ConvertBodyNowOrTests {
         #expect(await (rejectingOne(-1, observed: observed) as Promise<Int, BehaviourError>).resolvedResult == .error(.failed))
     }
 
-    @Test("what stays, with its reason: `.nowOr` after steps at once, `recover` on it, `.nowOr(.main)` off the main actor, `mapResult` after a step")
+    @Test("what stays, with its reason: `.nowOr` after steps at once, `tap` on it, `mapResult` after a step of unknown type")
     func left() {
         let (_, notes) = ConvertBodyTests.converted(ConvertBodyTests.feed("""
                 public func later(_ p: Promise<Int, APIError>) -> Promise<Int, APIError> {
                     p.map(on: .immediate) { $0 + 1 }.map(on: .nowOr(.utility)) { $0 * 2 }
                 }
 
-                public func recovered(_ p: Promise<Int, APIError>) -> Promise<Int, NoError> {
-                    p.recover(on: .nowOr(.utility)) { _ in 0 }
+                public func recoveredThenMapped(_ p: Promise<Int, APIError>) -> Promise<Int, NoError> {
+                    p.recover(on: .nowOr(.utility)) { _ in 0 }.map(on: .immediate) { $0 + 1 }
                 }
 
-                public func onMain(_ p: Promise<Int, APIError>) -> Promise<Int, APIError> {
-                    p.map(on: .nowOr(.main)) { $0 + 1 }
+                public func tapped(_ p: Promise<Int, APIError>) -> Promise<Int, APIError> {
+                    p.tap(on: .nowOr(.utility)) { print($0) }
                 }
+
 
                 public func mappedLate(limit: Int) -> Promise<Int, APIError> {
                     latestPosts(limit: limit).map(on: .immediate) { $0.count }.mapResult(on: .utility) { $0 }
                 }
             """))
         #expect(notes.contains { $0.hasPrefix("later(_:): left as a chain: a `.nowOr` context off its caller's actor") }, "\(notes)")
-        #expect(notes.contains { $0.hasPrefix("recovered(_:): left as a chain: `recover` on `.nowOr(.utility)`") }, "\(notes)")
-        #expect(notes.contains { $0.hasPrefix("mappedLate(limit:): left as a chain: `mapResult`") }, "\(notes)")
-        #expect(notes.contains { $0.hasPrefix("onMain(_:): left as a chain: `.nowOr(.main)` off the main actor") }, "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("tapped(_:): left as a chain: `tap` on `.nowOr(.utility)`") }, "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("recoveredThenMapped(_:): left as a chain: `recover` on `.nowOr` before value steps") },
+                "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("mappedLate(limit:): left as a chain: `mapResult` after steps whose result type is not known") },
+                "\(notes)")
     }
 }

@@ -8,6 +8,8 @@ import TomorrowlandAsync
 /// The queue the chain's `map` names; marked so that a closure can tell it runs there.
 let behaviourQueue = DispatchQueue(label: "convert-body.behaviour")
 let behaviourKey = DispatchSpecificKey<String>()
+/// Marks the main queue, for `.nowOr(.main)`'s checks (set by the tests).
+let mainQueueKey = DispatchSpecificKey<Bool>()
 
 /// What the chain's closures and its source saw.
 final class Observed: @unchecked Sendable {
@@ -22,6 +24,12 @@ final class Observed: @unchecked Sendable {
 
     func ran() {
         let place = DispatchQueue.getSpecific(key: behaviourKey) ?? "elsewhere"
+        lock.withLock { placesSeen.append(place) }
+    }
+
+    /// Like `ran()`, naming the main queue "main" (the tests mark it with `mainQueueKey`).
+    func ranOnMain() {
+        let place = DispatchQueue.getSpecific(key: mainQueueKey) == true ? "main" : "elsewhere"
         lock.withLock { placesSeen.append(place) }
     }
 
@@ -557,4 +565,236 @@ nonisolated(nonsending) func nowOrChained(
         }
     }
     return result
+}
+
+/// `.nowOr(.main)` off the main actor (issue 37): the closure ran in the call when `source` had
+/// resolved and the caller was on the main queue, else on the main queue.
+func nowOrMainIncremented(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await nowOrMainIncremented(source, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+        .then(on: .nowOr(.main)) { _ in }
+}
+
+/// `.nowOr(.main)` off the main actor (issue 37): the closure ran in the call when `source` had
+/// resolved and the caller was on the main queue, else on the main queue.
+///
+/// Async twin of `nowOrMainIncremented(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func nowOrMainIncremented(
+    _ source: Promise<Int, BehaviourError>,
+    observed: Observed
+) async throws -> Int {
+    let promise = source
+    // 1.x's `.nowOr(.main)`: at once if it had already resolved here and this is the main queue, else on the main queue.
+    let resolvedAtOnce = promise.result != nil && PromiseContext.auto == .main
+    let value = try await (consume promise).value
+    let result: Int
+    if resolvedAtOnce {
+        result = {
+            MainActor.assumeIsolated {
+                observed.ranOnMain()
+                return value + 1
+            }
+        }()
+    } else {
+        result = await MainActor.run {
+            observed.ranOnMain()
+            return value + 1
+        }
+    }
+    return result
+}
+
+/// `mapResult` after a step (issue 39): the step's result, a cancellation included, is the closure's.
+func doubledOrMinusOne(_ input: Int, observed: Observed) -> Promise<Int, NoError> {
+    StdPromise(on: .immediate) { try await doubledOrMinusOne(input, observed: observed) }
+        .recover(on: .immediate) { _ in preconditionFailure("the async doubledOrMinusOne throws only CancellationError") }
+}
+
+/// `mapResult` after a step (issue 39): the step's result, a cancellation included, is the closure's.
+///
+/// Async twin of `doubledOrMinusOne(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws only `CancellationError`, when that promise is cancelled; cancelling the awaiting Task requests cancellation
+/// of the promise.
+nonisolated(nonsending) func doubledOrMinusOne(
+    _ input: Int,
+    observed: Observed
+) async throws(CancellationError) -> Int {
+    let result: PromiseResult<Int, BehaviourError>
+    do {
+        let value = try await behaviourSource(input, observed: observed)
+        let value2 = await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+            observed.ran()
+            return value * 2
+        }
+        result = .value(value2)
+    } catch let error as BehaviourError {
+        result = .error(error)
+    } catch {
+        result = .cancelled
+    }
+    let mapped: PromiseResult<Int, NoError>
+    mapped = await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+        observed.ran()
+        switch result {
+        case .value(let value): return .value(value)
+        case .error: return .value(-1)
+        case .cancelled: return .value(-2)
+        }
+    }
+    switch mapped {
+    case .value(let value): return value
+    case .error(let error): switch error {}
+    case .cancelled: throw CancellationError()
+    }
+}
+
+/// `flatMapResult` after a step: a rejection is retried with `retry`'s source, a cancellation stays one.
+func doubledOrRetried(_ input: Int, retry: Int, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await doubledOrRetried(input, retry: retry, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+}
+
+/// `flatMapResult` after a step: a rejection is retried with `retry`'s source, a cancellation stays one.
+///
+/// Async twin of `doubledOrRetried(_:retry:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func doubledOrRetried(_ input: Int, retry: Int, observed: Observed) async throws -> Int {
+    let result: PromiseResult<Int, BehaviourError>
+    do {
+        let value2 = try await behaviourSource(input, observed: observed) * 2
+        result = .value(value2)
+    } catch let error as BehaviourError {
+        result = .error(error)
+    } catch {
+        result = .cancelled
+    }
+    return try await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+        observed.ran()
+        switch result {
+        case .value(let value): return value
+        case .error: return try await behaviourSource(retry, observed: observed)
+        case .cancelled: throw CancellationError()
+        }
+    }
+}
+
+/// `recover` on `.nowOr(.queue(q))` (issue 37): at once, in the call, on a base that had already
+/// rejected, else on q once it rejected.
+func nowOrRecovered(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, NoError> {
+    StdPromise(on: .immediate) { try await nowOrRecovered(source, observed: observed) }
+        .recover(on: .immediate) { _ in preconditionFailure("the async nowOrRecovered throws only CancellationError") }
+        .then(on: .nowOr(.queue(behaviourQueue))) { _ in }
+}
+
+/// `recover` on `.nowOr(.queue(q))` (issue 37): at once, in the call, on a base that had already
+/// rejected, else on q once it rejected.
+///
+/// Async twin of `nowOrRecovered(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws only `CancellationError`, when that promise is cancelled; cancelling the awaiting Task requests cancellation
+/// of the promise.
+nonisolated(nonsending) func nowOrRecovered(
+    _ source: Promise<Int, BehaviourError>,
+    observed: Observed
+) async throws(CancellationError) -> Int {
+    let promise = source
+    // 1.x's `.nowOr`: at once if it had already resolved here, else on its context.
+    let resolvedAtOnce = promise.result != nil
+    do {
+        return try await (consume promise).value
+    } catch let error as CancellationError {
+        throw error
+    } catch {
+        let value: Int
+        if resolvedAtOnce {
+            observed.ran()
+            value = -1
+        } else {
+            value = await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+                observed.ran()
+                return -1
+            }
+        }
+        return value
+    }
+}
+
+/// A `flatMap` of several statements on `.nowOr(.queue(q))`: its promise, awaited on either path.
+func nowOrCheckedAndChained(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await nowOrCheckedAndChained(source, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+        .then(on: .nowOr(.queue(behaviourQueue))) { _ in }
+}
+
+/// A `flatMap` of several statements on `.nowOr(.queue(q))`: its promise, awaited on either path.
+///
+/// Async twin of `nowOrCheckedAndChained(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func nowOrCheckedAndChained(
+    _ source: Promise<Int, BehaviourError>,
+    observed: Observed
+) async throws -> Int {
+    let promise = source
+    // 1.x's `.nowOr`: at once if it had already resolved here, else on its context.
+    let resolvedAtOnce = promise.result != nil
+    let value = try await (consume promise).value
+    let next: Promise<Int, BehaviourError>
+    if resolvedAtOnce {
+        next = {
+            observed.ran()
+            guard value < 100 else { return Promise(rejected: .failed) }
+            return behaviourSource(value * 2, observed: observed)
+        }()
+    } else {
+        next = await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+            observed.ran()
+            guard value < 100 else { return Promise(rejected: .failed) }
+            return behaviourSource(value * 2, observed: observed)
+        }
+    }
+    return try await next.value
+}
+
+/// A `flatMap` of statements on `.nowOr(.main)` off the main actor: its promise made on the main
+/// queue, in the call when `source` had resolved and the caller was on the main queue.
+func nowOrMainChained(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await nowOrMainChained(source, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+        .then(on: .nowOr(.main)) { _ in }
+}
+
+/// A `flatMap` of statements on `.nowOr(.main)` off the main actor: its promise made on the main
+/// queue, in the call when `source` had resolved and the caller was on the main queue.
+///
+/// Async twin of `nowOrMainChained(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func nowOrMainChained(
+    _ source: Promise<Int, BehaviourError>,
+    observed: Observed
+) async throws -> Int {
+    let promise = source
+    // 1.x's `.nowOr(.main)`: at once if it had already resolved here and this is the main queue, else on the main queue.
+    let resolvedAtOnce = promise.result != nil && PromiseContext.auto == .main
+    let value = try await (consume promise).value
+    let next: Promise<Int, BehaviourError>
+    if resolvedAtOnce {
+        next = {
+            MainActor.assumeIsolated {
+                observed.ranOnMain()
+                guard value < 100 else { return Promise(rejected: .failed) }
+                return Promise(fulfilled: value * 2)
+            }
+        }()
+    } else {
+        next = await MainActor.run {
+            observed.ranOnMain()
+            guard value < 100 else { return Promise(rejected: .failed) }
+            return Promise(fulfilled: value * 2)
+        }
+    }
+    return try await next.value
 }

@@ -1,6 +1,6 @@
 import SwiftSyntax
 
-// `.nowOr(c)` off the caller's actor, and `mapResult` (issues 37 and 39).
+// `.nowOr(c)` off the caller's actor (issues 37 and 39).
 //
 // 1.x's `.nowOr(c)` decided once, when the callback was registered (while the chain was built,
 // during the call): if the promise had already resolved, the closure ran at once, in the caller's
@@ -20,19 +20,12 @@ import SwiftSyntax
 //   `flatMap` of one expression (its promise awaited on each path). When it is the chain's last
 //   step the wrapper ends in `.then(on: .nowOr(c)) { _ in }`, so that its promise resolves where
 //   1.x's did (at once, or on `c`), for its `.immediate` observers. `.nowOr(.main)` off the main
-//   actor stays: its closure is isolated to the main actor.
+//   actor: ChainConversion+NowOrMain.swift.
 // - After a step that 1.x enqueued (a value step or handler on a context other than `.immediate`
 //   or `.nowOr`), the promise `.nowOr` sees cannot have resolved when the chain was built: it is
 //   `c`, and is written as `c`.
 // - Elsewhere (after steps that all ran at once) the promise may or may not have resolved when the
 //   chain was built, and no promise of the twin's holds that answer: the chain stays, with its reason.
-//
-// `mapResult` alone on the chain's base: `await promise.resolvedResult` is the result its closure
-// saw (a cancelled promise gives `.cancelled`; a cancelled Task asks the promise to cancel and
-// waits for what it becomes, as 1.x's cancel request on the child reached the parent), the
-// closure's statements run on their context and give a `PromiseResult`, which the twin returns
-// (`.value`), throws (`.error`) or throws as `CancellationError` (`.cancelled`: the wrapper then
-// cancels its promise, as 1.x's promise was cancelled).
 
 extension ChainConversion {
     /// Operators whose promise is a new one, resolved after their callback ran (`tap` returns its receiver).
@@ -71,31 +64,21 @@ extension ChainConversion {
         }
         return settled
     }
-
-    /// Whether `call` is a `mapResult` that is the whole chain (`base.mapResult { … }`, its base no operator's call).
-    static func isLoneMapResult(_ call: FunctionCallExprSyntax, of expression: ExprSyntax) -> Bool {
-        guard call.id == expression.id, let member = call.calledExpression.as(MemberAccessExprSyntax.self),
-              member.declName.baseName.text == "mapResult", let base = member.base else { return false }
-        return !isOperatorCall(base)
-    }
 }
 
 extension Writer {
-    /// A first step `map` or `then` on `.nowOr(c)` whose `c` does not run inline: the chain's base in
+    /// A first step on `.nowOr(c)` (`nowOrSteps`) whose `c` does not run inline: the chain's base in
     /// a `let`, and whether it had resolved, taken before any await (`nowOrBase`).
     mutating func bindNowOrBase(of steps: [ChainConversion.Step]) throws {
         guard let first = steps.first, let inner = ChainConversion.nowOrInner(first.context), let context = first.context,
               let promise = pendingPromise else { return }
         var probe = self
         guard case .executor = try probe.placement(of: inner) else { return }
-        // `.nowOr(.main)` off the main actor: its closure is isolated to the main actor, and ran at once only on the main thread.
-        if isMainContext(inner) {
-            throw Left("`\(context.trimmedDescription)` off the main actor (its closure is isolated to the main actor: on a resolved promise "
-                + "it ran at once only when the caller was on the main thread; not converted yet, a limit of the tool: that path would need "
-                + "`Thread.isMainThread` and `MainActor.assumeIsolated`)")
-        }
-        guard ["map", "then", "flatMap"].contains(first.name), first.token == nil else {
-            throw Left("`\(first.name)` on `\(context.trimmedDescription)` (not converted yet: a limit of the tool; `map`, `flatMap` and `then` are)")
+        // `.nowOr(.main)` off the main actor: its closure is isolated to the main actor (ChainConversion+NowOrMain.swift).
+        let onMain = isMainContext(inner)
+        guard ChainConversion.nowOrSteps.contains(first.name), first.token == nil else {
+            throw Left("`\(first.name)` on `\(context.trimmedDescription)` (not converted yet: a limit of the tool; "
+                + ChainConversion.nowOrSteps.sorted().map { "`\($0)`" }.joined(separator: ", ") + " are)")
         }
         let name = freshName(stem: "promise")
         let flag = freshName(stem: "resolvedAtOnce")
@@ -106,11 +89,13 @@ extension Writer {
             guard let type = conversion.typeOfCall(call) else { throw Left("a `.nowOr` context on a promise whose type is not known") }
             annotation = ": " + type
         }
-        lines += [
-            "let \(name)\(annotation) = \(text)",
+        // Before the `do` of a handler on it too, whose `catch` reads the flag.
+        hoisted.append("let \(name)\(annotation) = \(text)")
+        hoisted += onMain ? mainNowOrFlag(flag, of: name) : [
             "// 1.x's `.nowOr`: at once if it had already resolved here, else on its context.",
             "let \(flag) = \(name).result != nil",
         ]
+        nowOrOnMain = onMain
         pending = .promise(ChainConversion.parse("(consume \(name))"))
         nowOrBase = (context.id, flag)
     }
@@ -139,11 +124,15 @@ extension Writer {
 
     /// The closure's statements on both of `.nowOr`'s paths: inline when `flag`, else on `executor`.
     mutating func runNowOr(_ body: [String], step: ChainConversion.Step, flag: String, executor: String, result: Bool) throws -> String {
+        if nowOrOnMain { return try runNowOrMain(body, step: step, flag: flag, result: result) }
+        if ChainConversion.promiseSteps.contains(step.name), !ChainConversion.isOneExpression(step.closure) {
+            return try runNowOrPromise(body, step: step, flag: flag, executor: executor)
+        }
         let outer = lines
         lines = []
         var inlineValue = try run(body, step: step, placement: .inline, result: result)
         // A `flatMap`'s promise, awaited where the closure ran (on the executor, the closure's own `return` awaits it).
-        if step.name == "flatMap", !returned { inlineValue = conversion.awaited(ChainConversion.parse(inlineValue)) }
+        if ChainConversion.promiseSteps.contains(step.name), !returned { inlineValue = conversion.awaited(ChainConversion.parse(inlineValue)) }
         let inlineLines = lines
         lines = []
         let concurrentValue = try run(body, step: step, placement: .executor(executor), result: result)
@@ -154,10 +143,12 @@ extension Writer {
             lines += ["if \(flag) {"] + inlineLines.map(Self.indent) + ["} else {"] + concurrentLines.map(Self.indent) + ["}"]
             return "()"
         }
-        let functionValue = step.isLast ? conversion.functionPromise?.value : nil
+        // `mapError`'s value is the error it gives.
+        let typeOfStep = step.name == "mapError" ? step.type?.error : step.type?.value
+        let functionValue = step.isLast ? (step.name == "mapError" ? conversion.functionPromise?.error : conversion.functionPromise?.value) : nil
         var declared = step.closure.signature?.returnClause?.type.trimmedDescription
-        if step.name == "flatMap" { declared = step.closure.signature?.returnClause.flatMap { PromiseType($0.type)?.value } }
-        guard let type = declared ?? step.type?.value ?? functionValue else {
+        if ChainConversion.promiseSteps.contains(step.name) { declared = step.closure.signature?.returnClause.flatMap { PromiseType($0.type)?.value } }
+        guard let type = declared ?? typeOfStep ?? functionValue else {
             throw Left("a `\(step.name)` on `.nowOr` whose value type is not known")
         }
         let name = freshName(for: nil)
@@ -165,38 +156,5 @@ extension Writer {
             + ["} else {", Self.indent("\(name) = \(concurrentValue)"), "}"]
         boundNames.insert(name)
         return name
-    }
-
-    /// `base.mapResult(on: c) { result in … }`, the whole chain: the base's result, the closure's
-    /// `PromiseResult` (on its context), returned, thrown, or thrown as `CancellationError`.
-    mutating func mapResult(_ step: ChainConversion.Step) throws {
-        guard let promise = pendingPromise else { throw Left("`mapResult` on a value") }
-        let promiseType = step.type ?? conversion.functionPromise
-        guard let type = step.closure.signature?.returnClause?.type.trimmedDescription
-            ?? promiseType.map({ "PromiseResult<\($0.value), \($0.error)>" }) else {
-            throw Left("`mapResult` whose result type is not known")
-        }
-        let placement = try placement(of: step)
-        let (name, body) = try parameter(of: step.closure, anonymousName: "result")
-        let text = ChainConversion.dedented(promise.trimmedDescription, by: ChainConversion.lineIndentation(of: promise))
-        let postfix = promise.is(FunctionCallExprSyntax.self) || promise.is(DeclReferenceExprSyntax.self) || promise.is(MemberAccessExprSyntax.self)
-            || promise.is(TupleExprSyntax.self)
-        var awaitedResult = "await " + (postfix ? text : "(\(text))") + ".resolvedResult"
-        // A callback that 1.x enqueued and the twin runs inline: one suspension after the await (ChainConversion+Order.swift).
-        if conversion.yieldsAfterAwaitOf?.base == promise.id { awaitedResult = "await Task.yieldingAfter { \(awaitedResult) }" }
-        lines.append((name == "_" ? "_" : "let \(name)") + " = " + awaitedResult)
-        let mapped = freshName(stem: "mapped")
-        let closure: String
-        switch placement {
-        case .inline: closure = "{\n" + body.map(Self.indent).joined(separator: "\n") + "\n}()"
-        case .executor(let executor), .nowOr(_, let executor):
-            closure = "await withTaskExecutorPreference(\(executor)) { @concurrent in\n" + body.map(Self.indent).joined(separator: "\n") + "\n}"
-        }
-        lines += ["let \(mapped): \(type)", "\(mapped) = " + closure]
-        let resultType = ChainConversion.promiseType(spelled: type.replacingOccurrences(of: "PromiseResult<", with: "Promise<"))
-        let valueCase = conversion.returnsVoid ? "case .value: return" : "case .value(let value): return value"
-        let errorCase = resultType?.hasNoError == true ? "case .error(let error): switch error {}" : "case .error(let error): throw error"
-        lines += ["switch \(mapped) {", valueCase, errorCase, "case .cancelled: throw CancellationError()", "}"]
-        returned = true
     }
 }

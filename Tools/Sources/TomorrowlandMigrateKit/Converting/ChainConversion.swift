@@ -86,10 +86,9 @@ struct ChainConversion {
         // The token asks the chain's promise to cancel: the wrapper could, but the twin's own callers would not be.
         "requestCancelOnInvalidate": "`requestCancelOnInvalidate(token)` (an invalidation cancelled the chain's promise; an async function "
             + "cannot cancel the Task that runs it, as Swift gives it no handle to that Task, so the twin's callers would not be cancelled)",
-        // A limit of this tool, not of Swift: alone on the chain's base it converts (ChainConversion+NowOr.swift).
-        "mapResult": "`mapResult` after another step (not converted yet, a limit of the tool: a `mapResult` that is the whole chain is; "
-            + "after steps the twin would build their result in a `do`/`catch`, as for a final `tap`)",
-        "flatMapResult": "`flatMapResult` (its closure maps the whole result, cancellation included, to a promise; not converted yet)",
+        // A limit of this tool, not of Swift: at the end of the chain they convert (ChainConversion+MapResult.swift).
+        "mapResult": "`mapResult` with steps after it (not converted yet, a limit of the tool: at the end of the chain it is)",
+        "flatMapResult": "`flatMapResult` with steps after it (not converted yet, a limit of the tool: at the end of the chain it is)",
         "ignoringCancel": "`ignoringCancel` after a step (the steps before it would see the Task's cancellation: Swift has no way to "
             + "shield an await from it)",
     ]
@@ -373,10 +372,10 @@ struct ChainConversion {
                 throw Left("callbacks registered through `withToken(token)` (their promises are cancelled when it is invalidated, "
                     + "which the twin's callers would not be)")
             }
-            if let reason = Self.unconvertible[name], !Self.isLoneMapResult(call, of: expression) { throw Left(reason) }
+            if let reason = Self.unconvertible[name], !Self.isFinalResultMap(call, of: expression) { throw Left(reason) }
             // `tryMap { try … }`: the same statements; what the closure throws, the twin throws.
             if let plain = Self.throwingValueOperators[name] { name = plain }
-            let known = Self.valueOperators.union(Self.errorOperators).union(["always", "tap", "onCancel", "mapResult"])
+            let known = Self.valueOperators.union(Self.errorOperators).union(["always", "tap", "onCancel"]).union(Self.resultOperators)
             if !known.contains(name) {
                 if CallbackOperators.names.contains(name) { throw Left("`\(name)` is not converted") }
                 break
@@ -620,6 +619,8 @@ struct Writer {
     var hoisted: [String] = []
     /// The `.nowOr(c)` context of the chain's first step, and the `Bool` that says whether its base had resolved.
     var nowOrBase: (context: SyntaxIdentifier, flag: String)?
+    /// Whether that context is `.nowOr(.main)` (or another `PromiseContext.Main`) off the main actor (ChainConversion+NowOrMain.swift).
+    var nowOrOnMain = false
 
     enum Pending {
         case promise(ExprSyntax)
@@ -1032,8 +1033,9 @@ struct Writer {
 
     /// The error handlers and `always` at the end of the chain, then the `return`.
     mutating func finish(tail: [ChainConversion.Step]) throws {
-        if tail.count == 1, tail[0].name == "mapResult" {
-            try mapResult(tail[0])
+        if let last = tail.last, ChainConversion.resultOperators.contains(last.name) {
+            guard tail.count == 1 else { throw Left("`\(last.name)` after `\(tail[0].name)` (not converted yet, a limit of the tool)") }
+            try mapResult(last)
             return
         }
         // A final `tap` or `always` that reads the result: the result is taken, the closure runs, the result is returned.
@@ -1219,25 +1221,7 @@ struct Writer {
             name = fresh
         }
         taken.insert(name)
-        let value = pendingText
-        var main = lines
-        if ["Void", "()", "Swift.Void"].contains(type.value) {
-            if value != "()" { main.append(conversion.returnsVoidExpression(value) ? value : "_ = " + value) }
-            main.append("\(name) = .value(())")
-        } else if value.contains("\n") || value.hasPrefix("try ") || value.hasPrefix("await ") {
-            // An awaited or multi-line value: its own `let` first.
-            let kept = freshName(for: pendingPromise)
-            main += ["let \(kept) = " + value, "\(name) = .value(\(kept))"]
-        } else {
-            main.append("\(name) = .value(\(value))")
-        }
-        let caught: [String]
-        if type.hasUntypedError {
-            caught = ["} catch is CancellationError {", "    \(name) = .cancelled", "} catch {", "    \(name) = .error(error)", "}"]
-        } else {
-            caught = ["} catch let error as \(type.error) {", "    \(name) = .error(error)", "} catch {", "    \(name) = .cancelled", "}"]
-        }
-        lines = ["let \(name): PromiseResult<\(type.value), \(type.error)>", "do {"] + main.map(Self.indent) + caught
+        lines = resultOfSteps(named: name, type: type)
         try run(body, step: step, placement: placement, result: false)
         let valueCase = ["Void", "()", "Swift.Void"].contains(type.value) ? "case .value: break" : "case .value(let value): return value"
         lines += ["switch \(name) {", valueCase, "case .error(let error): throw error", "case .cancelled: throw CancellationError()", "}"]
@@ -1314,6 +1298,8 @@ struct Writer {
         guard let valueType = handler.baseType?.value, let call = handler.call else {
             // `get(x).mapError(on: .immediate) { … }`, awaited as one promise.
             guard let call = handler.call else { throw Left("`\(handler.name)` in the middle of the chain") }
+            // On `.nowOr` the base is in a `let` already: the call would evaluate it again.
+            if nowOrBase != nil { throw Left("`\(handler.name)` on `.nowOr` before value steps, on a promise whose value type is not known") }
             pending = .promise(ChainConversion.consuming(consumable, in: ExprSyntax(call)))
             return
         }
@@ -1464,6 +1450,10 @@ extension ChainConversion {
         func unknown(in node: Syntax) -> String? {
             if node.is(ClosureExprSyntax.self) { return nil }
             if let tried = node.as(TryExprSyntax.self), tried.questionOrExclamationMark == nil, !tried.expression.is(AwaitExprSyntax.self) {
+                // `try MainActor.assumeIsolated { … }` (ChainConversion+NowOrMain.swift) rethrows what its closure throws.
+                if let call = tried.expression.as(FunctionCallExprSyntax.self), let closure = mainActorClosure(of: call) {
+                    return closure.statements.lazy.compactMap { unknown(in: Syntax($0)) }.first
+                }
                 return tried.expression.trimmedDescription
             }
             if let awaited = node.as(AwaitExprSyntax.self) {
@@ -1472,6 +1462,9 @@ extension ChainConversion {
                 if let call = awaited.expression.as(FunctionCallExprSyntax.self),
                    ["withTaskExecutorPreference", "withTaskCancellationHandler", "yieldingAfter"].contains(Calls.calledName(call)?.0),
                    let closure = call.trailingClosure {
+                    return closure.statements.lazy.compactMap { unknown(in: Syntax($0)) }.first
+                }
+                if let call = awaited.expression.as(FunctionCallExprSyntax.self), let closure = mainActorClosure(of: call) {
                     return closure.statements.lazy.compactMap { unknown(in: Syntax($0)) }.first
                 }
                 // `try await f(x).map(\.title)`: down the postfix chain to the twin's call or `.value`.

@@ -7,6 +7,8 @@ import Tomorrowland
 /// The queue the chain's `map` names; marked so that a closure can tell it runs there.
 let behaviourQueue = DispatchQueue(label: "convert-body.behaviour")
 let behaviourKey = DispatchSpecificKey<String>()
+/// Marks the main queue, for `.nowOr(.main)`'s checks (set by the tests).
+let mainQueueKey = DispatchSpecificKey<Bool>()
 
 /// What the chain's closures and its source saw.
 final class Observed: @unchecked Sendable {
@@ -21,6 +23,12 @@ final class Observed: @unchecked Sendable {
 
     func ran() {
         let place = DispatchQueue.getSpecific(key: behaviourKey) ?? "elsewhere"
+        lock.withLock { placesSeen.append(place) }
+    }
+
+    /// Like `ran()`, naming the main queue "main" (the tests mark it with `mainQueueKey`).
+    func ranOnMain() {
+        let place = DispatchQueue.getSpecific(key: mainQueueKey) == true ? "main" : "elsewhere"
         lock.withLock { placesSeen.append(place) }
     }
 
@@ -250,5 +258,73 @@ func rejectingOne(_ input: Int, observed: Observed) -> Promise<Int, BehaviourErr
 func nowOrChained(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
     source.flatMap(on: .nowOr(.queue(behaviourQueue))) { value in
         behaviourSource(value + 1, observed: observed)
+    }
+}
+
+/// `.nowOr(.main)` off the main actor (issue 37): the closure ran in the call when `source` had
+/// resolved and the caller was on the main queue, else on the main queue.
+func nowOrMainIncremented(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    source.map(on: .nowOr(.main)) { value in
+        observed.ranOnMain()
+        return value + 1
+    }
+}
+
+/// `mapResult` after a step (issue 39): the step's result, a cancellation included, is the closure's.
+func doubledOrMinusOne(_ input: Int, observed: Observed) -> Promise<Int, NoError> {
+    behaviourSource(input, observed: observed)
+        .map(on: .queue(behaviourQueue)) { value -> Int in
+            observed.ran()
+            return value * 2
+        }
+        .mapResult(on: .queue(behaviourQueue)) { (result: PromiseResult<Int, BehaviourError>) -> PromiseResult<Int, NoError> in
+            observed.ran()
+            switch result {
+            case .value(let value): return .value(value)
+            case .error: return .value(-1)
+            case .cancelled: return .value(-2)
+            }
+        }
+}
+
+/// `flatMapResult` after a step: a rejection is retried with `retry`'s source, a cancellation stays one.
+func doubledOrRetried(_ input: Int, retry: Int, observed: Observed) -> Promise<Int, BehaviourError> {
+    behaviourSource(input, observed: observed)
+        .map(on: .immediate) { $0 * 2 }
+        .flatMapResult(on: .queue(behaviourQueue)) { (result: PromiseResult<Int, BehaviourError>) -> Promise<Int, BehaviourError> in
+            observed.ran()
+            switch result {
+            case .value(let value): return Promise(fulfilled: value)
+            case .error: return behaviourSource(retry, observed: observed)
+            case .cancelled: return Promise(with: .cancelled)
+            }
+        }
+}
+
+/// `recover` on `.nowOr(.queue(q))` (issue 37): at once, in the call, on a base that had already
+/// rejected, else on q once it rejected.
+func nowOrRecovered(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, NoError> {
+    source.recover(on: .nowOr(.queue(behaviourQueue))) { _ in
+        observed.ran()
+        return -1
+    }
+}
+
+/// A `flatMap` of several statements on `.nowOr(.queue(q))`: its promise, awaited on either path.
+func nowOrCheckedAndChained(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    source.flatMap(on: .nowOr(.queue(behaviourQueue))) { value -> Promise<Int, BehaviourError> in
+        observed.ran()
+        guard value < 100 else { return Promise(rejected: .failed) }
+        return behaviourSource(value * 2, observed: observed)
+    }
+}
+
+/// A `flatMap` of statements on `.nowOr(.main)` off the main actor: its promise made on the main
+/// queue, in the call when `source` had resolved and the caller was on the main queue.
+func nowOrMainChained(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    source.flatMap(on: .nowOr(.main)) { value -> Promise<Int, BehaviourError> in
+        observed.ranOnMain()
+        guard value < 100 else { return Promise(rejected: .failed) }
+        return Promise(fulfilled: value * 2)
     }
 }

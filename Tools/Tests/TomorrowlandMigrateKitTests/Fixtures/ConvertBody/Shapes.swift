@@ -284,6 +284,55 @@ public final class NowOrShapes: Sendable {
             }
         }
     }
+
+    /// `.nowOr(.main)` off the main actor: at once on a resolved base on the main queue, else on the main actor.
+    public func mainTitles(_ posts: Promise<[Post], APIError>) -> Promise<[String], APIError> {
+        posts.map(on: .nowOr(.main)) { posts in posts.map(\.title) }
+    }
+
+    /// A `flatMap` of statements and a `recover` on `.nowOr(.main)` off the main actor.
+    public func mainFirstTitle(of posts: Promise<[Post], APIError>) -> Promise<String, APIError> {
+        posts.flatMap(on: .nowOr(.main)) { posts -> Promise<String, APIError> in
+            guard let first = posts.first else { return Promise(rejected: .notFound) }
+            return Promise(fulfilled: first.title)
+        }
+    }
+
+    public func mainPostsOrNone(_ posts: Promise<[Post], APIError>) -> Promise<[Post], NoError> {
+        posts.recover(on: .nowOr(.main)) { _ in [] }
+    }
+
+    /// `recover` on `.nowOr(.utility)`: at once on a resolved base, else on `.utility`.
+    public func postsOrNone(_ posts: Promise<[Post], APIError>) -> Promise<[Post], NoError> {
+        posts.recover(on: .nowOr(.utility)) { _ in [] }
+    }
+
+    /// A `flatMap` of several statements on `.nowOr(.utility)`: its promise, awaited on either path.
+    public func firstTitle(of posts: Promise<[Post], APIError>) -> Promise<String, APIError> {
+        posts.flatMap(on: .nowOr(.utility)) { posts -> Promise<String, APIError> in
+            guard let first = posts.first else { return Promise(rejected: .notFound) }
+            return Promise(fulfilled: first.title)
+        }
+    }
+
+    /// `mapResult` after a step, inline: the step's result in a `do`/`catch`.
+    public func titleCountOrZero(limit: Int) -> Promise<Int, NoError> {
+        latestPosts(limit: limit)
+            .map(on: .utility) { posts -> Int in posts.count }
+            .mapResult(on: .immediate) { (result: PromiseResult<Int, APIError>) -> PromiseResult<Int, NoError> in
+                .value(result.value ?? 0)
+            }
+    }
+
+    /// `flatMapResult` after a step, inline: its `return`s are the twin's.
+    public func titlesOrFirst(limit: Int) -> Promise<[String], APIError> {
+        latestPosts(limit: limit)
+            .map(on: .utility) { posts -> [String] in posts.map(\.title).sorted() }
+            .flatMapResult(on: .immediate) { (result: PromiseResult<[String], APIError>) -> Promise<[String], APIError> in
+                if case .value(let sorted) = result, !sorted.isEmpty { return Promise(fulfilled: sorted) }
+                return self.latestPosts(limit: 1).map(on: .immediate) { $0.map(\.title) }
+            }
+    }
 }
 
 /// `.nowOr(.utility)` in main-actor code: inline on the main actor when resolved, else on `.utility`.
