@@ -524,7 +524,9 @@ public enum ConvertBody {
     /// wrapper too), not `.main` or a global queue's. 1.x ran each of those steps on that context
     /// (typically a serial queue of the package): a Task that prefers it resumes there after each
     /// await, instead of on a thread of the global executor that only hops to it, and ends there,
-    /// where the promise's own callbacks on that context then run without another thread.
+    /// where the promise's own callbacks on that context then run without another thread. Also
+    /// `PromiseContext.queue(Queues.sync).taskExecutor`, a queue held in a static property of a
+    /// type (`DispatchQueue.main` aside): the same queue wherever it is read.
     static func sharedExecutor(of lines: [String]) -> String? {
         let text = lines.joined(separator: "\n")
         let opening = "withTaskExecutorPreference(", closing = ") { @concurrent in"
@@ -540,6 +542,12 @@ public enum ConvertBody {
             return nil
         }
         let name = executor.dropFirst("PromiseContext.".count).dropLast(".taskExecutor".count)
+        if name.hasPrefix("queue("), name.hasSuffix(")") {
+            let path = name.dropFirst("queue(".count).dropLast().split(separator: ".", omittingEmptySubsequences: false)
+            let isStatic = path.count > 1 && path[0].first?.isUppercase == true && path.joined(separator: ".") != "DispatchQueue.main"
+                && path.allSatisfy { $0.first?.isLetter == true && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }
+            return isStatic ? executor : nil
+        }
         let builtIn: Set<Substring> = ["main", "background", "utility", "default", "userInitiated", "userInteractive", "immediate", "auto"]
         guard let first = name.first, first.isLowercase, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), !builtIn.contains(name) else {
             return nil
