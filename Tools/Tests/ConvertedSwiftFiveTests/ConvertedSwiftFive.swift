@@ -114,6 +114,50 @@ final class Tally {
     }
 }
 
+/// The queues of the app, in static properties (the wrapper of a chain whose steps all run on one
+/// of them resolves there).
+enum Queues {
+    static let ledger = DispatchQueue(label: "convert-body.swift-five.ledger")
+}
+
+/// A chain whose steps all run on `Queues.ledger`, noted there, whose base has resolved when the
+/// chain is built.
+final class Ledger {
+    let tally: Tally
+
+    init(tally: Tally) {
+        self.tally = tally
+    }
+
+    func post(_ input: Int) -> Promise<Int, Error> {
+        StdPromise(on: .immediate) { try await self.post(input) }.then(on: PromiseContext.queue(Queues.ledger)) { _ in }
+    }
+
+    /// Async twin of `post(_:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+    /// Throws the promise's error, or `CancellationError` when it is cancelled; cancelling the awaiting Task requests
+    /// cancellation of the promise.
+    nonisolated(nonsending) func post(_ input: Int) async throws -> Int {
+        let value = try await tally.wire.fetch(input)
+        return await withTaskExecutorPreference(PromiseContext.queue(Queues.ledger).taskExecutor) { @concurrent in
+            self.tally.note("posted \(value)")
+            return value + 1
+        }
+    }
+}
+
+func postThenCancel(_ ledger: Ledger) -> Promise<Int, Error> {
+    let promise = ledger.post(0)
+    promise.requestCancel()
+    return promise
+}
+
+/// Async twin of `postThenCancel(_:)` (added by tomorrowland-migrate): awaits the promise it returns.
+/// Throws the promise's error, or `CancellationError` when it is cancelled; cancelling the awaiting Task requests
+/// cancellation of the promise.
+nonisolated(nonsending) func postThenCancel(_ ledger: Ledger) async throws -> Int {
+    try await (postThenCancel(ledger) as Promise<Int, Error>).value
+}
+
 /// A non-Sendable parameter that the chain's closure captures.
 func relayed(_ input: Int, through wire: Wire) -> Promise<Int, Error> {
     StdPromise(on: .immediate) { try await relayed(input, through: wire) }

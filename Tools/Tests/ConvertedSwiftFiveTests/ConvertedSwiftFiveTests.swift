@@ -14,6 +14,29 @@ import TomorrowlandAsync
 struct ConvertedSwiftFiveTests {
     init() {
         wireQueue.setSpecific(key: wireKey, value: "wireQueue")
+        Queues.ledger.setSpecific(key: wireKey, value: "ledger")
+    }
+
+    /// `ledger.post(input)` from a synchronous caller, and where its promise resolved (its `.immediate` observer ran).
+    static func post(_ input: Int, on ledger: Ledger) -> (promise: Promise<Int, Error>, resolvedOn: Promise<String, Error>) {
+        let promise: Promise<Int, Error> = ledger.post(input)
+        return (promise, promise.map(on: .immediate) { _ in DispatchQueue.getSpecific(key: wireKey) ?? "elsewhere" })
+    }
+
+    @Test("a chain on a queue in a static property, its base resolved: the step runs on that queue, and the promise resolves there")
+    func stepOnItsQueue() async throws {
+        let tally = Tally(wire: Wire())
+        let (promise, resolvedOn) = Self.post(2, on: Ledger(tally: tally))
+        #expect(try await promise.value == 3)
+        #expect(try await resolvedOn.value == "ledger")
+        #expect(tally.events == ["posted 2 on ledger"])
+        let cancelled: Promise<Int, Error> = postThenCancel(Ledger(tally: tally))
+        let result = await cancelled.resolvedResult
+        guard case .cancelled = result else {
+            Issue.record("\(result)")
+            return
+        }
+        #expect(tally.wire.cancelled == [0])
     }
 
     @Test("the statement before the chain and the wire's request run during the call; the step runs on its queue")

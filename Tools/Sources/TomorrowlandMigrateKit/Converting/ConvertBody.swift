@@ -234,9 +234,11 @@ public enum ConvertBody {
                 let indent = Twins.indentation(of: site.decl, in: site.file)
                 let twinIndent = twin.map { Twins.indentation(of: $0.decl, in: $0.file) } ?? indent
                 let twinText = block(lines, indent: twinIndent)
-                let preference = conversion.isolated ? nil : sharedExecutor(of: lines)
+                let shared = conversion.isolated ? nil : sharedExecutor(of: lines)
+                // (Under the Swift 5 rule the wrapper resolves on that context instead: ConvertBody+SwiftFive.swift.)
+                let (preference, resolvedOn) = captured == nil ? (shared, converted.resolvedOn) : resolvedWithoutPreference(shared, converted.resolvedOn)
                 let wrapperLine = wrapperText(
-                    site, promise, token: converted.token, executorPreference: preference, resolvedOn: converted.resolvedOn,
+                    site, promise, token: converted.token, executorPreference: preference, resolvedOn: resolvedOn,
                     width: Twins.maximumLineLength - indent.count - 4
                 )
                 let wrapper = block([wrapperLine], indent: indent)

@@ -86,6 +86,35 @@ final class Tally {
     }
 }
 
+/// The queues of the app, in static properties (the wrapper of a chain whose steps all run on one
+/// of them resolves there).
+enum Queues {
+    static let ledger = DispatchQueue(label: "convert-body.swift-five.ledger")
+}
+
+/// A chain whose steps all run on `Queues.ledger`, noted there, whose base has resolved when the
+/// chain is built.
+final class Ledger {
+    let tally: Tally
+
+    init(tally: Tally) {
+        self.tally = tally
+    }
+
+    func post(_ input: Int) -> Promise<Int, Error> {
+        tally.wire.fetch(input).map(on: .queue(Queues.ledger)) { value in
+            self.tally.note("posted \(value)")
+            return value + 1
+        }
+    }
+}
+
+func postThenCancel(_ ledger: Ledger) -> Promise<Int, Error> {
+    let promise = ledger.post(0)
+    promise.requestCancel()
+    return promise
+}
+
 /// A non-Sendable parameter that the chain's closure captures.
 func relayed(_ input: Int, through wire: Wire) -> Promise<Int, Error> {
     wire.fetch(input).flatMap(on: .queue(wireQueue)) { value in
