@@ -119,14 +119,17 @@ struct ConvertBodySwiftFiveTests {
                     _ = { Int.self }
                     _ = { self.items }
                 }
+                func g() {
+                    _ = { [items] in items.count }
+                }
             }
             """
         let file = ParsedFile(path: "Box.swift", folder: "", text: source)
         final class Finder: SyntaxVisitor {
-            var function: FunctionDeclSyntax?
+            var functions: [FunctionDeclSyntax] = []
             var closures: [ClosureExprSyntax] = []
             override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
-                function = node
+                functions.append(node)
                 return .visitChildren
             }
             override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
@@ -136,13 +139,18 @@ struct ConvertBodySwiftFiveTests {
         }
         let finder = Finder(viewMode: .sourceAccurate)
         finder.walk(file.tree)
-        let function = try #require(finder.function)
+        let function = try #require(finder.functions.first)
         let members = ConvertBody.instanceMembers(of: "Box", in: .inMemory([(path: "Box.swift", text: source)]))
-        #expect(members == ["items", "count", "f"])
+        #expect(members == ["items", "count", "f", "g"])
         let local = ConvertBody.declaredNames(in: function)
-        let capturesSelf = finder.closures.map { ConvertBody.captures($0, "self", members: members, local: local) }
-        let capturesAPI = finder.closures.map { ConvertBody.captures($0, "api", members: [], local: local) }
+        let closures = finder.closures.dropLast()
+        let capturesSelf = closures.map { ConvertBody.captures($0, "self", members: members, local: local) }
+        let capturesAPI = closures.map { ConvertBody.captures($0, "api", members: [], local: local) }
         #expect(capturesSelf == [true, false, true, false, false, false, false, true])
         #expect(capturesAPI == [false, false, false, false, true, false, false, false])
+        // `[items]` reads `self.items` when the closure is made: the closure captures the copy (Ledger's `[fx]`).
+        let g = try #require(finder.functions.last)
+        let shorthand = try #require(finder.closures.last)
+        #expect(!ConvertBody.captures(shorthand, "self", members: members, local: ConvertBody.declaredNames(in: g)))
     }
 }

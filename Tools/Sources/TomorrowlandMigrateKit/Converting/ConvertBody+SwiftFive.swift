@@ -121,8 +121,8 @@ extension ConvertBody {
         return false
     }
 
-    /// The names `function` declares: parameters, closure parameters, and every name bound in
-    /// its body (`let`, `var`, `if let`, `guard let`, `for`, `case let`).
+    /// The names `function` declares: parameters, closure parameters, capture list names, and
+    /// every name bound in its body (`let`, `var`, `if let`, `guard let`, `for`, `case let`).
     static func declaredNames(in function: FunctionDeclSyntax) -> Set<String> {
         final class Collector: SyntaxVisitor {
             var names: Set<String> = []
@@ -143,10 +143,10 @@ extension ConvertBody {
                 return .visitChildren
             }
             override func visit(_ node: ClosureCaptureSyntax) -> SyntaxVisitorContinueKind {
-                if let name = node.trimmedDescription.split(whereSeparator: { $0 == " " || $0 == "=" }).first.map(String.init),
-                   node.trimmedDescription.contains("=") {
-                    names.insert(name)
-                }
+                // `[x = e]` declares `x`; `[x]`, `[weak x]` too: a copy of `self.x` where `x` is a member, not `self`.
+                let text = node.trimmedDescription
+                let words = text.split(whereSeparator: { $0 == " " || $0 == "=" }).map(String.init)
+                if let name = text.contains("=") ? words.first : words.last, name != "self" { names.insert(name) }
                 return .visitChildren
             }
         }
