@@ -85,6 +85,16 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: syntaxSwiftSettings
         ),
+        // What convert-body writes in a Swift 5 mode module when a wrapper captures a non-Sendable
+        // value the chain's closures captured, run in that mode (its sources are the tool's output).
+        .testTarget(
+            name: "ConvertedSwiftFiveTests",
+            dependencies: [
+                .product(name: "Tomorrowland", package: "Tomorrowland"),
+                .product(name: "TomorrowlandAsync", package: "Tomorrowland"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -86,6 +86,12 @@ struct ConvertBodyExecutorPreferenceTests {
         #expect(ConvertBody.sharedExecutor(of: [block("PromiseContext.utility.taskExecutor")]) == nil, "a global queue")
         #expect(ConvertBody.sharedExecutor(of: [block("PromiseContext.main.taskExecutor")]) == nil, "the main queue")
         #expect(ConvertBody.sharedExecutor(of: [block("PromiseContext.queue(queue).taskExecutor")]) == nil, "may name a local")
+        // A queue in a static property of a type (Clinic's `ClinicQueues.reminders`): the same queue wherever it is read.
+        #expect(ConvertBody.sharedExecutor(of: [block("PromiseContext.queue(ClinicQueues.reminders).taskExecutor")])
+            == "PromiseContext.queue(ClinicQueues.reminders).taskExecutor")
+        #expect(ConvertBody.sharedExecutor(of: [block("PromiseContext.queue(DispatchQueue.main).taskExecutor")]) == nil, "the main queue")
+        #expect(ConvertBody.sharedExecutor(of: [block("PromiseContext.queue(Queues.make()).taskExecutor")]) == nil, "a call: a new queue")
+        #expect(ConvertBody.sharedExecutor(of: [block("PromiseContext.queue(self.queue).taskExecutor")]) == nil)
         #expect(ConvertBody.sharedExecutor(of: [block("executor")]) == nil, "a local chosen at run time")
         #expect(ConvertBody.sharedExecutor(of: [block("self.delivery.context.taskExecutor")]) == nil)
     }

@@ -43,6 +43,11 @@ public enum ConvertBody {
         var left: [MigrationNote] = []
         /// Promise-returning functions whose body holds a promise operator (the denominator).
         var chains = 0
+        /// The Swift 5 rule's notes of the wrappers that capture what their chain captured, by summary.
+        var captured: [String: MigrationNote] = [:]
+        /// Chains whose promise version is still called that the Swift 5 rule lets keep a wrapper, by
+        /// the promise function's USR, with the note they are left with if they do not get one.
+        var toWrap: [String: MigrationNote] = [:]
     }
 
     /// Plans from the syntax alone (twins found by name and labels); writes nothing.
@@ -58,15 +63,18 @@ public enum ConvertBody {
     /// a non-`Sendable` value in Swift 6 mode is converted without a wrapper when nothing but its
     /// twin and chains converted with it call the promise version (`includingPublic`: a public,
     /// open or package one too; `inactive`: names mentioned in `#if` clauses the compiler did not see).
+    /// `rule`: in a Swift 5 mode module, a wrapper may capture what the chain's closures captured (ConvertBody+SwiftFive.swift).
     static func plan(
         _ set: SourceSet, project: Project,
         callers: ((String) -> [(path: String, offset: Int)])? = nil, includingPublic: Bool = false, inactive: [String: [String]] = [:],
-        sharedModules: [String: Set<String>] = [:], unpaired: Set<String> = []
+        sharedModules: [String: Set<String>] = [:], unpaired: Set<String> = [], rule: CaptureRule? = nil
     ) -> Plan {
         var plan = Plan()
         // Chains whose wrapper would capture a non-Sendable value (Swift 6 mode): converted without
         // a wrapper if nothing else calls their promise version (decided once every chain is planned).
         var withoutWrapper: [(conversion: Conversion, reason: String, usr: String)] = []
+        // Those of them that the Swift 5 rule lets keep a wrapper when their promise version is still called (by USR).
+        var wrappable: Set<String> = []
         let everySite = set.files.flatMap(FunctionSite.all(in:))
         // Twins still forwarding to their promise function: the bodies to replace.
         let forwarding = everySite.filter { $0.isAsync && Twins.forwardedName(ofAsyncTwin: $0.decl) == $0.name }
@@ -160,26 +168,38 @@ public enum ConvertBody {
                     retargeted = places
                 }
             }
+            // The Swift 5 rule: a wrapper that captures what the chain's closures captured.
+            var captured: MigrationNote?
             if conformer, let reason = reasonToLeave(site, promise, project: project) {
                 // Its promise version answers the protocol's callers: it stays, so its wrapper must be written.
-                leave(reason + " (a protocol requirement's implementation: its promise version stays)")
-                continue
+                captured = capturedByTheChain(site, promise, body: body, project: project, rule: rule)
+                if captured == nil {
+                    leave(reason + " (a protocol requirement's implementation: its promise version stays)")
+                    continue
+                }
             }
-            if let reason = reasonToLeave(site, promise, project: project) {
+            if captured == nil, let reason = reasonToLeave(site, promise, project: project) {
                 // Only a capture Swift 6 mode rejects: without a wrapper there is no Task to capture it.
                 // Not one a subclass overrides or a protocol requirement may name: neither is a reference.
                 let overridden = everySite.contains { other in
                     other.overloads(site) == false && other.name == site.name && other.labels == site.labels
                         && other.decl.modifiers.contains { $0.name.text == "override" }
                 }
-                guard callers != nil, reasonToLeave(site, promise, project: project, sendableChecked: false) == nil, !overridden,
-                      !requirements.contains(site.witnessKey),
-                      !site.decl.modifiers.contains(where: { ["override", "dynamic"].contains($0.name.text) }),
-                      site.decl.attributes.isEmpty || !site.decl.attributes.trimmedDescription.contains("@objc") else {
-                    leave(reason)
-                    continue
+                let mayGo = callers != nil && reasonToLeave(site, promise, project: project, sendableChecked: false) == nil && !overridden
+                    && !requirements.contains(site.witnessKey)
+                    && !site.decl.modifiers.contains(where: { ["override", "dynamic"].contains($0.name.text) })
+                    && (site.decl.attributes.isEmpty || !site.decl.attributes.trimmedDescription.contains("@objc"))
+                let capturedAlready = capturedByTheChain(site, promise, body: body, project: project, rule: rule)
+                if let capturedAlready, !mayGo || rule?.wrapping.contains(project.usr(of: site) ?? "") == true {
+                    captured = capturedAlready
+                } else {
+                    guard mayGo else {
+                        leave(reason)
+                        continue
+                    }
+                    sendableReason = reason
+                    if capturedAlready != nil, let usr = project.usr(of: site) { wrappable.insert(usr) }
                 }
-                sendableReason = reason
             }
             let awaited = AwaitedCalls()
             let hasTwin: (FunctionCallExprSyntax) -> Bool = { call in
@@ -221,9 +241,11 @@ public enum ConvertBody {
                 let indent = Twins.indentation(of: site.decl, in: site.file)
                 let twinIndent = twin.map { Twins.indentation(of: $0.decl, in: $0.file) } ?? indent
                 let twinText = block(lines, indent: twinIndent)
-                let preference = conversion.isolated ? nil : sharedExecutor(of: lines)
+                let shared = conversion.isolated ? nil : sharedExecutor(of: lines)
+                // (Under the Swift 5 rule the wrapper resolves on that context instead: ConvertBody+SwiftFive.swift.)
+                let (preference, resolvedOn) = captured == nil ? (shared, converted.resolvedOn) : resolvedWithoutPreference(shared, converted.resolvedOn)
                 let wrapperLine = wrapperText(
-                    site, promise, token: converted.token, executorPreference: preference, resolvedOn: converted.resolvedOn,
+                    site, promise, token: converted.token, executorPreference: preference, resolvedOn: resolvedOn,
                     width: Twins.maximumLineLength - indent.count - 4
                 )
                 let wrapper = block([wrapperLine], indent: indent)
@@ -281,17 +303,20 @@ public enum ConvertBody {
                     awaitedThroughTwins: awaited.texts, retargeted: retargeted, methodOffset: twin == nil ? declarationOffset(in: edits[0].text) : nil,
                     pair: (pairedBase ?? paired.map { _ in site }).map(pairKey(base:))
                 ))
+                if let captured { plan.captured[plan.conversions[plan.conversions.count - 1].summary] = captured }
             }
         }
         let broken = brokenPairs(in: plan)
         if !broken.isEmpty {
             return self.plan(
                 set, project: project, callers: callers, includingPublic: includingPublic, inactive: inactive, sharedModules: sharedModules,
-                unpaired: unpaired.union(broken)
+                unpaired: unpaired.union(broken), rule: rule
             )
         }
         if let callers, !withoutWrapper.isEmpty {
-            settleWithoutWrapper(withoutWrapper, in: &plan, set: set, callers: callers, includingPublic: includingPublic, inactive: inactive)
+            settleWithoutWrapper(
+                withoutWrapper, in: &plan, set: set, callers: callers, includingPublic: includingPublic, inactive: inactive, wrappable: wrappable
+            )
         }
         return plan
     }
@@ -302,16 +327,16 @@ public enum ConvertBody {
     /// point, as one left keeps its callers. The others are left, with the reason and callers.
     static func settleWithoutWrapper(
         _ candidates: [(conversion: Conversion, reason: String, usr: String)], in plan: inout Plan, set: SourceSet,
-        callers: (String) -> [(path: String, offset: Int)], includingPublic: Bool, inactive: [String: [String]]
+        callers: (String) -> [(path: String, offset: Int)], includingPublic: Bool, inactive: [String: [String]], wrappable: Set<String> = []
     ) {
         var remaining = candidates
         var reasons: [String: String] = [:]
         var dependencies: [String: Set<String>] = [:]
         func leave(_ candidate: (conversion: Conversion, reason: String, usr: String), _ why: String) {
             let site = candidate.conversion.site
-            plan.left.append(MigrationNote(
-                path: site.file.path, line: site.line, message: "\(site.signature): left as a chain: \(candidate.reason)\(why)"
-            ))
+            let note = MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): left as a chain: \(candidate.reason)\(why)")
+            // The Swift 5 rule: its wrapper may stay (a second planning writes it).
+            if wrappable.contains(candidate.usr) { plan.toWrap[candidate.usr] = note } else { plan.left.append(note) }
         }
         for candidate in candidates {
             let site = candidate.conversion.site
@@ -327,7 +352,10 @@ public enum ConvertBody {
             changed = false
             // Bodies whose text this plan replaces: a call in them that the twin awaits through its
             // async twin no longer names the promise version (one kept as a promise still does).
-            let moving = plan.conversions + remaining.map(\.conversion)
+            // (A candidate the Swift 5 rule lets keep a wrapper is replaced either way.)
+            let moving = plan.conversions + candidates.filter { candidate in
+                wrappable.contains(candidate.usr) || remaining.contains { $0.usr == candidate.usr }
+            }.map(\.conversion)
             for candidate in remaining {
                 let key = CompilerFacts.key(candidate.conversion.site.file.path)
                 let twinBody = candidate.conversion.edits[0]
@@ -410,42 +438,20 @@ public enum ConvertBody {
     /// spelled out (`.main`, `.immediate`, `.utility`), that context.
     static func storedContexts(of container: String?, in set: SourceSet) -> [String: ChainConversion.StoredContext] {
         guard let container else { return [:] }
-        final class Collector: SyntaxVisitor {
-            let container: String
-            var found: [String: ChainConversion.StoredContext] = [:]
-            init(container: String) {
-                self.container = container
-                super.init(viewMode: .sourceAccurate)
-            }
-            func collect(_ members: MemberBlockSyntax) {
-                for member in members.members {
-                    guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
-                    for binding in variable.bindings {
-                        guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, binding.accessorBlock == nil else { continue }
-                        let value = binding.initializer?.value
-                        let spelled = value.flatMap { $0.as(MemberAccessExprSyntax.self) }.map { $0.base == nil } == true
-                        found[name] = ChainConversion.StoredContext(
-                            type: binding.typeAnnotation?.type.trimmedDescription ?? "",
-                            constant: variable.bindingSpecifier.text == "let" && spelled ? value : nil
-                        )
-                    }
-                }
-            }
-            override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { visitType(node.name.text, node.memberBlock) }
-            override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { visitType(node.name.text, node.memberBlock) }
-            override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { visitType(node.name.text, node.memberBlock) }
-            override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { visitType(node.name.text, node.memberBlock) }
-            override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
-                visitType(node.extendedType.trimmedDescription, node.memberBlock)
-            }
-            func visitType(_ name: String, _ members: MemberBlockSyntax) -> SyntaxVisitorContinueKind {
-                if name == container { collect(members) }
-                return .visitChildren
+        var found: [String: ChainConversion.StoredContext] = [:]
+        for member in memberBlocks(of: container, in: set).flatMap(\.members) {
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            for binding in variable.bindings {
+                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, binding.accessorBlock == nil else { continue }
+                let value = binding.initializer?.value
+                let spelled = value.flatMap { $0.as(MemberAccessExprSyntax.self) }.map { $0.base == nil } == true
+                found[name] = ChainConversion.StoredContext(
+                    type: binding.typeAnnotation?.type.trimmedDescription ?? "",
+                    constant: variable.bindingSpecifier.text == "let" && spelled ? value : nil
+                )
             }
         }
-        let collector = Collector(container: container)
-        for file in set.files { collector.walk(file.tree) }
-        return collector.found
+        return found
     }
 
     /// Why `site` cannot become a wrapper with the same meaning, or nil.
@@ -536,7 +542,9 @@ public enum ConvertBody {
     /// wrapper too), not `.main` or a global queue's. 1.x ran each of those steps on that context
     /// (typically a serial queue of the package): a Task that prefers it resumes there after each
     /// await, instead of on a thread of the global executor that only hops to it, and ends there,
-    /// where the promise's own callbacks on that context then run without another thread.
+    /// where the promise's own callbacks on that context then run without another thread. Also
+    /// `PromiseContext.queue(Queues.sync).taskExecutor`, a queue held in a static property of a
+    /// type (`DispatchQueue.main` aside): the same queue wherever it is read.
     static func sharedExecutor(of lines: [String]) -> String? {
         let text = lines.joined(separator: "\n")
         let opening = "withTaskExecutorPreference(", closing = ") { @concurrent in"
@@ -552,6 +560,12 @@ public enum ConvertBody {
             return nil
         }
         let name = executor.dropFirst("PromiseContext.".count).dropLast(".taskExecutor".count)
+        if name.hasPrefix("queue("), name.hasSuffix(")") {
+            let path = name.dropFirst("queue(".count).dropLast().split(separator: ".", omittingEmptySubsequences: false)
+            let isStatic = path.count > 1 && path[0].first?.isUppercase == true && path.joined(separator: ".") != "DispatchQueue.main"
+                && path.allSatisfy { $0.first?.isLetter == true && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }
+            return isStatic ? executor : nil
+        }
         let builtIn: Set<Substring> = ["main", "background", "utility", "default", "userInitiated", "userInteractive", "immediate", "auto"]
         guard let first = name.first, first.isLowercase, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), !builtIn.contains(name) else {
             return nil
@@ -654,7 +668,12 @@ extension ConvertBody {
     /// converted without a wrapper when nothing in the package calls its promise version any more
     /// (the scanned files and every module that imports them; a public, open or package one only
     /// with `includingPublic`): the promise version goes, and the twin holds the straight-line code.
-    public static func run(_ set: SourceSet, oracle: CompilerOracle, includingPublic: Bool = false) -> MigrationResult {
+    /// In a Swift 5 mode module its wrapper may capture what the chain's closures captured
+    /// (ConvertBody+SwiftFive.swift; `swiftFiveFiles`, for tests: those files' modules are taken
+    /// to be the Swift 5 mode ones, not the modules' own `-swift-version`).
+    public static func run(
+        _ set: SourceSet, oracle: CompilerOracle, includingPublic: Bool = false, swiftFiveFiles: Set<String>? = nil
+    ) -> MigrationResult {
         // The modules that import the scanned ones too: their calls of a promise version keep it.
         let paths = oracle.pathsWithDependents(of: set.files.map(\.path))
         guard let before = try? oracle.facts(for: paths), before.errors.isEmpty else {
@@ -685,11 +704,13 @@ extension ConvertBody {
                 for usr in usrs { places[shared[usr] ?? usr, default: []].append((path, offset)) }
             }
         }
-        var plan = plan(
-            set, project: project,
-            callers: { places[shared[$0] ?? $0] ?? [] }, includingPublic: includingPublic, inactive: DeleteTwins.inactiveMentions(in: set, facts: before),
-            sharedModules: SharedDeclarations.modulesOfSharedFiles(oracle)
-        )
+        let inactive = DeleteTwins.inactiveMentions(in: set, facts: before), sharedModules = SharedDeclarations.modulesOfSharedFiles(oracle)
+        var plan = planned(with: CaptureRule(swiftFiveFiles: swiftFiveFiles ?? Self.swiftFiveFiles(of: oracle))) { rule in
+            Self.plan(
+                set, project: project, callers: { places[shared[$0] ?? $0] ?? [] }, includingPublic: includingPublic, inactive: inactive,
+                sharedModules: sharedModules, rule: rule
+            )
+        }
         let changes = plan.conversions.map { conversion in
             var change = PlannedChange(
                 path: conversion.site.file.path, edits: conversion.edits, scope: conversion.scope, line: conversion.site.line,
@@ -716,7 +737,7 @@ extension ConvertBody {
             plan.left.append(MigrationNote(path: change.path, line: change.line, message: "\(signature): left as a chain: \(reason)"))
         }
         plan.conversions.removeAll { !accepted.contains($0.summary) }
-        return result(of: plan, in: set, extraNotes: outcome.notes)
+        return result(of: plan, in: set, extraNotes: outcome.notes + plan.conversions.compactMap { plan.captured[$0.summary] })
     }
 }
 

@@ -164,7 +164,12 @@ struct Project {
     /// syntax tells: a closure not marked `@Sendable`, or a class of the scanned files that is
     /// not Sendable (not declared so, not an actor, not on a global actor).
     func nonSendableParameter(of site: FunctionSite) -> FunctionParameterSyntax? {
-        site.decl.signature.parameterClause.parameters.first { parameter in
+        nonSendableParameters(of: site).first
+    }
+
+    /// Every such parameter of `site`.
+    func nonSendableParameters(of site: FunctionSite) -> [FunctionParameterSyntax] {
+        site.decl.signature.parameterClause.parameters.filter { parameter in
             let type = parameter.type.trimmedDescription
             if type.contains("->") { return !type.contains("@Sendable") }
             return identifiers(in: type).contains { name in
