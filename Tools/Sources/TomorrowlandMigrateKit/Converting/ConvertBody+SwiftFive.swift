@@ -110,6 +110,11 @@ extension ConvertBody {
     static func captures(_ closure: ClosureExprSyntax, _ value: String, members: Set<String>, local: Set<String>) -> Bool {
         for item in closure.signature?.capture?.items ?? [] {
             let words = item.trimmedDescription.split(whereSeparator: { $0 == " " || $0 == "=" }).map(String.init)
+            // `[weak self]`, `[unowned self]`: the closure does not keep `self` alive, and a wrapper
+            // would (its Task holds `self` until the twin returns): a caller's `[weak self]` that
+            // saw the value gone while the request was in flight would see it alive (Pharmacy's
+            // `refill(id:)` on `prescription(id:)`). Not a capture that lets the wrapper take it.
+            if words.last == value, words.contains(where: { $0 == "weak" || $0.hasPrefix("unowned") }) { return false }
             if words.last == value { return true }
         }
         for token in closure.statements.tokens(viewMode: .sourceAccurate) {
