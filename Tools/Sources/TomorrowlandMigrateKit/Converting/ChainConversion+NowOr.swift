@@ -143,12 +143,7 @@ extension Writer {
             lines += ["if \(flag) {"] + inlineLines.map(Self.indent) + ["} else {"] + concurrentLines.map(Self.indent) + ["}"]
             return "()"
         }
-        // `mapError`'s value is the error it gives.
-        let typeOfStep = step.name == "mapError" ? step.type?.error : step.type?.value
-        let functionValue = step.isLast ? (step.name == "mapError" ? conversion.functionPromise?.error : conversion.functionPromise?.value) : nil
-        var declared = step.closure.signature?.returnClause?.type.trimmedDescription
-        if ChainConversion.promiseSteps.contains(step.name) { declared = step.closure.signature?.returnClause.flatMap { PromiseType($0.type)?.value } }
-        guard let type = declared ?? typeOfStep ?? functionValue else {
+        guard let type = nowOrType(of: step, wholePromise: false) else {
             throw Left("a `\(step.name)` on `.nowOr` whose value type is not known")
         }
         let name = freshName(for: nil)
@@ -156,5 +151,20 @@ extension Writer {
             + ["} else {", Self.indent("\(name) = \(concurrentValue)"), "}"]
         boundNames.insert(name)
         return name
+    }
+}
+
+extension Writer {
+    /// The type of the `let` a `.nowOr` step's two paths assign: the closure's declared type, else
+    /// the compiler's type of the step, else (the chain's last step) the function's. Its value
+    /// (`mapError`: the error it gives), or with `wholePromise` the promise a `flatMap`'s closure
+    /// returns, awaited after.
+    func nowOrType(of step: ChainConversion.Step, wholePromise: Bool) -> String? {
+        let declared = step.closure.signature?.returnClause?.type
+        let function = step.isLast ? conversion.functionPromise : nil
+        if wholePromise { return declared?.trimmedDescription ?? step.type?.spelled ?? function?.spelled }
+        if step.name == "mapError" { return declared?.trimmedDescription ?? step.type?.error ?? function?.error }
+        let declaredValue = ChainConversion.promiseSteps.contains(step.name) ? declared.flatMap { PromiseType($0)?.value } : declared?.trimmedDescription
+        return declaredValue ?? step.type?.value ?? function?.value
     }
 }

@@ -62,16 +62,7 @@ extension Writer {
         }
         // A `flatMap`'s or `flatMapError`'s closure returns its promise (its `return`s are its own), awaited after.
         let returnsPromise = ChainConversion.promiseSteps.contains(step.name)
-        let declared = step.closure.signature?.returnClause?.type.trimmedDescription
-        let type: String?
-        if returnsPromise {
-            type = declared ?? step.type?.spelled ?? (step.isLast ? conversion.functionPromise?.spelled : nil)
-        } else if step.name == "mapError" {
-            type = declared ?? step.type?.error ?? (step.isLast ? conversion.functionPromise?.error : nil)
-        } else {
-            type = declared ?? step.type?.value ?? (step.isLast ? conversion.functionPromise?.value : nil)
-        }
-        guard let type else { throw Left("a `\(step.name)` on `.nowOr(.main)` whose type is not known") }
+        guard let type = nowOrType(of: step, wholePromise: returnsPromise) else { throw Left("a `\(step.name)` on `.nowOr(.main)` whose type is not known") }
         let name = returnsPromise ? freshName(stem: "next") : freshName(for: nil)
         lines += ["let \(name): \(type)", "if \(flag) {", Self.indent("\(name) = " + atOnce), "} else {", Self.indent("\(name) = " + later), "}"]
         boundNames.insert(name)
