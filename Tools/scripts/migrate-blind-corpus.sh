@@ -52,6 +52,7 @@
 #   Tools/scripts/migrate-blind-corpus.sh Orders [--keep] [--async-product-first] [--lean]
 #   Tools/scripts/migrate-blind-corpus.sh Relay [--keep] [--async-product-first] [--lean]
 #   Tools/scripts/migrate-blind-corpus.sh Pharmacy [--keep] [--async-product-first] [--lean]
+#   Tools/scripts/migrate-blind-corpus.sh Fleet [--keep] [--async-product-first] [--lean]
 set -uo pipefail
 name="${1:-}"
 keep=0
@@ -68,7 +69,7 @@ done
 tools="$(cd "$(dirname "$0")/.." && pwd)"
 corpus="$tools/BlindCorpora/$name"
 if [ -z "$name" ] || [ ! -f "$corpus/Package.swift" ]; then
-    echo "usage: $0 <HomeHub|Ledger|Orders|Transit|Clinic|Relay|Pharmacy> [--keep] [--async-product-first] [--lean]  (a folder of Tools/BlindCorpora)" >&2
+    echo "usage: $0 <HomeHub|Ledger|Orders|Transit|Clinic|Relay|Pharmacy|Fleet> [--keep] [--async-product-first] [--lean]  (a folder of Tools/BlindCorpora)" >&2
     exit 2
 fi
 if [ "$lean" = 1 ]; then
@@ -351,7 +352,8 @@ scanned=(Sources/ Tests/)
 [ -d TwinTests ] && scanned+=(TwinTests/)
 
 echo "== 5. the TwinTests target (Package.swift's comment, uncommented)"
-if [ ! -d TwinTests ]; then
+# The twin tests live in TwinTests/ or inside Tests/ (Fleet: Tests/TwinTests, scanned with Tests/).
+if [ ! -d TwinTests ] && [ ! -d Tests/TwinTests ]; then
     echo "   (no TwinTests folder in $name: nothing to uncomment)"
 else
 python3 - <<'PY'
