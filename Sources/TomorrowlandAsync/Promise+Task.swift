@@ -149,7 +149,10 @@ extension Promise where Error: Swift.Error {
     /// does, and each of `f`'s awaits then resumes on `q`, where its next step runs, instead of
     /// resuming on a thread of the global executor only to hop to `q`
     /// (`withTaskExecutorPreference(PromiseContext.queue(q).taskExecutor) { @concurrent in … }` on `q`
-    /// is then a re-enqueue on the queue it is already on, and the Task ends on `q`). A serial
+    /// is then a re-enqueue on the queue it is already on, and the Task ends on `q`). Such a step
+    /// before anything suspended (as when the chain's base had resolved) hops to `q` too, whatever
+    /// the caller's thread or actor: it is the operation's first suspension, what ran before it ran
+    /// in the call, and the code after it runs on `q`. A serial
     /// queue runs the Task's nonisolated code one job at a time, with the queue's other work:
     /// prefer a queue whose work does not block on that code (`q.sync { }` from it deadlocks).
     ///

@@ -141,3 +141,176 @@ struct ImmediateExecutorPreferenceTests {
         #expect(log.values == Self.all)
     }
 }
+
+// MARK: A step on the preferred queue before anything suspended
+
+/// Where an operation whose first await is a step on the preferred queue ran: nothing suspended
+/// before that step, so only the executor preference can send it to the queue.
+private struct FirstStepPlaces: Sendable, Equatable {
+    var startedOnCallersThread = false
+    /// `withTaskExecutorPreference(preferredExecutor) { @concurrent in … }`, the operation's first await.
+    var firstStep = false
+    /// The statement right after that step, before any other await.
+    var afterFirstStep = false
+    var afterAwait = false
+    var secondStep = false
+    var atEnd = false
+
+    /// Every place on the preferred queue, started on the caller's thread.
+    static let onTheQueue = FirstStepPlaces(
+        startedOnCallersThread: true, firstStep: true, afterFirstStep: true, afterAwait: true, secondStep: true, atEnd: true
+    )
+}
+
+/// Starts, from nonisolated synchronous code, a promise whose operation's first await is a step
+/// on the preferred queue (as a converted twin whose chain's base had already resolved).
+private func startWithAStepFirst(
+    _ gate: ResolverGate, _ log: OrderLog, preference: (any TaskExecutor)?
+) -> StdPromise<FirstStepPlaces> {
+    let caller = pthread_self()
+    let promise = StdPromise<FirstStepPlaces>(on: .immediate, executorPreference: preference) {
+        var places = FirstStepPlaces()
+        places.startedOnCallersThread = pthread_equal(pthread_self(), caller) != 0
+        log.append("operation: before the first await")
+        places.firstStep = await withTaskExecutorPreference(preferredExecutor) { @concurrent in onPreferredQueue() }
+        places.afterFirstStep = onPreferredQueue()
+        await gate.wait()
+        places.afterAwait = onPreferredQueue()
+        places.secondStep = await withTaskExecutorPreference(preferredExecutor) { @concurrent in onPreferredQueue() }
+        places.atEnd = onPreferredQueue()
+        return places
+    }
+    log.append("caller: the initializer returned")
+    return promise
+}
+
+/// Runs `start` on a new thread (neither the main thread nor the preferred queue) and returns what it returned.
+private func onANewThread<T: Sendable>(_ start: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: start()) }.start()
+    }
+}
+
+/// Runs `start` in a block on `queue` and returns what it returned.
+private func onQueue<T: Sendable>(_ queue: DispatchQueue, _ start: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        queue.async { continuation.resume(returning: start()) }
+    }
+}
+
+/// An actor whose method calls the nonisolated function that makes the promise.
+private actor FirstStepStarter {
+    func start(_ gate: ResolverGate, _ log: OrderLog, preference: (any TaskExecutor)?) -> StdPromise<FirstStepPlaces> {
+        startWithAStepFirst(gate, log, preference: preference)
+    }
+}
+
+@Suite("A step on the preferred executor before the first suspension (.immediate, executorPreference:)")
+struct ImmediateExecutorPreferenceFirstStepTests {
+    static let beforeReturn = ["operation: before the first await", "caller: the initializer returned"]
+
+    /// Opens the gate and checks where the operation ran, started as `started` says.
+    private func expectPlaces(
+        _ promise: StdPromise<FirstStepPlaces>, _ gate: ResolverGate, _ log: OrderLog, _ expected: FirstStepPlaces,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        #expect(log.values == Self.beforeReturn, "the statement before the first await ran in the call", sourceLocation: sourceLocation)
+        gate.open()
+        let places = try await withDeadline { try await promise.value }
+        #expect(places == expected, sourceLocation: sourceLocation)
+    }
+
+    @Test func fromANewThreadTheFirstStepRunsOnThePreferredQueue() async throws {
+        let gate = ResolverGate()
+        let log = OrderLog()
+        let promise = await onANewThread { startWithAStepFirst(gate, log, preference: preferredExecutor) }
+        try await expectPlaces(promise, gate, log, .onTheQueue)
+    }
+
+    @Test func fromAnotherQueueTheFirstStepRunsOnThePreferredQueue() async throws {
+        let gate = ResolverGate()
+        let log = OrderLog()
+        let other = DispatchQueue(label: "immediate-executor-preference-caller")
+        let promise = await onQueue(other) { startWithAStepFirst(gate, log, preference: preferredExecutor) }
+        try await expectPlaces(promise, gate, log, .onTheQueue)
+    }
+
+    @Test func fromTheMainQueueTheFirstStepRunsOnThePreferredQueue() async throws {
+        let gate = ResolverGate()
+        let log = OrderLog()
+        let promise = await onQueue(.main) { startWithAStepFirst(gate, log, preference: preferredExecutor) }
+        try await expectPlaces(promise, gate, log, .onTheQueue)
+    }
+
+    @MainActor @Test func fromAMainActorFunctionTheFirstStepRunsOnThePreferredQueue() async throws {
+        let gate = ResolverGate()
+        let log = OrderLog()
+        let promise = startWithAStepFirst(gate, log, preference: preferredExecutor)
+        try await expectPlaces(promise, gate, log, .onTheQueue)
+    }
+
+    @Test func fromAnActorMethodTheFirstStepRunsOnThePreferredQueue() async throws {
+        let gate = ResolverGate()
+        let log = OrderLog()
+        let promise = await FirstStepStarter().start(gate, log, preference: preferredExecutor)
+        try await expectPlaces(promise, gate, log, .onTheQueue)
+    }
+
+    @Test func fromThePreferredQueueItselfTheFirstStepRunsThereAfterTheCaller() async throws {
+        let gate = ResolverGate()
+        let log = OrderLog()
+        _ = preferredExecutor
+        let promise = await onQueue(preferredQueue) { startWithAStepFirst(gate, log, preference: preferredExecutor) }
+        try await expectPlaces(promise, gate, log, .onTheQueue)
+    }
+
+    @Test func withoutAPreferenceOnlyTheStepsRunOnTheQueue() async throws {
+        let gate = ResolverGate()
+        let log = OrderLog()
+        let promise = await onANewThread { startWithAStepFirst(gate, log, preference: nil) }
+        try await expectPlaces(promise, gate, log, FirstStepPlaces(startedOnCallersThread: true, firstStep: true, secondStep: true))
+    }
+
+    @Test func aCancelRequestMadeAsTheInitializerReturnsReachesTheFirstStep() async throws {
+        let gate = ResolverGate()
+        let log = OrderLog()
+        let promise = await onANewThread {
+            let promise = StdPromise<Int>(on: .immediate, executorPreference: preferredExecutor) {
+                log.append("operation: before the first await")
+                let (onQueue, cancelled) = await withTaskExecutorPreference(preferredExecutor) { @concurrent in
+                    await gate.wait()
+                    return (onPreferredQueue(), Task.isCancelled)
+                }
+                #expect(onQueue, "the first step ran on the preferred queue")
+                if cancelled { throw CancellationError() }
+                return 1
+            }
+            log.append("caller: the initializer returned")
+            promise.requestCancel()
+            return promise
+        }
+        #expect(log.values == Self.beforeReturn)
+        gate.open()
+        let result = try await withDeadline { await promise.resolvedResult }
+        #expect(result.isCancelled)
+    }
+
+    @Test func aCancelRequestMadeAfterALaterSuspensionReachesTheOperation() async throws {
+        let gate = ResolverGate()
+        let reached = ResolverGate()
+        let promise = await onANewThread {
+            StdPromise<Bool>(on: .immediate, executorPreference: preferredExecutor) {
+                let firstStep = await withTaskExecutorPreference(preferredExecutor) { @concurrent in onPreferredQueue() }
+                reached.open()
+                await gate.wait()
+                try Task.checkCancellation()
+                return firstStep
+            }
+        }
+        try await withDeadline { await reached.wait() }
+        promise.requestCancel()
+        gate.open()
+        let result = try await withDeadline { await promise.resolvedResult }
+        #expect(result.isCancelled)
+    }
+}

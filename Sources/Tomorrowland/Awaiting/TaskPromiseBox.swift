@@ -487,21 +487,57 @@ func _startCallerIsolatedTask<Box: CallerIsolatedTaskPromise>(
 
 /// Starts the Task of a nonisolated operation given to `Promise(on: .immediate,
 /// executorPreference:)`: synchronously, on the caller's thread, until its first suspension,
-/// then on `executor` (`Task.immediate(executorPreference:)`). The closure calls
-/// `runOnCallersExecutor()`, which does not hop: `run()`, a nonisolated async method, switches
-/// to the generic executor on entry, and under a preference that switch is an enqueue on
-/// `executor`, so the operation would not start in the call. On an OS older than
-/// `Task.immediate`, a Task that prefers `executor`.
+/// then on `executor`. The closure calls `runOnCallersExecutor()`, which does not hop: `run()`,
+/// a nonisolated async method, switches to the generic executor on entry, and under a
+/// preference that switch is an enqueue on `executor`, so the operation would not start in the
+/// call. On an OS older than `Task.immediate`, a Task that prefers `executor`.
+///
+/// The Task prefers `ImmediateStartTaskExecutor(executor)`, not `executor` itself: see there.
 @inlinable
 func _startImmediateTask<Box: CallerIsolatedTaskPromise>(
     running box: Box, executorPreference executor: any TaskExecutor, priority: TaskPriority?
 ) -> Task<Void, Never> {
     if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
-        return Task.immediate(priority: priority, executorPreference: executor) { () async -> Void in
+        return Task.immediate(priority: priority, executorPreference: ImmediateStartTaskExecutor(executor)) { () async -> Void in
             await box.runOnCallersExecutor()
         }
     }
     return _startTask(running: box, executorPreference: executor, priority: priority)
+}
+
+/// The executor a Task started in the call prefers in place of `base`
+/// (`Promise(on: .immediate, executorPreference: base)`): it hands every job to `base`, so the
+/// Task runs where `base` runs it, but it is another executor to the runtime.
+///
+/// Why: `Task.immediate(executorPreference: base)` runs the Task's start on the caller's thread
+/// with the runtime taking that thread to be `base` (the generic executor with `base` as its
+/// task executor). A hop to `base` that nothing suspended before, such as the operation's first
+/// `withTaskExecutorPreference(base) { @concurrent in … }`, is then no hop at all, and the step
+/// runs on the caller's thread. Preferring this executor instead, the start runs on the caller's
+/// thread as before (the operation's own switch to the generic executor finds the executor it
+/// asks for current), and that first hop to `base` goes to `base`. After a suspension the Task
+/// resumes through this executor, on `base`.
+///
+/// Cost: one allocation per promise. `base` runs the jobs as its own, so the runtime takes the
+/// Task to be on `base` there, not on this executor. For an executor that runs jobs isolated to
+/// a serial executor (`.queue(q)`, `.main`: every switch to nonisolated code is an enqueue
+/// anyway) the Task makes the same hops as under `base` (measured: the same enqueue count after
+/// the first step). For one that runs jobs on the generic executor (`.utility` and the other
+/// global contexts), a switch back to the Task's nonisolated code after a suspension or a step
+/// on `base` is one more enqueue on `base` (a hop between two of its threads).
+@usableFromInline
+final class ImmediateStartTaskExecutor: TaskExecutor {
+    @usableFromInline let base: any TaskExecutor
+
+    @inlinable
+    init(_ base: any TaskExecutor) {
+        self.base = base
+    }
+
+    @inlinable
+    func enqueue(_ job: consuming ExecutorJob) {
+        base.enqueue(job)
+    }
 }
 
 /// Starts the Task that runs `box` with `Task.immediate` from a nonisolated function, so that

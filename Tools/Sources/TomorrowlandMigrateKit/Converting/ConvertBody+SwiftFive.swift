@@ -60,12 +60,12 @@ extension ConvertBody {
     }
 
     /// A wrapper under the Swift 5 rule whose twin's steps all run on one queue (`shared`, the
-    /// executor `sharedExecutor(of:)` found) does not prefer that queue's executor: started from
-    /// a nonisolated synchronous caller, `Promise(on: .immediate, executorPreference:)` runs the
-    /// twin on the caller's thread with the Task taken to be on its preferred executor already, so
-    /// a first hop there that nothing suspended before (the chain's base had resolved) stays on
-    /// the caller's thread (Relay's `Inbox.refresh()` ran its bookkeeping on the main thread). Its
-    /// promise resolves on that context instead (`.then(on: c) { _ in }`), where 1.x's did.
+    /// executor `sharedExecutor(of:)` found) does not prefer that queue's executor: written when,
+    /// started from a nonisolated synchronous caller, `Promise(on: .immediate, executorPreference:)`
+    /// ran a first hop to the queue that nothing suspended before (the chain's base had resolved)
+    /// on the caller's thread (Relay's `Inbox.refresh()` ran its bookkeeping on the main thread), a
+    /// library defect since fixed (Tools/README.md). Its promise resolves on that context instead
+    /// (`.then(on: c) { _ in }`), where 1.x's did.
     static func resolvedWithoutPreference(_ shared: String?, _ resolvedOn: String?) -> (preference: String?, resolvedOn: String?) {
         guard let shared, resolvedOn == nil else { return (nil, resolvedOn) }
         return (nil, String(shared.dropLast(".taskExecutor".count)))
