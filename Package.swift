@@ -75,6 +75,9 @@ let package = Package(
             dependencies: ["Tomorrowland", "TomorrowlandAsync"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Written blind (from the public docs only, Tests/BlindInputs/AsyncBridge): what the docs
+        // promise for promises made from async code, contexts as executors and awaiting promises.
+        .testTarget(name: "AsyncBridgeClientTests", dependencies: ["Tomorrowland", "TomorrowlandAsync"]),
         // Every ```swift block of README.md, MIGRATION.md and the DocC catalogs is compiled here
         // (or in an example), and a test checks that the docs and this code still agree.
         .testTarget(name: "DocumentationTests", dependencies: ["TomorrowlandAsync", "TestSupport"]),
