@@ -33,12 +33,13 @@ extension TestBridges {
 
         init(sites: [FunctionSite], project: Project) {
             let candidates = sites.filter { !$0.isAsync && !$0.isLocal && $0.decl.body != nil }
+            let calls = candidates.map { Self.calls(in: $0.decl.body) }
             var found: Set<Int> = []
             var changed = true
             while changed {
                 changed = false
                 for (index, site) in candidates.enumerated() where !found.contains(index) {
-                    guard Self.calls(in: site.decl.body).contains(where: { waits($0, in: site.file, project: project) }) else { continue }
+                    guard calls[index].contains(where: { waits($0, in: site.file, project: project) }) else { continue }
                     found.insert(index)
                     if let usr = project.usr(of: site) { usrs.insert(usr) }
                     names.insert(site.name)
