@@ -339,6 +339,8 @@ extension TestBridges {
         var names: Set<String> = []
         /// The ranges replaced as a whole (an error helper's do/catch): no other call in them is rewritten.
         var blocks: [Range<Int>] = []
+        /// The helpers' calls it rewrites: their lines and text, for the notes if it is left.
+        var helperCalls: [(line: Int, text: String)] = []
         /// The first edits, before the body: `async throws`, and `@MainActor` (`TestBridges.mainActorEdit`).
         let signatureEdits: Int
 
@@ -459,6 +461,8 @@ extension TestBridges {
         /// Each helper's first argument label (nil: `_`): `value(of:)` is a helper, `value(for:)` another function.
         let firstLabels: [String: String?]
         let helperUSRs: Set<String>
+        /// The functions that spin the run loop while they wait: a test still calling one is not made async.
+        let runLoopWaits: RunLoopWaits
         private var methods: [SyntaxIdentifier: Method] = [:]
         private var order: [SyntaxIdentifier] = []
 
@@ -473,6 +477,7 @@ extension TestBridges {
             }
             firstLabels = Dictionary(helperSites.map { ($0.name, $0.labels.first ?? nil) }) { first, _ in first }
             helperUSRs = Set(helperSites.compactMap(project.usr(of:)))
+            runLoopWaits = found.isEmpty ? RunLoopWaits() : RunLoopWaits(sites: sites, project: project)
         }
 
         /// Plans `call` when it is the promise argument of a helper in a synchronous XCTest method; the
@@ -553,6 +558,7 @@ extension TestBridges {
                 shape, call: call, statement: statement, error: error, target: pair.asyncUSR, meaning: "\(meaning) (\(pair.async.signature))"
             )
             methods[function.id]!.edits += reads
+            methods[function.id]!.helperCalls.append((file.line(of: call), "`\(ConvertCalls.shortText(of: helperCall))`"))
             return nil
         }
 
@@ -608,12 +614,21 @@ extension TestBridges {
         }
 
         /// One change per test method; in each, the calls of `twinned` functions that nothing pins are pinned.
-        func changes(twinned: Set<String>, project: Project) -> [PlannedChange] {
-            order.compactMap { id in
-                guard var method = methods[id] else { return nil }
+        /// A method that would still wait synchronously once rewritten is not changed: its calls are left.
+        func changes(twinned: Set<String>, project: Project) -> (changes: [PlannedChange], left: [ConvertCalls.Left]) {
+            var changes: [PlannedChange] = []
+            var left: [ConvertCalls.Left] = []
+            for id in order {
+                guard var method = methods[id] else { continue }
                 method.keepMeanings(names: twinned, helpers: Set(kinds.keys), project: project)
-                return method.change
+                if let wait = method.stillWaits(runLoopWaits, project: project) {
+                    let reason = TestBridges.stillWaits(test: method.function.name.text, wait: wait.text, line: wait.line)
+                    left += method.helperCalls.map { ConvertCalls.Left(path: method.file.path, line: $0.line, text: $0.text, reason: reason) }
+                    continue
+                }
+                changes.append(method.change)
             }
+            return (changes, left)
         }
     }
 
