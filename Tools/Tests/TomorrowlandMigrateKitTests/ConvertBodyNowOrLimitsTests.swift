@@ -16,7 +16,7 @@ struct ConvertBodyNowOrLimitsTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let text = try #require(result.changes.first?.updated)
         if ProcessInfo.processInfo.environment["TOMORROWLAND_PRINT_CONVERTED"] == "1" { print(text) }
-        #expect(notes.last == "convert-body: 11 of 11 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        #expect(notes.last == "convert-body: 13 of 13 chain bodies converted, 0 left (reasons above)", "\(notes)")
         // `tap` on `.nowOr(c)`: the result taken, the closure on both paths, the result passed on.
         #expect(text.contains("""
                     if resolvedAtOnce {
@@ -89,6 +89,26 @@ struct ConvertBodyNowOrLimitsTests {
                         let value2 = try await steps()
                         result = .value(value2)
                     } catch let error as StockError {
+            """), "\(text)")
+        // `mapResult` on `.nowOr(c)`: the closure on both paths, its result in a `let`.
+        #expect(text.contains("""
+                    let mapped: PromiseResult<Int, NoError>
+                    if resolvedAtOnce {
+                        mapped = {
+                            .value(result.value ?? 0)
+                        }()
+                    } else {
+                        mapped = await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                            .value(result.value ?? 0)
+                        }
+                    }
+            """), "\(text)")
+        // `flatMapResult` on `.nowOr(.main)` off the main actor: its promise made on the main actor, awaited after.
+        #expect(text.contains("""
+                    let next: Promise<Int, StockError>
+                    if resolvedAtOnce {
+                        next = {
+                            MainActor.assumeIsolated {
             """), "\(text)")
         // `mapResult` with a token: checked where the closure runs.
         #expect(text.contains("""

@@ -1144,3 +1144,42 @@ nonisolated(nonsending) func settledUnlessInvalidated(
     case .cancelled: throw CancellationError()
     }
 }
+
+/// `mapResult` on `.nowOr(.queue(q))`: at once when `source` had resolved, else on q.
+func nowOrSettled(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, NoError> {
+    StdPromise(on: .immediate) { try await nowOrSettled(source, observed: observed) }
+        .recover(on: .immediate) { _ in preconditionFailure("the async nowOrSettled throws only CancellationError") }
+        .then(on: .nowOr(.queue(behaviourQueue))) { _ in }
+}
+
+/// `mapResult` on `.nowOr(.queue(q))`: at once when `source` had resolved, else on q.
+///
+/// Async twin of `nowOrSettled(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws only `CancellationError`, when that promise is cancelled; cancelling the awaiting Task requests cancellation
+/// of the promise.
+nonisolated(nonsending) func nowOrSettled(
+    _ source: Promise<Int, BehaviourError>,
+    observed: Observed
+) async throws(CancellationError) -> Int {
+    let promise = source
+    // 1.x's `.nowOr`: at once if it had already resolved here, else on its context.
+    let resolvedAtOnce = promise.result != nil
+    let result = await (consume promise).resolvedResult
+    let mapped: PromiseResult<Int, NoError>
+    if resolvedAtOnce {
+        mapped = {
+            observed.ran()
+            return .value(result.value ?? -1)
+        }()
+    } else {
+        mapped = await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+            observed.ran()
+            return .value(result.value ?? -1)
+        }
+    }
+    switch mapped {
+    case .value(let value): return value
+    case .error(let error): switch error {}
+    case .cancelled: throw CancellationError()
+    }
+}

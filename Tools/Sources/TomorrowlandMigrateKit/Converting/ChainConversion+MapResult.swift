@@ -125,6 +125,9 @@ extension Writer {
             ?? promiseType.map({ "PromiseResult<\($0.value), \($0.error)>" }) else {
             throw Left("`mapResult` whose result type is not known")
         }
+        if case .nowOr(let flag, let executor) = placement {
+            return (try nowOrResultLet(body, type: type, stem: "mapped", flag: flag, executor: executor), type)
+        }
         let mapped = freshName(stem: "mapped")
         // A token's check throws (`CancellationError`).
         let tried = ChainConversion.throwsOutsideClosures(body.joined(separator: "\n")) ? "try " : ""
@@ -133,7 +136,8 @@ extension Writer {
         let closure: String
         switch placement {
         case .inline:
-            closure = tried + "{" + (typed ? " () throws(CancellationError) -> \(type) in" : "") + "\n" + body.map(Self.indent).joined(separator: "\n") + "\n}()"
+            let signature = typed ? " () throws(CancellationError) -> \(type) in" : ""
+            closure = tried + "{" + signature + "\n" + body.map(Self.indent).joined(separator: "\n") + "\n}()"
         case .executor(let executor), .nowOr(_, let executor):
             closure = tried + "await withTaskExecutorPreference(\(executor)) { @concurrent" + (typed ? " () async throws(CancellationError) -> \(type)" : "")
                 + " in\n" + body.map(Self.indent).joined(separator: "\n") + "\n}"
@@ -144,6 +148,16 @@ extension Writer {
 
     /// `flatMapResult`'s closure on its context; the promise it returns awaited there, its value returned.
     mutating func flatMappedResult(_ step: ChainConversion.Step, body: [String], placement: Placement) throws {
+        if case .nowOr(let flag, let executor) = placement {
+            // On `.nowOr`'s two paths (ChainConversion+NowOrResult.swift): the promise in a `let`, awaited after.
+            guard let type = step.closure.signature?.returnClause?.type.trimmedDescription ?? (step.type ?? conversion.functionPromise)?.spelled else {
+                throw Left("`flatMapResult` whose promise type is not known")
+            }
+            let next = try nowOrResultLet(body, type: type, stem: "next", flag: flag, executor: executor)
+            let value = awaited(ChainConversion.parse(next))
+            lines.append(conversion.returnsVoid ? value : "return " + value)
+            return
+        }
         let types = conversion.types(of: step, isFinal: true)
         var inner = try conversion.closureStatements(body, returning: .promise(types))
         switch placement {

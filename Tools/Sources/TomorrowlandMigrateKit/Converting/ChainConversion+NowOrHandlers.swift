@@ -17,7 +17,7 @@ import SwiftSyntax
 extension ChainConversion {
     /// The first steps whose `.nowOr(c)` converts (with a `token:` too: each path checks it where its closure runs).
     static let nowOrSteps: Set<String> = [
-        "map", "then", "flatMap", "recover", "catch", "mapError", "flatMapError", "tap", "always", "onCancel",
+        "map", "then", "flatMap", "recover", "catch", "mapError", "flatMapError", "tap", "always", "onCancel", "mapResult", "flatMapResult",
     ]
 
     /// Whether the closure is one expression (`{ x in f(x) }`), not statements.

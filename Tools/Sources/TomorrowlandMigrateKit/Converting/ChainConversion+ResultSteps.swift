@@ -46,6 +46,11 @@ extension Writer {
         guard let type = step.closure.signature?.returnClause?.type.trimmedDescription ?? step.type?.spelled else {
             throw Left("`flatMapResult` whose promise type is not known")
         }
+        if case .nowOr(let flag, let executor) = placement {
+            let name = try nowOrResultLet(body, type: type, stem: "next", flag: flag, executor: executor)
+            pending = .promise(ChainConversion.parse(name))
+            return
+        }
         let name = freshName(stem: "next")
         let statements = body.map(Self.indent).joined(separator: "\n")
         let tried = ChainConversion.throwsOutsideClosures(body.joined(separator: "\n")) ? "try " : ""

@@ -1486,7 +1486,8 @@ extension ChainConversion {
                 var expression: ExprSyntax? = awaited.expression
                 while let current = expression {
                     if let member = current.as(MemberAccessExprSyntax.self) {
-                        if member.declName.baseName.text == "value" { return nil }
+                        // `.resolvedResult` (ChainConversion+MapResult.swift) throws nothing.
+                        if ["value", "resolvedResult"].contains(member.declName.baseName.text) { return nil }
                         expression = member.base
                     } else if let call = current.as(FunctionCallExprSyntax.self) {
                         if hasTwin(call) { return nil }

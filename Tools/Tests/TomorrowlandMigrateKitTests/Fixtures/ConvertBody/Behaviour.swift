@@ -421,3 +421,11 @@ func settledUnlessInvalidated(_ input: Int, token: PromiseInvalidationToken, obs
             return .value(result.value ?? -1)
         }
 }
+
+/// `mapResult` on `.nowOr(.queue(q))`: at once when `source` had resolved, else on q.
+func nowOrSettled(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, NoError> {
+    source.mapResult(on: .nowOr(.queue(behaviourQueue))) { result -> PromiseResult<Int, NoError> in
+        observed.ran()
+        return .value(result.value ?? -1)
+    }
+}

@@ -102,6 +102,13 @@ public final class Stock: Sendable {
             }
     }
 
+    /// `mapResult` on `.nowOr(c)`.
+    public func settledLevel(_ drug: String) -> Promise<Int, NoError> {
+        level(drug).mapResult(on: .nowOr(.utility)) { result -> PromiseResult<Int, NoError> in
+            .value(result.value ?? 0)
+        }
+    }
+
     /// `mapResult` with a token.
     public func levelUnlessInvalidated(_ drug: String) -> Promise<Int, StockError> {
         level(drug).mapResult(on: .utility, token: token) { result in
@@ -134,6 +141,14 @@ public final class OffMain: Sendable {
     let stock = Stock()
 
     public init() {}
+
+    /// `flatMapResult` on `.nowOr(.main)` off the main actor.
+    public func levelOrFallback(_ drug: String) -> Promise<Int, StockError> {
+        stock.level(drug).flatMapResult(on: .nowOr(.main)) { result -> Promise<Int, StockError> in
+            if result.value != nil { return Promise(with: result) }
+            return self.stock.level("fallback")
+        }
+    }
 
     /// `PromiseContext.isExecutingNow` on `.nowOr(.main)` off the main actor: the flag that asks for the main queue too.
     public func animated(_ drug: String) -> Promise<Bool, StockError> {
