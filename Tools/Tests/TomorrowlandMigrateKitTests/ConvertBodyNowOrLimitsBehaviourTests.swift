@@ -244,6 +244,28 @@ struct ConvertBodyNowOrLimitsBehaviourTests {
         #expect(observed.places.count == 7)
     }
 
+    static func chainedOrMinusOneReference(_ input: Int, observed: Observed) -> Promise<Int, NoError> {
+        behaviourSource(input, observed: observed)
+            .flatMap(on: .immediate) { behaviourSource($0 - 3, observed: observed) }
+            .mapResult(on: .immediate) { (result: PromiseResult<Int, BehaviourError>) -> PromiseResult<Int, NoError> in
+                observed.ran()
+                return .value(result.value ?? -1)
+            }
+    }
+
+    @Test("`mapResult` after a `flatMap`: the value; the base's error and the second promise's are both the closure's `.error`",
+          arguments: [false, true])
+    func mapResultAfterFlatMap(converted: Bool) async {
+        let observed = Observed()
+        func call(_ input: Int) -> Promise<Int, NoError> {
+            converted ? chainedOrMinusOne(input, observed: observed) : Self.chainedOrMinusOneReference(input, observed: observed)
+        }
+        #expect(await call(5).resolvedResult == .value(2))
+        #expect(await call(-5).resolvedResult == .value(-1), "the base's error")
+        #expect(await call(1).resolvedResult == .value(-1), "the second promise's error")
+        #expect(observed.places.count == 3)
+    }
+
     static func caughtThenSettledReference(_ input: Int, observed: Observed) -> Promise<Int, NoError> {
         behaviourSource(input, observed: observed)
             .catch(on: .queue(behaviourQueue)) { _ in

@@ -16,7 +16,7 @@ struct ConvertBodyNowOrLimitsTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let text = try #require(result.changes.first?.updated)
         if ProcessInfo.processInfo.environment["TOMORROWLAND_PRINT_CONVERTED"] == "1" { print(text) }
-        #expect(notes.last == "convert-body: 13 of 13 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        #expect(notes.last == "convert-body: 14 of 14 chain bodies converted, 0 left (reasons above)", "\(notes)")
         // `tap` on `.nowOr(c)`: the result taken, the closure on both paths, the result passed on.
         #expect(text.contains("""
                     if resolvedAtOnce {

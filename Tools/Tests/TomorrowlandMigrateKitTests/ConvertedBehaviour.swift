@@ -1183,3 +1183,40 @@ nonisolated(nonsending) func nowOrSettled(
     case .cancelled: throw CancellationError()
     }
 }
+
+/// `mapResult` after a `flatMap`: the first promise's error is the closure's result too.
+func chainedOrMinusOne(_ input: Int, observed: Observed) -> Promise<Int, NoError> {
+    StdPromise(on: .immediate) { try await chainedOrMinusOne(input, observed: observed) }
+        .recover(on: .immediate) { _ in preconditionFailure("the async chainedOrMinusOne throws only CancellationError") }
+}
+
+/// `mapResult` after a `flatMap`: the first promise's error is the closure's result too.
+///
+/// Async twin of `chainedOrMinusOne(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws only `CancellationError`, when that promise is cancelled; cancelling the awaiting Task requests cancellation
+/// of the promise.
+nonisolated(nonsending) func chainedOrMinusOne(
+    _ input: Int,
+    observed: Observed
+) async throws(CancellationError) -> Int {
+    let result: PromiseResult<Int, BehaviourError>
+    do {
+        let value2 = try await behaviourSource(input, observed: observed)
+        let value3 = try await behaviourSource(value2 - 3, observed: observed)
+        result = .value(value3)
+    } catch let error as BehaviourError {
+        result = .error(error)
+    } catch {
+        result = .cancelled
+    }
+    let mapped: PromiseResult<Int, NoError>
+    mapped = {
+        observed.ran()
+        return .value(result.value ?? -1)
+    }()
+    switch mapped {
+    case .value(let value): return value
+    case .error(let error): switch error {}
+    case .cancelled: throw CancellationError()
+    }
+}

@@ -6,7 +6,7 @@ import SwiftSyntax
 // 1.x gave the closure the whole result of the promise before it: a value, an error, or
 // `.cancelled`. The twin takes that result where the chain's code stood:
 //
-// - On the chain's base: `await promise.resolvedResult` (a cancelled promise gives `.cancelled`;
+// - On the chain's base (nothing before it): `await promise.resolvedResult` (a cancelled promise gives `.cancelled`;
 //   a cancelled Task asks the promise to cancel and waits for what it becomes, as 1.x's cancel
 //   request on the child reached the parent).
 // - After other steps: their code in a `do`, whose value is `.value(x)`; the typed error the
@@ -56,7 +56,8 @@ extension Writer {
         let placement = try placement(of: step)
         var (name, body) = try parameter(of: step.closure, anonymousName: "result")
         if name.hasPrefix("(") { throw Left("`\(step.name)` whose closure takes several parameters") }
-        if let promise = pendingPromise {
+        // On the chain's base (nothing written before it: a step's await there would throw past the result).
+        if let promise = pendingPromise, lines.isEmpty {
             let text = ChainConversion.dedented(promise.trimmedDescription, by: ChainConversion.lineIndentation(of: promise))
             let postfix = promise.is(FunctionCallExprSyntax.self) || promise.is(DeclReferenceExprSyntax.self)
                 || promise.is(MemberAccessExprSyntax.self) || promise.is(TupleExprSyntax.self)

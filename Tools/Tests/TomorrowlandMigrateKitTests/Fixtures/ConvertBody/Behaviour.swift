@@ -429,3 +429,13 @@ func nowOrSettled(_ source: Promise<Int, BehaviourError>, observed: Observed) ->
         return .value(result.value ?? -1)
     }
 }
+
+/// `mapResult` after a `flatMap`: the first promise's error is the closure's result too.
+func chainedOrMinusOne(_ input: Int, observed: Observed) -> Promise<Int, NoError> {
+    behaviourSource(input, observed: observed)
+        .flatMap(on: .immediate) { behaviourSource($0 - 3, observed: observed) }
+        .mapResult(on: .immediate) { (result: PromiseResult<Int, BehaviourError>) -> PromiseResult<Int, NoError> in
+            observed.ran()
+            return .value(result.value ?? -1)
+        }
+}

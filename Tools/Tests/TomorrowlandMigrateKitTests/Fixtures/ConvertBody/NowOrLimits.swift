@@ -109,6 +109,15 @@ public final class Stock: Sendable {
         }
     }
 
+    /// `mapResult` after a `flatMap`: the first request's error is the result's too.
+    public func chainedLevel(_ drug: String) -> Promise<String, NoError> {
+        level(drug)
+            .flatMap(on: .immediate) { self.level("\($0)") }
+            .mapResult(on: .immediate) { result -> PromiseResult<String, NoError> in
+                .value(result.value.map { "\($0)" } ?? "none")
+            }
+    }
+
     /// `mapResult` with a token.
     public func levelUnlessInvalidated(_ drug: String) -> Promise<Int, StockError> {
         level(drug).mapResult(on: .utility, token: token) { result in
