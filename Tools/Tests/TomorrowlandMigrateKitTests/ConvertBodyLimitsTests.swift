@@ -92,7 +92,7 @@ struct ConvertBodyLimitsTests {
             """), "\(text)")
     }
 
-    @Test("a callback that reads `PromiseContext.isExecutingNow` stays as a chain, with why; the same chain without it converts")
+    @Test("`PromiseContext.isExecutingNow` in the first `.nowOr` step's closure is its flag; elsewhere the chain stays, with why")
     func executingNow() throws {
         let (text, notes) = ConvertBodyTests.converted("""
             import Tomorrowland
@@ -106,8 +106,15 @@ struct ConvertBodyLimitsTests {
                 var status = ""
                 var instantly = false
 
-                func show(_ id: String) -> Promise<String, Error> {
-                    find(id).then(on: .nowOr(.main)) { name in
+                func show(_ found: Promise<String, Error>) -> Promise<String, Error> {
+                    found.then(on: .nowOr(.main)) { name in
+                        self.status = name
+                        self.instantly = PromiseContext.isExecutingNow
+                    }
+                }
+
+                func later(_ id: String) -> Promise<String, Error> {
+                    find(id).map(on: .immediate) { $0 }.then(on: .nowOr(.main)) { name in
                         self.status = name
                         self.instantly = PromiseContext.isExecutingNow
                     }
@@ -120,12 +127,20 @@ struct ConvertBodyLimitsTests {
                 }
             }
             """, path: "Model.swift")
+        #expect(text.contains("""
+                    let promise = found
+                    // 1.x's `.nowOr`: its closure ran at once (`PromiseContext.isExecutingNow`) if the promise had already resolved here.
+                    let resolvedAtOnce = promise.result != nil
+                    let name = try await (consume promise).value
+                    self.status = name
+                    self.instantly = resolvedAtOnce
+            """), "\(text)")
         #expect(notes.contains(
-            "show(_:): left as a chain: its `then` callback reads `PromiseContext.isExecutingNow` (true while a `.nowOr` callback runs "
+            "later(_:): left as a chain: its `then` callback reads `PromiseContext.isExecutingNow` (true while a `.nowOr` callback runs "
                 + "during registration); the twin runs that code outside any callback, where it is always false"
         ), "\(notes)")
         #expect(text.contains("self.instantly = PromiseContext.isExecutingNow"))
-        #expect(notes.last == "convert-body: 1 of 2 chain bodies converted, 1 left (reasons above)", "\(notes)")
+        #expect(notes.last == "convert-body: 2 of 3 chain bodies converted, 1 left (reasons above)", "\(notes)")
     }
 
     @Test("conformers: a call of the requirement's twin on a final conformer's own type (generic, nested or not) moves to its new method",

@@ -798,3 +798,425 @@ nonisolated(nonsending) func nowOrMainChained(
     }
     return try await next.value
 }
+
+/// `tap` on `.nowOr(.queue(q))` (issue 37): the closure saw the result at once, in the call, when
+/// `source` had resolved, else on q; the promise is the source's.
+func nowOrTapped(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await nowOrTapped(source, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+}
+
+/// `tap` on `.nowOr(.queue(q))` (issue 37): the closure saw the result at once, in the call, when
+/// `source` had resolved, else on q; the promise is the source's.
+///
+/// Async twin of `nowOrTapped(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func nowOrTapped(
+    _ source: Promise<Int, BehaviourError>,
+    observed: Observed
+) async throws -> Int {
+    let promise = source
+    // 1.x's `.nowOr`: at once if it had already resolved here, else on its context.
+    let resolvedAtOnce = promise.result != nil
+    let result: PromiseResult<Int, BehaviourError>
+    do {
+        let value2 = try await (consume promise).value
+        result = .value(value2)
+    } catch let error as BehaviourError {
+        result = .error(error)
+    } catch {
+        result = .cancelled
+    }
+    if resolvedAtOnce {
+        if result.value != nil { observed.ran() }
+    } else {
+        await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+            if result.value != nil { observed.ran() }
+        }
+    }
+    switch result {
+    case .value(let value): return value
+    case .error(let error): throw error
+    case .cancelled: throw CancellationError()
+    }
+}
+
+/// `always` on `.nowOr(.queue(q))`: at once when `source` had resolved, else on q, whatever the result.
+func nowOrAlways(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await nowOrAlways(source, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+        .then(on: .nowOr(.queue(behaviourQueue))) { _ in }
+}
+
+/// `always` on `.nowOr(.queue(q))`: at once when `source` had resolved, else on q, whatever the result.
+///
+/// Async twin of `nowOrAlways(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func nowOrAlways(
+    _ source: Promise<Int, BehaviourError>,
+    observed: Observed
+) async throws -> Int {
+    let promise = source
+    // 1.x's `.nowOr`: at once if it had already resolved here, else on its context.
+    let resolvedAtOnce = promise.result != nil
+    do {
+        let value = try await (consume promise).value
+        if resolvedAtOnce {
+            observed.ran()
+        } else {
+            await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+                observed.ran()
+            }
+        }
+        return value
+    } catch {
+        if resolvedAtOnce {
+            observed.ran()
+        } else {
+            await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+                observed.ran()
+            }
+        }
+        throw error
+    }
+}
+
+/// `onCancel` on `.nowOr(.queue(q))`: at once when `source` had been cancelled, else on q once it is.
+func nowOrOnCancel(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    source.onCancel(on: .nowOr(.queue(behaviourQueue))) {
+        observed.ran()
+    }
+}
+
+/// `onCancel` on `.nowOr(.queue(q))`: at once when `source` had been cancelled, else on q once it is.
+///
+/// Async twin of `nowOrOnCancel(_:observed:)` (added by tomorrowland-migrate): awaits the promise it returns.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func nowOrOnCancel(
+    _ source: Promise<Int, BehaviourError>,
+    observed: Observed
+) async throws -> Int {
+    try await (nowOrOnCancel(source, observed: observed) as Promise<Int, BehaviourError>).value
+}
+
+/// A `map` with a token on `.nowOr(.queue(q))`: skipped, its promise cancelled, once the token is invalidated.
+func nowOrIncrementedUnlessInvalidated(_ source: Promise<Int, BehaviourError>, token: PromiseInvalidationToken,
+                                       observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) {
+        try await nowOrIncrementedUnlessInvalidated(source, token: token, observed: observed)
+    }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+        .then(on: .nowOr(.queue(behaviourQueue))) { _ in }
+}
+
+/// A `map` with a token on `.nowOr(.queue(q))`: skipped, its promise cancelled, once the token is invalidated.
+///
+/// Async twin of `nowOrIncrementedUnlessInvalidated(_:token:observed:)` (added by tomorrowland-migrate): awaits the
+/// promise it returns.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func nowOrIncrementedUnlessInvalidated(
+    _ source: Promise<Int, BehaviourError>,
+    token: PromiseInvalidationToken,
+    observed: Observed
+) async throws -> Int {
+    let validity = token.validity()
+    let promise = source
+    // 1.x's `.nowOr`: at once if it had already resolved here, else on its context.
+    let resolvedAtOnce = promise.result != nil
+    let value = try await (consume promise).value
+    let result: Int
+    if resolvedAtOnce {
+        guard validity.isValid else { throw CancellationError() }
+        observed.ran()
+        result = value + 1
+    } else {
+        result = try await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+            guard validity.isValid else { throw CancellationError() }
+            observed.ran()
+            return value + 1
+        }
+    }
+    return result
+}
+
+/// `PromiseContext.isExecutingNow` on `.nowOr(.queue(q))`: true when the closure ran at once.
+func nowOrExecutingNow(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Bool, BehaviourError> {
+    StdPromise(on: .immediate) { try await nowOrExecutingNow(source, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+        .then(on: .nowOr(.queue(behaviourQueue))) { _ in }
+}
+
+/// `PromiseContext.isExecutingNow` on `.nowOr(.queue(q))`: true when the closure ran at once.
+///
+/// Async twin of `nowOrExecutingNow(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func nowOrExecutingNow(
+    _ source: Promise<Int, BehaviourError>,
+    observed: Observed
+) async throws -> Bool {
+    let promise = source
+    // 1.x's `.nowOr`: at once if it had already resolved here, else on its context.
+    let resolvedAtOnce = promise.result != nil
+    _ = try await (consume promise).value
+    let value: Bool
+    if resolvedAtOnce {
+        observed.ran()
+        value = resolvedAtOnce
+    } else {
+        value = await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+            observed.ran()
+            return resolvedAtOnce
+        }
+    }
+    return value
+}
+
+/// `PromiseContext.isExecutingNow` on `.nowOr(.main)` off the main actor.
+func nowOrMainExecutingNow(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Bool, BehaviourError> {
+    StdPromise(on: .immediate) { try await nowOrMainExecutingNow(source, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+        .then(on: .nowOr(.main)) { _ in }
+}
+
+/// `PromiseContext.isExecutingNow` on `.nowOr(.main)` off the main actor.
+///
+/// Async twin of `nowOrMainExecutingNow(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func nowOrMainExecutingNow(
+    _ source: Promise<Int, BehaviourError>,
+    observed: Observed
+) async throws -> Bool {
+    let promise = source
+    // 1.x's `.nowOr(.main)`: at once if it had already resolved here and this is the main queue, else on the main queue.
+    let resolvedAtOnce = promise.result != nil && PromiseContext.auto == .main
+    _ = try await (consume promise).value
+    let value: Bool
+    if resolvedAtOnce {
+        value = {
+            MainActor.assumeIsolated {
+                observed.ranOnMain()
+                return resolvedAtOnce
+            }
+        }()
+    } else {
+        value = await MainActor.run {
+            observed.ranOnMain()
+            return resolvedAtOnce
+        }
+    }
+    return value
+}
+
+/// `mapResult` with a step after it (issue 37): the step after takes the closure's value.
+func settledThenIncremented(_ input: Int, observed: Observed) -> Promise<Int, NoError> {
+    StdPromise(on: .immediate) { try await settledThenIncremented(input, observed: observed) }
+        .recover(on: .immediate) { _ in preconditionFailure("the async settledThenIncremented throws only CancellationError") }
+}
+
+/// `mapResult` with a step after it (issue 37): the step after takes the closure's value.
+///
+/// Async twin of `settledThenIncremented(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws only `CancellationError`, when that promise is cancelled; cancelling the awaiting Task requests cancellation
+/// of the promise.
+nonisolated(nonsending) func settledThenIncremented(
+    _ input: Int,
+    observed: Observed
+) async throws(CancellationError) -> Int {
+    let result: PromiseResult<Int, BehaviourError>
+    do {
+        let value = try await behaviourSource(input, observed: observed)
+        let value2 = await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+            observed.ran()
+            return value * 2
+        }
+        result = .value(value2)
+    } catch let error as BehaviourError {
+        result = .error(error)
+    } catch {
+        result = .cancelled
+    }
+    let mapped: PromiseResult<Int, NoError>
+    mapped = await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+        observed.ran()
+        switch result {
+        case .value(let value): return .value(value)
+        case .error: return .value(-1)
+        case .cancelled: return .value(-2)
+        }
+    }
+    let value3: Int
+    switch mapped {
+    case .value(let mappedValue): value3 = mappedValue
+    case .error(let error): switch error {}
+    case .cancelled: throw CancellationError()
+    }
+    let value = value3
+    return await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+        observed.ran()
+        return value + 1
+    }
+}
+
+/// `mapResult` after `catch`: the closure reads the result of the `catch`'s promise.
+func caughtThenSettled(_ input: Int, observed: Observed) -> Promise<Int, NoError> {
+    StdPromise(on: .immediate) { try await caughtThenSettled(input, observed: observed) }
+        .recover(on: .immediate) { _ in preconditionFailure("the async caughtThenSettled throws only CancellationError") }
+}
+
+/// `mapResult` after `catch`: the closure reads the result of the `catch`'s promise.
+///
+/// Async twin of `caughtThenSettled(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws only `CancellationError`, when that promise is cancelled; cancelling the awaiting Task requests cancellation
+/// of the promise.
+nonisolated(nonsending) func caughtThenSettled(
+    _ input: Int,
+    observed: Observed
+) async throws(CancellationError) -> Int {
+    func steps() async throws -> Int {
+        do {
+            return try await behaviourSource(input, observed: observed)
+        } catch let error where !(error is CancellationError) {
+            await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+                observed.ran()
+            }
+            throw error
+        }
+    }
+    let result: PromiseResult<Int, BehaviourError>
+    do {
+        let value2 = try await steps()
+        result = .value(value2)
+    } catch let error as BehaviourError {
+        result = .error(error)
+    } catch {
+        result = .cancelled
+    }
+    let mapped: PromiseResult<Int, NoError>
+    mapped = await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+        observed.ran()
+        switch result {
+        case .value(let value): return .value(value)
+        case .error: return .value(-1)
+        case .cancelled: return .value(-2)
+        }
+    }
+    switch mapped {
+    case .value(let value): return value
+    case .error(let error): switch error {}
+    case .cancelled: throw CancellationError()
+    }
+}
+
+/// `mapResult` with a token: skipped, its promise cancelled, once the token is invalidated.
+func settledUnlessInvalidated(_ input: Int, token: PromiseInvalidationToken, observed: Observed) -> Promise<Int, NoError> {
+    StdPromise(on: .immediate) { try await settledUnlessInvalidated(input, token: token, observed: observed) }
+        .recover(on: .immediate) { _ in preconditionFailure("the async settledUnlessInvalidated throws only CancellationError") }
+}
+
+/// `mapResult` with a token: skipped, its promise cancelled, once the token is invalidated.
+///
+/// Async twin of `settledUnlessInvalidated(_:token:observed:)` (added by tomorrowland-migrate): awaits the promise it
+/// returns.
+/// Throws only `CancellationError`, when that promise is cancelled; cancelling the awaiting Task requests cancellation
+/// of the promise.
+nonisolated(nonsending) func settledUnlessInvalidated(
+    _ input: Int,
+    token: PromiseInvalidationToken,
+    observed: Observed
+) async throws(CancellationError) -> Int {
+    let validity = token.validity()
+    let result = await behaviourSource(input, observed: observed).resolvedResult
+    let mapped: PromiseResult<Int, NoError>
+    mapped = try await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent () async throws(CancellationError) -> PromiseResult<Int, NoError> in
+        guard validity.isValid else { throw CancellationError() }
+        observed.ran()
+        return .value(result.value ?? -1)
+    }
+    switch mapped {
+    case .value(let value): return value
+    case .error(let error): switch error {}
+    case .cancelled: throw CancellationError()
+    }
+}
+
+/// `mapResult` on `.nowOr(.queue(q))`: at once when `source` had resolved, else on q.
+func nowOrSettled(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, NoError> {
+    StdPromise(on: .immediate) { try await nowOrSettled(source, observed: observed) }
+        .recover(on: .immediate) { _ in preconditionFailure("the async nowOrSettled throws only CancellationError") }
+        .then(on: .nowOr(.queue(behaviourQueue))) { _ in }
+}
+
+/// `mapResult` on `.nowOr(.queue(q))`: at once when `source` had resolved, else on q.
+///
+/// Async twin of `nowOrSettled(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws only `CancellationError`, when that promise is cancelled; cancelling the awaiting Task requests cancellation
+/// of the promise.
+nonisolated(nonsending) func nowOrSettled(
+    _ source: Promise<Int, BehaviourError>,
+    observed: Observed
+) async throws(CancellationError) -> Int {
+    let promise = source
+    // 1.x's `.nowOr`: at once if it had already resolved here, else on its context.
+    let resolvedAtOnce = promise.result != nil
+    let result = await (consume promise).resolvedResult
+    let mapped: PromiseResult<Int, NoError>
+    if resolvedAtOnce {
+        mapped = {
+            observed.ran()
+            return .value(result.value ?? -1)
+        }()
+    } else {
+        mapped = await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+            observed.ran()
+            return .value(result.value ?? -1)
+        }
+    }
+    switch mapped {
+    case .value(let value): return value
+    case .error(let error): switch error {}
+    case .cancelled: throw CancellationError()
+    }
+}
+
+/// `mapResult` after a `flatMap`: the first promise's error is the closure's result too.
+func chainedOrMinusOne(_ input: Int, observed: Observed) -> Promise<Int, NoError> {
+    StdPromise(on: .immediate) { try await chainedOrMinusOne(input, observed: observed) }
+        .recover(on: .immediate) { _ in preconditionFailure("the async chainedOrMinusOne throws only CancellationError") }
+}
+
+/// `mapResult` after a `flatMap`: the first promise's error is the closure's result too.
+///
+/// Async twin of `chainedOrMinusOne(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws only `CancellationError`, when that promise is cancelled; cancelling the awaiting Task requests cancellation
+/// of the promise.
+nonisolated(nonsending) func chainedOrMinusOne(
+    _ input: Int,
+    observed: Observed
+) async throws(CancellationError) -> Int {
+    let result: PromiseResult<Int, BehaviourError>
+    do {
+        let value2 = try await behaviourSource(input, observed: observed)
+        let value3 = try await behaviourSource(value2 - 3, observed: observed)
+        result = .value(value3)
+    } catch let error as BehaviourError {
+        result = .error(error)
+    } catch {
+        result = .cancelled
+    }
+    let mapped: PromiseResult<Int, NoError>
+    mapped = {
+        observed.ran()
+        return .value(result.value ?? -1)
+    }()
+    switch mapped {
+    case .value(let value): return value
+    case .error(let error): switch error {}
+    case .cancelled: throw CancellationError()
+    }
+}

@@ -5,7 +5,9 @@ import SwiftSyntax
 /// during registration inherits the caller's flag; elsewhere false). The twin runs the
 /// callback's statements as its own code, outside any callback, where the flag is false: a
 /// view model that showed "instantly" for a cache hit would say it never did (Pharmacy's
-/// `showCached(id:)`). The chain stays, with that reason.
+/// `showCached(id:)`). Read by the closure of the chain's first `.nowOr` step, it is the flag the
+/// twin takes (ChainConversion+NowOrExecutingNow.swift); anywhere else the chain stays, with
+/// this reason.
 extension ChainConversion {
     /// Why a chain whose callbacks read `PromiseContext.isExecutingNow` stays, or nil.
     static func executingNowReason(_ steps: [Step]) -> String? {

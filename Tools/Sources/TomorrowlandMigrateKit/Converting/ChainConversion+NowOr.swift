@@ -29,7 +29,9 @@ import SwiftSyntax
 
 extension ChainConversion {
     /// Operators whose promise is a new one, resolved after their callback ran (`tap` returns its receiver).
-    static let newPromiseOperators: Set<String> = ["then", "map", "flatMap", "catch", "recover", "mapError", "flatMapError", "always"]
+    static let newPromiseOperators: Set<String> = [
+        "then", "map", "flatMap", "catch", "recover", "mapError", "flatMapError", "always", "mapResult", "flatMapResult",
+    ]
 
     /// `.nowOr(c)` (or `PromiseContext.nowOr(c)`): `c`; else nil.
     static func nowOrInner(_ context: ExprSyntax?) -> ExprSyntax? {
@@ -76,10 +78,24 @@ extension Writer {
         guard case .executor = try probe.placement(of: inner) else { return }
         // `.nowOr(.main)` off the main actor: its closure is isolated to the main actor (ChainConversion+NowOrMain.swift).
         let onMain = isMainContext(inner)
-        guard ChainConversion.nowOrSteps.contains(first.name), first.token == nil else {
+        guard ChainConversion.nowOrSteps.contains(first.name) else {
             throw Left("`\(first.name)` on `\(context.trimmedDescription)` (not converted yet: a limit of the tool; "
                 + ChainConversion.nowOrSteps.sorted().map { "`\($0)`" }.joined(separator: ", ") + " are)")
         }
+        let writer = self
+        try hoistNowOrBase(promise, of: first, flag: { name, flag in
+            onMain ? writer.mainNowOrFlag(flag, of: name) : [
+                "// 1.x's `.nowOr`: at once if it had already resolved here, else on its context.",
+                "let \(flag) = \(name).result != nil",
+            ]
+        })
+        nowOrOnMain = onMain
+    }
+
+    /// The chain's base in a `let` (its type spelled) and the lines `flag` gives, which take whether it had resolved,
+    /// before any await; the pending promise is that `let`, consumed, and `nowOrBase` the first step's context and the flag.
+    mutating func hoistNowOrBase(_ promise: ExprSyntax, of first: ChainConversion.Step, flag flagLines: (String, String) -> [String]) throws {
+        guard let context = first.context else { return }
         let name = freshName(stem: "promise")
         let flag = freshName(stem: "resolvedAtOnce")
         let text = ChainConversion.dedented(promise.trimmedDescription, by: ChainConversion.lineIndentation(of: promise))
@@ -91,11 +107,7 @@ extension Writer {
         }
         // Before the `do` of a handler on it too, whose `catch` reads the flag.
         hoisted.append("let \(name)\(annotation) = \(text)")
-        hoisted += onMain ? mainNowOrFlag(flag, of: name) : [
-            "// 1.x's `.nowOr`: at once if it had already resolved here, else on its context.",
-            "let \(flag) = \(name).result != nil",
-        ]
-        nowOrOnMain = onMain
+        hoisted += flagLines(name, flag)
         pending = .promise(ChainConversion.parse("(consume \(name))"))
         nowOrBase = (context.id, flag)
     }

@@ -15,8 +15,10 @@ import SwiftSyntax
 // (a cancel request on the Task reaches it: the await asks it to cancel).
 
 extension ChainConversion {
-    /// The first steps whose `.nowOr(c)` converts.
-    static let nowOrSteps: Set<String> = ["map", "then", "flatMap", "recover", "catch", "mapError", "flatMapError"]
+    /// The first steps whose `.nowOr(c)` converts (with a `token:` too: each path checks it where its closure runs).
+    static let nowOrSteps: Set<String> = [
+        "map", "then", "flatMap", "recover", "catch", "mapError", "flatMapError", "tap", "always", "onCancel", "mapResult", "flatMapResult",
+    ]
 
     /// Whether the closure is one expression (`{ x in f(x) }`), not statements.
     static func isOneExpression(_ closure: ClosureExprSyntax) -> Bool {
@@ -32,7 +34,8 @@ extension Writer {
             throw Left("a `\(step.name)` on `.nowOr` whose promise type is not known")
         }
         let name = freshName(stem: "next")
-        let statements = body.map(Self.indent).joined(separator: "\n")
+        // A step with a token checks it first, on each path, where 1.x's callback ran.
+        let statements = guarded(body, by: step).map(Self.indent).joined(separator: "\n")
         lines += [
             "let \(name): \(type)",
             "if \(flag) {",

@@ -7,6 +7,8 @@
 // - `.map(on: .immediate) { _ in }.recover(on: .immediate) { _ in }` making a `Promise<Void,
 //   NoError>` of the steps: the local function awaited in a `do` whose `catch` ends every error
 //   but cancellation (the steps' own handlers, `always` included, run first, as before).
+// - a final `mapResult` or `flatMapResult` after an error handler, `always` or `tap`: the local
+//   function's result is the closure's (ChainConversion+ResultTail.swift).
 
 import Foundation
 import SwiftSyntax
@@ -18,6 +20,9 @@ extension ChainConversion {
         case timeout(arguments: String)
         /// `.map { _ in }.recover { _ in }` (or `.recover { _ in }` alone, on a `Void` promise).
         case recoverAll
+        /// A final `mapResult` or `flatMapResult` (its call), after steps whose code returns from the twin (an error
+        /// handler, `always`, `tap`): ChainConversion+ResultTail.swift.
+        case resultMap(FunctionCallExprSyntax)
     }
 
     /// The tail of `expression` and the chain before it, when it ends in one after steps.
@@ -35,6 +40,8 @@ extension ChainConversion {
                 return (.recoverAll, innerBase)
             }
             return (.recoverAll, base)
+        case "mapResult", "flatMapResult":
+            return (.resultMap(call), base)
         default:
             return nil
         }
@@ -85,8 +92,10 @@ extension ChainConversion {
             guard let converted = try convertedWithTail(original, tail: tail, chained: chained) else { return .failure(left) }
             return .success(converted)
         } catch {
-            guard case .timeout = tail else { return .failure(left) }
-            return .failure(error as? Left ?? left)
+            switch tail {
+            case .timeout, .resultMap: return .failure(error as? Left ?? left)
+            case .recoverAll: return .failure(left)
+            }
         }
     }
 
@@ -114,6 +123,8 @@ extension ChainConversion {
                 throw Left("`recover { _ in }` after the steps of a chain whose type is not known")
             }
             steps = type
+        case .resultMap(let call):
+            steps = try resultTailInput(call, chained: chained)
         }
         // An early return in the statements before the chain returned the function's promise: not the steps'.
         for statement in original.statements.dropLast() where Self.containsReturn(Syntax(statement)) {
@@ -154,6 +165,8 @@ extension ChainConversion {
             lines.append("}")
             lines += ["do {", Self.indented((inner.returnsVoid ? "" : "_ = ") + "try await \(name)()")]
             lines += ["} catch let error as CancellationError {", Self.indented("throw error"), "} catch {", "}"]
+        case .resultMap(let call):
+            lines += try resultTailLines(call, steps: steps, chainLines: chainLines, returnsVoid: inner.returnsVoid, taken: taken)
         }
         return Converted(lines: lines, token: nil)
     }

@@ -86,9 +86,6 @@ struct ChainConversion {
         // The token asks the chain's promise to cancel: the wrapper could, but the twin's own callers would not be.
         "requestCancelOnInvalidate": "`requestCancelOnInvalidate(token)` (an invalidation cancelled the chain's promise; an async function "
             + "cannot cancel the Task that runs it, as Swift gives it no handle to that Task, so the twin's callers would not be cancelled)",
-        // A limit of this tool, not of Swift: at the end of the chain they convert (ChainConversion+MapResult.swift).
-        "mapResult": "`mapResult` with steps after it (not converted yet, a limit of the tool: at the end of the chain it is)",
-        "flatMapResult": "`flatMapResult` with steps after it (not converted yet, a limit of the tool: at the end of the chain it is)",
         "ignoringCancel": "`ignoringCancel` after a step (the steps before it would see the Task's cancellation: Swift has no way to "
             + "shield an await from it)",
     ]
@@ -223,7 +220,8 @@ struct ChainConversion {
         guard !steps.isEmpty || isWhen || token != nil || !preamble.lines.isEmpty || propagation != nil || operatorOnBase else {
             throw Left("not a chain: no promise operators")
         }
-        if let reason = Self.executingNowReason(steps) { throw Left(reason) }
+        // `PromiseContext.isExecutingNow` in the first step's closure on `.nowOr`: the flag (ChainConversion+NowOrExecutingNow.swift).
+        let readsExecutingNow = try Self.readsExecutingNowOnNowOr(steps, in: body)
         // Promises the statements before the chain keep in `let`s: their types (for a handler
         // on one), and those only the chain's base reads, which it consumes: a local handle to a
         // promise would block the cancel request of the promise awaited from it (1.x's
@@ -263,6 +261,7 @@ struct ChainConversion {
             writer.pending = .promise(pinned)
         }
         try writer.bindNowOrBase(of: steps)
+        let executingNowFlag = readsExecutingNow ? try writer.executingNowFlag(of: steps) : nil
         if yieldPoint == 0, let awaited = writer.pendingPromise {
             writer.conversion.yieldsAfterAwaitOf = (awaited.id, steps[0].baseType?.hasNoError ?? noError)
         }
@@ -282,7 +281,14 @@ struct ChainConversion {
         }
         writer.handlersFollow = steps.contains { Self.errorOperators.contains($0.name) } && index < steps.count
             && steps[index...].contains { Self.errorOperators.contains($0.name) }
-        while index < steps.count, Self.valueOperators.contains(steps[index].name) || steps[index].name == "onCancel" {
+        while index < steps.count, Self.valueOperators.contains(steps[index].name) || steps[index].name == "onCancel"
+                || Self.isResultStep(steps[index]) {
+            if Self.isResultStep(steps[index]) {
+                // `mapResult` or `flatMapResult` with steps after it (ChainConversion+ResultSteps.swift).
+                try writer.resultStep(steps[index])
+                index += 1
+                continue
+            }
             if steps[index].name == "onCancel" {
                 // Without the compiler's type of its base, the type the closure before it declares (`map { v -> Int in … }`).
                 if steps[index].baseType == nil, index > 0, ["map", "flatMap"].contains(steps[index - 1].name),
@@ -298,13 +304,16 @@ struct ChainConversion {
             writer.readLater = steps[(index + 1)...].prefix { Self.valueOperators.contains($0.name) }.reduce(into: []) {
                 $0.formUnion(Self.freeNames(in: $1.closure))
             }
-            writer.isLastValueStep = index + 1 == steps.count || !Self.valueOperators.contains(steps[index + 1].name)
+            // A `mapResult` after it reads its result (its early `return` is not the twin's).
+            writer.isLastValueStep = index + 1 == steps.count
+                || !Self.valueOperators.union(Self.resultOperators).contains(steps[index + 1].name)
             if index == yieldPoint, index > 0 { writer.yieldBeforeNextStep() }
             try writer.valueStep(steps[index])
             index += 1
         }
         let tail = Array(steps[index...])
         try writer.finish(tail: tail)
+        if let executingNowFlag { writer.lines = Self.substitutingExecutingNow(writer.lines, flag: executingNowFlag) }
         // The statements before the chain come first: outside the `do` of an error handler (an
         // early `return Promise(rejected: e)`, now `throw e`, never reached the chain's handler)
         // and before the `defer` of an `always` (which an early return never reached either).
@@ -372,7 +381,7 @@ struct ChainConversion {
                 throw Left("callbacks registered through `withToken(token)` (their promises are cancelled when it is invalidated, "
                     + "which the twin's callers would not be)")
             }
-            if let reason = Self.unconvertible[name], !Self.isFinalResultMap(call, of: expression) { throw Left(reason) }
+            if let reason = Self.unconvertible[name] { throw Left(reason) }
             // `tryMap { try … }`: the same statements; what the closure throws, the twin throws.
             if let plain = Self.throwingValueOperators[name] { name = plain }
             let known = Self.valueOperators.union(Self.errorOperators).union(["always", "tap", "onCancel"]).union(Self.resultOperators)
@@ -1033,8 +1042,13 @@ struct Writer {
 
     /// The error handlers and `always` at the end of the chain, then the `return`.
     mutating func finish(tail: [ChainConversion.Step]) throws {
+        if let step = tail.first(where: ChainConversion.isResultStep), let first = tail.first {
+            throw Left("`\(step.name)` with steps after it, after `\(first.name)` (not converted yet, a limit of the tool: without steps after "
+                + "it, or after value steps, it is)")
+        }
         if let last = tail.last, ChainConversion.resultOperators.contains(last.name) {
-            guard tail.count == 1 else { throw Left("`\(last.name)` after `\(tail[0].name)` (not converted yet, a limit of the tool)") }
+            // After an error handler, `always` or `tap`: the steps are a local function (ChainConversion+ResultTail.swift).
+            guard tail.count == 1 else { throw Left("`\(last.name)` after `\(tail[0].name)`") }
             try mapResult(last)
             return
         }
@@ -1104,7 +1118,8 @@ struct Writer {
             try run(body, step: step, placement: placement, result: false)
             finally += lines
             lines = outer
-            if case .executor = placement { hops = true }
+            // On `.nowOr` too: one of its two paths hops.
+            if case .inline = placement {} else { hops = true }
         }
         if hops {
             if conversion.noError { throw Left("`always` on a named context in a chain whose promise cannot fail") }
@@ -1471,7 +1486,8 @@ extension ChainConversion {
                 var expression: ExprSyntax? = awaited.expression
                 while let current = expression {
                     if let member = current.as(MemberAccessExprSyntax.self) {
-                        if member.declName.baseName.text == "value" { return nil }
+                        // `.resolvedResult` (ChainConversion+MapResult.swift) throws nothing.
+                        if ["value", "resolvedResult"].contains(member.declName.baseName.text) { return nil }
                         expression = member.base
                     } else if let call = current.as(FunctionCallExprSyntax.self) {
                         if hasTwin(call) { return nil }

@@ -328,3 +328,114 @@ func nowOrMainChained(_ source: Promise<Int, BehaviourError>, observed: Observed
         return Promise(fulfilled: value * 2)
     }
 }
+
+/// `tap` on `.nowOr(.queue(q))` (issue 37): the closure saw the result at once, in the call, when
+/// `source` had resolved, else on q; the promise is the source's.
+func nowOrTapped(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    source.tap(on: .nowOr(.queue(behaviourQueue))) { result in
+        if result.value != nil { observed.ran() }
+    }
+}
+
+/// `always` on `.nowOr(.queue(q))`: at once when `source` had resolved, else on q, whatever the result.
+func nowOrAlways(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    source.always(on: .nowOr(.queue(behaviourQueue))) { _ in
+        observed.ran()
+    }
+}
+
+/// `onCancel` on `.nowOr(.queue(q))`: at once when `source` had been cancelled, else on q once it is.
+func nowOrOnCancel(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
+    source.onCancel(on: .nowOr(.queue(behaviourQueue))) {
+        observed.ran()
+    }
+}
+
+/// A `map` with a token on `.nowOr(.queue(q))`: skipped, its promise cancelled, once the token is invalidated.
+func nowOrIncrementedUnlessInvalidated(_ source: Promise<Int, BehaviourError>, token: PromiseInvalidationToken,
+                                       observed: Observed) -> Promise<Int, BehaviourError> {
+    source.map(on: .nowOr(.queue(behaviourQueue)), token: token) { value in
+        observed.ran()
+        return value + 1
+    }
+}
+
+/// `PromiseContext.isExecutingNow` on `.nowOr(.queue(q))`: true when the closure ran at once.
+func nowOrExecutingNow(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Bool, BehaviourError> {
+    source.map(on: .nowOr(.queue(behaviourQueue))) { _ in
+        observed.ran()
+        return PromiseContext.isExecutingNow
+    }
+}
+
+/// `PromiseContext.isExecutingNow` on `.nowOr(.main)` off the main actor.
+func nowOrMainExecutingNow(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Bool, BehaviourError> {
+    source.map(on: .nowOr(.main)) { _ in
+        observed.ranOnMain()
+        return PromiseContext.isExecutingNow
+    }
+}
+
+/// `mapResult` with a step after it (issue 37): the step after takes the closure's value.
+func settledThenIncremented(_ input: Int, observed: Observed) -> Promise<Int, NoError> {
+    behaviourSource(input, observed: observed)
+        .map(on: .queue(behaviourQueue)) { value -> Int in
+            observed.ran()
+            return value * 2
+        }
+        .mapResult(on: .queue(behaviourQueue)) { (result: PromiseResult<Int, BehaviourError>) -> PromiseResult<Int, NoError> in
+            observed.ran()
+            switch result {
+            case .value(let value): return .value(value)
+            case .error: return .value(-1)
+            case .cancelled: return .value(-2)
+            }
+        }
+        .map(on: .queue(behaviourQueue)) { value -> Int in
+            observed.ran()
+            return value + 1
+        }
+}
+
+/// `mapResult` after `catch`: the closure reads the result of the `catch`'s promise.
+func caughtThenSettled(_ input: Int, observed: Observed) -> Promise<Int, NoError> {
+    behaviourSource(input, observed: observed)
+        .catch(on: .queue(behaviourQueue)) { _ in
+            observed.ran()
+        }
+        .mapResult(on: .queue(behaviourQueue)) { (result: PromiseResult<Int, BehaviourError>) -> PromiseResult<Int, NoError> in
+            observed.ran()
+            switch result {
+            case .value(let value): return .value(value)
+            case .error: return .value(-1)
+            case .cancelled: return .value(-2)
+            }
+        }
+}
+
+/// `mapResult` with a token: skipped, its promise cancelled, once the token is invalidated.
+func settledUnlessInvalidated(_ input: Int, token: PromiseInvalidationToken, observed: Observed) -> Promise<Int, NoError> {
+    behaviourSource(input, observed: observed)
+        .mapResult(on: .queue(behaviourQueue), token: token) { (result: PromiseResult<Int, BehaviourError>) -> PromiseResult<Int, NoError> in
+            observed.ran()
+            return .value(result.value ?? -1)
+        }
+}
+
+/// `mapResult` on `.nowOr(.queue(q))`: at once when `source` had resolved, else on q.
+func nowOrSettled(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, NoError> {
+    source.mapResult(on: .nowOr(.queue(behaviourQueue))) { result -> PromiseResult<Int, NoError> in
+        observed.ran()
+        return .value(result.value ?? -1)
+    }
+}
+
+/// `mapResult` after a `flatMap`: the first promise's error is the closure's result too.
+func chainedOrMinusOne(_ input: Int, observed: Observed) -> Promise<Int, NoError> {
+    behaviourSource(input, observed: observed)
+        .flatMap(on: .immediate) { behaviourSource($0 - 3, observed: observed) }
+        .mapResult(on: .immediate) { (result: PromiseResult<Int, BehaviourError>) -> PromiseResult<Int, NoError> in
+            observed.ran()
+            return .value(result.value ?? -1)
+        }
+}
