@@ -29,12 +29,16 @@ struct CompilerOptions: ParsableArguments {
         return nil
     }
 
-    /// `add-async-twins` with the compiler's proof, or from syntax (saying why).
+    /// `add-async-twins` with the compiler's proof, or from syntax (saying why); on the files
+    /// some target compiles (the others are left as is, with a note: `UncompiledFiles`).
     func addAsyncTwins(_ set: SourceSet) -> MigrationResult {
-        if syntaxOnly { return AddAsyncTwins.run(set) }
+        let command = "add-async-twins"
+        if syntaxOnly { return UncompiledFiles.run(set, command: command) { AddAsyncTwins.run($0) } }
         switch CompilerOracle.forPackage(around: set.roots) {
-        case .success(let oracle): return AddAsyncTwins.run(set, oracle: oracle)
-        case .failure(let reason): return AddAsyncTwins.syntaxOnly(set, because: reason.description)
+        case .success(let oracle):
+            return UncompiledFiles.run(set, compiled: CompiledFiles(oracle), command: command) { AddAsyncTwins.run($0, oracle: oracle) }
+        case .failure(let reason):
+            return UncompiledFiles.run(set, command: command) { AddAsyncTwins.syntaxOnly($0, because: reason.description) }
         }
     }
 

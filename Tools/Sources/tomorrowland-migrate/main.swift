@@ -134,7 +134,7 @@ extension TomorrowlandMigrate {
 
         func run() throws {
             let set = SourceSet.load(paths: paths.paths)
-            try apply(AddPromiseTwinsCommand.run(set, all: all), write: write)
+            try apply(UncompiledFiles.run(set, command: "add-promise-twins") { AddPromiseTwinsCommand.run($0, all: all) }, write: write)
             try finish(problems: set.problems)
         }
     }
@@ -166,7 +166,8 @@ extension TomorrowlandMigrate {
         func run() throws {
             let set = SourceSet.load(paths: paths.paths)
             guard let oracle = compiler.requiredOracle(for: set, command: "convert-calls") else { throw ExitCode(1) }
-            try options.finish(ConvertCallsCommand.run(set, oracle: oracle), roots: set.roots)
+            let result = UncompiledFiles.run(set, compiled: CompiledFiles(oracle), command: "convert-calls") { ConvertCallsCommand.run($0, oracle: oracle) }
+            try options.finish(result, roots: set.roots)
             try finish(problems: set.problems)
         }
     }
@@ -223,7 +224,10 @@ extension TomorrowlandMigrate {
         func run() throws {
             let set = SourceSet.load(paths: paths.paths)
             guard let oracle = compiler.requiredOracle(for: set, command: "convert-body", importers: true) else { throw ExitCode(1) }
-            try options.finish(ConvertBodyCommand.run(set, oracle: oracle, includingPublic: includePublic), roots: set.roots)
+            let result = UncompiledFiles.run(set, compiled: CompiledFiles(oracle), command: "convert-body") { set in
+                ConvertBodyCommand.run(set, oracle: oracle, includingPublic: includePublic)
+            }
+            try options.finish(result, roots: set.roots)
             try finish(problems: set.problems)
         }
     }
@@ -253,7 +257,10 @@ extension TomorrowlandMigrate {
         func run() throws {
             let set = SourceSet.load(paths: paths.paths)
             guard let oracle = compiler.requiredOracle(for: set, command: "delete-twins", importers: true) else { throw ExitCode(1) }
-            try options.finish(DeleteTwinsCommand.run(set, oracle: oracle, includingPublic: includePublic), roots: set.roots)
+            let result = UncompiledFiles.run(set, compiled: CompiledFiles(oracle), command: "delete-twins") { set in
+                DeleteTwinsCommand.run(set, oracle: oracle, includingPublic: includePublic)
+            }
+            try options.finish(result, roots: set.roots)
             try finish(problems: set.problems)
         }
     }
@@ -308,7 +315,7 @@ extension TomorrowlandMigrate {
 
         func run() throws {
             let set = SourceSet.load(paths: paths.paths)
-            try apply(AdoptCommand.run(set), write: write)
+            try apply(UncompiledFiles.run(set, command: "adopt") { AdoptCommand.run($0) }, write: write)
             try finish(problems: set.problems)
         }
     }

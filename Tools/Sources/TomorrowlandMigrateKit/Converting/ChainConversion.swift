@@ -1286,7 +1286,10 @@ struct Writer {
                 handling.append(ending)
             default: // mapError
                 let thrown = ChainConversion.parse(value)
-                handling.append("throw " + (ChainConversion.isImplicitMember(thrown) && !types.typedError.isEmpty ? types.typedError + value : value))
+                // On a context's executor, the closure's type (ChainConversion+ThrownTypes.swift).
+                let declared = handler.closure.signature?.returnClause?.type.trimmedDescription ?? (types.typedError.isEmpty ? nil : types.typedError)
+                let typed = declared.map { Self.typingExecutorClosure(value, as: $0) } ?? value
+                handling.append("throw " + (ChainConversion.isImplicitMember(thrown) && !types.typedError.isEmpty ? types.typedError + value : typed))
             }
         }
         // A catch callback never saw cancellation: `CancellationError` goes on. In a twin

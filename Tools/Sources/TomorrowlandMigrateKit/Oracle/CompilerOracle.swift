@@ -170,7 +170,7 @@ public struct CompilerOracle: Sendable {
         return needed.subtracting(inner).sorted()
     }
 
-    private static func isNewer(_ path: String, than other: String) -> Bool {
+    static func isNewer(_ path: String, than other: String) -> Bool {
         let date = { (path: String) in (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date }
         guard let first = date(path), let second = date(other) else { return false }
         return first > second

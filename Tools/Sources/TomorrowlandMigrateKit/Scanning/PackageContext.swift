@@ -67,7 +67,7 @@ struct PackageContext {
     /// The package's `.swift` files that are not among `scanned`, parsed (read only: for the
     /// twins an earlier run wrote there). Files that do not parse are left out.
     func otherFiles(of set: SourceSet) -> [ParsedFile] {
-        let scannedRelative = Set(set.files.map { relative(URL(fileURLWithPath: $0.path).standardizedFileURL.path) })
+        let scannedRelative = Set((set.files.map(\.path) + set.uncompiled).map { relative(URL(fileURLWithPath: $0).standardizedFileURL.path) })
         let files = swiftFiles(in: root).filter { !scannedRelative.contains($0) }.compactMap { file -> ParsedFile? in
             let path = (root as NSString).appendingPathComponent(file)
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }

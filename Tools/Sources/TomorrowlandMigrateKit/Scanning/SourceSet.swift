@@ -69,6 +69,8 @@ public struct SourceSet: Sendable {
     public let problems: [InputProblem]
     /// The paths the set was loaded from (empty for a set built in memory).
     public private(set) var roots: [String] = []
+    /// Files found under `roots` but left out of `files`: no target compiles them (UncompiledFiles.swift).
+    public private(set) var uncompiled: [String] = []
 
     /// Reads every `.swift` file under `paths` (files are taken as they are; folders are
     /// walked recursively, skipping hidden entries such as `.build`). A file's folder, for
@@ -146,6 +148,15 @@ public struct SourceSet: Sendable {
             return file
         }
         return copy
+    }
+
+    /// The set of the files some module compiles (`uncompiled` naming the others), and the others.
+    func partitioned(_ compiled: CompiledFiles) -> (kept: SourceSet, leftOut: [ParsedFile]) {
+        var kept = self
+        kept.files = files.filter { compiled.compiles($0.path) }
+        let leftOut = files.filter { !compiled.compiles($0.path) }
+        kept.uncompiled += leftOut.map(\.path)
+        return (kept, leftOut)
     }
 
     /// Whether the last component of `path` is a symbolic link.

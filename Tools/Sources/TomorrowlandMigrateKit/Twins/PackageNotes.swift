@@ -16,7 +16,7 @@ enum PackageNotes {
             ))
         }
         if let package, let command {
-            let unscanned = package.unscannedFolders(scanned: Set(set.files.map(\.path)))
+            let unscanned = package.unscannedFolders(scanned: Set(set.files.map(\.path) + set.uncompiled))
             if !unscanned.isEmpty {
                 notes.append(MigrationNote(
                     path: package.root + "/Package.swift", line: 1,
