@@ -850,12 +850,11 @@ struct Writer {
             // So would a later step's `base` (a property, say) after `map { base in … }`.
             if pendingPromise.map({ ChainConversion.identifiers(in: $0).contains(names[0]) }) == true || readLater.contains(names[0])
                 || declared.contains(names[0]) {
-                let uses = closure.statements.flatMap { $0.tokens(viewMode: .sourceAccurate) }.filter { token in
-                    token.text == names[0] && !ChainConversion.isMemberOrLabel(token)
-                }
+                let uses = parameterUses(names[0], in: closure)
                 let name = freshName(for: pendingPromise)
                 return (name, Self.renaming(uses, to: name, in: closure))
             }
+            if let name = reboundName(names[0]) { return (name, Self.renaming(parameterUses(names[0], in: closure), to: name, in: closure)) }
             return (names[0], closure.statements.map(ChainConversion.text(of:)))
         }
         if anonymous.zero.isEmpty { return ("_", closure.statements.map(ChainConversion.text(of:))) }
