@@ -48,4 +48,34 @@ struct ConvertBodyBlindLimitsTests {
         #expect(text.contains("return patient.id"), "\(text)")
         #expect(!text.contains("patient3"), "\(text)")
     }
+
+    @Test("a final `delay` or `ignoringCancel` after steps stays on the steps' promise (Orders' `fetchStatus`)", arguments: [5, 6])
+    func finalDelay(swiftVersion: Int) throws {
+        let (text, notes) = try ConvertBodyLimitsTests.convertedInBothModes("""
+            import Foundation
+            import Tomorrowland
+
+            enum Queues { static let kitchen = DispatchQueue(label: "kitchen") }
+
+            final class Kitchen: Sendable {
+                func get(_ path: String) -> Promise<String, Error> { Promise(fulfilled: path) }
+
+                func status(_ id: String, settle: TimeInterval) -> Promise<Int, Error> {
+                    get("status/\\(id)").map(on: .utility) { body in body.count }.delay(on: .queue(Queues.kitchen), settle)
+                }
+
+                func released(_ id: String) -> Promise<Int, Error> {
+                    guard !id.isEmpty else { return Promise(rejected: CancellationError()) }
+                    return get("release/\\(id)").map(on: .immediate) { $0.count }.ignoringCancel()
+                }
+            }
+            """, path: "Kitchen.swift", swiftVersion: swiftVersion)
+        #expect(notes.last == "convert-body: 2 of 2 chain bodies converted, 0 left (reasons above)", "\(notes)")
+        #expect(text.contains("func undelayed() async throws -> Int {"), "\(text)")
+        #expect(text.contains("return try await StdPromise(on: .immediate) { try await undelayed() }.delay(on: .queue(Queues.kitchen), settle).value"),
+                "\(text)")
+        #expect(text.contains(".always(on: .queue(Queues.kitchen)) { _ in }"), "\(text)")
+        #expect(text.contains("guard !id.isEmpty else { throw CancellationError() }"), "\(text)")
+        #expect(text.contains("return try await StdPromise(on: .immediate) { try await steps() }.ignoringCancel().value"), "\(text)")
+    }
 }

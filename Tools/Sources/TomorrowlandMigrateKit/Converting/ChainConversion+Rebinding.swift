@@ -9,9 +9,11 @@ import SwiftSyntax
 
 extension Writer {
     /// A fresh name for a single closure parameter that an earlier step already bound to a `let`
-    /// of another value, or nil when `name` is free (or is the pending value's own name).
+    /// of another value in the twin's own scope, or nil when `name` is free there (a `let` in a
+    /// `do` block of an `onCancel` or a handler is not in scope after it) or is the pending value's own name.
     mutating func reboundName(_ name: String) -> String? {
-        guard name != "_", boundNames.contains(name) else { return nil }
+        guard name != "_", boundNames.contains(name),
+              lines.contains(where: { $0.hasPrefix("let \(name) ") || $0.hasPrefix("let \(name):") }) else { return nil }
         if case .expression(let text) = pending, text == name { return nil }
         return freshName(stem: name)
     }

@@ -148,6 +148,8 @@ struct ChainConversion {
         /// The `.nowOr(c)` of a last step off the caller's actor: 1.x's promise resolved at once or on `c`, and so does the
         /// wrapper's (`.then(on: .nowOr(c)) { _ in }`), for its `.immediate` observers (ChainConversion+NowOr.swift).
         var resolvedOn: String? = nil
+        /// Whether every result resolves there (`.always(on: c) { _ in }`: a final `delay`, ChainConversion+Tails.swift), not the value only.
+        var resolvedOnEveryResult = false
     }
 
     /// The statements of the twin's body (without indentation), or why not.
