@@ -328,6 +328,58 @@ nonisolated(nonsending) func bounded(
     }
 }
 
+/// The source's value plus one, passed on `seconds` late on `behaviourQueue` (a final `delay`
+/// after a step, as Orders' `fetchStatus`: a value, an error and a cancellation alike); a
+/// statement before the chain.
+func delayedIncrement(_ input: Int, by seconds: TimeInterval, events: Events, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await delayedIncrement(input, by: seconds, events: events, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+        .always(on: .queue(behaviourQueue)) { _ in }
+}
+
+/// The source's value plus one, passed on `seconds` late on `behaviourQueue` (a final `delay`
+/// after a step, as Orders' `fetchStatus`: a value, an error and a cancellation alike); a
+/// statement before the chain.
+///
+/// Async twin of `delayedIncrement(_:by:events:observed:)` (added by tomorrowland-migrate): awaits the promise it
+/// returns.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func delayedIncrement(
+    _ input: Int,
+    by seconds: TimeInterval,
+    events: Events,
+    observed: Observed
+) async throws -> Int {
+    events.add("before \(input)")
+    func undelayed() async throws -> Int {
+        let value = try await behaviourSource(input, observed: observed)
+        return value + 1
+    }
+    return try await StdPromise(on: .immediate) { try await undelayed() }.delay(on: .queue(behaviourQueue), seconds).value
+}
+
+/// The source's value plus one; a cancel request on the promise never reaches the source (a
+/// final `ignoringCancel` after a step).
+func uncancellableIncrement(_ input: Int, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await uncancellableIncrement(input, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+}
+
+/// The source's value plus one; a cancel request on the promise never reaches the source (a
+/// final `ignoringCancel` after a step).
+///
+/// Async twin of `uncancellableIncrement(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func uncancellableIncrement(_ input: Int, observed: Observed) async throws -> Int {
+    func steps() async throws -> Int {
+        let value = try await behaviourSource(input, observed: observed)
+        return value + 1
+    }
+    return try await StdPromise(on: .immediate) { try await steps() }.ignoringCancel().value
+}
+
 /// An actor's chain, as Ledger's `SyncCoordinator.sync(_:)`: a statement before it, then a `then`
 /// and an `always` on the actor (no context). 1.x ran both after the call returned, even when the
 /// source had resolved: a second call made right after the first starts before the first is done.

@@ -9,6 +9,13 @@
 //   but cancellation (the steps' own handlers, `always` included, run first, as before).
 // - a final `mapResult` or `flatMapResult` after an error handler, `always` or `tap`: the local
 //   function's result is the closure's (ChainConversion+ResultTail.swift).
+// - `delay(on:_:)` or `ignoringCancel()` after steps (Orders' `fetchStatus`, `map(on: .utility)
+//   { … }.delay(on: .queue(kitchen), d)`): TomorrowlandAsync has neither, so the twin keeps the
+//   chain's, as for `timeout`: the steps' promise, started at once, with the operator, awaited.
+//   `delay` passes every result on late on its context (errors and cancellation too), and a
+//   cancel request passes through it to the steps, whose Task the request cancels, as 1.x's
+//   passed it to their promises; `ignoringCancel` keeps the steps running in their own Task,
+//   which the twin's cancellation does not reach, and delivers their outcome.
 
 import Foundation
 import SwiftSyntax
@@ -23,6 +30,15 @@ extension ChainConversion {
         /// A final `mapResult` or `flatMapResult` (its call), after steps whose code returns from the twin (an error
         /// handler, `always`, `tap`): ChainConversion+ResultTail.swift.
         case resultMap(FunctionCallExprSyntax)
+        /// `delay(on: c, d)` or `ignoringCancel()`: the call as written (`delay(on: c, d)`), kept on the steps' promise;
+        /// `delay`'s named context, where 1.x's promise resolved.
+        case onSteps(call: String, context: ExprSyntax?)
+
+        /// Whether the steps' promise has the function's type.
+        var keepsType: Bool {
+            if case .onSteps = self { return true }
+            return false
+        }
     }
 
     /// The tail of `expression` and the chain before it, when it ends in one after steps.
@@ -42,6 +58,11 @@ extension ChainConversion {
             return (.recoverAll, base)
         case "mapResult", "flatMapResult":
             return (.resultMap(call), base)
+        case "delay", "ignoringCancel":
+            guard call.trailingClosure == nil else { return nil }
+            let text = "\(member.declName.baseName.text)(\(call.arguments.map(\.trimmedDescription).joined(separator: " ")))"
+            let context = call.arguments.first { $0.label?.text == "on" }?.expression
+            return (.onSteps(call: text, context: context.flatMap { isImmediate($0) || $0.trimmedDescription == ".auto" ? nil : $0 }), base)
         default:
             return nil
         }
@@ -117,6 +138,11 @@ extension ChainConversion {
             let spelled = stepsError == "Swift.Error" ? "StdPromise<\(function.value)>" : "Promise<\(function.value), \(stepsError)>"
             guard let type = Self.promiseType(spelled: spelled) else { throw Left(Self.unconvertible["timeout"]!) }
             steps = type
+        case .onSteps:
+            // The steps' promise is the function's (neither operator changes its type); a typed twin
+            // of a promise that cannot fail would not take `.value`'s untyped throw.
+            guard !function.hasNoError else { return nil }
+            steps = function
         case .recoverAll:
             guard returnsVoid, function.hasNoError else { return nil }
             guard let call = chained.as(FunctionCallExprSyntax.self), let spelled = typeOfCall(call), let type = Self.promiseType(spelled: spelled) else {
@@ -127,7 +153,8 @@ extension ChainConversion {
             steps = try resultTailInput(call, chained: chained)
         }
         // An early return in the statements before the chain returned the function's promise: not the steps'.
-        for statement in original.statements.dropLast() where Self.containsReturn(Syntax(statement)) {
+        // (For `delay` and `ignoringCancel` it is the same type, and it was not delayed: the twin's `throw` is not either.)
+        for statement in original.statements.dropLast() where !tail.keepsType && Self.containsReturn(Syntax(statement)) {
             throw Left("a chain that ends in `timeout` or `recover { _ in }`, with an early `return` before it")
         }
         var inner = self
@@ -167,6 +194,21 @@ extension ChainConversion {
             lines += ["} catch let error as CancellationError {", Self.indented("throw error"), "} catch {", "}"]
         case .resultMap(let call):
             lines += try resultTailLines(call, steps: steps, chainLines: chainLines, returnsVoid: inner.returnsVoid, taken: taken)
+        case .onSteps(let call, let context):
+            let name = Self.firstFree(call.hasPrefix("delay") ? "undelayed" : "steps", avoiding: taken)
+            lines.append("func \(name)() async throws\(inner.returnsVoid ? "" : " -> \(steps.value)") {")
+            lines += chainLines.map(Self.indented)
+            lines.append("}")
+            let awaited = "try await StdPromise(on: .immediate) { try await \(name)() }.\(call).value"
+            lines.append(returnsVoid ? awaited : "return " + awaited)
+            // The wrapper's promise resolves on `delay`'s context, as 1.x's did (its `.immediate` observers ran
+            // there), a value, an error or a cancellation, when the wrapper sees that context: no name the function declares.
+            if let context, Self.identifiers(in: context).isDisjoint(with: ConvertBody.boundNames(in: Syntax(original))) {
+                var converted = Converted(lines: lines, token: nil)
+                converted.resolvedOn = context.trimmedDescription
+                converted.resolvedOnEveryResult = true
+                return converted
+            }
         }
         return Converted(lines: lines, token: nil)
     }

@@ -145,6 +145,8 @@ struct ChainConversion {
         /// The `.nowOr(c)` of a last step off the caller's actor: 1.x's promise resolved at once or on `c`, and so does the
         /// wrapper's (`.then(on: .nowOr(c)) { _ in }`), for its `.immediate` observers (ChainConversion+NowOr.swift).
         var resolvedOn: String? = nil
+        /// Whether every result resolves there (`.always(on: c) { _ in }`: a final `delay`, ChainConversion+Tails.swift), not the value only.
+        var resolvedOnEveryResult = false
     }
 
     /// The statements of the twin's body (without indentation), or why not.
@@ -859,12 +861,11 @@ struct Writer {
             // So would a later step's `base` (a property, say) after `map { base in … }`.
             if pendingPromise.map({ ChainConversion.identifiers(in: $0).contains(names[0]) }) == true || readLater.contains(names[0])
                 || declared.contains(names[0]) {
-                let uses = closure.statements.flatMap { $0.tokens(viewMode: .sourceAccurate) }.filter { token in
-                    token.text == names[0] && !ChainConversion.isMemberOrLabel(token)
-                }
+                let uses = parameterUses(names[0], in: closure)
                 let name = freshName(for: pendingPromise)
                 return (name, Self.renaming(uses, to: name, in: closure))
             }
+            if let name = reboundName(names[0]) { return (name, Self.renaming(parameterUses(names[0], in: closure), to: name, in: closure)) }
             return (names[0], closure.statements.map(ChainConversion.text(of:)))
         }
         if anonymous.zero.isEmpty { return ("_", closure.statements.map(ChainConversion.text(of:))) }

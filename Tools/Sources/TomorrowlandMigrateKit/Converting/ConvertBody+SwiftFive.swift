@@ -129,6 +129,12 @@ extension ConvertBody {
     /// The names `function` declares: parameters, closure parameters, capture list names, and
     /// every name bound in its body (`let`, `var`, `if let`, `guard let`, `for`, `case let`).
     static func declaredNames(in function: FunctionDeclSyntax) -> Set<String> {
+        boundNames(in: Syntax(function)).union(function.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
+    }
+
+    /// The names bound in `node`: closure parameters, capture list names, and every name bound
+    /// in it (`let`, `var`, `if let`, `guard let`, `for`, `case let`).
+    static func boundNames(in node: Syntax) -> Set<String> {
         final class Collector: SyntaxVisitor {
             var names: Set<String> = []
             override func visit(_ node: IdentifierPatternSyntax) -> SyntaxVisitorContinueKind {
@@ -156,8 +162,7 @@ extension ConvertBody {
             }
         }
         let collector = Collector(viewMode: .sourceAccurate)
-        collector.walk(function)
-        collector.names.formUnion(function.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
+        collector.walk(node)
         return collector.names
     }
 

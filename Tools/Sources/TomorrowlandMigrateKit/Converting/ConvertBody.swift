@@ -246,7 +246,7 @@ public enum ConvertBody {
                 let (preference, resolvedOn) = captured == nil ? (shared, converted.resolvedOn) : resolvedWithoutPreference(shared, converted.resolvedOn)
                 let wrapperLine = wrapperText(
                     site, promise, token: converted.token, executorPreference: preference, resolvedOn: resolvedOn,
-                    width: Twins.maximumLineLength - indent.count - 4
+                    everyResult: converted.resolvedOnEveryResult, width: Twins.maximumLineLength - indent.count - 4
                 )
                 let wrapper = block([wrapperLine], indent: indent)
                 let wrapperEdit = TextEdit(
@@ -512,11 +512,11 @@ public enum ConvertBody {
     /// `CancellationError`, typed); a `TokenPromise` gets its token back (`.withToken(token)`).
     /// With `executorPreference` (`sharedExecutor(of:)`), the Task prefers it after its first
     /// suspension (`StdPromise(on: .immediate, executorPreference: …)`); with `resolvedOn`, the
-    /// promise resolves on that context (`.then(on: c) { _ in }`), where 1.x's did. Broken after the
+    /// promise resolves on that context (`.then(on: c) { _ in }`; `.always`, with `everyResult`), where 1.x's did. Broken after the
     /// Task when longer than `width`, and in the Task when that is.
     static func wrapperText(
         _ site: FunctionSite, _ promise: PromiseType, token: String? = nil, executorPreference: String? = nil, resolvedOn: String? = nil,
-        width: Int
+        everyResult: Bool = false, width: Int
     ) -> String {
         let arguments = (try? Twins.forwardedArguments(of: site.decl, inoutAllowed: false).get()) ?? ""
         let receiver = site.container != nil ? "self." : ""
@@ -530,7 +530,7 @@ public enum ConvertBody {
         } else {
             suffixes.append(".mapError(on: .immediate) { $0 as! \(promise.error) }")
         }
-        if let resolvedOn { suffixes.append(".then(on: \(resolvedOn)) { _ in }") }
+        if let resolvedOn { suffixes.append(".\(everyResult ? "always" : "then")(on: \(resolvedOn)) { _ in }") }
         if let token { suffixes.append(".withToken(\(token))") }
         let oneLine = task + suffixes.joined()
         return oneLine.count <= width && !task.contains("\n") ? oneLine : ([task] + suffixes.map { "    " + $0 }).joined(separator: "\n")

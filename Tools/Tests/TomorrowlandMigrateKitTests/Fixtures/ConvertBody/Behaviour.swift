@@ -163,6 +163,21 @@ func bounded(_ input: Int, within seconds: TimeInterval, events: Events, observe
         .timeout(on: .queue(behaviourQueue), delay: seconds)
 }
 
+/// The source's value plus one, passed on `seconds` late on `behaviourQueue` (a final `delay`
+/// after a step, as Orders' `fetchStatus`: a value, an error and a cancellation alike); a
+/// statement before the chain.
+func delayedIncrement(_ input: Int, by seconds: TimeInterval, events: Events, observed: Observed) -> Promise<Int, BehaviourError> {
+    events.add("before \(input)")
+    return behaviourSource(input, observed: observed).map(on: .immediate) { value in value + 1 }
+        .delay(on: .queue(behaviourQueue), seconds)
+}
+
+/// The source's value plus one; a cancel request on the promise never reaches the source (a
+/// final `ignoringCancel` after a step).
+func uncancellableIncrement(_ input: Int, observed: Observed) -> Promise<Int, BehaviourError> {
+    behaviourSource(input, observed: observed).map(on: .immediate) { value in value + 1 }.ignoringCancel()
+}
+
 /// An actor's chain, as Ledger's `SyncCoordinator.sync(_:)`: a statement before it, then a `then`
 /// and an `always` on the actor (no context). 1.x ran both after the call returned, even when the
 /// source had resolved: a second call made right after the first starts before the first is done.
