@@ -115,7 +115,7 @@ extension ChainConversion {
         } catch {
             switch tail {
             case .timeout, .resultMap: return .failure(error as? Left ?? left)
-            case .recoverAll: return .failure(left)
+            case .recoverAll, .onSteps: return .failure(left)
             }
         }
     }
