@@ -1277,28 +1277,49 @@ struct ConvertedOrderTests {
 }
 
 /// A final `tap` or `always` that reads the result: the result is taken in a do/catch, the
-/// closure runs (on its queue), then the twin returns or throws it (ConvertedBehaviour.swift).
+/// closure runs (on its queue; a `tap` on a named context is enqueued there, not awaited, as
+/// 1.x's `tap` returned its receiver), then the twin returns or throws it (ConvertedBehaviour.swift).
 @Suite("convert-body: a final tap or always that reads the result, onCancel")
 struct ConvertedResultObserverTests {
-    @Test("`tap`: the value passes, and the closure saw it on its queue before the wrapper resolved")
+    /// 1.x's `tap` returned its receiver: its closure ran on its context after the promise resolved, awaited by
+    /// nobody. `until` waits for what the closure records (up to 10 s).
+    static func until(_ condition: @Sendable () -> Bool) async -> Bool {
+        for _ in 0..<1_000 where !condition() { try? await Task.sleep(nanoseconds: 10_000_000) }
+        return condition()
+    }
+
+    @Test("`tap`: the value passes, and the closure sees it on its queue")
     func tapValue() async throws {
         behaviourQueue.setSpecific(key: behaviourKey, value: "behaviourQueue")
         let events = Events()
         let observed = Observed()
         #expect(try await (tapped(3, events: events, observed: observed) as Promise<Int, BehaviourError>).value == 4)
-        #expect(events.all == ["value 4"])
+        #expect(await Self.until { events.all == ["value 4"] })
         #expect(observed.places == ["behaviourQueue"])
     }
 
-    @Test("`tap`: the typed error passes, and the closure saw it")
+    @Test("`tap`: the wrapper resolves while the tap's queue is busy, as 1.x's tap returned its resolved receiver")
+    func tapDoesNotHoldTheWrapper() async throws {
+        let events = Events()
+        let release = DispatchSemaphore(value: 0)
+        behaviourQueue.async { release.wait() }
+        let promise: Promise<Int, BehaviourError> = tapped(3, events: events, observed: Observed())
+        let resolved = await Self.until { promise.result != nil }
+        release.signal()
+        #expect(resolved, "the wrapper waited for its tap's queue")
+        #expect(try await promise.value == 4)
+        #expect(await Self.until { events.all == ["value 4"] })
+    }
+
+    @Test("`tap`: the typed error passes, and the closure sees it")
     func tapError() async {
         let events = Events()
         let result = await (tapped(-1, events: events, observed: Observed()) as Promise<Int, BehaviourError>).resolvedResult
         #expect(result == .error(.failed))
-        #expect(events.all == ["error failed"])
+        #expect(await Self.until { events.all == ["error failed"] })
     }
 
-    @Test("`tap`: a cancel request on the wrapper reaches the source; the closure saw `.cancelled`")
+    @Test("`tap`: a cancel request on the wrapper reaches the source; the closure sees `.cancelled`")
     func tapCancelled() async {
         let events = Events()
         let observed = Observed()
@@ -1307,7 +1328,7 @@ struct ConvertedResultObserverTests {
         promise.requestCancel()
         #expect(await promise.resolvedResult == .cancelled)
         #expect(observed.cancelled)
-        #expect(events.all == ["cancelled"])
+        #expect(await Self.until { events.all == ["cancelled"] })
     }
 
     @Test("`always` reading an untyped result: value, error and cancellation each seen, then passed on")
@@ -1393,7 +1414,7 @@ struct ConvertedResultObserverTests {
                 } catch {
                     result = .cancelled
                 }
-                await withTaskExecutorPreference(PromiseContext.utility.taskExecutor) { @concurrent in
+                Task(executorPreference: PromiseContext.utility.taskExecutor) { @concurrent in
                     if case .value(let value) = result { log.lines.append("\\(value)") }
                 }
                 switch result {

@@ -222,7 +222,7 @@ nonisolated(nonsending) func tapped(_ input: Int, events: Events, observed: Obse
     } catch {
         result = .cancelled
     }
-    await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+    Task(executorPreference: PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
         observed.ran()
         switch result {
         case .value(let value): events.add("value \(value)")

@@ -1238,7 +1238,16 @@ struct Writer {
         }
         taken.insert(name)
         lines = resultOfSteps(named: name, type: type)
-        try run(body, step: step, placement: placement, result: false)
+        if step.name == "tap", !beforeHandler, step.token == nil, case .executor(let executor) = placement {
+            // 1.x's `tap` returned its receiver: the promise resolved with the steps, and the closure ran on its
+            // context after that, awaited by nobody (a caller on that queue saw the promise resolved first). The
+            // twin enqueues it there now, in a Task that prefers the context's executor, and returns the result.
+            lines.append("Task(executorPreference: \(executor)) { @concurrent in")
+            lines += body.map(Self.indent)
+            lines.append("}")
+        } else {
+            try run(body, step: step, placement: placement, result: false)
+        }
         let valueCase = ["Void", "()", "Swift.Void"].contains(type.value) ? "case .value: break" : "case .value(let value): return value"
         lines += ["switch \(name) {", valueCase, "case .error(let error): throw error", "case .cancelled: throw CancellationError()", "}"]
         returned = true
