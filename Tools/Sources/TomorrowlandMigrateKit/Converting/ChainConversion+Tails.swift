@@ -169,12 +169,14 @@ extension ChainConversion {
 
         let taken = Self.identifiers(in: original)
         var lines = converted.lines
+        // The steps as an async local function (`timeout`, `recoverAll` and `onSteps` await it).
+        func localFunction(_ name: String) -> [String] {
+            ["func \(name)() async throws\(inner.returnsVoid ? "" : " -> \(steps.value)") {"] + chainLines.map(Self.indented) + ["}"]
+        }
         switch tail {
         case .timeout(let arguments):
             let name = Self.firstFree("untimed", avoiding: taken)
-            lines.append("func \(name)() async throws\(inner.returnsVoid ? "" : " -> \(steps.value)") {")
-            lines += chainLines.map(Self.indented)
-            lines.append("}")
+            lines += localFunction(name)
             let awaited = "try await StdPromise(on: .immediate) { try await \(name)() }.timeout(\(arguments)).value"
             let returned = returnsVoid ? awaited : "return " + awaited
             if steps.hasUntypedError {
@@ -187,18 +189,14 @@ extension ChainConversion {
             }
         case .recoverAll:
             let name = Self.firstFree("steps", avoiding: taken)
-            lines.append("func \(name)() async throws\(inner.returnsVoid ? "" : " -> \(steps.value)") {")
-            lines += chainLines.map(Self.indented)
-            lines.append("}")
+            lines += localFunction(name)
             lines += ["do {", Self.indented((inner.returnsVoid ? "" : "_ = ") + "try await \(name)()")]
             lines += ["} catch let error as CancellationError {", Self.indented("throw error"), "} catch {", "}"]
         case .resultMap(let call):
             lines += try resultTailLines(call, steps: steps, chainLines: chainLines, returnsVoid: inner.returnsVoid, taken: taken)
         case .onSteps(let call, let context):
             let name = Self.firstFree(call.hasPrefix("delay") ? "undelayed" : "steps", avoiding: taken)
-            lines.append("func \(name)() async throws\(inner.returnsVoid ? "" : " -> \(steps.value)") {")
-            lines += chainLines.map(Self.indented)
-            lines.append("}")
+            lines += localFunction(name)
             let awaited = "try await StdPromise(on: .immediate) { try await \(name)() }.\(call).value"
             lines.append(returnsVoid ? awaited : "return " + awaited)
             // The wrapper's promise resolves on `delay`'s context, as 1.x's did (its `.immediate` observers ran
