@@ -53,6 +53,9 @@
 #   Tools/scripts/migrate-blind-corpus.sh Relay [--keep] [--async-product-first] [--lean]
 #   Tools/scripts/migrate-blind-corpus.sh Pharmacy [--keep] [--async-product-first] [--lean]
 #   Tools/scripts/migrate-blind-corpus.sh Fleet [--keep] [--async-product-first] [--lean]
+#   Tools/scripts/migrate-blind-corpus.sh Kitchen [--keep] [--async-product-first] [--lean]
+# (Kitchen is a Swift 5 mode package whose `KITCHEN_SWIFT_MODE=6` tries Swift 6 mode: a variable
+# compared with "6" selects Swift 6 mode when set, Swift 5 mode when unset.)
 set -uo pipefail
 name="${1:-}"
 keep=0
@@ -69,7 +72,7 @@ done
 tools="$(cd "$(dirname "$0")/.." && pwd)"
 corpus="$tools/BlindCorpora/$name"
 if [ -z "$name" ] || [ ! -f "$corpus/Package.swift" ]; then
-    echo "usage: $0 <HomeHub|Ledger|Orders|Transit|Clinic|Relay|Pharmacy|Fleet> [--keep] [--async-product-first] [--lean]  (a folder of Tools/BlindCorpora)" >&2
+    echo "usage: $0 <HomeHub|Ledger|Orders|Transit|Clinic|Relay|Pharmacy|Fleet|Kitchen> [--keep] [--async-product-first] [--lean]  (a folder of Tools/BlindCorpora)" >&2
     exit 2
 fi
 if [ "$lean" = 1 ]; then
@@ -111,6 +114,10 @@ if grep -qE 'swiftLanguageModes: \[\.v[0-9]+\]' Package.swift; then
     mode_style=manifest
 elif mode_variable=$(grep -oE '[A-Z][A-Z0-9_]*_SWIFT_MODE' Package.swift | head -1) && [ -n "$mode_variable" ]; then
     mode_style=environment
+    # The mode the variable selects when set (`…_SWIFT_MODE"] == "5"`, or "6" for a Swift 5 mode
+    # package whose variable tries Swift 6, as Kitchen's); unset, the other one.
+    variable_selects=$(grep -oE '_SWIFT_MODE"\] == "[0-9]+"' Package.swift | grep -oE '[0-9]+' | head -1)
+    [ -n "$variable_selects" ] || variable_selects=5
 else
     mode_style=none
 fi
@@ -125,7 +132,10 @@ fi
 # The package's own mode, in which the tool builds it (in .build).
 case "$mode_style" in
 manifest) own_mode=$(grep -oE 'swiftLanguageModes: \[\.v[0-9]+\]' Package.swift | grep -oE '[0-9]+') ;;
-environment) [ "${!mode_variable:-}" = 5 ] && own_mode=5 || own_mode=6 ;;
+environment)
+    if [ "${!mode_variable:-}" = "$variable_selects" ]; then own_mode=$variable_selects
+    else own_mode=$([ "$variable_selects" = 5 ] && echo 6 || echo 5); fi
+    ;;
 *) own_mode=6 ;;
 esac
 modes="6 5"
@@ -151,8 +161,8 @@ in_mode() {
         cp -p "$logs/Package.swift.saved" Package.swift
         ;;
     environment)
-        if [ "$mode" = 5 ]; then
-            env "$mode_variable=5" "$@" --scratch-path "$(scratch "$mode")"
+        if [ "$mode" = "$variable_selects" ]; then
+            env "$mode_variable=$mode" "$@" --scratch-path "$(scratch "$mode")"
         else
             env -u "$mode_variable" "$@" --scratch-path "$(scratch "$mode")"
         fi
