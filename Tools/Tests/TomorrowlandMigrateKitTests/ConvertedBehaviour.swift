@@ -237,6 +237,74 @@ nonisolated(nonsending) func tapped(_ input: Int, events: Events, observed: Obse
     }
 }
 
+/// A final `tap` that captures a property (`[journal]`, as Fleet's `DispatchCenter.eta(of:)`):
+/// 1.x read it when the chain was built, during the call; a journal set afterwards is not the one
+/// the `tap` writes to.
+final class Dispatcher: @unchecked Sendable {
+    var journal: Events
+
+    init(journal: Events) {
+        self.journal = journal
+    }
+
+    /// The source's value plus one; a final `tap` on `behaviourQueue` logs the result in the captured journal.
+    func eta(_ input: Int, observed: Observed) -> Promise<Int, BehaviourError> {
+        StdPromise(on: .immediate) { try await self.eta(input, observed: observed) }
+            .mapError(on: .immediate) { $0 as! BehaviourError }
+    }
+
+    /// The source's value plus one; a final `tap` on `behaviourQueue` logs the result in the captured journal.
+    ///
+    /// Async twin of `eta(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+    /// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+    /// requests cancellation of the promise.
+    nonisolated(nonsending) func eta(_ input: Int, observed: Observed) async throws -> Int {
+        let journal2 = journal
+        let result: PromiseResult<Int, BehaviourError>
+        do {
+            let value = try await behaviourSource(input, observed: observed)
+            result = .value(value + 1)
+        } catch let error as BehaviourError {
+            result = .error(error)
+        } catch {
+            result = .cancelled
+        }
+        Task(executorPreference: PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent [journal = journal2] in
+            observed.ran()
+            journal.add("eta \(result.value.map(String.init) ?? "-")")
+        }
+        switch result {
+        case .value(let value): return value
+        case .error(let error): throw error
+        case .cancelled: throw CancellationError()
+        }
+    }
+}
+
+/// The source's value plus one; a final `tap` that does not read the result records that it ran,
+/// on `behaviourQueue`, whatever the result (a cancellation too).
+func noted(_ input: Int, events: Events, observed: Observed) -> Promise<Int, BehaviourError> {
+    StdPromise(on: .immediate) { try await noted(input, events: events, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
+}
+
+/// The source's value plus one; a final `tap` that does not read the result records that it ran,
+/// on `behaviourQueue`, whatever the result (a cancellation too).
+///
+/// Async twin of `noted(_:events:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+/// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
+/// requests cancellation of the promise.
+nonisolated(nonsending) func noted(_ input: Int, events: Events, observed: Observed) async throws -> Int {
+    defer {
+        Task(executorPreference: PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+            observed.ran()
+            events.add("noted")
+        }
+    }
+    let value = try await behaviourSource(input, observed: observed)
+    return value + 1
+}
+
 /// The source's value, untyped; a final `always` reads the result.
 func settled(_ input: Int, events: Events, observed: Observed) -> StdPromise<Int> {
     StdPromise(on: .immediate) { try await settled(input, events: events, observed: observed) }

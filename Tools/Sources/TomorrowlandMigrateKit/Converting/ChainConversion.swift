@@ -105,6 +105,8 @@ struct ChainConversion {
         var type: PromiseType? = nil
         /// The invalidation token the callback is registered with (`token: t`), as written.
         var token: String? = nil
+        /// The closure as written, with its capture list (`closure` has none in the twin: ChainConversion+Preamble.swift).
+        var written: ClosureExprSyntax? = nil
 
         /// Whether the operator is an observer (`then`, `catch`, `always`, `tap`): skipped by an
         /// invalidated token, its promise takes the parent's result. The others (`map`,
@@ -208,6 +210,7 @@ struct ChainConversion {
                 for index in steps.indices {
                     steps[index].baseType = baseType
                     steps[index].type = originalSteps[index].call.flatMap(typeOfCall).flatMap(Self.promiseType(spelled:))
+                    steps[index].written = originalSteps[index].closure
                     baseType = steps[index].type
                 }
             }
@@ -1071,7 +1074,8 @@ struct Writer {
                 }
                 throw Left("`tap` that reads the result, not at the end of the chain or before its one error handler")
             }
-            // `tap { _ in … }` returns its promise and runs the closure whatever the result: as `always`.
+            // `tap { _ in … }` returns its promise and runs the closure whatever the result: as `always`
+            // (the last one on a named context is started, not awaited: below).
             if step.name == "always" || step.name == "tap" {
                 always.append(step)
             } else if ChainConversion.valueOperators.contains(step.name) {
@@ -1109,8 +1113,15 @@ struct Writer {
         // on every path instead (after the value, after the handler, on cancellation).
         var finally: [String] = []
         var hops = false
+        // A last `tap { _ in … }` on a named context: started, not awaited, on every path (ChainConversion+FinalTap.swift).
+        var startsTap: [String] = []
         for step in always {
             let placement = try placement(of: step)
+            if let executor = notAwaitedTapExecutor(step, placement: placement) {
+                let (_, body) = try parameter(of: notAwaitedTapClosure(step))
+                startsTap = ["defer {"] + notAwaitedTask(body, of: step, executor: executor).map(Self.indent) + ["}"]
+                continue
+            }
             let (name, body) = try parameter(of: step.closure)
             if name != "_" { throw Left("`always` reads the result") }
             deferred += guarded(body, by: step)
@@ -1173,6 +1184,8 @@ struct Writer {
         if !deferred.isEmpty {
             main.insert(contentsOf: ["defer {"] + deferred.map(Self.indent) + ["}"], at: 0)
         }
+        // First, so that it runs last: after an `always`'s `defer`, as 1.x's `tap` ran after the promise resolved.
+        main.insert(contentsOf: startsTap, at: 0)
         lines = main
     }
 
@@ -1210,9 +1223,10 @@ struct Writer {
     /// A final `tap` or `always` whose closure reads the result (`PromiseResult<Value, Error>`):
     /// the value steps in a `do` whose end and `catch` clauses set the result (`.value`, the
     /// promise's `.error`, `.cancelled` for `CancellationError`), the closure's statements (on
-    /// its context), then the result as the twin's return or throw. 1.x ran a `tap`'s closure
-    /// next to the callers' callbacks; here it runs before the twin returns, one of the orders
-    /// 1.x allowed (an `always` ran before its promise resolved, as here).
+    /// its context), then the result as the twin's return or throw. An `always` ran before its
+    /// promise resolved, as here; a last `tap` on a named context is started on it and not awaited
+    /// (ChainConversion+FinalTap.swift), elsewhere it runs before the twin returns, one of the
+    /// orders 1.x allowed.
     /// Before an error handler (`beforeHandler`), the result is the upstream promise's (the
     /// compiler's type of the step), and the handler's `do`/`catch` takes the error the `switch` throws.
     mutating func resultObserver(_ step: ChainConversion.Step, beforeHandler: Bool = false) throws {
@@ -1224,27 +1238,25 @@ struct Writer {
             throw Left("`\(step.name)` that reads a result whose type is not known")
         }
         let placement = try placement(of: step)
+        // A `tap` on a named context is started, not awaited (ChainConversion+FinalTap.swift).
+        let taskExecutor = beforeHandler ? nil : notAwaitedTapExecutor(step, placement: placement)
+        let closure = taskExecutor == nil ? step.closure : notAwaitedTapClosure(step)
         // The result's `let` stands beside the value steps' `let`s: a parameter named like one is renamed.
         let outerDeclared = declared
         declared.formUnion(boundNames)
-        var (name, body) = try parameter(of: step.closure, anonymousName: "result")
+        var (name, body) = try parameter(of: closure, anonymousName: "result")
         declared = outerDeclared
         if name.hasPrefix("(") { throw Left("`\(step.name)` whose closure takes several parameters") }
         if boundNames.contains(name) || declared.contains(name) {
             // `$0`, named `result` here, where a value step's `let` has that name.
             let fresh = freshName(stem: "result")
-            body = Self.renaming(ChainConversion.anonymousArguments(of: step.closure).zero, to: fresh, in: step.closure)
+            body = Self.renaming(ChainConversion.anonymousArguments(of: closure).zero, to: fresh, in: closure)
             name = fresh
         }
         taken.insert(name)
         lines = resultOfSteps(named: name, type: type)
-        if step.name == "tap", !beforeHandler, step.token == nil, case .executor(let executor) = placement {
-            // 1.x's `tap` returned its receiver: the promise resolved with the steps, and the closure ran on its
-            // context after that, awaited by nobody (a caller on that queue saw the promise resolved first). The
-            // twin enqueues it there now, in a Task that prefers the context's executor, and returns the result.
-            lines.append("Task(executorPreference: \(executor)) { @concurrent in")
-            lines += body.map(Self.indent)
-            lines.append("}")
+        if let taskExecutor {
+            lines += notAwaitedTask(body, of: step, executor: taskExecutor)
         } else {
             try run(body, step: step, placement: placement, result: false)
         }

@@ -137,6 +137,36 @@ func tapped(_ input: Int, events: Events, observed: Observed) -> Promise<Int, Be
         }
 }
 
+/// A final `tap` that captures a property (`[journal]`, as Fleet's `DispatchCenter.eta(of:)`):
+/// 1.x read it when the chain was built, during the call; a journal set afterwards is not the one
+/// the `tap` writes to.
+final class Dispatcher: @unchecked Sendable {
+    var journal: Events
+
+    init(journal: Events) {
+        self.journal = journal
+    }
+
+    /// The source's value plus one; a final `tap` on `behaviourQueue` logs the result in the captured journal.
+    func eta(_ input: Int, observed: Observed) -> Promise<Int, BehaviourError> {
+        behaviourSource(input, observed: observed).map(on: .immediate) { value in value + 1 }
+            .tap(on: .queue(behaviourQueue)) { [journal] result in
+                observed.ran()
+                journal.add("eta \(result.value.map(String.init) ?? "-")")
+            }
+    }
+}
+
+/// The source's value plus one; a final `tap` that does not read the result records that it ran,
+/// on `behaviourQueue`, whatever the result (a cancellation too).
+func noted(_ input: Int, events: Events, observed: Observed) -> Promise<Int, BehaviourError> {
+    behaviourSource(input, observed: observed).map(on: .immediate) { value in value + 1 }
+        .tap(on: .queue(behaviourQueue)) { _ in
+            observed.ran()
+            events.add("noted")
+        }
+}
+
 /// The source's value, untyped; a final `always` reads the result.
 func settled(_ input: Int, events: Events, observed: Observed) -> StdPromise<Int> {
     behaviourSource(input, observed: observed).upcast.always(on: .immediate) { result in
