@@ -160,10 +160,10 @@ public enum ConvertCalls {
                 }
             }
         }
-        let (testChanges, testsLeft) = tests.changes(twinned: Set(targets.values.map(\.promise.name)), project: project)
+        let (testChanges, testsLeft, kept) = tests.changes(twinned: Set(targets.values.map(\.promise.name)), project: project)
         changes += testChanges
         left += testsLeft
-        left += tests.otherCalls(in: set.files, twinned: Set(targets.keys), project: project)
+        left += tests.otherCalls(in: set.files, twinned: Set(targets.keys), kept: kept, project: project)
         return (changes, left)
     }
 
