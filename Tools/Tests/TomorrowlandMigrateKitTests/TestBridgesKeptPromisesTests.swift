@@ -1,8 +1,9 @@
 // `convert-calls` in a synchronous XCTest method that also waits, through a helper, on a promise it
-// keeps (TestBridges+KeptPromises): the wait becomes an await of that promise where it stood, so the
-// test made `@MainActor async` suspends instead of spinning the run loop, and what it checks during
-// the call stays checked before it. Exact text, every call counted, compiled in Swift 6 and 5 mode,
-// a second run stable. StillWaitingAtRunTimeTests runs the converted form under XCTest.
+// keeps, or on a call's promise whose twin it does not await (TestBridges+KeptPromises): the wait
+// becomes an await of that promise where it stood, so the test made `@MainActor async` suspends
+// instead of spinning the run loop, and what it checks during the call stays checked before it.
+// Exact text, every call counted, compiled in Swift 6 and 5 mode, a second run stable.
+// StillWaitingAtRunTimeTests runs the converted form under XCTest.
 
 import Foundation
 import SwiftSyntax
@@ -56,6 +57,17 @@ struct TestBridgesKeptPromisesTests {
                 XCTAssertEqual(keptValue, "kept")
             }
 
+            @MainActor func testCallsWhoseTwinsAreNotAwaitedAwaitTheirPromises() async throws {
+                let quote = try await kiosk.quote()
+                XCTAssertEqual(quote, 12)
+                let quoteResult = await kiosk.quote().resolvedResult
+                XCTAssertEqual(quoteResult.isCancelled, false)
+                let nickname = await kiosk.nickname().resolvedResult.value
+                XCTAssertEqual(nickname, .some(nil))
+                let receiptValue = try await kiosk.receipt().value
+                XCTAssertEqual(receiptValue, "receipt")
+            }
+
             func testAKeptErrorBoundToALetStaysSynchronous() throws {
                 XCTAssertEqual(try value(of: kiosk.quote()), 12)
                 let refusal = kiosk.refuse()
@@ -77,11 +89,11 @@ struct TestBridgesKeptPromisesTests {
         #expect(String(text[tests...]) == Self.expected)
         // The test whose kept wait is not rewritten stays synchronous, the wait named; its kept promise is counted.
         #expect(notes.contains("left `value(of: kiosk.quote())`: "
-            + TestBridges.stillWaits(test: "testAKeptErrorBoundToALetStaysSynchronous", wait: "error(of: refusal)", line: 153)), "\(notes)")
+            + TestBridges.stillWaits(test: "testAKeptErrorBoundToALetStaysSynchronous", wait: "error(of: refusal)", line: 177)), "\(notes)")
         #expect(notes.contains("left `error(of: refusal)`: " + TestBridges.Reason.keptPromise.text(helper: "error(of:)")), "\(notes)")
         // The kept promises through a value, error or result helper count as converted calls; `assertCancelled(held)`,
         // which asserts what the helper did, is inlined and not counted (nor was it, left).
-        #expect(notes.last?.hasPrefix("convert-calls: 9 call(s) converted, 3 left") == true, "\(notes)")
+        #expect(notes.last?.hasPrefix("convert-calls: 13 call(s) converted, 3 left") == true, "\(notes)")
         try Support.expectCompiles([("TestsThatKeepPromises.swift", text)], swiftVersion: swiftVersion)
         // The change's summary names the assertion helper's call it inlined.
         let prover = try #require(EditProof.start(set, paths: set.files.map(\.path), oracle: oracle, nothing: "").proof)

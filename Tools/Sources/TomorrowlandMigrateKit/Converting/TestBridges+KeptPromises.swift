@@ -179,20 +179,22 @@ extension TestBridges {
         return top
     }
 
-    /// The promise type of `name`, a local of `function` declared at its top level before `statement`
-    /// as `let name = f(…)` (or `f(…) as P`): the compiler's type of the call.
-    static func keptType(
-        of name: String, before statement: CodeBlockItemSyntax, in function: FunctionDeclSyntax, file: ParsedFile, project: Project
+    /// The promise type of a helper's argument: the compiler's type of a call (`f(…)`), or of the call
+    /// a local of `function` was declared with at its top level before `statement` (`let p = f(…)`, or
+    /// `f(…) as P`); nil for anything else (a property).
+    static func promiseType(
+        of argument: ExprSyntax, before statement: CodeBlockItemSyntax, in function: FunctionDeclSyntax, file: ParsedFile, project: Project
     ) -> PromiseType? {
-        guard let body = function.body else { return nil }
-        var found: FunctionCallExprSyntax?
-        for item in body.statements {
-            guard item.position < statement.position else { break }
-            guard let variable = item.item.as(VariableDeclSyntax.self) else { continue }
-            for binding in variable.bindings where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
-                var value = binding.initializer?.value
-                if let coerced = value?.as(AsExprSyntax.self) { value = coerced.expression }
-                found = value?.as(FunctionCallExprSyntax.self)
+        var found = argument.as(FunctionCallExprSyntax.self)
+        if let name = argument.as(DeclReferenceExprSyntax.self)?.baseName.text, let body = function.body {
+            for item in body.statements {
+                guard item.position < statement.position else { break }
+                guard let variable = item.item.as(VariableDeclSyntax.self) else { continue }
+                for binding in variable.bindings where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
+                    var value = binding.initializer?.value
+                    if let coerced = value?.as(AsExprSyntax.self) { value = coerced.expression }
+                    found = value?.as(FunctionCallExprSyntax.self)
+                }
             }
         }
         guard let call = found else { return nil }
@@ -201,52 +203,72 @@ extension TestBridges {
             project.compiledFile(file.path)?.call(calleeAt: offset).flatMap { PromiseType(compiled: spelled, mangled: $0.type, written: spelled) }
         }
     }
+
+    /// What identifies a helper's call left (`ConvertCalls.Left`: its file, line and text), so that one
+    /// rewritten after all is not listed.
+    static func leftKey(path: String, line: Int, text: String) -> String {
+        "\(path):\(line):\(text)"
+    }
 }
 
 extension TestBridges.Planner {
     /// Rewrites, in `method`, each wait through a helper on a promise the test keeps (above), at the
-    /// top level of the test: the helpers' calls it rewrote (their offsets), those the tally counts
-    /// (not an assertion helper's) marked.
-    func awaitKeptPromises(in method: inout TestBridges.Method, project: Project) -> [(offset: Int, counts: Bool)] {
+    /// top level of the test; also on a call's promise whose rewrite as a call of its twin was refused
+    /// (its reading, a conformer's method) or that has no async counterpart: awaited where the helper
+    /// waited, the call made there too, and still naming the function it named. The keys
+    /// (`TestBridges.leftKey`) of the helpers' calls it rewrote.
+    func awaitKeptPromises(in method: inout TestBridges.Method, project: Project) -> [String] {
         let function = method.function
         let file = method.file
-        var rewritten: [(offset: Int, counts: Bool)] = []
+        var rewritten: [String] = []
         for call in TestBridges.RunLoopWaits.calls(in: function.body) {
             guard let (helper, base) = Calls.calledName(call), base == nil || base?.trimmedDescription == "self",
                   call.arguments.count == 1, call.trailingClosure == nil, let argument = call.arguments.first,
-                  let stem = TestBridges.keptPromise(argument.expression),
                   kinds[helper] != nil || assertionHelpers[helper] != nil,
                   argument.label?.text == (kinds[helper] != nil ? firstLabels[helper] ?? nil : assertionHelpers[helper]?.label) else { continue }
             if let usr = project.callee(nameAt: Calls.nameOffset(of: call), in: file.path), !helperUSRs.contains(usr) { continue }
-            guard let statement = TestBridges.topLevelStatement(of: Syntax(call), in: function) else { continue }
+            // The promise: a name the test keeps, or a call whose callee the compiler names (and must still name).
+            let promiseCall = argument.expression.as(FunctionCallExprSyntax.self)
+            let callee = promiseCall.flatMap { project.callee(nameAt: Calls.nameOffset(of: $0), in: file.path) }
+            guard let stem = TestBridges.keptPromise(argument.expression) ?? (callee == nil ? nil : promiseCall.flatMap { Calls.calledName($0)?.0 }),
+                  let statement = TestBridges.topLevelStatement(of: Syntax(call), in: function) else { continue }
             // Not in or across a statement another rewrite already took (an error helper's do/catch).
             let range = statement.positionAfterSkippingLeadingTrivia.utf8Offset..<statement.endPositionBeforeTrailingTrivia.utf8Offset
             let taken = method.edits.dropFirst(method.signatureEdits).map { $0.start..<max($0.end, $0.start + 1) } + method.blocks
             guard !taken.contains(where: { $0.overlaps(range) }) else { continue }
             let promise = argument.expression.trimmedDescription
-            let offset = call.positionAfterSkippingLeadingTrivia.utf8Offset
+            var written: (edit: Int, offset: Int)?
             if let assertion = assertionHelpers[helper] {
                 guard statement.item.as(FunctionCallExprSyntax.self)?.id == call.id else { continue }
                 let name = TestBridges.valueName(stem: stem + "Result", in: function, taken: method.names)
                 method.names.insert(name)
                 let indent = Twins.indentation(of: statement, in: file)
-                let lines = ["let \(name) = await \(promise).resolvedResult"] + assertion.inlined(as: name)
+                let declaration = "let \(name) = await "
+                let lines = [declaration + promise + ".resolvedResult"] + assertion.inlined(as: name)
                 method.edits.append(TextEdit(start: range.lowerBound, end: range.upperBound, text: lines.joined(separator: "\n" + indent)))
                 method.checked.append(ConvertCalls.shortText(of: call))
-                rewritten.append((offset, false))
-                continue
+                written = (method.edits.count - 1, declaration.utf8.count)
+            } else {
+                guard let kind = kinds[helper], let (shape, awaited, error, reads) = keptShape(
+                    of: call, kind: kind, promise: promise, statement: statement, method: method, project: project
+                ) else { continue }
+                let suffix = kind == .result ? "Result" : "Value"
+                written = method.write(shape, awaited: awaited, statement: statement, error: error) {
+                    TestBridges.valueName(stem: stem + suffix, in: function, taken: $0)
+                }
+                guard written != nil else { continue }
+                method.edits += reads
+                method.calls.append(ConvertCalls.shortText(of: call))
             }
-            guard let kind = kinds[helper], let (shape, awaited, error, reads) = keptShape(
-                of: call, kind: kind, promise: promise, statement: statement, method: method, project: project
-            ) else { continue }
-            let suffix = kind == .result ? "Result" : "Value"
-            let written = method.write(shape, awaited: awaited, statement: statement, error: error) {
-                TestBridges.valueName(stem: stem + suffix, in: function, taken: $0)
+            if let written, let promiseCall, let callee {
+                let nameInCall = Calls.nameOffset(of: promiseCall) - promiseCall.positionAfterSkippingLeadingTrivia.utf8Offset
+                method.expectations.append(PlannedChange.Expectation(
+                    place: .inserted(edit: written.edit, offset: written.offset + nameInCall), target: .usr(callee),
+                    meaning: "the promise-returning function the helper's argument called"
+                ))
             }
-            guard written != nil else { continue }
-            method.edits += reads
-            method.calls.append(ConvertCalls.shortText(of: call))
-            rewritten.append((offset, true))
+            let text = "`\(ConvertCalls.shortText(of: call))`"
+            rewritten += [file.line(of: call), file.line(of: argument.expression)].map { TestBridges.leftKey(path: file.path, line: $0, text: text) }
         }
         return rewritten
     }
@@ -261,8 +283,9 @@ extension TestBridges.Planner {
             return TestBridges.keptResultShape(of: call, in: statement).map { ($0, promise + ".resolvedResult", nil, []) }
         }
         guard case .success(let shape) = TestBridges.shape(of: call, kind: kind, in: statement) else { return nil }
-        let name = call.arguments.first?.expression.as(DeclReferenceExprSyntax.self)?.baseName.text
-        let type = name.flatMap { TestBridges.keptType(of: $0, before: statement, in: method.function, file: method.file, project: project) }
+        let type = call.arguments.first.flatMap { argument in
+            TestBridges.promiseType(of: argument.expression, before: statement, in: method.function, file: method.file, project: project)
+        }
         switch shape {
         case .bind, .hoist:
             return (shape, promise + ".value", nil, [])

@@ -599,8 +599,8 @@ extension TestBridges {
                 let finder = CallFinder(viewMode: .sourceAccurate)
                 finder.walk(file.tree)
                 for helperCall in finder.calls {
-                    guard !kept.contains("\(file.path):\(helperCall.positionAfterSkippingLeadingTrivia.utf8Offset)"),
-                          let (helper, base) = Calls.calledName(helperCall), kinds[helper] != nil,
+                    let key = TestBridges.leftKey(path: file.path, line: file.line(of: helperCall), text: "`\(ConvertCalls.shortText(of: helperCall))`")
+                    guard !kept.contains(key), let (helper, base) = Calls.calledName(helperCall), kinds[helper] != nil,
                           helperCall.arguments.first?.label?.text == firstLabels[helper] ?? nil,
                           let argument = helperCall.arguments.first?.expression else { continue }
                     // The helper, as the compiler resolves the call; or, where it does not say, a call of its name on
@@ -645,7 +645,7 @@ extension TestBridges {
         /// One change per test method; in each, the calls of `twinned` functions that nothing pins are pinned,
         /// and the waits on a promise the test keeps are awaited (TestBridges+KeptPromises). A method that
         /// would still wait synchronously once rewritten is not changed: its calls are left. `kept`: the
-        /// helpers' calls on kept promises rewritten in the changes (`path:offset`), which are not left.
+        /// helpers' calls rewritten that way in the changes (`TestBridges.leftKey`), which are not left.
         func changes(twinned: Set<String>, project: Project) -> (changes: [PlannedChange], left: [ConvertCalls.Left], kept: Set<String>) {
             var changes: [PlannedChange] = []
             var left: [ConvertCalls.Left] = []
@@ -665,7 +665,7 @@ extension TestBridges {
                     importing.insert(method.file.path)
                     method.edits.append(edit)
                 }
-                kept.formUnion(awaited.map { "\(method.file.path):\($0.offset)" })
+                kept.formUnion(awaited)
                 changes.append(method.change)
             }
             return (changes, left, kept)

@@ -2,7 +2,9 @@
 // through a helper, wait through one on a promise they keep (TestBridges+KeptPromises): started
 // earlier to check something during the call (the kiosk busy, `.result` read at once, a cancel
 // request), then waited for. `Kiosk.pay(_:)` ends in `always(on: .main)`, as Orders' checkout did:
-// a wait left synchronous in a test made `@MainActor async` would time out.
+// a wait left synchronous in a test made `@MainActor async` would time out. A call's promise whose
+// twin is not awaited (a reading convert-calls does not rewrite, an optional value, no twin) is
+// awaited the same way.
 
 import Foundation
 import Tomorrowland
@@ -44,6 +46,20 @@ final class Kiosk: @unchecked Sendable {
     /// Async twin of `refuse()` (added by tomorrowland-migrate): awaits the promise it returns.
     nonisolated(nonsending) func refuse() async throws -> String {
         try await (refuse() as Promise<String, KioskError>).value
+    }
+
+    func nickname() -> Promise<String?, KioskError> {
+        Promise(on: .utility, fulfilled: nil, after: 0.01)
+    }
+
+    /// Async twin of `nickname()` (added by tomorrowland-migrate): awaits the promise it returns.
+    nonisolated(nonsending) func nickname() async throws -> String? {
+        try await (nickname() as Promise<String?, KioskError>).value
+    }
+
+    /// No async counterpart.
+    func receipt() -> Promise<String, KioskError> {
+        Promise(on: .main, fulfilled: "receipt", after: 0.01)
     }
 
     /// Pending until it is asked to cancel; cancels on the main queue.
@@ -145,6 +161,14 @@ final class KioskTests: XCTestCase {
         let paid = valueIfAny(of: payment)
         XCTAssertEqual(paid?.count, 6)
         XCTAssertEqual(try value(of: self.kept), "kept")
+    }
+
+    func testCallsWhoseTwinsAreNotAwaitedAwaitTheirPromises() throws {
+        XCTAssertEqual(try value(of: kiosk.quote()), 12)
+        XCTAssertEqual(result(of: kiosk.quote())?.isCancelled, false)
+        let nickname = result(of: kiosk.nickname())?.value
+        XCTAssertEqual(nickname, .some(nil))
+        XCTAssertEqual(try value(of: kiosk.receipt()), "receipt")
     }
 
     func testAKeptErrorBoundToALetStaysSynchronous() throws {
