@@ -24,6 +24,11 @@
 // assertions, with their messages, of the awaited result (`r?.x` read as `r.x`; the `file:`/`line:`
 // it passed on become the call site's own). Anything else about the promise (a typed error the
 // compiler does not spell, a reading not rewritten) keeps the wait, and the test stays synchronous.
+//
+// The same goes for a wait on a call's promise whose rewrite as a call of its twin was refused (a
+// reading not rewritten, an optional value, a conformer's method) or that has no async counterpart:
+// `let x = result(of: f())?.value` → `let x = await f().resolvedResult.value`, the call made where the
+// helper's argument made it, and the proof checks that it still names the promise-returning function.
 
 import SwiftSyntax
 
