@@ -4,6 +4,9 @@
 // made `@MainActor async` (what convert-calls wrote for Orders' two checkout tests) runs inside a
 // job of the main actor, the run loop does not drain the main queue there, and the callback only
 // runs once the test suspends. `Till.pay(_:)` is the fixture's (TestsThatStillWait.swift) chain.
+// What convert-calls writes for a wait on a promise the test keeps (TestBridges+KeptPromises), an
+// await of it where the helper waited, suspends the test there: the callback runs, as it did in
+// the synchronous test, and the checks before the await still see the call in progress.
 
 import Foundation
 import Tomorrowland
@@ -54,6 +57,29 @@ final class StillWaitingAtRunTimeTests: XCTestCase {
         XCTAssertEqual(waited, .completed)
         XCTAssertEqual(value, "paid 12")
         XCTAssertFalse(till.isBusy)
+    }
+
+    /// What convert-calls writes now: the kept payment awaited where `value(of:)` waited for it.
+    @MainActor func testAMainActorTestThatAwaitsTheKeptPromiseSeesTheCallback() async throws {
+        let till = Till()
+        let quote = try await till.quote().value
+        let payment = till.pay(quote)
+        XCTAssertTrue(till.isBusy)
+        XCTAssertNil(payment.result)
+        let paymentValue = try await payment.value
+        XCTAssertEqual(paymentValue, "paid 12")
+        XCTAssertFalse(till.isBusy)
+    }
+
+    /// An assertion helper's check of a kept promise, inlined: a cancel request handled on the main queue.
+    @MainActor func testAnInlinedCancellationCheckSeesTheMainQueueCancel() async throws {
+        let held = Promise<String, Failure>(on: .immediate) { resolver in
+            resolver.onRequestCancel(on: .main) { $0.cancel() }
+        }
+        held.requestCancel()
+        XCTAssertNil(held.result, "cancelled before the main queue ran")
+        let heldResult = await held.resolvedResult
+        XCTAssertEqual(heldResult.isCancelled, true, "expected cancelled, got \(String(describing: heldResult))")
     }
 
     /// What convert-calls wrote before: the test `@MainActor async`, an await, then the same wait.

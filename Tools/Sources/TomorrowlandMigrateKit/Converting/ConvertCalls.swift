@@ -160,10 +160,12 @@ public enum ConvertCalls {
                 }
             }
         }
-        let (testChanges, testsLeft) = tests.changes(twinned: Set(targets.values.map(\.promise.name)), project: project)
+        let (testChanges, testsLeft, kept) = tests.changes(twinned: Set(targets.values.map(\.promise.name)), project: project)
         changes += testChanges
+        // A helper's call whose promise a converted test now awaits (TestBridges+KeptPromises) is not left.
+        left.removeAll { kept.contains(TestBridges.leftKey(path: $0.path, line: $0.line, text: $0.text)) }
         left += testsLeft
-        left += tests.otherCalls(in: set.files, twinned: Set(targets.keys), project: project)
+        left += tests.otherCalls(in: set.files, twinned: Set(targets.keys), kept: kept, project: project)
         return (changes, left)
     }
 

@@ -194,19 +194,7 @@ extension TestBridges {
                 return .failure(use(Syntax(member)))
             }
             // Up the postfix chain (`name?.slot.id`, `name?.map(\.id)`, `name?[0]`) to the argument it is.
-            while let parent = top.parent {
-                if let next = parent.as(MemberAccessExprSyntax.self), next.base?.id == top.id {
-                    top = ExprSyntax(next)
-                } else if let next = parent.as(OptionalChainingExprSyntax.self) {
-                    top = ExprSyntax(next)
-                } else if let next = parent.as(FunctionCallExprSyntax.self), next.calledExpression.id == top.id {
-                    top = ExprSyntax(next)
-                } else if let next = parent.as(SubscriptCallExprSyntax.self), next.calledExpression.id == top.id {
-                    top = ExprSyntax(next)
-                } else {
-                    break
-                }
-            }
+            top = postfixChainTop(of: top, subscripts: true)
             guard let argument = top.parent?.as(LabeledExprSyntax.self), argument.expression.id == top.id,
                   let assertion = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
                   assertions.contains(assertion.calledExpression.trimmedDescription) else {

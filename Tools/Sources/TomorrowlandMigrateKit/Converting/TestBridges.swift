@@ -307,13 +307,17 @@ enum TestBridges {
     /// A name for the value of `call` in `function`: the called function's name (`count` for
     /// `hub.count()`), numbered when a token of the method already spells it.
     static func valueName(for call: FunctionCallExprSyntax, in function: FunctionDeclSyntax, taken: Set<String>) -> String {
-        let base = Calls.calledName(call)?.0 ?? "value"
+        valueName(stem: Calls.calledName(call)?.0 ?? "value", in: function, taken: taken)
+    }
+
+    /// `stem`, numbered when a token of `function` (or `taken`) already spells it.
+    static func valueName(stem: String, in function: FunctionDeclSyntax, taken: Set<String>) -> String {
         // Names a local would shadow or clash with: every identifier but a member's name (`x.count`).
         let tokens = Set(function.tokens(viewMode: .sourceAccurate).filter { token in
             guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { return true }
             return reference.parent?.as(MemberAccessExprSyntax.self)?.declName.id != reference.id
         }.map(\.text)).union(taken)
-        return ChainConversion.firstFree(base, avoiding: tokens)
+        return ChainConversion.firstFree(stem, avoiding: tokens)
     }
 
     /// `func test…()` as `func test…() async throws` (or `throws` → `async throws`).
@@ -341,6 +345,8 @@ extension TestBridges {
         var blocks: [Range<Int>] = []
         /// The helpers' calls it rewrites: their lines and text, for the notes if it is left.
         var helperCalls: [(line: Int, text: String)] = []
+        /// The assertion helpers' calls on a kept promise it inlines (`assertCancelled(p)`), for the summary.
+        var checked: [String] = []
         /// The first edits, before the body: `async throws`, and `@MainActor` (`TestBridges.mainActorEdit`).
         let signatureEdits: Int
 
@@ -357,7 +363,9 @@ extension TestBridges {
             return PlannedChange(
                 path: file.path, edits: edits, scope: scope, line: file.line(of: function.name),
                 summary: "`\(function.name.text)()` became `async throws`: \(calls.count) "
-                    + "\(TestBridges.summaryMarker) (\(calls.map { "`\($0)`" }.joined(separator: ", ")))",
+                    + "\(TestBridges.summaryMarker) (\(calls.map { "`\($0)`" }.joined(separator: ", ")))"
+                    + (checked.isEmpty ? "" : ", \(checked.count) kept promise(s) checked by awaiting them "
+                        + "(\(checked.map { "`\($0)`" }.joined(separator: ", ")))"),
                 expectations: expectations
             )
         }
@@ -407,34 +415,49 @@ extension TestBridges {
         mutating func add(
             _ shape: Shape, call: FunctionCallExprSyntax, statement: CodeBlockItemSyntax, error: String?, target: String, meaning: String
         ) {
-            let callText = call.trimmedDescription
             let nameInCall = Calls.nameOffset(of: call) - call.positionAfterSkippingLeadingTrivia.utf8Offset
+            let function = function
+            let written = write(shape, awaited: call.trimmedDescription, statement: statement, error: error) {
+                TestBridges.valueName(for: call, in: function, taken: $0)
+            }
+            guard let written else { return }
+            expectations.append(PlannedChange.Expectation(
+                place: .inserted(edit: written.edit, offset: written.offset + nameInCall), target: .usr(target), meaning: meaning
+            ))
+            calls.append(ConvertCalls.shortText(of: call))
+        }
+
+        /// Writes the edits of `shape` in `statement`, `awaited` (`f(x)`, `p.value`) after its `await`;
+        /// `name` names a hoisted value, given the names taken. The edit that holds `awaited`, and where
+        /// it starts in that edit's text; nil when the shape is not one to write (yet).
+        mutating func write(
+            _ shape: Shape, awaited: String, statement: CodeBlockItemSyntax, error: String?, name: (Set<String>) -> String
+        ) -> (edit: Int, offset: Int)? {
             let indent = Twins.indentation(of: statement, in: file)
             let statementStart = statement.positionAfterSkippingLeadingTrivia.utf8Offset
-            let expect = { (edit: Int, offset: Int) in
-                PlannedChange.Expectation(place: .inserted(edit: edit, offset: offset), target: .usr(target), meaning: meaning)
-            }
             switch shape {
             case .bind(let value, let form):
-                let text = form + " await " + callText
+                let prefix = (form.isEmpty ? "" : form + " ") + "await "
                 edits.append(TextEdit(
-                    start: value.positionAfterSkippingLeadingTrivia.utf8Offset, end: value.endPositionBeforeTrailingTrivia.utf8Offset, text: text
+                    start: value.positionAfterSkippingLeadingTrivia.utf8Offset, end: value.endPositionBeforeTrailingTrivia.utf8Offset,
+                    text: prefix + awaited
                 ))
-                expectations.append(expect(edits.count - 1, (form + " await ").utf8.count + nameInCall))
+                return (edits.count - 1, prefix.utf8.count)
             case .hoist(let replaced, let form, let removingTry):
                 if let removingTry { edits.append(TextEdit(start: removingTry.lowerBound, end: removingTry.upperBound, text: "")) }
-                let name = TestBridges.valueName(for: call, in: function, taken: names)
+                let name = name(names)
                 names.insert(name)
-                let declaration = "let \(name) = \(form) await "
-                edits.append(TextEdit(start: statementStart, end: statementStart, text: declaration + callText + "\n" + indent))
-                expectations.append(expect(edits.count - 1, declaration.utf8.count + nameInCall))
+                let declaration = "let \(name) = " + (form.isEmpty ? "" : form + " ") + "await "
+                edits.append(TextEdit(start: statementStart, end: statementStart, text: declaration + awaited + "\n" + indent))
+                let index = edits.count - 1
                 edits.append(TextEdit(start: replaced.lowerBound, end: replaced.upperBound, text: name))
+                return (index, declaration.utf8.count)
             case .expectError(let assertion):
-                guard let error else { return }
+                guard let error else { return nil }
                 let rest = assertion.arguments.dropFirst().map { $0.with(\.trailingComma, nil).trimmedDescription }
                 let lines = [
                     "do {",
-                    indent + "    _ = try await " + callText,
+                    indent + "    _ = try await " + awaited,
                     indent + "    XCTFail(\"expected an error\")",
                     indent + "} catch let error as \(error) {",
                     indent + "    XCTAssertEqual(" + (["error"] + rest).joined(separator: ", ") + ")",
@@ -442,15 +465,14 @@ extension TestBridges {
                 ]
                 let end = statement.endPositionBeforeTrailingTrivia.utf8Offset
                 edits.append(TextEdit(start: statementStart, end: end, text: lines.joined(separator: "\n")))
-                expectations.append(expect(edits.count - 1, lines[0].utf8.count + 1 + (indent + "    _ = try await ").utf8.count + nameInCall))
+                return (edits.count - 1, lines[0].utf8.count + 1 + (indent + "    _ = try await ").utf8.count)
             case .replace(let range, let text, let callOffset):
                 edits.append(TextEdit(start: range.lowerBound, end: range.upperBound, text: text))
-                expectations.append(expect(edits.count - 1, callOffset + nameInCall))
                 blocks.append(range)
+                return (edits.count - 1, callOffset)
             case .bindOptional, .catchError:
-                return
+                return nil
             }
-            calls.append(ConvertCalls.shortText(of: call))
         }
     }
 
@@ -461,6 +483,8 @@ extension TestBridges {
         /// Each helper's first argument label (nil: `_`): `value(of:)` is a helper, `value(for:)` another function.
         let firstLabels: [String: String?]
         let helperUSRs: Set<String>
+        /// The helpers that assert something of a promise's result (`assertCancelled(_:)`), by name: inlined on a kept promise.
+        let assertionHelpers: [String: AssertionHelper]
         /// The functions that spin the run loop while they wait: a test still calling one is not made async.
         let runLoopWaits: RunLoopWaits
         private var methods: [SyntaxIdentifier: Method] = [:]
@@ -476,7 +500,11 @@ extension TestBridges {
                     || TestBridges.standaloneKind(site) != nil)
             }
             firstLabels = Dictionary(helperSites.map { ($0.name, $0.labels.first ?? nil) }) { first, _ in first }
-            helperUSRs = Set(helperSites.compactMap(project.usr(of:)))
+            let assertionSites = sites.filter { found[$0.name] == nil && TestBridges.assertionHelper($0, resultHelpers: results) != nil }
+            assertionHelpers = Dictionary(assertionSites.compactMap { site in
+                TestBridges.assertionHelper(site, resultHelpers: results).map { (site.name, $0) }
+            }) { first, _ in first }
+            helperUSRs = Set((helperSites + assertionSites).compactMap(project.usr(of:)))
             runLoopWaits = found.isEmpty ? RunLoopWaits() : RunLoopWaits(sites: sites, project: project)
         }
 
@@ -564,14 +592,15 @@ extension TestBridges {
 
         /// The calls of a helper in `files` whose promise is not a call of a function in `twinned` (those are
         /// planned, or listed, one by one): each listed with its reason, so that every call through a helper counts.
-        func otherCalls(in files: [ParsedFile], twinned: Set<String>, project: Project) -> [ConvertCalls.Left] {
+        func otherCalls(in files: [ParsedFile], twinned: Set<String>, kept: Set<String> = [], project: Project) -> [ConvertCalls.Left] {
             guard !kinds.isEmpty else { return [] }
             var left: [ConvertCalls.Left] = []
             for file in files {
                 let finder = CallFinder(viewMode: .sourceAccurate)
                 finder.walk(file.tree)
                 for helperCall in finder.calls {
-                    guard let (helper, base) = Calls.calledName(helperCall), kinds[helper] != nil,
+                    let key = TestBridges.leftKey(path: file.path, line: file.line(of: helperCall), text: "`\(ConvertCalls.shortText(of: helperCall))`")
+                    guard !kept.contains(key), let (helper, base) = Calls.calledName(helperCall), kinds[helper] != nil,
                           helperCall.arguments.first?.label?.text == firstLabels[helper] ?? nil,
                           let argument = helperCall.arguments.first?.expression else { continue }
                     // The helper, as the compiler resolves the call; or, where it does not say, a call of its name on
@@ -613,22 +642,33 @@ extension TestBridges {
             return left
         }
 
-        /// One change per test method; in each, the calls of `twinned` functions that nothing pins are pinned.
-        /// A method that would still wait synchronously once rewritten is not changed: its calls are left.
-        func changes(twinned: Set<String>, project: Project) -> (changes: [PlannedChange], left: [ConvertCalls.Left]) {
+        /// One change per test method; in each, the calls of `twinned` functions that nothing pins are pinned,
+        /// and the waits on a promise the test keeps are awaited (TestBridges+KeptPromises). A method that
+        /// would still wait synchronously once rewritten is not changed: its calls are left. `kept`: the
+        /// helpers' calls rewritten that way in the changes (`TestBridges.leftKey`), which are not left.
+        func changes(twinned: Set<String>, project: Project) -> (changes: [PlannedChange], left: [ConvertCalls.Left], kept: Set<String>) {
             var changes: [PlannedChange] = []
             var left: [ConvertCalls.Left] = []
+            var kept: Set<String> = []
+            var importing: Set<String> = []
             for id in order {
                 guard var method = methods[id] else { continue }
+                let awaited = awaitKeptPromises(in: &method, project: project)
                 method.keepMeanings(names: twinned, helpers: Set(kinds.keys), project: project)
                 if let wait = method.stillWaits(runLoopWaits, project: project) {
                     let reason = TestBridges.stillWaits(test: method.function.name.text, wait: wait.text, line: wait.line)
                     left += method.helperCalls.map { ConvertCalls.Left(path: method.file.path, line: $0.line, text: $0.text, reason: reason) }
                     continue
                 }
+                // `p.value`, `p.resolvedResult` are TomorrowlandAsync's: the file imports it (once, with its first such test).
+                if !awaited.isEmpty, !importing.contains(method.file.path), let edit = Imports.addAsyncImport(to: method.file)?.edit {
+                    importing.insert(method.file.path)
+                    method.edits.append(edit)
+                }
+                kept.formUnion(awaited)
                 changes.append(method.change)
             }
-            return (changes, left)
+            return (changes, left, kept)
         }
     }
 

@@ -3,7 +3,9 @@
 // `testCheckoutIsInProgressDuringTheCallAndRefusesASecondOne()` awaited its quote, then waited
 // through `value(of:)` for the checkout it keeps, whose chain ends in `always(on: .main)`. Made
 // `@MainActor async`, that wait ran inside a job of the main actor, the `.main` callback never ran,
-// and the test failed after its timeout. `Till.pay(_:)` is that chain.
+// and the test failed after its timeout. `Till.pay(_:)` is that chain. Such a wait on a kept
+// promise is now awaited (TestBridges+KeptPromises); the other waits here still keep their tests
+// synchronous.
 
 import Foundation
 import Tomorrowland
