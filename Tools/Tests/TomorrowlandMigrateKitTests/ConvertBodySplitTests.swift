@@ -102,4 +102,37 @@ struct ConvertBodySplitTests {
         }
         #expect(text == (try String(contentsOf: compiled, encoding: .utf8)), "ConvertedSplit.swift is not the tool's output")
     }
+
+    @Test("a chain not split there keeps its chain, with the limit named: a second `timeout` after steps")
+    func notSplit() throws {
+        let (result, notes, directory) = try ConvertBodyTests.proved("""
+            import Foundation
+            import Tomorrowland
+            import TomorrowlandAsync
+
+            enum LoadError: Error, Sendable {
+                case slow
+            }
+
+            func load(_ n: Int) -> Promise<Int, LoadError> {
+                Promise(fulfilled: n)
+            }
+
+            func twiceBounded(_ n: Int) -> StdPromise<Int> {
+                load(n)
+                    .upcast
+                    .map(on: .immediate) { $0 + 1 }
+                    .timeout(on: .utility, delay: 1)
+                    .map(on: .immediate) { $0 * 2 }
+                    .timeout(on: .utility, delay: 2)
+                    .map(on: .immediate) { $0 - 1 }
+            }
+            """, path: "Twice.swift")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(result.changes.isEmpty, "\(result.diff)")
+        #expect(notes.contains {
+            $0.hasPrefix("twiceBounded(_:): left as a chain: `timeout` after steps, in a chain not split there (a limit of the tool: "
+                + "one `timeout` per chain")
+        }, "\(notes)")
+    }
 }
