@@ -1005,21 +1005,36 @@ nonisolated(nonsending) func nowOrAlways(
 
 /// `onCancel` on `.nowOr(.queue(q))`: at once when `source` had been cancelled, else on q once it is.
 func nowOrOnCancel(_ source: Promise<Int, BehaviourError>, observed: Observed) -> Promise<Int, BehaviourError> {
-    source.onCancel(on: .nowOr(.queue(behaviourQueue))) {
-        observed.ran()
-    }
+    StdPromise(on: .immediate) { try await nowOrOnCancel(source, observed: observed) }
+        .mapError(on: .immediate) { $0 as! BehaviourError }
 }
 
 /// `onCancel` on `.nowOr(.queue(q))`: at once when `source` had been cancelled, else on q once it is.
 ///
-/// Async twin of `nowOrOnCancel(_:observed:)` (added by tomorrowland-migrate): awaits the promise it returns.
+/// Async twin of `nowOrOnCancel(_:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
 /// Throws the promise's `BehaviourError`, or `CancellationError` when it is cancelled; cancelling the awaiting Task
 /// requests cancellation of the promise.
 nonisolated(nonsending) func nowOrOnCancel(
     _ source: Promise<Int, BehaviourError>,
     observed: Observed
 ) async throws -> Int {
-    try await (nowOrOnCancel(source, observed: observed) as Promise<Int, BehaviourError>).value
+    let promise = source
+    // 1.x's `.nowOr`: at once if it had already resolved here, else on its context.
+    let resolvedAtOnce = promise.result != nil
+    let value: Int
+    do {
+        value = try await (consume promise).value
+    } catch let error as CancellationError {
+        if resolvedAtOnce {
+            observed.ran()
+        } else {
+            await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+                observed.ran()
+            }
+        }
+        throw error
+    }
+    return value
 }
 
 /// A `map` with a token on `.nowOr(.queue(q))`: skipped, its promise cancelled, once the token is invalidated.

@@ -63,13 +63,12 @@ extension ChainConversion {
     }
 
     /// The local function of the steps, the result taken from it, and the closure (ChainConversion+MapResult.swift).
-    func resultTailLines(_ call: FunctionCallExprSyntax, steps: PromiseType, chainLines: [String], returnsVoid stepsVoid: Bool,
-                         taken: Set<String>) throws -> [String] {
+    func resultTailLines(_ call: FunctionCallExprSyntax, steps: PromiseType, chainLines: [String], taken: Set<String>) throws -> [String] {
         var step = try Self.resultStep(of: call)
         step.baseType = steps
         step.type = typeOfCall(call).flatMap(Self.promiseType(spelled:))
         let name = Self.firstFree("steps", avoiding: taken)
-        var lines = ["func \(name)() async throws\(stepsVoid ? "" : " -> \(steps.value)") {"] + chainLines.map(Self.indented) + ["}"]
+        var lines = Self.localFunction(name, of: steps, chainLines: chainLines)
         var writer = Writer(conversion: self, taken: taken.union([name]))
         // The token's validity, taken where the chain registered the callback (during the call).
         if let token = step.token {

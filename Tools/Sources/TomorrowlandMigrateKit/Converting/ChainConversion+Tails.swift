@@ -33,6 +33,9 @@ extension ChainConversion {
         /// `delay(on: c, d)` or `ignoringCancel()`: the call as written (`delay(on: c, d)`), kept on the steps' promise;
         /// `delay`'s named context, where 1.x's promise resolved.
         case onSteps(call: String, context: ExprSyntax?)
+        /// Not the last operator: a `timeout` or a `mapResult` after a handler (`call`), with `after` steps after the split
+        /// (ChainConversion+Split.swift).
+        case split(FunctionCallExprSyntax, after: Int)
 
         /// Whether the steps' promise has the function's type.
         var keepsType: Bool {
@@ -41,8 +44,14 @@ extension ChainConversion {
         }
     }
 
-    /// The tail of `expression` and the chain before it, when it ends in one after steps.
+    /// The tail of `expression` and the chain before it, when it ends in one after steps, or has a split point.
     static func tail(of expression: ExprSyntax) -> (Tail, ExprSyntax)? {
+        if let final = finalTail(of: expression) { return final }
+        return splitPoint(of: expression).map { (.split($0.call, after: $0.after), $0.before) }
+    }
+
+    /// The last operator of `expression` as a `Tail` and the chain before it, when it is one after steps.
+    static func finalTail(of expression: ExprSyntax) -> (Tail, ExprSyntax)? {
         guard let call = expression.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
               let base = member.base, isOperatorCall(base), call.additionalTrailingClosures.isEmpty else { return nil }
         switch member.declName.baseName.text {
@@ -109,13 +118,22 @@ extension ChainConversion {
         guard !stripsTail, let last = original.statements.last,
               let expression = last.item.as(ReturnStmtSyntax.self)?.expression ?? last.item.as(ExprSyntax.self),
               let (tail, chained) = Self.tail(of: expression) else { return .failure(left) }
+        if case .split(let call, let after) = tail {
+            // The split's own reason, when it fails too: more precise than the step the chain's conversion stopped at.
+            do {
+                guard let converted = try convertedSplit(original, at: call, after: after, before: chained) else { return .failure(left) }
+                return .success(converted)
+            } catch {
+                return .failure(error as? Left ?? left)
+            }
+        }
         do {
             guard let converted = try convertedWithTail(original, tail: tail, chained: chained) else { return .failure(left) }
             return .success(converted)
         } catch {
             switch tail {
             case .timeout, .resultMap: return .failure(error as? Left ?? left)
-            case .recoverAll, .onSteps: return .failure(left)
+            case .recoverAll, .onSteps, .split: return .failure(left)
             }
         }
     }
@@ -136,7 +154,7 @@ extension ChainConversion {
                 stepsError = inner
             }
             let spelled = stepsError == "Swift.Error" ? "StdPromise<\(function.value)>" : "Promise<\(function.value), \(stepsError)>"
-            guard let type = Self.promiseType(spelled: spelled) else { throw Left(Self.unconvertible["timeout"]!) }
+            guard let type = Self.promiseType(spelled: spelled) else { throw Left("`timeout` after steps whose promise type is not known") }
             steps = type
         case .onSteps:
             // The steps' promise is the function's (neither operator changes its type); a typed twin
@@ -151,19 +169,15 @@ extension ChainConversion {
             steps = type
         case .resultMap(let call):
             steps = try resultTailInput(call, chained: chained)
+        case .split:
+            return nil
         }
         // An early return in the statements before the chain returned the function's promise: not the steps'.
         // (For `delay` and `ignoringCancel` it is the same type, and it was not delayed: the twin's `throw` is not either.)
         for statement in original.statements.dropLast() where !tail.keepsType && Self.containsReturn(Syntax(statement)) {
             throw Left("a chain that ends in `timeout` or `recover { _ in }`, with an early `return` before it")
         }
-        var inner = self
-        inner.stripsTail = true
-        inner.functionPromise = steps
-        inner.promiseType = steps.spelled
-        inner.typedError = steps.hasUntypedError || steps.hasNoError ? "" : steps.error
-        inner.noError = steps.hasNoError
-        inner.returnsVoid = ["Void", "()", "Swift.Void"].contains(steps.value)
+        let inner = forSteps(of: steps)
         let converted = try inner.converted(original)
         guard let chainLines = converted.chainLines else { throw Left("a chain that ends in `timeout` or `recover { _ in }`") }
 
@@ -171,29 +185,22 @@ extension ChainConversion {
         var lines = converted.lines
         // The steps as an async local function (`timeout`, `recoverAll` and `onSteps` await it).
         func localFunction(_ name: String) -> [String] {
-            ["func \(name)() async throws\(inner.returnsVoid ? "" : " -> \(steps.value)") {"] + chainLines.map(Self.indented) + ["}"]
+            Self.localFunction(name, of: steps, chainLines: chainLines)
         }
         switch tail {
         case .timeout(let arguments):
             let name = Self.firstFree("untimed", avoiding: taken)
             lines += localFunction(name)
-            let awaited = "try await StdPromise(on: .immediate) { try await \(name)() }.timeout(\(arguments)).value"
-            let returned = returnsVoid ? awaited : "return " + awaited
-            if steps.hasUntypedError {
-                lines.append(returned)
-            } else {
-                let timeoutError = "PromiseTimeoutError<\(steps.error)>"
-                lines += ["do {", Self.indented(returned)]
-                lines += ["} catch is PromiseTimeoutError<Swift.Error> {", Self.indented("throw \(timeoutError).timedOut")]
-                lines += ["} catch let error as \(steps.error) {", Self.indented("throw \(timeoutError).rejected(error)"), "}"]
-            }
+            lines += Self.timeoutLines(awaiting: name, arguments: arguments, steps: steps)
         case .recoverAll:
             let name = Self.firstFree("steps", avoiding: taken)
             lines += localFunction(name)
             lines += ["do {", Self.indented((inner.returnsVoid ? "" : "_ = ") + "try await \(name)()")]
             lines += ["} catch let error as CancellationError {", Self.indented("throw error"), "} catch {", "}"]
         case .resultMap(let call):
-            lines += try resultTailLines(call, steps: steps, chainLines: chainLines, returnsVoid: inner.returnsVoid, taken: taken)
+            lines += try resultTailLines(call, steps: steps, chainLines: chainLines, taken: taken)
+        case .split:
+            return nil
         case .onSteps(let call, let context):
             let name = Self.firstFree(call.hasPrefix("delay") ? "undelayed" : "steps", avoiding: taken)
             lines += localFunction(name)
@@ -209,6 +216,35 @@ extension ChainConversion {
             }
         }
         return Converted(lines: lines, token: nil)
+    }
+
+    /// This conversion for the steps before a tail or a split, whose promise is `steps`: their lines apart (`stripsTail`).
+    func forSteps(of steps: PromiseType) -> ChainConversion {
+        var inner = self
+        inner.stripsTail = true
+        inner.functionPromise = steps
+        inner.promiseType = steps.spelled
+        inner.typedError = steps.hasUntypedError || steps.hasNoError ? "" : steps.error
+        inner.noError = steps.hasNoError
+        inner.returnsVoid = ["Void", "()", "Swift.Void"].contains(steps.value)
+        return inner
+    }
+
+    /// The steps' lines as the async local function `name` (awaited for their value).
+    static func localFunction(_ name: String, of steps: PromiseType, chainLines: [String]) -> [String] {
+        let isVoid = ["Void", "()", "Swift.Void"].contains(steps.value)
+        return ["func \(name)() async throws\(isVoid ? "" : " -> \(steps.value)") {"] + chainLines.map(indented) + ["}"]
+    }
+
+    /// The steps' local function `name` awaited through the promise that starts it at once, with the `timeout` of the
+    /// chain, its value returned; a typed chain's errors mapped back as the generic `timeout` made them.
+    static func timeoutLines(awaiting name: String, arguments: String, steps: PromiseType) -> [String] {
+        let awaited = "try await StdPromise(on: .immediate) { try await \(name)() }.timeout(\(arguments)).value"
+        let returned = ["Void", "()", "Swift.Void"].contains(steps.value) ? awaited : "return " + awaited
+        if steps.hasUntypedError { return [returned] }
+        let timeoutError = "PromiseTimeoutError<\(steps.error)>"
+        return ["do {", indented(returned), "} catch is PromiseTimeoutError<Swift.Error> {", indented("throw \(timeoutError).timedOut"),
+                "} catch let error as \(steps.error) {", indented("throw \(timeoutError).rejected(error)"), "}"]
     }
 
     /// `text` indented by one level, each of its lines.

@@ -47,6 +47,10 @@ struct ChainConversion {
     /// Whether the chain's `Tail` (a final `timeout`, `recover { _ in }`) is left to the caller
     /// (`convertedWithTail`): the steps are converted, their lines apart from the preamble's.
     var stripsTail = false
+    /// Converting the steps after a split point (ChainConversion+Split.swift): how many, and what stands for the chain before them.
+    var split: Split? = nil
+    /// Names the twin declares outside the chain's lines (a split's local function): no `let` of the chain takes them.
+    var reservedNames: Set<String> = []
     /// Whether a wrapper starts the twin at once (`Promise(on: .immediate)`): the code 1.x ran in
     /// callbacks then comes after one real suspension (ChainConversion+Order.swift).
     var keepsCallbackOrder = false
@@ -78,8 +82,9 @@ struct ChainConversion {
         "tryRecover": "recover", "tryMapError": "mapError", "tryFlatMapError": "flatMapError",
     ]
     static let unconvertible: [String: String] = [
-        "timeout": "`timeout` with steps after it (no structured equivalent that cancels the same way: on the chain's base it stays on "
-            + "that promise, awaited, and a final one on the steps before it)",
+        // On the chain's base it stays on that promise, awaited; after steps, the chain is split there (ChainConversion+Split.swift).
+        "timeout": "`timeout` after steps, in a chain not split there (a limit of the tool: one `timeout` per chain, only steps after it, "
+            + "not in a `TokenPromise` function)",
         "delay": "`delay` after a step (`Task.sleep` after the await would not pass errors and cancellation on late: on the chain's "
             + "base it stays on that promise, awaited)",
         "propagatingCancellation": "`propagatingCancellation`",
@@ -189,7 +194,7 @@ struct ChainConversion {
             chained = inner
         }
         if stripsTail, let (_, inner) = Self.tail(of: chained) { chained = inner }
-        let (base, parsedSteps, propagation) = try chainWithPropagation(chained)
+        let (base, parsedSteps, propagation) = try chainWithPropagation(chained, limit: split?.steps)
         if tokenPromise, token == nil { throw Left("returns a `TokenPromise` that is not made by a final `.withToken(token)`") }
         var steps = parsedSteps
         // The compiler's types, read from the original text (the steps are the same, in order).
@@ -203,7 +208,8 @@ struct ChainConversion {
                 originalChained = inner
             }
             if stripsTail, let (_, inner) = Self.tail(of: originalChained) { originalChained = inner }
-            if let (originalBase, originalSteps) = try? chain(originalChained, allowingCaptures: true), originalSteps.count == steps.count {
+            if let (originalBase, originalSteps) = try? chain(originalChained, allowingCaptures: true, limit: split?.steps),
+               originalSteps.count == steps.count {
                 baseSpelled = originalBase.as(FunctionCallExprSyntax.self).flatMap(typeOfCall)
                 initializerSpelled = Self.initializer(underOperatorOf: originalBase).flatMap(typeOfCall)
                 var baseType = originalBase.as(FunctionCallExprSyntax.self).flatMap(typeOfCall).flatMap(Self.promiseType(spelled:))
@@ -235,7 +241,7 @@ struct ChainConversion {
         if let name = base.as(DeclReferenceExprSyntax.self)?.baseName.text, let type = locals.types[name], !steps.isEmpty, steps[0].baseType == nil {
             steps[0].baseType = type
         }
-        var writer = Writer(conversion: self, taken: Self.identifiers(in: body))
+        var writer = Writer(conversion: self, taken: Self.identifiers(in: body).union(reservedNames))
         writer.declared = preamble.declared
         // Each token's validity, taken where the chain registered its callbacks (after the
         // statements before it, during the call: the wrapper starts the twin at once) and checked
@@ -256,7 +262,11 @@ struct ChainConversion {
         }
         // `StdPromise(on: .utility) { resolver in … }` took its value type from the function's return: in the twin,
         // nothing gives it, so it is spelled (the compiler's type of the original call).
-        if let call = base.as(FunctionCallExprSyntax.self), let name = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
+        if let split {
+            // After a split: what stands for the chain before it (ChainConversion+Split.swift).
+            writer.pending = split.base
+            if !steps.isEmpty, steps[0].baseType == nil { steps[0].baseType = split.type }
+        } else if let call = base.as(FunctionCallExprSyntax.self), let name = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
            name.hasSuffix("Promise"), Self.promiseArgument(of: call, label: "fulfilled") == nil, let baseSpelled,
            Self.consuming(locals.consumable, in: base).trimmedDescription == base.trimmedDescription {
             let text = Self.dedented(base.trimmedDescription, by: Self.lineIndentation(of: base))
@@ -269,6 +279,9 @@ struct ChainConversion {
         let executingNowFlag = readsExecutingNow ? try writer.executingNowFlag(of: steps) : nil
         if yieldPoint == 0, let awaited = writer.pendingPromise {
             writer.conversion.yieldsAfterAwaitOf = (awaited.id, steps[0].baseType?.hasNoError ?? noError)
+        } else if yieldPoint == 0, split != nil, case .expression(let awaited) = writer.pending {
+            // A split's local function, awaited directly: the same suspension after it.
+            writer.pending = .expression("try await Task.yieldingAfter { \(awaited) }")
         }
         if let propagation {
             // `propagatingCancellation`'s handler runs when the Task is cancelled while it awaits the base.
@@ -301,6 +314,8 @@ struct ChainConversion {
                     let type = steps[index - 1].name == "map" ? "Promise<\(declared.trimmedDescription), Swift.Error>" : declared.trimmedDescription
                     steps[index].baseType = Self.promiseType(spelled: type)
                 }
+                // `onCancel` keeps its promise's type: the compiler's type of the call, or, the chain's last step, the function's.
+                if steps[index].baseType == nil { steps[index].baseType = steps[index].type ?? (steps[index].isLast ? functionPromise : nil) }
                 try writer.cancelHandler(steps[index])
                 index += 1
                 continue
@@ -323,9 +338,15 @@ struct ChainConversion {
         // early `return Promise(rejected: e)`, now `throw e`, never reached the chain's handler)
         // and before the `defer` of an `always` (which an early return never reached either).
         // `lock.lock()` … `lock.unlock()` (unavailable in async code) as `lock.withLock { … }`.
-        if stripsTail {
+        if stripsTail || split != nil {
+            // A value a capture list binds (`[x = f()]`) would be bound twice, in the local function and after it.
+            if split != nil, !boundCaptures.isEmpty {
+                throw Left("a capture list that binds a value (`\(boundCaptures[0])`), in a chain split at a `timeout` or a `mapResult`")
+            }
             let chainLines = try Self.withLocks(validityLines + boundCaptures + writer.hoisted + writer.lines)
-            return Converted(lines: try Self.withLocks(preamble.lines), token: token, chainLines: chainLines)
+            var converted = Converted(lines: try Self.withLocks(preamble.lines), token: token, chainLines: chainLines)
+            if split != nil { converted.resolvedOn = writer.resolvedOn(last: parsedSteps.last) }
+            return converted
         }
         var converted = Converted(
             lines: try Self.withLocks(preamble.lines + validityLines + boundCaptures + writer.hoisted + writer.lines), token: token
@@ -351,17 +372,20 @@ struct ChainConversion {
     }
 
     /// `base.a { }.b { }` as the base and the steps in order.
-    private func chain(_ expression: ExprSyntax, allowingCaptures: Bool = false) throws -> (ExprSyntax, [Step]) {
-        let (base, steps, _) = try chainWithPropagation(expression, allowingCaptures: allowingCaptures)
+    private func chain(_ expression: ExprSyntax, allowingCaptures: Bool = false, limit: Int? = nil) throws -> (ExprSyntax, [Step]) {
+        let (base, steps, _) = try chainWithPropagation(expression, allowingCaptures: allowingCaptures, limit: limit)
         return (base, steps)
     }
 
-    /// `chain`, and the handler of a `propagatingCancellation` on the base.
-    private func chainWithPropagation(_ expression: ExprSyntax, allowingCaptures: Bool = false) throws -> (ExprSyntax, [Step], Propagation?) {
+    /// `chain`, and the handler of a `propagatingCancellation` on the base. With a `limit`, the last `limit` operators are the
+    /// steps and what they are called on the base (the steps after a split).
+    private func chainWithPropagation(_ expression: ExprSyntax, allowingCaptures: Bool = false,
+                                      limit: Int? = nil) throws -> (ExprSyntax, [Step], Propagation?) {
         var steps: [Step] = []
         var current = expression
         var propagation: Propagation?
-        while let call = current.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+        var parsed = 0
+        while parsed != limit, let call = current.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
               let base = member.base {
             var name = member.declName.baseName.text
             // `f().ignoringCancel()`, `f().timeout(on: c, delay: d)`, `f().delay(on: c, d)` on the chain's base: that
@@ -428,6 +452,7 @@ struct ChainConversion {
             // `mapError { $0 as Swift.Error }` does nothing in an untyped async function.
             if !Self.isErasure(step) { steps.insert(step, at: 0) }
             current = base
+            parsed += 1
         }
         return (current, steps, propagation)
     }
@@ -1047,8 +1072,9 @@ struct Writer {
     /// The error handlers and `always` at the end of the chain, then the `return`.
     mutating func finish(tail: [ChainConversion.Step]) throws {
         if let step = tail.first(where: ChainConversion.isResultStep), let first = tail.first {
-            throw Left("`\(step.name)` with steps after it, after `\(first.name)` (not converted yet, a limit of the tool: without steps after "
-                + "it, or after value steps, it is)")
+            // Where the chain can be split there, the steps before it become a local function (ChainConversion+Split.swift).
+            throw Left("`\(step.name)` with steps after it, after `\(first.name)` (a limit of the tool where the chain is not split there: "
+                + "in a `TokenPromise` function, or one whose promise type is not known)")
         }
         if let last = tail.last, ChainConversion.resultOperators.contains(last.name) {
             // After an error handler, `always` or `tap`: the steps are a local function (ChainConversion+ResultTail.swift).
@@ -1334,10 +1360,12 @@ struct Writer {
     /// `let` in a do/catch, whose catch is the handler. Needs the base's value type (the
     /// compiler's); without it the handler stays on the base's promise, awaited with it.
     mutating func leadingHandler(_ handler: ChainConversion.Step, next: ChainConversion.Step?) throws {
-        guard case .promise(let base) = pending else { throw Left("`\(handler.name)` in the middle of the chain") }
+        // The base: a promise, or after a split the local function that stands for the chain before it (ChainConversion+Split.swift).
+        let base = pendingPromise
+        guard base != nil || conversion.split != nil else { throw Left("`\(handler.name)` in the middle of the chain") }
         guard let valueType = handler.baseType?.value, let call = handler.call else {
             // `get(x).mapError(on: .immediate) { … }`, awaited as one promise.
-            guard let call = handler.call else { throw Left("`\(handler.name)` in the middle of the chain") }
+            guard let call = handler.call, base != nil else { throw Left("`\(handler.name)` in the middle of the chain") }
             // On `.nowOr` the base is in a `let` already: the call would evaluate it again.
             if nowOrBase != nil { throw Left("`\(handler.name)` on `.nowOr` before value steps, on a promise whose value type is not known") }
             pending = .promise(ChainConversion.consuming(consumable, in: ExprSyntax(call)))
@@ -1346,9 +1374,10 @@ struct Writer {
         _ = call
         // The next closure's parameter names the value, if it can.
         var name = freshName(for: base)
+        let inBase = base.map(ChainConversion.identifiers(in:)) ?? []
         if let next, let (names, _) = ChainConversion.parameters(of: next.closure), names.count == 1, names[0] != "_",
-           !taken.subtracting(ChainConversion.identifiers(in: next.closure)).contains(names[0]) || !ChainConversion.identifiers(in: base).contains(names[0]),
-           !declared.contains(names[0]), !ChainConversion.identifiers(in: base).contains(names[0]) {
+           !taken.subtracting(ChainConversion.identifiers(in: next.closure)).contains(names[0]) || !inBase.contains(names[0]),
+           !declared.contains(names[0]), !inBase.contains(names[0]) {
             name = names[0]
         }
         let (clause, handling) = try handlerLines(handler, assigning: name)
@@ -1484,9 +1513,11 @@ extension ChainConversion {
     /// The first expression the twin's statements `lines` await or `try` whose errors are not known:
     /// anything but a call `hasTwin` accepts, a promise's `.value`, or `withTaskExecutorPreference`
     /// or `withTaskCancellationHandler` (whose operation closure is looked into); nil when there is none. (Awaits in other closures do not
-    /// throw from the twin.)
+    /// throw from the twin.) A local function the lines declare (a tail's or a split's steps) is known: its own awaits are looked into.
     static func awaitOfUnknownErrors(in lines: [String], hasTwin: @escaping (FunctionCallExprSyntax) -> Bool) -> String? {
         let tree = Parser.parse(source: "func twin() async throws {\n" + lines.joined(separator: "\n") + "\n}")
+        let twin = tree.statements.first?.item.as(FunctionDeclSyntax.self)
+        let local = Set(twin?.body?.statements.compactMap { $0.item.as(FunctionDeclSyntax.self)?.name.text } ?? [])
         func unknown(in node: Syntax) -> String? {
             if node.is(ClosureExprSyntax.self) { return nil }
             if let tried = node.as(TryExprSyntax.self), tried.questionOrExclamationMark == nil, !tried.expression.is(AwaitExprSyntax.self) {
@@ -1516,6 +1547,8 @@ extension ChainConversion {
                         expression = member.base
                     } else if let call = current.as(FunctionCallExprSyntax.self) {
                         if hasTwin(call) { return nil }
+                        if call.arguments.isEmpty, let name = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
+                           local.contains(name) { return nil }
                         expression = call.calledExpression
                     } else {
                         expression = nil
