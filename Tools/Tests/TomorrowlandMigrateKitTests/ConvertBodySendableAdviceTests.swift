@@ -91,6 +91,23 @@ struct ConvertBodySendableAdviceTests {
             private func run(_ body: @escaping () -> Void) { body() }
         }
 
+        /// A queue a factory made, and a promise step on it.
+        final class Shelf {
+            private let shelfQueue = Factory.makeQueue("shelf")
+            private var levels: [String: Int] = [:]
+
+            func level(of drug: String) -> Promise<Int, Error> {
+                Promise(fulfilled: 1).map(on: .queue(shelfQueue)) { level in
+                    self.levels[drug] = level
+                    return level
+                }
+            }
+
+            func known(_ drug: String) -> Int? {
+                shelfQueue.sync { levels[drug] }
+            }
+        }
+
         /// Only `let`s.
         final class Constants {
             let base: Int
@@ -162,8 +179,8 @@ struct ConvertBodySendableAdviceTests {
         #expect(adviceIndices.first.map { notes[$0].message.hasPrefix("2 chains") } == true, "\(messages)")
         // After every chain left, before the tally.
         #expect(adviceIndices.allSatisfy { index in !notes[(index + 1)...].contains { $0.message.contains(": left as a chain: ") } }, "\(messages)")
-        #expect(messages.last == "convert-body: 0 of 9 chain bodies converted, 9 left (reasons above); "
-            + "9 wait on a type being Sendable (what to do: the notes before this one)", "\(messages)")
+        #expect(messages.last == "convert-body: 0 of 10 chain bodies converted, 10 left (reasons above); "
+            + "10 wait on a type being Sendable (what to do: the notes before this one)", "\(messages)")
     }
 
     @Test("`var`s only used under the type's lock: `@unchecked Sendable` with the comment, and what it holds that is not Sendable")
@@ -189,6 +206,9 @@ struct ConvertBodySendableAdviceTests {
         #expect(message.contains("its `var` `later` (Services.swift:\(Self.line(of: "run { self.later += 1 }"))) is not guarded by `queue`: "
             + "guard it (every use under `queue`, or in a `Mutex`)"), "\(message)")
         #expect(!message.contains("`items`"), "\(message)")
+        // A queue whatever its declared type, used by `sync` and by a promise step on it.
+        let shelf = try #require(Self.advice(about: "Shelf", in: Self.notes())).message
+        #expect(shelf.contains("its `var` (`levels`) is used only under `shelfQueue`: declare it `@unchecked Sendable`"), "\(shelf)")
     }
 
     @Test("only `let`s: checked `Sendable`; a `var` and no lock: a `Mutex` or isolation; a value type: `Sendable`")

@@ -103,6 +103,24 @@ struct SendableShape {
     /// The calls of a lock or queue whose closure runs with it held (or on it).
     static let guardingCalls: Set<String> = ["withLock", "withLockUnchecked", "sync", "async", "asyncAndWait", "withCriticalRegion"]
 
+    /// The names `x` of the calls `x.lock()` and `x.withLock { … }`, `x.sync { … }` (`guardingCalls`) in `blocks`.
+    static func lockReceivers(in blocks: [MemberBlockSyntax]) -> Set<String> {
+        final class Finder: SyntaxVisitor {
+            var names: Set<String> = []
+            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+                if let member = node.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
+                   SendableShape.guardingCalls.contains(member.declName.baseName.text)
+                    || (member.declName.baseName.text == "lock" && node.arguments.isEmpty && node.trailingClosure == nil) {
+                    names.insert(SendableShape.lockName(base))
+                }
+                return .visitChildren
+            }
+        }
+        let finder = Finder(viewMode: .sourceAccurate)
+        for block in blocks { finder.walk(block) }
+        return finder.names
+    }
+
     /// A stored instance property.
     struct Stored {
         let name: String
@@ -135,7 +153,10 @@ struct SendableShape {
             return
         }
         let stored = blocks.flatMap { Self.storedProperties(in: $0.block) }
-        let locks = stored.filter { !$0.isVar && !Set($0.typeNames).isDisjoint(with: Self.lockTypes) }.map(\.name)
+        // A lock or queue: a `let` of such a type, or one the type locks or runs closures on (a queue a factory made).
+        let usedAsLocks = Self.lockReceivers(in: blocks.map(\.block))
+        let locks = stored.filter { !$0.isVar && (!Set($0.typeNames).isDisjoint(with: Self.lockTypes) || usedAsLocks.contains($0.name)) }
+            .map(\.name)
         let isolate = "or isolate it (an actor, or `@MainActor`)"
         // What it holds that is not known to be Sendable: those types must be thread-safe too.
         let held = stored.filter { !$0.isVar }.compactMap { property -> String? in
@@ -247,7 +268,8 @@ struct SendableShape {
 
     /// The lock of `locks` held at `node`: an earlier `lock.lock()` in an enclosing statement list
     /// with no `lock.unlock()` after it (a `defer` aside), or a closure of `lock.withLock`,
-    /// `queue.sync`, `queue.async`. Nil when none, or the use is in another closure (it may run later).
+    /// `queue.sync`, `queue.async`, or of a call `on: .queue(queue)` (a promise step on that queue).
+    /// Nil when none, or the use is in another closure (it may run later, anywhere).
     static func heldLock(at node: Syntax, locks: Set<String>) -> String? {
         var current = node
         while let parent = current.parent {
@@ -261,10 +283,20 @@ struct SendableShape {
             if let closure = current.as(ClosureExprSyntax.self) {
                 var call = parent.as(FunctionCallExprSyntax.self)
                 if call == nil, parent.is(LabeledExprSyntax.self) { call = parent.parent?.parent?.as(FunctionCallExprSyntax.self) }
-                guard let call, call.trailingClosure?.id == closure.id || call.arguments.contains(where: { $0.expression.id == closure.id }),
-                      let member = call.calledExpression.as(MemberAccessExprSyntax.self), guardingCalls.contains(member.declName.baseName.text),
-                      let base = member.base.map(lockName), locks.contains(base) else { return nil }
-                return base
+                guard let call, call.trailingClosure?.id == closure.id || call.arguments.contains(where: { $0.expression.id == closure.id }) else {
+                    return nil
+                }
+                if let member = call.calledExpression.as(MemberAccessExprSyntax.self), guardingCalls.contains(member.declName.baseName.text),
+                   let base = member.base.map(lockName), locks.contains(base) {
+                    return base
+                }
+                // `.map(on: .queue(queue)) { … }`: 1.x runs the closure on that queue (not `.nowOr(.queue(queue))`: at once, in the caller).
+                guard let context = call.arguments.first(where: { $0.label?.text == "on" })?.expression.as(FunctionCallExprSyntax.self),
+                      let queue = context.calledExpression.as(MemberAccessExprSyntax.self), queue.declName.baseName.text == "queue",
+                      queue.base == nil || queue.base?.trimmedDescription == "PromiseContext",
+                      let argument = context.arguments.first?.expression, context.arguments.count == 1,
+                      locks.contains(lockName(argument)) else { return nil }
+                return lockName(argument)
             }
             if current.is(FunctionDeclSyntax.self) || current.is(AccessorDeclSyntax.self) { return nil }
             current = parent
