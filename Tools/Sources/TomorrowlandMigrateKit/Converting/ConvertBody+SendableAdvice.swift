@@ -19,6 +19,8 @@ extension ConvertBody {
         let line: Int
         /// What follows the signature: the name of the closure parameter it waits on.
         var shown = ""
+        /// Its chain's closures hold `self` only weakly (`[weak self]`, `[unowned self]`).
+        var weakSelf = false
     }
 
     /// One note per type that the chains of `left` left for a non-`Sendable` capture wait on
@@ -39,6 +41,7 @@ extension ConvertBody {
             // The groups it waits on, each with what to show after its signature (a closure parameter's name).
             var keys: [(key: String, shown: String)] = []
             if !project.selfIsSendable(in: site), let container = site.container { keys.append((Project.unqualified(container), "")) }
+            let weakSelf = holdsSelfOnlyWeakly(site, project: project)
             for parameter in project.nonSendableParameters(of: site) {
                 let type = parameter.type.trimmedDescription
                 if type.contains("->") {
@@ -52,11 +55,30 @@ extension ConvertBody {
             }
             for (key, shown) in keys where waits[key]?.contains(where: { $0.path == site.file.path && $0.line == site.line }) != true {
                 if waits[key] == nil { order.append(key) }
-                waits[key, default: []].append(WaitingChain(signature: site.signature, path: site.file.path, line: site.line, shown: shown))
+                waits[key, default: []].append(WaitingChain(
+                    signature: site.signature, path: site.file.path, line: site.line, shown: shown, weakSelf: weakSelf && shown.isEmpty
+                ))
             }
         }
         let sorted = order.enumerated().sorted { (waits[$0.element]!.count, -$0.offset) > (waits[$1.element]!.count, -$1.offset) }.map(\.element)
         return sorted.compactMap { key in advice(for: key, chains: waits[key]!, in: set, project: project) }
+    }
+
+    /// Whether the closures `site`'s chain passes to promise operators capture `self` only as
+    /// `[weak self]` or `[unowned self]`: once `self` is Sendable its wrapper's Task holds it until
+    /// the twin returns, where the chain let it go while its request was in flight.
+    static func holdsSelfOnlyWeakly(_ site: FunctionSite, project: Project) -> Bool {
+        guard let chain = site.decl.body?.statements.last else { return false }
+        let closures = operatorClosures(in: chain, path: site.file.path, project: project)
+        let members = site.container.map { instanceMembers(of: $0, in: project.set) } ?? []
+        let local = declaredNames(in: site.decl)
+        let weakly = closures.contains { closure in
+            (closure.signature?.capture?.items ?? []).contains { item in
+                let words = item.trimmedDescription.split(whereSeparator: { $0 == " " || $0 == "=" }).map(String.init)
+                return words.last == "self" && words.contains { $0 == "weak" || $0.hasPrefix("unowned") }
+            }
+        }
+        return weakly && !closures.contains { captures($0, "self", members: members, local: local) }
     }
 
     /// The key of the group of closure parameters not marked `@Sendable`.
@@ -82,7 +104,12 @@ extension ConvertBody {
             )
         }
         guard let type = SendableShape(of: key, in: set, project: project) else { return nil }
-        return MigrationNote(path: type.path, line: type.line, message: "\(count) on `\(key)` being Sendable (\(list)): \(type.fix)" + again)
+        // A chain whose closures held `self` weakly: its wrapper will hold it (a test that drops the object sees it).
+        let weak = chains.filter(\.weakSelf).map { "`\($0.signature)`" }
+        let lifetime = weak.isEmpty ? "" : "; \(weak.joined(separator: ", ")) \(weak.count == 1 ? "holds" : "hold") `self` only weakly: "
+            + "once it is Sendable, \(weak.count == 1 ? "its wrapper keeps" : "their wrappers keep") it alive until the work is done, "
+            + "where the chain let it go"
+        return MigrationNote(path: type.path, line: type.line, message: "\(count) on `\(key)` being Sendable (\(list)): \(type.fix)\(lifetime)" + again)
     }
 }
 
@@ -203,7 +230,8 @@ struct SendableShape {
             fix = "\(its) \(unguarded.joined(separator: ", ")) \(one ? "has" : "have") no lock: hold \(them) in a `Mutex` "
                 + "(or guard \(them) with a lock) and declare it Sendable, \(isolate)\(holds)"
         } else {
-            fix = "\(its) \(unguarded.joined(separator: ", ")) \(are) not guarded by \(lockNames): guard \(them) (every use under \(lockNames), "
+            fix = "\(its) \(unguarded.joined(separator: ", ")) \(are) used outside \(lockNames) (as far as the tool sees): "
+                + "guard \(them) (every use under \(lockNames), "
                 + "or in a `Mutex`) before declaring it `@unchecked Sendable` with a comment saying so, \(isolate)\(holds)"
         }
     }
