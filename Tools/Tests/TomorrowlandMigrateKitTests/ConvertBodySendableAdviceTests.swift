@@ -91,6 +91,10 @@ struct ConvertBodySendableAdviceTests {
             private func run(_ body: @escaping () -> Void) { body() }
         }
 
+        final class Factory {
+            static func makeQueue(_ label: String) -> DispatchQueue { DispatchQueue(label: label) }
+        }
+
         /// A queue a factory made, and a promise step on it.
         final class Shelf {
             private let shelfQueue = Factory.makeQueue("shelf")
@@ -213,6 +217,8 @@ struct ConvertBodySendableAdviceTests {
         // A queue whatever its declared type, used by `sync` and by a promise step on it.
         let shelf = try #require(Self.advice(about: "Shelf", in: Self.notes())).message
         #expect(shelf.contains("its `var` (`levels`) is used only under `shelfQueue`: declare it `@unchecked Sendable`"), "\(shelf)")
+        // What `Factory.makeQueue` returns is not written: not taken for a `Factory` it holds.
+        #expect(!shelf.contains("it holds"), "\(shelf)")
     }
 
     @Test("only `let`s: checked `Sendable`; a `var` and no lock: a `Mutex` or isolation; a value type: `Sendable`")

@@ -251,7 +251,9 @@ struct SendableShape {
                           list.allSatisfy({ ["willSet", "didSet"].contains($0.accessorSpecifier.text) }) else { return nil }
                 }
                 var typeNames = binding.typeAnnotation.map { identifiers(in: $0.type.trimmedDescription) } ?? []
-                if typeNames.isEmpty, let call = binding.initializer?.value.as(FunctionCallExprSyntax.self) {
+                // `NSLock()`, `Guarded<[String]>([])`: the type initialized (not a factory's `Queues.make()`, whose type is not written).
+                if typeNames.isEmpty, let call = binding.initializer?.value.as(FunctionCallExprSyntax.self),
+                   call.calledExpression.is(DeclReferenceExprSyntax.self) || call.calledExpression.is(GenericSpecializationExprSyntax.self) {
                     typeNames = identifiers(in: call.calledExpression.trimmedDescription)
                 }
                 return Stored(name: name, isVar: variable.bindingSpecifier.text == "var", isPrivate: isPrivate, typeNames: typeNames)
