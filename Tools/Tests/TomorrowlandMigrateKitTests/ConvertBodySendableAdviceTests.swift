@@ -129,6 +129,18 @@ struct ConvertBodySendableAdviceTests {
             }
         }
 
+        /// Five `var`s its owner sets.
+        final class Screen {
+            var title = ""
+            var subtitle = ""
+            var count = 0
+            var isLoading = false
+            var error: String?
+            func reload() -> Promise<Int, Error> {
+                Promise(fulfilled: 1).map(on: .utility) { $0 + 1 }
+            }
+        }
+
         struct Counter {
             var start = 0
             func value() -> Promise<Int, Error> {
@@ -183,8 +195,8 @@ struct ConvertBodySendableAdviceTests {
         #expect(adviceIndices.first.map { notes[$0].message.hasPrefix("2 chains") } == true, "\(messages)")
         // After every chain left, before the tally.
         #expect(adviceIndices.allSatisfy { index in !notes[(index + 1)...].contains { $0.message.contains(": left as a chain: ") } }, "\(messages)")
-        #expect(messages.last == "convert-body: 0 of 10 chain bodies converted, 10 left (reasons above); "
-            + "10 wait on a type being Sendable (what to do: the notes before this one)", "\(messages)")
+        #expect(messages.last == "convert-body: 0 of 11 chain bodies converted, 11 left (reasons above); "
+            + "11 wait on a type being Sendable (what to do: the notes before this one)", "\(messages)")
     }
 
     @Test("`var`s only used under the type's lock: `@unchecked Sendable` with the comment, and what it holds that is not Sendable")
@@ -201,7 +213,7 @@ struct ConvertBodySendableAdviceTests {
     @Test("`var`s used outside the lock, or from outside the type: the lock is needed first, and they are named")
     func unguarded() throws {
         let message = try #require(Self.advice(about: "Unguarded", in: Self.notes())).message
-        #expect(message.contains("its `var`s `limit` (not private: used from outside), `asked` (not private: used from outside), "
+        #expect(message.contains("its `var`s `limit`, `asked` (not private: used from outside), "
             + "`seen` (Services.swift:\(Self.line(of: "return early + seen"))) are used outside `lock` (as far as the tool sees): "
             + "guard them (every use under `lock`, or in a `Mutex`) before declaring it `@unchecked Sendable` with a comment saying so"), "\(message)")
         #expect(!message.contains("declare it `@unchecked Sendable`, with a comment"), "\(message)")
@@ -229,6 +241,10 @@ struct ConvertBodySendableAdviceTests {
         let noLock = try #require(Self.advice(about: "NoLock", in: notes)).message
         #expect(noLock.contains("its `var` `count` (not private: used from outside) has no lock: hold it in a `Mutex`"), "\(noLock)")
         #expect(!noLock.contains("@unchecked"), "\(noLock)")
+        // Many: the first four named.
+        let screen = try #require(Self.advice(about: "Screen", in: notes)).message
+        #expect(screen.contains("its `var`s `title`, `subtitle`, `count`, `isLoading` and 1 more (not private: used from outside) have no lock"),
+                "\(screen)")
         let counter = try #require(Self.advice(about: "Counter", in: notes)).message
         #expect(counter.contains("a value type: declare it `Sendable`"), "\(counter)")
         let closure = try #require(notes.first { $0.message.contains("on closure parameters not marked `@Sendable`") }).message

@@ -208,10 +208,11 @@ struct SendableShape {
             return
         }
         var guardedBy: Set<String> = []
+        var exposed: [String] = []
         var unguarded: [String] = []
         for property in vars {
             if !property.isPrivate {
-                unguarded.append("`\(property.name)` (not private: used from outside)")
+                exposed.append("`\(property.name)`")
                 continue
             }
             switch Self.uses(of: property.name, in: blocks, locks: Set(locks)) {
@@ -219,9 +220,15 @@ struct SendableShape {
             case .unguarded(let file, let line): unguarded.append("`\(property.name)` (\(file):\(line))")
             }
         }
+        let count = exposed.count + unguarded.count
+        // The ones not private in one group, the first four named.
+        if !exposed.isEmpty {
+            let named = exposed.prefix(4).joined(separator: ", ") + (exposed.count > 4 ? " and \(exposed.count - 4) more" : "")
+            unguarded.insert(named + " (not private: used from outside)", at: 0)
+        }
         let lockNames = (guardedBy.isEmpty ? locks : guardedBy.sorted()).map { "`\($0)`" }.joined(separator: " or ")
         // "its `var` `x` is", "its `var`s `x`, `y` are".
-        let one = unguarded.isEmpty ? vars.count == 1 : unguarded.count == 1
+        let one = count == 0 ? vars.count == 1 : count == 1
         let (its, are, them) = one ? ("its `var`", "is", "it") : ("its `var`s", "are", "them")
         if unguarded.isEmpty {
             fix = "\(its) (\(vars.map { "`\($0.name)`" }.joined(separator: ", "))) \(are) used only under \(lockNames): "
