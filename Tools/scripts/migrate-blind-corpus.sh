@@ -5,7 +5,9 @@
 #
 #   0. as written
 #   1. adopt Sources/ Tests/ --write (then the user's fix of a race the compiler names, where
-#      BlindCorpora/<name>-user-fixes.patch gives it)
+#      BlindCorpora/<name>-user-fixes.patch gives it; with --sendable-fixes, then the user's fix
+#      that convert-body's advice names, BlindCorpora/<name>-sendable-fixes.patch: the types its
+#      chains wait on made Sendable or isolated, what the corpus as written does not have)
 #   2. report Sources/ Tests/
 #   3. add-async-twins Sources/ Tests/ --write; then, when it says so, the TomorrowlandAsync
 #      product added to the targets it names, and (when it asks) add-async-twins again
@@ -23,6 +25,9 @@
 # the count of unique `file:line:col: error:` lines and the first ones. SwiftPM stops at the
 # first module that fails, so a count covers the modules compiled so far. Where it builds, the
 # tests run (`swift test --skip-build`) and their totals are printed.
+# --sendable-fixes (opt-in: the shares as written are the ones without it) measures the path
+# convert-body's advice names for its largest reason, a non-Sendable `self` or parameter (a
+# corpus without such a patch stops with an error).
 # --async-product-first adds the TomorrowlandAsync product to every target before step 3
 # instead of when the tool asks, to see the steps after it when the tool never gets to ask. The language mode is
 # switched the way the corpus's manifest allows: `swiftLanguageModes: [.vN]` (rewritten for
@@ -47,13 +52,14 @@
 # chooses Swift 5): for them the variable is set to 5 unless the environment sets it, so the tool
 # runs in the app's own mode, as for Ledger and Orders (`swiftLanguageModes: [.v5]`).
 #
-#   Tools/scripts/migrate-blind-corpus.sh HomeHub [--keep] [--async-product-first] [--lean]
-#   Tools/scripts/migrate-blind-corpus.sh Ledger [--keep] [--async-product-first] [--lean]
-#   Tools/scripts/migrate-blind-corpus.sh Orders [--keep] [--async-product-first] [--lean]
-#   Tools/scripts/migrate-blind-corpus.sh Relay [--keep] [--async-product-first] [--lean]
-#   Tools/scripts/migrate-blind-corpus.sh Pharmacy [--keep] [--async-product-first] [--lean]
-#   Tools/scripts/migrate-blind-corpus.sh Fleet [--keep] [--async-product-first] [--lean]
-#   Tools/scripts/migrate-blind-corpus.sh Kitchen [--keep] [--async-product-first] [--lean]
+#   Tools/scripts/migrate-blind-corpus.sh HomeHub [--keep] [--async-product-first] [--lean] [--sendable-fixes]
+#   Tools/scripts/migrate-blind-corpus.sh Ledger [--keep] [--async-product-first] [--lean] [--sendable-fixes]
+#   Tools/scripts/migrate-blind-corpus.sh Orders [--keep] [--async-product-first] [--lean] [--sendable-fixes]
+#   Tools/scripts/migrate-blind-corpus.sh Clinic [--keep] [--async-product-first] [--lean] [--sendable-fixes]
+#   Tools/scripts/migrate-blind-corpus.sh Relay [--keep] [--async-product-first] [--lean] [--sendable-fixes]
+#   Tools/scripts/migrate-blind-corpus.sh Pharmacy [--keep] [--async-product-first] [--lean] [--sendable-fixes]
+#   Tools/scripts/migrate-blind-corpus.sh Fleet [--keep] [--async-product-first] [--lean] [--sendable-fixes]
+#   Tools/scripts/migrate-blind-corpus.sh Kitchen [--keep] [--async-product-first] [--lean] [--sendable-fixes]
 # (Kitchen is a Swift 5 mode package whose `KITCHEN_SWIFT_MODE=6` tries Swift 6 mode: a variable
 # compared with "6" selects Swift 6 mode when set, Swift 5 mode when unset.)
 set -uo pipefail
@@ -61,18 +67,24 @@ name="${1:-}"
 keep=0
 product_first=0
 lean=0
+sendable_fixes=0
 for option in "${@:2}"; do
     case "$option" in
     --keep) keep=1 ;;
     --async-product-first) product_first=1 ;;
     --lean) lean=1 ;;
+    --sendable-fixes) sendable_fixes=1 ;;
     *) echo "unknown option $option" >&2; exit 2 ;;
     esac
 done
 tools="$(cd "$(dirname "$0")/.." && pwd)"
 corpus="$tools/BlindCorpora/$name"
 if [ -z "$name" ] || [ ! -f "$corpus/Package.swift" ]; then
-    echo "usage: $0 <HomeHub|Ledger|Orders|Transit|Clinic|Relay|Pharmacy|Fleet|Kitchen> [--keep] [--async-product-first] [--lean]  (a folder of Tools/BlindCorpora)" >&2
+    echo "usage: $0 <HomeHub|Ledger|Orders|Transit|Clinic|Relay|Pharmacy|Fleet|Kitchen> [--keep] [--async-product-first] [--lean] [--sendable-fixes]  (a folder of Tools/BlindCorpora)" >&2
+    exit 2
+fi
+if [ "$sendable_fixes" = 1 ] && [ ! -f "$tools/BlindCorpora/$name-sendable-fixes.patch" ]; then
+    echo "--sendable-fixes: no BlindCorpora/$name-sendable-fixes.patch" >&2
     exit 2
 fi
 if [ "$lean" = 1 ]; then
@@ -255,12 +267,14 @@ run() {
     return 0
 }
 
+# convert-body's advice: a note per type that chains left wait on being Sendable (printed in full).
+advice=': [0-9]+ chains? left waits? on '
 # notes <step>: the notes that are not call sites pinned (`gets \`as …\``), shortened.
 notes() {
     local count
     count=$(grep -c '^note: ' "$logs/$1.err" || true)
     echo "   $count note(s); the first that are not pins (duplicates once):"
-    grep '^note: ' "$logs/$1.err" | grep -v 'gets `as' | grep -vE ': (convert-calls|convert-body|delete-twins): [0-9]' \
+    grep '^note: ' "$logs/$1.err" | grep -v 'gets `as' | grep -vE ': (convert-calls|convert-body|delete-twins): [0-9]' | grep -vE "$advice" \
         | sed "s|$work/||g" | cut -c1-220 | awk '!seen[$0]++' | head -25 | sed 's/^/      /'
     grep '^error: ' "$logs/$1.err" | sed 's/^/      /'
 }
@@ -277,6 +291,14 @@ notes 1-adopt
 if [ -f "$tools/BlindCorpora/$name-user-fixes.patch" ]; then
     patch -s -p1 < "$tools/BlindCorpora/$name-user-fixes.patch" || { echo "$name-user-fixes.patch does not apply" >&2; exit 1; }
     echo "   (the user's fix of the race the compiler names, from $name-user-fixes.patch)"
+fi
+# --sendable-fixes: the user's fix that convert-body's advice names (its largest reason to leave a
+# chain), from BlindCorpora/<name>-sendable-fixes.patch: each type its chains wait on made Sendable
+# where that is true of it (a lock it needed added, `@unchecked Sendable` with a comment where its
+# own lock guards every use) or isolated.
+if [ "$sendable_fixes" = 1 ]; then
+    patch -s -p1 < "$tools/BlindCorpora/$name-sendable-fixes.patch" || { echo "$name-sendable-fixes.patch does not apply" >&2; exit 1; }
+    echo "   (--sendable-fixes: the user's fix convert-body's advice names, from $name-sendable-fixes.patch)"
 fi
 after 1-adopt
 # Whether the code builds once adopted, per mode: what an end state that does not build is held
@@ -398,6 +420,10 @@ echo "== 7. convert-body ${scanned[*]} --include-public --write"
 run 7-convert-body convert-body "${scanned[@]}" --include-public --write
 grep -E 'convert-body: [0-9]+ of [0-9]+' "$logs/7-convert-body.err" | sed "s|$work/||; s/^/   /"
 notes 7-convert-body
+if grep -qE "$advice" "$logs/7-convert-body.err"; then
+    echo "   convert-body's advice (the types the chains left wait on):"
+    grep '^note: ' "$logs/7-convert-body.err" | grep -E "$advice" | sed "s|$work/||g" | sed 's/^/      /'
+fi
 after 7-convert-body
 
 echo "== 8. delete-twins ${scanned[*]} --include-public --write"

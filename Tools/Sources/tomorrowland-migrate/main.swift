@@ -207,7 +207,11 @@ extension TomorrowlandMigrate {
                 a wrapper (a public, open or package one only with --include-public). What the files \
                 import is built and each conversion is proved in a scratch copy (checked in the package's language \
                 mode; no other reference may change its target, and the wrapper must call the twin); a \
-                conversion the compiler objects to is left with its reason. With --test, the package's \
+                conversion the compiler objects to is left with its reason. The chains left for a non-Sendable \
+                `self` or parameter are grouped by the type they wait on, each with the fix that is true of \
+                that type as its declarations show (all `let`: Sendable; `var`s used only under its lock: \
+                `@unchecked Sendable`, with a comment; `var`s outside it: the lock they need first) or \
+                isolating it; then run convert-body again. With --test, the package's \
                 tests run on a copy with the conversions, and nothing is written if they fail. Without \
                 --write, prints a unified diff. Running it twice changes nothing.
                 """

@@ -984,7 +984,8 @@ struct ConvertBodyTests {
     func withoutWrapper() throws {
         let (result, notes, directory) = try Self.convertedService(swiftVersion: 6)
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(notes.last == "convert-body: 1 of 2 chain bodies converted, 1 left (reasons above)", "\(notes)")
+        #expect(notes.last == "convert-body: 1 of 2 chain bodies converted, 1 left (reasons above)"
+            + "; 1 waits on a type being Sendable (what to do: the notes before this one)", "\(notes)")
         #expect(notes.contains {
             $0.hasPrefix("tripled(): left as a chain: `Inbox` is not known to be Sendable")
                 && $0.contains("the promise version, which could go instead, is still called at ") && $0.contains("Inbox.swift:")
@@ -1008,14 +1009,16 @@ struct ConvertBodyTests {
         #expect(try again.oracle.facts(for: again.set.files.map(\.path)).errors.isEmpty)
         let second = ConvertBody.run(again.set, oracle: again.oracle)
         #expect(second.changes.isEmpty)
-        #expect(second.notes.last?.message == "convert-body: 0 of 1 chain bodies converted, 1 left (reasons above)", "\(second.notes.map(\.message))")
+        #expect(second.notes.last?.message == "convert-body: 0 of 1 chain bodies converted, 1 left (reasons above)"
+            + "; 1 waits on a type being Sendable (what to do: the notes before this one)", "\(second.notes.map(\.message))")
     }
 
     @Test("Swift 5 mode, the same service: no wrapper captures the non-Sendable self either, so the result builds in Swift 6 mode too")
     func nonSendableInSwift5Mode() throws {
         let (result, notes, directory) = try Self.convertedService(swiftVersion: 5)
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(notes.last == "convert-body: 1 of 2 chain bodies converted, 1 left (reasons above)", "\(notes)")
+        #expect(notes.last == "convert-body: 1 of 2 chain bodies converted, 1 left (reasons above)"
+            + "; 1 waits on a type being Sendable (what to do: the notes before this one)", "\(notes)")
         let text = try #require(result.changes.first?.updated)
         #expect(!text.contains("StdPromise(on: .immediate) { try await self."), "\(text)")
         #expect(!text.contains("func doubled() -> Promise<Int, Error>"))

@@ -52,7 +52,8 @@ public enum ConvertBody {
 
     /// Plans from the syntax alone (twins found by name and labels); writes nothing.
     public static func run(_ set: SourceSet) -> MigrationResult {
-        result(of: plan(set, project: Project(set)), in: set)
+        let project = Project(set)
+        return result(of: plan(set, project: project), in: set, project: project)
     }
 
     /// A wrapper never captures a `self` or parameter not known to be `Sendable`, in either
@@ -641,8 +642,9 @@ public enum ConvertBody {
         return [TextEdit(start: start, end: end, text: text)]
     }
 
-    /// The changes and notes of `plan`, with the tally as the last note.
-    static func result(of plan: Plan, in set: SourceSet, extraNotes: [MigrationNote] = []) -> MigrationResult {
+    /// The changes and notes of `plan`, with the tally as the last note; with `project`, before
+    /// it the advice for the chains left for a non-`Sendable` capture (ConvertBody+SendableAdvice.swift).
+    static func result(of plan: Plan, in set: SourceSet, extraNotes: [MigrationNote] = [], project: Project? = nil) -> MigrationResult {
         var result = MigrationResult(problems: set.problems)
         for file in set.files {
             let edits = plan.conversions.filter { $0.site.file.path == file.path }.flatMap(\.edits)
@@ -650,9 +652,13 @@ public enum ConvertBody {
             result.changes.append(FileChange(path: file.path, original: file.text, updated: TextEdit.apply(edits, to: file.text)))
         }
         result.notes = plan.left + extraNotes
+        let advice = project.map { sendableAdvice(for: plan.left, in: set, project: $0) } ?? []
+        result.notes += advice
+        let waiting = plan.left.filter { $0.message.contains(sendableReasonMarker) }.count
         result.notes.append(MigrationNote(
             path: set.files.first?.path ?? ".", line: 1,
             message: "convert-body: \(plan.conversions.count) of \(plan.chains) chain bodies converted, \(plan.left.count) left (reasons above)"
+                + (advice.isEmpty ? "" : "; \(waiting) \(waiting == 1 ? "waits" : "wait") on a type being Sendable (what to do: the notes before this one)")
         ))
         return result
     }
@@ -737,7 +743,7 @@ extension ConvertBody {
             plan.left.append(MigrationNote(path: change.path, line: change.line, message: "\(signature): left as a chain: \(reason)"))
         }
         plan.conversions.removeAll { !accepted.contains($0.summary) }
-        return result(of: plan, in: set, extraNotes: outcome.notes + plan.conversions.compactMap { plan.captured[$0.summary] })
+        return result(of: plan, in: set, extraNotes: outcome.notes + plan.conversions.compactMap { plan.captured[$0.summary] }, project: project)
     }
 }
 
