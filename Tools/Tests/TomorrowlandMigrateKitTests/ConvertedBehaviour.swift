@@ -1355,3 +1355,111 @@ nonisolated(nonsending) func chainedOrMinusOne(
     case .cancelled: throw CancellationError()
     }
 }
+
+/// Stock behind a lock, whose chains take it with `lock(); defer { unlock() }` in a closure
+/// (Kitchen's `InventoryStore`): in the twin, `withLock` holds it over the same statements.
+final class BehaviourStock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stock: [String: Int] = [:]
+
+    /// The level of `sku`, read under the lock (it would never return if a chain left it held).
+    func level(of sku: String) -> Int {
+        lock.withLock { stock[sku] ?? 0 }
+    }
+
+    /// Adds `amount` of `sku` after `delay`, on q, under the lock: the level after it.
+    func restock(_ sku: String, amount: Int, after delay: TimeInterval, observed: Observed) -> Promise<Int, NoError> {
+        StdPromise(on: .immediate) { try await self.restock(sku, amount: amount, after: delay, observed: observed) }
+            .recover(on: .immediate) { _ in preconditionFailure("the async restock throws only CancellationError") }
+    }
+
+    /// Adds `amount` of `sku` after `delay`, on q, under the lock: the level after it.
+    ///
+    /// Async twin of `restock(_:amount:after:observed:)` (added by tomorrowland-migrate): awaits the promise it
+    /// returns.
+    /// Throws only `CancellationError`, when that promise is cancelled; cancelling the awaiting Task requests
+    /// cancellation of the promise.
+    nonisolated(nonsending) func restock(
+        _ sku: String,
+        amount: Int,
+        after delay: TimeInterval,
+        observed: Observed
+    ) async throws(CancellationError) -> Int {
+        let value = try await Promise<Int, NoError>(on: .utility, fulfilled: amount, after: delay).value
+        return await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+            return self.lock.withLock {
+                observed.ran()
+                self.stock[sku, default: 0] += value
+                return self.stock[sku] ?? 0
+            }
+        }
+    }
+
+    /// Takes `source`'s value of `sku` out, under the lock, or throws: the lock is released either way.
+    func take(_ sku: String, from source: Promise<Int, BehaviourError>) -> Promise<Int, Error> {
+        StdPromise(on: .immediate) { try await self.take(sku, from: source) }
+    }
+
+    /// Takes `source`'s value of `sku` out, under the lock, or throws: the lock is released either way.
+    ///
+    /// Async twin of `take(_:from:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+    /// Throws the promise's error, or `CancellationError` when it is cancelled; cancelling the awaiting Task requests
+    /// cancellation of the promise.
+    nonisolated(nonsending) func take(_ sku: String, from source: Promise<Int, BehaviourError>) async throws -> Int {
+        let amount = try await source.value
+        return try await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+            return try self.lock.withLock {
+                guard let have = self.stock[sku], have >= amount else { throw BehaviourError.failed }
+                self.stock[sku] = have - amount
+                return have - amount
+            }
+        }
+    }
+}
+
+/// An oil change whose `always` on q clears what it set, on every outcome (Kitchen's
+/// `FryerStation.changeOil(duration:)`, on a `Sendable` type), in a chain that cannot fail.
+final class BehaviourFryer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var change: Promise<Void, NoError>?
+    private var changes = 0
+
+    /// The oil change under way, if any.
+    var changingOil: Promise<Void, NoError>? {
+        get { lock.withLock { change } }
+        set { lock.withLock { change = newValue } }
+    }
+
+    /// How many oil changes have started.
+    var oilChanges: Int {
+        get { lock.withLock { changes } }
+        set { lock.withLock { changes = newValue } }
+    }
+
+    func changeOil(duration: TimeInterval, observed: Observed) -> Promise<Void, NoError> {
+        StdPromise(on: .immediate) { try await self.changeOil(duration: duration, observed: observed) }
+            .recover(on: .immediate) { _ in preconditionFailure("the async changeOil throws only CancellationError") }
+    }
+
+    /// Async twin of `changeOil(duration:observed:)` (added by tomorrowland-migrate): does the work; the promise version wraps it.
+    /// Throws only `CancellationError`, when that promise is cancelled; cancelling the awaiting Task requests
+    /// cancellation of the promise.
+    nonisolated(nonsending) func changeOil(duration: TimeInterval, observed: Observed) async throws(CancellationError) {
+        oilChanges += 1
+        let change = Promise<Void, NoError>(on: .queue(behaviourQueue), fulfilled: (), after: duration)
+        changingOil = change
+        do {
+            try await change.value
+            await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+                observed.ran()
+                self.changingOil = nil
+            }
+        } catch {
+            await withTaskExecutorPreference(PromiseContext.queue(behaviourQueue).taskExecutor) { @concurrent in
+                observed.ran()
+                self.changingOil = nil
+            }
+            throw error
+        }
+    }
+}

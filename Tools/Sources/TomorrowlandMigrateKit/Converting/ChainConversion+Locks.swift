@@ -93,6 +93,21 @@ extension ChainConversion {
                     continue
                 }
                 let why = "`\(lock).lock()` in what becomes async code (`NSLock.lock()` is unavailable from async contexts), and "
+                // `lock(); defer { unlock() }`, then the rest of a closure's statements: `return lock.withLock { <rest> }`.
+                if index + 1 < items.count, Self.unlocks(items[index + 1], lock: lock) {
+                    let rest = items[(index + 2)...]
+                    guard node.parent?.is(ClosureExprSyntax.self) == true else {
+                        failure = why + "its `defer { \(lock).unlock() }` holds it to the end of a block that is not a closure's"
+                        return .skipChildren
+                    }
+                    if rest.contains(where: { Self.awaits(Syntax($0)) }) {
+                        failure = why + "the statements its `defer { \(lock).unlock() }` holds it over hold an `await` "
+                            + "(a lock is never held across a suspension)"
+                        return .skipChildren
+                    }
+                    edits.append(deferred(lock: items[index], unlocking: items[index + 1], rest: rest))
+                    return .skipChildren
+                }
                 guard let end = items[(index + 1)...].firstIndex(where: { Self.receiver(of: $0, calling: "unlock") == lock }) else {
                     failure = why + "no `\(lock).unlock()` in the same block brackets statements that `withLock { }` could hold"
                     return .skipChildren
@@ -122,6 +137,56 @@ extension ChainConversion {
                 index = end + 1
             }
             return .visitChildren
+        }
+
+        /// Whether `item` is `defer { x.unlock() }` (`self.` dropped) and nothing else.
+        static func unlocks(_ item: CodeBlockItemSyntax, lock: String) -> Bool {
+            guard let deferred = item.item.as(DeferStmtSyntax.self), deferred.body.statements.count == 1,
+                  let statement = deferred.body.statements.first else { return false }
+            return receiver(of: statement, calling: "unlock") == lock
+        }
+
+        /// Whether `node` awaits, outside the closures and functions in it.
+        static func awaits(_ node: Syntax) -> Bool {
+            if node.is(ClosureExprSyntax.self) || node.is(FunctionDeclSyntax.self) { return false }
+            if node.is(AwaitExprSyntax.self) { return true }
+            return node.children(viewMode: .sourceAccurate).contains { awaits($0) }
+        }
+
+        /// Whether `node` throws out of itself (a `try` or `throw` outside the closures, functions
+        /// and `do` statements with a catch-all clause in it): `withLock` then needs a `try`.
+        static func throwsOut(_ node: Syntax) -> Bool {
+            if node.is(ClosureExprSyntax.self) || node.is(FunctionDeclSyntax.self) { return false }
+            if node.is(ThrowStmtSyntax.self) || node.as(TryExprSyntax.self).map({ $0.questionOrExclamationMark == nil }) == true { return true }
+            if let statement = node.as(DoStmtSyntax.self), statement.catchClauses.contains(where: { $0.catchItems.isEmpty }) {
+                return statement.catchClauses.contains { throwsOut(Syntax($0.body)) }
+            }
+            return node.children(viewMode: .sourceAccurate).contains { throwsOut($0) }
+        }
+
+        /// Whether `node` returns a value out of the statements, outside the closures and functions in it.
+        static func returnsValue(_ node: Syntax) -> Bool {
+            if node.is(ClosureExprSyntax.self) || node.is(FunctionDeclSyntax.self) { return false }
+            if let statement = node.as(ReturnStmtSyntax.self) { return statement.expression != nil }
+            return node.children(viewMode: .sourceAccurate).contains { returnsValue($0) }
+        }
+
+        /// `return x.withLock { <rest> }` (`try` if the rest throws; no `return` if it returns no
+        /// value) in place of `x.lock()`, `defer { x.unlock() }` and the rest of a closure's
+        /// statements: the lock is held over the same statements, released on every way out of
+        /// them (`withLock` unlocks when its closure returns or throws, as the `defer` did), and the
+        /// closure's value is the rest's. The rest had no `await` (the closure was synchronous).
+        func deferred(lock: CodeBlockItemSyntax, unlocking: CodeBlockItemSyntax, rest: ArraySlice<CodeBlockItemSyntax>) -> TextEdit {
+            let (start, end, call) = span(lock: lock, unlock: rest.last ?? unlocking)
+            guard let first = rest.first, let last = rest.last else { return TextEdit(start: start, end: end, text: "\(call).withLock {}") }
+            let value = rest.contains { Self.returnsValue(Syntax($0)) }
+            let head = (value ? "return " : "") + (rest.contains { Self.throwsOut(Syntax($0)) } ? "try " : "")
+            // `return v` alone: the closure's value is `v`.
+            if rest.count == 1, let returned = first.item.as(ReturnStmtSyntax.self), let expression = returned.expression,
+               !expression.trimmedDescription.contains("\n") {
+                return TextEdit(start: start, end: end, text: head + "\(call).withLock { \(expression.trimmedDescription) }")
+            }
+            return TextEdit(start: start, end: end, text: head + wrapped(call: call, from: first, to: last, count: rest.count, lock: lock, discarding: !value))
         }
 
         /// The offsets from `lock` to `unlock` (kept as replaced: the lists inside are left as they
@@ -165,18 +230,23 @@ extension ChainConversion {
         func edit(lock: CodeBlockItemSyntax, inner: ArraySlice<CodeBlockItemSyntax>, unlock: CodeBlockItemSyntax) -> TextEdit {
             let (start, end, call) = span(lock: lock, unlock: unlock)
             guard let first = inner.first, let last = inner.last else { return TextEdit(start: start, end: end, text: "\(call).withLock {}") }
+            return TextEdit(start: start, end: end, text: wrapped(call: call, from: first, to: last, count: inner.count, lock: lock, discarding: true))
+        }
+
+        /// `x.withLock { … }` around the statements from `first` to `last` (`count` of them),
+        /// indented from `lock`'s column.
+        func wrapped(call: String, from first: CodeBlockItemSyntax, to last: CodeBlockItemSyntax, count: Int, lock: CodeBlockItemSyntax,
+                     discarding: Bool) -> String {
             let bytes = Array(source.utf8)
             var text = String(decoding: bytes[first.positionAfterSkippingLeadingTrivia.utf8Offset..<last.endPositionBeforeTrailingTrivia.utf8Offset],
                               as: UTF8.self)
             if text.hasSuffix(";") { text.removeLast() }
             // A lone call is the closure's value (`withLock` returns it, unused: a warning): discarded, as the statement was.
-            if inner.count == 1, first.item.is(FunctionCallExprSyntax.self) || first.item.is(TryExprSyntax.self) { text = "_ = " + text }
-            if !text.contains("\n") { return TextEdit(start: start, end: end, text: "\(call).withLock { \(text) }") }
-            let column = ChainConversion.column(of: lock)
-            let indent = String(repeating: " ", count: column)
+            if discarding, count == 1, first.item.is(FunctionCallExprSyntax.self) || first.item.is(TryExprSyntax.self) { text = "_ = " + text }
+            if !text.contains("\n") { return "\(call).withLock { \(text) }" }
+            let indent = String(repeating: " ", count: ChainConversion.column(of: lock))
             let body = ChainConversion.dedented(text, by: ChainConversion.column(of: first)).split(separator: "\n", omittingEmptySubsequences: false)
-            return TextEdit(start: start, end: end, text: "\(call).withLock {\n" + body.map { $0.isEmpty ? "" : indent + "    " + $0 }.joined(separator: "\n")
-                + "\n" + indent + "}")
+            return "\(call).withLock {\n" + body.map { $0.isEmpty ? "" : indent + "    " + $0 }.joined(separator: "\n") + "\n" + indent + "}"
         }
     }
 }

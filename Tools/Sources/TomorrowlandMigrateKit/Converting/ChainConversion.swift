@@ -1160,7 +1160,11 @@ struct Writer {
             if case .inline = placement {} else { hops = true }
         }
         if hops {
-            if conversion.noError { throw Left("`always` on a named context in a chain whose promise cannot fail") }
+            // A promise that cannot fail: the `catch` below sees only `CancellationError` (the do's
+            // awaits throw nothing else), runs the code there and rethrows it, typed as the twin's.
+            if conversion.noError, let handler = handlers.first {
+                throw Left("`always` on a named context beside a `\(handler.name)` in a chain whose promise cannot fail")
+            }
             if !cancels.isEmpty { throw Left("`onCancel` and `always` on a named context at the end of one chain") }
             if returned || handlers.contains(where: { $0.name != "catch" }) {
                 throw Left("`always` on a named context after a `\(handlers.first?.name ?? "flatMap")` that returns (a `defer` cannot hop)")

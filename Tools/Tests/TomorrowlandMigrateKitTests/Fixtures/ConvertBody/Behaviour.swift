@@ -484,3 +484,70 @@ func chainedOrMinusOne(_ input: Int, observed: Observed) -> Promise<Int, NoError
             return .value(result.value ?? -1)
         }
 }
+
+/// Stock behind a lock, whose chains take it with `lock(); defer { unlock() }` in a closure
+/// (Kitchen's `InventoryStore`): in the twin, `withLock` holds it over the same statements.
+final class BehaviourStock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stock: [String: Int] = [:]
+
+    /// The level of `sku`, read under the lock (it would never return if a chain left it held).
+    func level(of sku: String) -> Int {
+        lock.withLock { stock[sku] ?? 0 }
+    }
+
+    /// Adds `amount` of `sku` after `delay`, on q, under the lock: the level after it.
+    func restock(_ sku: String, amount: Int, after delay: TimeInterval, observed: Observed) -> Promise<Int, NoError> {
+        return Promise<Int, NoError>(on: .utility, fulfilled: amount, after: delay)
+            .map(on: .queue(behaviourQueue)) { amount in
+                self.lock.lock()
+                defer { self.lock.unlock() }
+                observed.ran()
+                self.stock[sku, default: 0] += amount
+                return self.stock[sku] ?? 0
+            }
+    }
+
+    /// Takes `source`'s value of `sku` out, under the lock, or throws: the lock is released either way.
+    func take(_ sku: String, from source: Promise<Int, BehaviourError>) -> Promise<Int, Error> {
+        source
+            .mapError(on: .immediate) { $0 as Error }
+            .tryMap(on: .queue(behaviourQueue)) { amount in
+                self.lock.lock()
+                defer { self.lock.unlock() }
+                guard let have = self.stock[sku], have >= amount else { throw BehaviourError.failed }
+                self.stock[sku] = have - amount
+                return have - amount
+            }
+    }
+}
+
+/// An oil change whose `always` on q clears what it set, on every outcome (Kitchen's
+/// `FryerStation.changeOil(duration:)`, on a `Sendable` type), in a chain that cannot fail.
+final class BehaviourFryer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var change: Promise<Void, NoError>?
+    private var changes = 0
+
+    /// The oil change under way, if any.
+    var changingOil: Promise<Void, NoError>? {
+        get { lock.withLock { change } }
+        set { lock.withLock { change = newValue } }
+    }
+
+    /// How many oil changes have started.
+    var oilChanges: Int {
+        get { lock.withLock { changes } }
+        set { lock.withLock { changes = newValue } }
+    }
+
+    func changeOil(duration: TimeInterval, observed: Observed) -> Promise<Void, NoError> {
+        oilChanges += 1
+        let change = Promise<Void, NoError>(on: .queue(behaviourQueue), fulfilled: (), after: duration)
+        changingOil = change
+        return change.always(on: .queue(behaviourQueue)) { [weak self] _ in
+            observed.ran()
+            self?.changingOil = nil
+        }
+    }
+}
