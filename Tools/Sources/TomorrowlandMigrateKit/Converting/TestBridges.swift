@@ -347,6 +347,8 @@ extension TestBridges {
         var helperCalls: [(line: Int, text: String)] = []
         /// The assertion helpers' calls on a kept promise it inlines (`assertCancelled(p)`), for the summary.
         var checked: [String] = []
+        /// The polling helpers' calls it awaits through their async counterparts (TestBridges+PollingWaits), for the summary.
+        var polled: [String] = []
         /// The first edits, before the body: `async throws`, and `@MainActor` (`TestBridges.mainActorEdit`).
         let signatureEdits: Int
 
@@ -365,7 +367,9 @@ extension TestBridges {
                 summary: "`\(function.name.text)()` became `async throws`: \(calls.count) "
                     + "\(TestBridges.summaryMarker) (\(calls.map { "`\($0)`" }.joined(separator: ", ")))"
                     + (checked.isEmpty ? "" : ", \(checked.count) kept promise(s) checked by awaiting them "
-                        + "(\(checked.map { "`\($0)`" }.joined(separator: ", ")))"),
+                        + "(\(checked.map { "`\($0)`" }.joined(separator: ", ")))")
+                    + (polled.isEmpty ? "" : ", \(polled.count) polling wait(s) awaited through their async counterpart "
+                        + "(\(polled.map { "`\($0)`" }.joined(separator: ", ")))"),
                 expectations: expectations
             )
         }
@@ -487,6 +491,8 @@ extension TestBridges {
         let assertionHelpers: [String: AssertionHelper]
         /// The functions that spin the run loop while they wait: a test still calling one is not made async.
         let runLoopWaits: RunLoopWaits
+        /// The polling helpers with an async counterpart: a test's call of one is awaited through it.
+        let polls: PollingWaits
         private var methods: [SyntaxIdentifier: Method] = [:]
         private var order: [SyntaxIdentifier] = []
 
@@ -506,6 +512,7 @@ extension TestBridges {
             }) { first, _ in first }
             helperUSRs = Set((helperSites + assertionSites).compactMap(project.usr(of:)))
             runLoopWaits = found.isEmpty ? RunLoopWaits() : RunLoopWaits(sites: sites, project: project)
+            polls = found.isEmpty ? PollingWaits() : PollingWaits(sites: sites, project: project)
         }
 
         /// Plans `call` when it is the promise argument of a helper in a synchronous XCTest method; the
@@ -655,6 +662,7 @@ extension TestBridges {
                 guard var method = methods[id] else { continue }
                 let awaited = awaitKeptPromises(in: &method, project: project)
                 method.keepMeanings(names: twinned, helpers: Set(kinds.keys), project: project)
+                method.awaitPolls(polls, project: project)
                 if let wait = method.stillWaits(runLoopWaits, project: project) {
                     let reason = TestBridges.stillWaits(test: method.function.name.text, wait: wait.text, line: wait.line)
                     left += method.helperCalls.map { ConvertCalls.Left(path: method.file.path, line: $0.line, text: $0.text, reason: reason) }
