@@ -349,6 +349,10 @@ extension TestBridges {
         var checked: [String] = []
         /// The polling helpers' calls it awaits through their async counterparts (TestBridges+PollingWaits), for the summary.
         var polled: [String] = []
+        /// A support function's helper calls it rewrites, with the reason each is left when it stays synchronous.
+        var outside: [(line: Int, text: String, reason: String)] = []
+        /// A support function of a test class (TestBridges+SupportFunctions), not a test.
+        var isSupport = false
         /// The first edits, before the body: `async throws`, and `@MainActor` (`TestBridges.mainActorEdit`).
         let signatureEdits: Int
 
@@ -522,14 +526,38 @@ extension TestBridges {
         ) -> ConvertCalls.Left? {
             guard !kinds.isEmpty, let argument = call.parent?.as(LabeledExprSyntax.self),
                   let helperCall = argument.parent?.parent?.as(FunctionCallExprSyntax.self), helperCall.arguments.first?.id == argument.id,
-                  let (helper, _) = Calls.calledName(helperCall), let kind = kinds[helper],
+                  let (helper, _) = Calls.calledName(helperCall), kinds[helper] != nil,
                   helperCall.arguments.first?.label?.text == firstLabels[helper] ?? nil else { return nil }
             if let usr = project.callee(nameAt: Calls.nameOffset(of: helperCall), in: file.path), !helperUSRs.contains(usr) { return nil }
             let leave = { (reason: String) in
                 ConvertCalls.Left(path: file.path, line: file.line(of: call), text: "`\(ConvertCalls.shortText(of: helperCall))`", reason: reason)
             }
             guard let function = TestBridges.testMethod(around: Syntax(helperCall)) else {
-                return leave(Reason.outsideTest.text(helper: "\(helper)(\(helperCall.arguments.first?.label?.text ?? "_"):)"))
+                let outside = Reason.outsideTest.text(helper: "\(helper)(\(helperCall.arguments.first?.label?.text ?? "_"):)")
+                // A support function of a test class (`seededStore()`) is planned as a test is; it is made async
+                // only with the tests calling it (TestBridges+SupportFunctions), else its calls are left as outside a test.
+                guard let support = TestBridges.supportFunction(around: Syntax(helperCall)) else { return leave(outside) }
+                if methods[support.id] == nil {
+                    methods[support.id] = Method(function: support, file: file)
+                    methods[support.id]!.isSupport = true
+                    order.append(support.id)
+                }
+                guard planInMethod(call, helperCall: helperCall, pair: pair, promiseSite: promiseSite, in: support, file: file, project: project) == nil
+                else { return leave(outside) }
+                methods[support.id]!.outside.append((file.line(of: call), "`\(ConvertCalls.shortText(of: helperCall))`", outside))
+                return nil
+            }
+            return planInMethod(call, helperCall: helperCall, pair: pair, promiseSite: promiseSite, in: function, file: file, project: project)
+        }
+
+        /// Plans `call`, the promise argument of `helperCall`, in `function` (a test, or a support function of one).
+        mutating func planInMethod(
+            _ call: FunctionCallExprSyntax, helperCall: FunctionCallExprSyntax, pair: TwinPair, promiseSite: FunctionSite,
+            in function: FunctionDeclSyntax, file: ParsedFile, project: Project
+        ) -> ConvertCalls.Left? {
+            guard let (helper, _) = Calls.calledName(helperCall), let kind = kinds[helper] else { return nil }
+            let leave = { (reason: String) in
+                ConvertCalls.Left(path: file.path, line: file.line(of: call), text: "`\(ConvertCalls.shortText(of: helperCall))`", reason: reason)
             }
             // A conformer's method reaches the requirement's twin: its promise version stays (the witness), and a
             // call of that twin on its type would keep convert-body from giving it an async method of its own.
@@ -658,11 +686,25 @@ extension TestBridges {
             var left: [ConvertCalls.Left] = []
             var kept: Set<String> = []
             var importing: Set<String> = []
+            var prepared: [SyntaxIdentifier: (method: Method, awaited: [String])] = [:]
             for id in order {
                 guard var method = methods[id] else { continue }
                 let awaited = awaitKeptPromises(in: &method, project: project)
                 method.keepMeanings(names: twinned, helpers: Set(kinds.keys), project: project)
                 method.awaitPolls(polls, project: project)
+                prepared[id] = (method, awaited)
+            }
+            // The support functions made async, and the awaits of their calls (TestBridges+SupportFunctions).
+            let supports = TestBridges.SupportFunctions(prepared.mapValues(\.method), waits: runLoopWaits, project: project)
+            for id in order {
+                guard let entry = prepared[id] else { continue }
+                var method = entry.method
+                let awaited = entry.awaited
+                if method.isSupport, !supports.converted.contains(id) {
+                    left += method.outside.map { ConvertCalls.Left(path: method.file.path, line: $0.line, text: $0.text, reason: $0.reason) }
+                    continue
+                }
+                supports.await(in: &method, id: id)
                 if let wait = method.stillWaits(runLoopWaits, project: project) {
                     let reason = TestBridges.stillWaits(test: method.function.name.text, wait: wait.text, line: wait.line)
                     left += method.helperCalls.map { ConvertCalls.Left(path: method.file.path, line: $0.line, text: $0.text, reason: reason) }
@@ -674,7 +716,9 @@ extension TestBridges {
                     method.edits.append(edit)
                 }
                 kept.formUnion(awaited)
-                changes.append(method.change)
+                var change = method.change
+                change.group = supports.group(of: id)
+                changes.append(change)
             }
             return (changes, left, kept)
         }
