@@ -34,6 +34,10 @@ struct TestBridgesSupportFunctionsTests {
                 XCTAssertEqual(refund, 3)
             }
 
+            func testQuotedInARewrite() throws {
+                XCTAssertEqual(try value(of: till.pay(try quoted())), "paid 12")
+            }
+
             func testQuotedDirectly() throws {
                 XCTAssertEqual(try value(of: till.pay(1)), "paid 1")
                 XCTAssertEqual(try quoted(), 12)
@@ -55,13 +59,16 @@ struct TestBridgesSupportFunctionsTests {
         #expect(String(text[tests...]) == Self.expected)
         #expect(notes.contains("left `value(of: till.quote())`: " + TestBridges.Reason.outsideTest.text(helper: "value(of:)")), "\(notes)")
         #expect(notes.contains("left `value(of: till.pay(1))`: "
-            + TestBridges.stillWaits(test: "testQuotedDirectly", wait: "quoted()", line: 102)), "\(notes)")
-        #expect(notes.last?.hasPrefix("convert-calls: 3 call(s) converted, 2 left") == true, "\(notes)")
+            + TestBridges.stillWaits(test: "testQuotedDirectly", wait: "quoted()", line: 106)), "\(notes)")
+        // A wait inside a rewritten statement, carried over as it was, still runs: the test stays.
+        #expect(notes.contains("left `value(of: till.pay(try quoted()))`: "
+            + TestBridges.stillWaits(test: "testQuotedInARewrite", wait: "quoted()", line: 101)), "\(notes)")
+        #expect(notes.last?.hasPrefix("convert-calls: 3 call(s) converted, 3 left") == true, "\(notes)")
         try Support.expectCompiles([("TestsWithSupportFunctions.swift", text)], swiftVersion: swiftVersion)
 
         try text.write(to: directory.appendingPathComponent("TestsWithSupportFunctions.swift"), atomically: true, encoding: .utf8)
         let second = ConvertCalls.run(SourceSet.load(paths: [directory.path]), oracle: oracle)
         #expect(second.changes.isEmpty)
-        #expect(second.notes.last?.message.hasPrefix("convert-calls: 0 call(s) converted, 2 left") == true, "\(second.notes)")
+        #expect(second.notes.last?.message.hasPrefix("convert-calls: 0 call(s) converted, 3 left") == true, "\(second.notes)")
     }
 }

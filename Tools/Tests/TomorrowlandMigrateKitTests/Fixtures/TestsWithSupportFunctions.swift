@@ -97,6 +97,10 @@ final class TillTests: XCTestCase {
         XCTAssertEqual(refund, 3)
     }
 
+    func testQuotedInARewrite() throws {
+        XCTAssertEqual(try value(of: till.pay(try quoted())), "paid 12")
+    }
+
     func testQuotedDirectly() throws {
         XCTAssertEqual(try value(of: till.pay(1)), "paid 1")
         XCTAssertEqual(try quoted(), 12)
