@@ -16,10 +16,12 @@
 // each of its calls is left with the reason. A wait through a helper on a promise the test keeps,
 // or on a call's promise, is rewritten first, as an await of that promise where it stood
 // (TestBridges+KeptPromises: Orders' checkout test now awaits its checkout and passes); what is
-// left here is a wait no rewrite covers (a polling helper, another function of the tests' that
-// waits, a helper's call read in a way not rewritten). (`wait(for:)` of the method's own, outside
-// closures, becomes `await fulfillment(of:)`, and the helper calls that are rewritten go: neither
-// counts.)
+// left here is a wait no rewrite covers (a polling helper without an async counterpart,
+// TestBridges+PollingWaits; another function of the tests' that waits and is not made async,
+// TestBridges+SupportFunctions; a helper's call read in a way not rewritten). (`wait(for:)` of the
+// method's own, outside closures, becomes `await fulfillment(of:)`, and the helper calls that are
+// rewritten go: neither counts. A wait inside a rewritten statement whose text the rewrite carries
+// over as it was still runs, and counts.)
 // A semaphore's or a group's `wait()` is not such a wait: it held the main queue in the 1.x test too.
 
 import SwiftSyntax
