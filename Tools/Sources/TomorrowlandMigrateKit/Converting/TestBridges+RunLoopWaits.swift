@@ -16,10 +16,12 @@
 // each of its calls is left with the reason. A wait through a helper on a promise the test keeps,
 // or on a call's promise, is rewritten first, as an await of that promise where it stood
 // (TestBridges+KeptPromises: Orders' checkout test now awaits its checkout and passes); what is
-// left here is a wait no rewrite covers (a polling helper, another function of the tests' that
-// waits, a helper's call read in a way not rewritten). (`wait(for:)` of the method's own, outside
-// closures, becomes `await fulfillment(of:)`, and the helper calls that are rewritten go: neither
-// counts.)
+// left here is a wait no rewrite covers (a polling helper without an async counterpart,
+// TestBridges+PollingWaits; another function of the tests' that waits and is not made async,
+// TestBridges+SupportFunctions; a helper's call read in a way not rewritten). (`wait(for:)` of the
+// method's own, outside closures, becomes `await fulfillment(of:)`, and the helper calls that are
+// rewritten go: neither counts. A wait inside a rewritten statement whose text the rewrite carries
+// over as it was still runs, and counts.)
 // A semaphore's or a group's `wait()` is not such a wait: it held the main queue in the 1.x test too.
 
 import SwiftSyntax
@@ -60,17 +62,6 @@ extension TestBridges {
             if let usr = project.callee(nameAt: Calls.nameOffset(of: call), in: file.path) { return usrs.contains(usr) }
             guard let (name, base) = Calls.calledName(call), base == nil || base?.trimmedDescription == "self" else { return false }
             return names.contains(name)
-        }
-
-        /// The first call in `function`'s body, outside closures and outside the ranges `rewritten`,
-        /// that spins the run loop: its text and 1-based line.
-        func first(in function: FunctionDeclSyntax, file: ParsedFile, rewritten: [Range<Int>], project: Project) -> (text: String, line: Int)? {
-            for call in Self.calls(in: function.body) {
-                let start = call.positionAfterSkippingLeadingTrivia.utf8Offset
-                guard !rewritten.contains(where: { $0.contains(start) }), waits(call, in: file, project: project) else { continue }
-                return (ConvertCalls.shortText(of: call), file.line(of: call))
-            }
-            return nil
         }
 
         /// The calls in `body`, outside closures and nested functions (which run when they are called).
@@ -123,9 +114,19 @@ private final class OwnCalls: SyntaxVisitor {
 }
 
 extension TestBridges.Method {
-    /// The first wait left in the method once its edits are made (none of them rewrites it), or nil.
+    /// The first wait left in the method once its edits are made (none of them rewrites it), or nil. A call
+    /// inside an edit's range that an edit's text carries over as it was (`XCTAssertEqual(try value(of:
+    /// g(try f())), x)` → `let g = try await g(try f())` …) is not rewritten: it still runs, and still waits.
     func stillWaits(_ waits: TestBridges.RunLoopWaits, project: Project) -> (text: String, line: Int)? {
-        let rewritten = edits.filter { $0.end > $0.start }.map { $0.start..<$0.end }
-        return waits.first(in: function, file: file, rewritten: rewritten, project: project)
+        let replacing = edits.filter { $0.end > $0.start }
+        for call in TestBridges.RunLoopWaits.calls(in: function.body) {
+            let start = call.positionAfterSkippingLeadingTrivia.utf8Offset
+            let text = call.trimmedDescription
+            let carried = edits.contains { $0.text.contains(text) && !$0.text.contains("await " + text) }
+            if replacing.contains(where: { $0.start <= start && start < $0.end }), !carried { continue }
+            guard waits.waits(call, in: file, project: project) else { continue }
+            return (ConvertCalls.shortText(of: call), file.line(of: call))
+        }
+        return nil
     }
 }

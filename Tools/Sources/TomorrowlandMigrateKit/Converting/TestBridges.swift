@@ -347,6 +347,12 @@ extension TestBridges {
         var helperCalls: [(line: Int, text: String)] = []
         /// The assertion helpers' calls on a kept promise it inlines (`assertCancelled(p)`), for the summary.
         var checked: [String] = []
+        /// The polling helpers' calls it awaits through their async counterparts (TestBridges+PollingWaits), for the summary.
+        var polled: [String] = []
+        /// A support function's helper calls it rewrites, with the reason each is left when it stays synchronous.
+        var outside: [(line: Int, text: String, reason: String)] = []
+        /// A support function of a test class (TestBridges+SupportFunctions), not a test.
+        var isSupport = false
         /// The first edits, before the body: `async throws`, and `@MainActor` (`TestBridges.mainActorEdit`).
         let signatureEdits: Int
 
@@ -365,7 +371,9 @@ extension TestBridges {
                 summary: "`\(function.name.text)()` became `async throws`: \(calls.count) "
                     + "\(TestBridges.summaryMarker) (\(calls.map { "`\($0)`" }.joined(separator: ", ")))"
                     + (checked.isEmpty ? "" : ", \(checked.count) kept promise(s) checked by awaiting them "
-                        + "(\(checked.map { "`\($0)`" }.joined(separator: ", ")))"),
+                        + "(\(checked.map { "`\($0)`" }.joined(separator: ", ")))")
+                    + (polled.isEmpty ? "" : ", \(polled.count) polling wait(s) awaited through their async counterpart "
+                        + "(\(polled.map { "`\($0)`" }.joined(separator: ", ")))"),
                 expectations: expectations
             )
         }
@@ -487,6 +495,8 @@ extension TestBridges {
         let assertionHelpers: [String: AssertionHelper]
         /// The functions that spin the run loop while they wait: a test still calling one is not made async.
         let runLoopWaits: RunLoopWaits
+        /// The polling helpers with an async counterpart: a test's call of one is awaited through it.
+        let polls: PollingWaits
         private var methods: [SyntaxIdentifier: Method] = [:]
         private var order: [SyntaxIdentifier] = []
 
@@ -506,6 +516,7 @@ extension TestBridges {
             }) { first, _ in first }
             helperUSRs = Set((helperSites + assertionSites).compactMap(project.usr(of:)))
             runLoopWaits = found.isEmpty ? RunLoopWaits() : RunLoopWaits(sites: sites, project: project)
+            polls = found.isEmpty ? PollingWaits() : PollingWaits(sites: sites, project: project)
         }
 
         /// Plans `call` when it is the promise argument of a helper in a synchronous XCTest method; the
@@ -515,14 +526,38 @@ extension TestBridges {
         ) -> ConvertCalls.Left? {
             guard !kinds.isEmpty, let argument = call.parent?.as(LabeledExprSyntax.self),
                   let helperCall = argument.parent?.parent?.as(FunctionCallExprSyntax.self), helperCall.arguments.first?.id == argument.id,
-                  let (helper, _) = Calls.calledName(helperCall), let kind = kinds[helper],
+                  let (helper, _) = Calls.calledName(helperCall), kinds[helper] != nil,
                   helperCall.arguments.first?.label?.text == firstLabels[helper] ?? nil else { return nil }
             if let usr = project.callee(nameAt: Calls.nameOffset(of: helperCall), in: file.path), !helperUSRs.contains(usr) { return nil }
             let leave = { (reason: String) in
                 ConvertCalls.Left(path: file.path, line: file.line(of: call), text: "`\(ConvertCalls.shortText(of: helperCall))`", reason: reason)
             }
             guard let function = TestBridges.testMethod(around: Syntax(helperCall)) else {
-                return leave(Reason.outsideTest.text(helper: "\(helper)(\(helperCall.arguments.first?.label?.text ?? "_"):)"))
+                let outside = Reason.outsideTest.text(helper: "\(helper)(\(helperCall.arguments.first?.label?.text ?? "_"):)")
+                // A support function of a test class (`seededStore()`) is planned as a test is; it is made async
+                // only with the tests calling it (TestBridges+SupportFunctions), else its calls are left as outside a test.
+                guard let support = TestBridges.supportFunction(around: Syntax(helperCall)) else { return leave(outside) }
+                if methods[support.id] == nil {
+                    methods[support.id] = Method(function: support, file: file)
+                    methods[support.id]!.isSupport = true
+                    order.append(support.id)
+                }
+                guard planInMethod(call, helperCall: helperCall, pair: pair, promiseSite: promiseSite, in: support, file: file, project: project) == nil
+                else { return leave(outside) }
+                methods[support.id]!.outside.append((file.line(of: call), "`\(ConvertCalls.shortText(of: helperCall))`", outside))
+                return nil
+            }
+            return planInMethod(call, helperCall: helperCall, pair: pair, promiseSite: promiseSite, in: function, file: file, project: project)
+        }
+
+        /// Plans `call`, the promise argument of `helperCall`, in `function` (a test, or a support function of one).
+        mutating func planInMethod(
+            _ call: FunctionCallExprSyntax, helperCall: FunctionCallExprSyntax, pair: TwinPair, promiseSite: FunctionSite,
+            in function: FunctionDeclSyntax, file: ParsedFile, project: Project
+        ) -> ConvertCalls.Left? {
+            guard let (helper, _) = Calls.calledName(helperCall), let kind = kinds[helper] else { return nil }
+            let leave = { (reason: String) in
+                ConvertCalls.Left(path: file.path, line: file.line(of: call), text: "`\(ConvertCalls.shortText(of: helperCall))`", reason: reason)
             }
             // A conformer's method reaches the requirement's twin: its promise version stays (the witness), and a
             // call of that twin on its type would keep convert-body from giving it an async method of its own.
@@ -651,10 +686,25 @@ extension TestBridges {
             var left: [ConvertCalls.Left] = []
             var kept: Set<String> = []
             var importing: Set<String> = []
+            var prepared: [SyntaxIdentifier: (method: Method, awaited: [String])] = [:]
             for id in order {
                 guard var method = methods[id] else { continue }
                 let awaited = awaitKeptPromises(in: &method, project: project)
                 method.keepMeanings(names: twinned, helpers: Set(kinds.keys), project: project)
+                method.awaitPolls(polls, project: project)
+                prepared[id] = (method, awaited)
+            }
+            // The support functions made async, and the awaits of their calls (TestBridges+SupportFunctions).
+            let supports = TestBridges.SupportFunctions(prepared.mapValues(\.method), waits: runLoopWaits, project: project)
+            for id in order {
+                guard let entry = prepared[id] else { continue }
+                var method = entry.method
+                let awaited = entry.awaited
+                if method.isSupport, !supports.converted.contains(id) {
+                    left += method.outside.map { ConvertCalls.Left(path: method.file.path, line: $0.line, text: $0.text, reason: $0.reason) }
+                    continue
+                }
+                supports.await(in: &method, id: id)
                 if let wait = method.stillWaits(runLoopWaits, project: project) {
                     let reason = TestBridges.stillWaits(test: method.function.name.text, wait: wait.text, line: wait.line)
                     left += method.helperCalls.map { ConvertCalls.Left(path: method.file.path, line: $0.line, text: $0.text, reason: reason) }
@@ -666,7 +716,9 @@ extension TestBridges {
                     method.edits.append(edit)
                 }
                 kept.formUnion(awaited)
-                changes.append(method.change)
+                var change = method.change
+                change.group = supports.group(of: id)
+                changes.append(change)
             }
             return (changes, left, kept)
         }

@@ -1,0 +1,169 @@
+// A polling helper of the tests' own spins the run loop until a condition holds or a deadline
+// passes: a test calling it would still wait synchronously once made `@MainActor async`
+// (TestBridges+RunLoopWaits), and stays synchronous. When the package already has the helper's
+// async counterpart, the same loop that sleeps the same interval with `Task.sleep` instead of
+// spinning, a converted test calls that one, awaited, with the same arguments:
+//
+//     func waitUntil(_ description: String, …, _ condition: () -> Bool) {     // the helper
+//         let deadline = Date().addingTimeInterval(timeout)
+//         while !condition() {
+//             if Date() > deadline { XCTFail("timed out …"); return }
+//             RunLoop.current.run(until: Date().addingTimeInterval(0.01))
+//         }
+//     }
+//     func eventually(_ description: String, …, isolation: isolated (any Actor)? = #isolation,
+//                     …, _ condition: () -> Bool) async {                     // its counterpart
+//         … the same, but `try? await Task.sleep(nanoseconds: 10_000_000)`
+//     }
+//
+//     waitUntil("paid") { !till.isBusy }   →   await eventually("paid") { !till.isBusy }
+//
+// The counterpart is found by its shape, not its name: its parameters are the helper's (an added
+// `isolated` parameter defaulting to `#isolation` aside), and its body is the helper's, word for
+// word, but for that one pause (the same interval). So the condition is polled as often, the same
+// deadline fails the test with the same message, and the test suspends between polls instead of
+// spinning, so a callback on `.main` runs. A helper of another shape, or without a counterpart,
+// keeps its tests synchronous.
+
+import Foundation
+import SwiftSyntax
+
+extension TestBridges {
+    /// The polling helpers of the scanned sources that have an async counterpart, and those counterparts.
+    struct PollingWaits {
+        /// A polling helper and its counterpart.
+        struct Counterpart {
+            let helper: FunctionSite
+            let helperUSR: String?
+            let async: FunctionSite
+            let asyncUSR: String?
+        }
+
+        private(set) var counterparts: [Counterpart] = []
+
+        /// None: nothing to look through.
+        init() {}
+
+        init(sites: [FunctionSite], project: Project) {
+            let candidates = sites.filter { !$0.isLocal && $0.decl.body != nil && $0.decl.genericParameterClause == nil }
+            let asyncForms = candidates.filter(\.isAsync).compactMap { site in TestBridges.pollingForm(of: site).map { (site, $0) } }
+            for helper in candidates where !helper.isAsync {
+                guard let form = TestBridges.pollingForm(of: helper),
+                      let (async, _) = asyncForms.first(where: { $0.1 == form && TestBridges.samePollingParameters(helper, $0.0) }),
+                      async.container == nil || async.container == helper.container,
+                      !async.decl.modifiers.contains(where: { ["private", "fileprivate"].contains($0.name.text) })
+                        || async.file.path == helper.file.path else { continue }
+                counterparts.append(Counterpart(helper: helper, helperUSR: project.usr(of: helper), async: async, asyncUSR: project.usr(of: async)))
+            }
+        }
+
+        /// The counterpart of the helper `call` calls (as the compiler resolves it; by name on `self` where it does not).
+        func counterpart(of call: FunctionCallExprSyntax, in file: ParsedFile, project: Project) -> Counterpart? {
+            guard !counterparts.isEmpty, let (name, base) = Calls.calledName(call) else { return nil }
+            if let usr = project.callee(nameAt: Calls.nameOffset(of: call), in: file.path) {
+                return counterparts.first { $0.helperUSR == usr }
+            }
+            guard base == nil || base?.trimmedDescription == "self" else { return nil }
+            let labels = call.arguments.map { $0.label?.text }
+            let matching = counterparts.filter { $0.helper.name == name }
+            return matching.count == 1 && TestBridges.labelsFit(labels, matching[0].helper, trailing: call.trailingClosure != nil) ? matching[0] : nil
+        }
+    }
+
+    /// A polling function's body with its one pause replaced by the interval it waits (`⟨pause 0.01⟩`), words
+    /// separated by single spaces: `RunLoop.current.run(until: Date().addingTimeInterval(x))` in a synchronous
+    /// function, `try? await Task.sleep(nanoseconds: n)` in an async one, a statement of a `while` loop's body
+    /// that checks a condition and a deadline. Nil for any other function.
+    static func pollingForm(of site: FunctionSite) -> String? {
+        guard let body = site.decl.body, site.decl.signature.returnClause == nil,
+              site.decl.signature.effectSpecifiers?.throwsClause == nil else { return nil }
+        let pauses = body.statements.compactMap { $0.item.as(WhileStmtSyntax.self) }.flatMap { loop in
+            loop.body.statements.compactMap { statement in pauseInterval(statement, async: site.isAsync).map { (statement, $0) } }
+        }
+        let texts = body.description
+        guard pauses.count == 1, let (pause, interval) = pauses.first, texts.contains("Date()"), texts.contains("XCTFail(") else { return nil }
+        let start = pause.positionAfterSkippingLeadingTrivia.utf8Offset - body.position.utf8Offset
+        let end = pause.endPositionBeforeTrailingTrivia.utf8Offset - body.position.utf8Offset
+        let utf8 = Array(body.description.utf8)
+        let text = String(decoding: utf8[..<start], as: UTF8.self) + "⟨pause \(interval)⟩" + String(decoding: utf8[end...], as: UTF8.self)
+        return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// The seconds `statement` pauses for, when it is the run loop's `run(until: Date().addingTimeInterval(x))`
+    /// (`async` false) or `try? await Task.sleep(nanoseconds: n)` (`async` true), with a literal interval.
+    static func pauseInterval(_ statement: CodeBlockItemSyntax, async: Bool) -> Double? {
+        if async {
+            guard let tried = statement.item.as(TryExprSyntax.self), tried.questionOrExclamationMark?.text == "?",
+                  let call = tried.expression.as(AwaitExprSyntax.self)?.expression.as(FunctionCallExprSyntax.self),
+                  call.calledExpression.trimmedDescription == "Task.sleep", call.arguments.count == 1,
+                  call.arguments.first?.label?.text == "nanoseconds",
+                  let literal = call.arguments.first?.expression.as(IntegerLiteralExprSyntax.self),
+                  let nanoseconds = Int(literal.literal.text.replacingOccurrences(of: "_", with: "")) else { return nil }
+            return Double(nanoseconds) / 1_000_000_000
+        }
+        guard let call = statement.item.as(FunctionCallExprSyntax.self),
+              ["RunLoop.current.run", "RunLoop.main.run"].contains(call.calledExpression.trimmedDescription),
+              call.arguments.count == 1, call.arguments.first?.label?.text == "until",
+              let date = call.arguments.first?.expression.as(FunctionCallExprSyntax.self),
+              date.calledExpression.trimmedDescription == "Date().addingTimeInterval", date.arguments.count == 1,
+              let literal = date.arguments.first?.expression, literal.is(FloatLiteralExprSyntax.self) || literal.is(IntegerLiteralExprSyntax.self),
+              let seconds = Double(literal.trimmedDescription.replacingOccurrences(of: "_", with: "")) else { return nil }
+        return seconds
+    }
+
+    /// Whether `async` takes what `helper` takes: the same parameters in the same order (labels, names, types,
+    /// defaults), but for an `isolated` parameter of its own that defaults to `#isolation`.
+    static func samePollingParameters(_ helper: FunctionSite, _ async: FunctionSite) -> Bool {
+        let words = { (parameter: FunctionParameterSyntax) in
+            [parameter.firstName.text, parameter.secondName?.text ?? "", parameter.type.trimmedDescription,
+             parameter.defaultValue?.value.trimmedDescription ?? ""]
+        }
+        let isolation = { (parameter: FunctionParameterSyntax) in
+            parameter.type.trimmedDescription.hasPrefix("isolated ") && parameter.defaultValue?.value.trimmedDescription == "#isolation"
+        }
+        let helperParameters = helper.decl.signature.parameterClause.parameters.map(words)
+        let asyncParameters = async.decl.signature.parameterClause.parameters.filter { !isolation($0) }.map(words)
+        return helperParameters == asyncParameters
+    }
+
+    /// Whether a call with `labels` (nil: none) can call `site`: its labels in order, each parameter left out
+    /// having a default; with `trailing`, the last parameter is the trailing closure.
+    static func labelsFit(_ labels: [String?], _ site: FunctionSite, trailing: Bool) -> Bool {
+        var parameters = Array(site.decl.signature.parameterClause.parameters)
+        if trailing { guard !parameters.isEmpty else { return false }; parameters.removeLast() }
+        var index = 0
+        for parameter in parameters {
+            if index < labels.count, labels[index] == parameter.argumentLabel {
+                index += 1
+            } else if parameter.defaultValue == nil {
+                return false
+            }
+        }
+        return index == labels.count
+    }
+}
+
+extension TestBridges.Method {
+    /// Rewrites, in the method, each call of a polling helper with an async counterpart that is a statement
+    /// of its own (outside closures): `waitUntil(…) { … }` → `await eventually(…) { … }`, checked to name the counterpart.
+    mutating func awaitPolls(_ polls: TestBridges.PollingWaits, project: Project) {
+        for call in TestBridges.RunLoopWaits.calls(in: function.body) {
+            guard call.parent?.is(CodeBlockItemSyntax.self) == true, let counterpart = polls.counterpart(of: call, in: file, project: project) else { continue }
+            let called = call.calledExpression
+            let range = called.positionAfterSkippingLeadingTrivia.utf8Offset..<called.endPositionBeforeTrailingTrivia.utf8Offset
+            let taken = edits.dropFirst(signatureEdits).map { $0.start..<max($0.end, $0.start + 1) } + blocks
+            guard !taken.contains(where: { $0.overlaps(range) }) else { continue }
+            // A member counterpart (the helper's own extension) is called on what the helper was; a free one by its name.
+            let base = counterpart.async.container == nil ? "" : called.as(MemberAccessExprSyntax.self)?.base.map { $0.trimmedDescription + "." } ?? ""
+            let prefix = "await " + base
+            edits.append(TextEdit(start: range.lowerBound, end: range.upperBound, text: prefix + counterpart.async.name))
+            if let usr = counterpart.asyncUSR {
+                expectations.append(PlannedChange.Expectation(
+                    place: .inserted(edit: edits.count - 1, offset: prefix.utf8.count), target: .usr(usr),
+                    meaning: "the async counterpart of the polling helper `\(counterpart.helper.signature)`"
+                ))
+            }
+            polled.append(ConvertCalls.shortText(of: call))
+        }
+    }
+}
