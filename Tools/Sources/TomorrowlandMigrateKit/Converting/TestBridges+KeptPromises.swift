@@ -191,8 +191,8 @@ extension TestBridges {
         of argument: ExprSyntax, before statement: CodeBlockItemSyntax, in function: FunctionDeclSyntax, file: ParsedFile, project: Project
     ) -> PromiseType? {
         var found = argument.as(FunctionCallExprSyntax.self)
-        if let name = argument.as(DeclReferenceExprSyntax.self)?.baseName.text, let body = function.body {
-            for item in body.statements {
+        if let name = argument.as(DeclReferenceExprSyntax.self)?.baseName.text, let statements = testStatements(of: function)?.statements {
+            for item in statements {
                 guard item.position < statement.position else { break }
                 guard let variable = item.item.as(VariableDeclSyntax.self) else { continue }
                 for binding in variable.bindings where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {

@@ -64,10 +64,12 @@ extension TestBridges {
             return names.contains(name)
         }
 
-        /// The calls in `body`, outside closures and nested functions (which run when they are called).
+        /// The calls in `body`, outside closures and nested functions (which run when they are called); in
+        /// the closure of an `assumeIsolated` wrapper too (it runs there and then, TestBridges+AssumeIsolated).
         static func calls(in body: CodeBlockSyntax?) -> [FunctionCallExprSyntax] {
             guard let body else { return [] }
             let finder = OwnCalls(viewMode: .sourceAccurate)
+            finder.wrapper = TestBridges.assumeIsolatedClosure(in: body)?.id
             finder.walk(body)
             return finder.calls
         }
@@ -103,8 +105,9 @@ extension TestBridges {
 /// The function calls in what it walks, outside closures and nested functions.
 private final class OwnCalls: SyntaxVisitor {
     var calls: [FunctionCallExprSyntax] = []
+    var wrapper: SyntaxIdentifier?
 
-    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { node.id == wrapper ? .visitChildren : .skipChildren }
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {

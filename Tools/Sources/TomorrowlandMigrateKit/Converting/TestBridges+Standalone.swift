@@ -211,7 +211,7 @@ extension TestBridges {
         name: String, statement: CodeBlockItemSyntax, call: String, error: String, indent: String,
         in function: FunctionDeclSyntax, file: ParsedFile
     ) -> Result<(range: Range<Int>, text: String, callOffset: Int), Reason> {
-        guard let items = statement.parent?.as(CodeBlockItemListSyntax.self), items.parent?.id == function.body?.id,
+        guard let items = statement.parent?.as(CodeBlockItemListSyntax.self), items.parent?.id == testStatements(of: function)?.holder,
               let index = items.firstIndex(where: { $0.id == statement.id }) else { return .failure(.otherUse) }
         let reads: [TextEdit]
         switch nonOptionalReads(of: name, after: statement, in: function) {

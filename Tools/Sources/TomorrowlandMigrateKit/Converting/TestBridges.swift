@@ -41,11 +41,11 @@ enum TestBridges {
     }
 
     /// A synchronous `test…()` method of a type (what XCTest runs), and the statements of its
-    /// body at the top level (in `#if` clauses too).
+    /// body at the top level (in `#if` clauses too; in its `assumeIsolated` wrapper, TestBridges+AssumeIsolated).
     static func testMethod(around node: Syntax) -> FunctionDeclSyntax? {
         var current = node.parent
         while let node = current {
-            if node.is(ClosureExprSyntax.self) { return nil }
+            if let closure = node.as(ClosureExprSyntax.self), !isAssumeIsolatedWrapper(closure) { return nil }
             if let function = node.as(FunctionDeclSyntax.self) {
                 guard function.name.text.hasPrefix("test"), function.signature.parameterClause.parameters.isEmpty,
                       function.signature.effectSpecifiers?.asyncSpecifier == nil, function.signature.returnClause == nil,
@@ -59,7 +59,7 @@ enum TestBridges {
     }
 
     /// The statement `node` is part of, when it sits directly in `function`'s body (or in an
-    /// `#if` clause there): a statement that always runs when the test gets that far.
+    /// `#if` clause there, or in its `assumeIsolated` wrapper): a statement that always runs when the test gets that far.
     static func topLevelStatement(of node: Syntax, in function: FunctionDeclSyntax) -> CodeBlockItemSyntax? {
         var current: Syntax? = node
         while let node = current, !node.is(CodeBlockItemSyntax.self) {
@@ -71,7 +71,7 @@ enum TestBridges {
         while let clauseList = list?.parent, clauseList.is(IfConfigClauseSyntax.self) {
             list = clauseList.parent?.parent?.parent?.parent
         }
-        return list?.parent?.id == function.body?.id ? item : nil
+        return list?.parent?.id == testStatements(of: function)?.holder ? item : nil
     }
 
     /// An expected value that is never nil: a literal (not `nil`), an array or dictionary
@@ -716,6 +716,7 @@ extension TestBridges {
                     method.edits.append(edit)
                 }
                 kept.formUnion(awaited)
+                method.unwrapAssumeIsolated()
                 var change = method.change
                 change.group = supports.group(of: id)
                 changes.append(change)
@@ -735,11 +736,13 @@ extension TestBridges {
     }
 }
 
-/// The calls `wait(for: …)` or `self.wait(for: …)` (XCTestCase's) in what it walks, outside closures.
+/// The calls `wait(for: …)` or `self.wait(for: …)` (XCTestCase's) in what it walks, outside closures (but a test's `assumeIsolated` wrapper).
 private final class WaitFinder: SyntaxVisitor {
     var calls: [FunctionCallExprSyntax] = []
 
-    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
+        TestBridges.isAssumeIsolatedWrapper(node) ? .visitChildren : .skipChildren
+    }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         let called = node.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
