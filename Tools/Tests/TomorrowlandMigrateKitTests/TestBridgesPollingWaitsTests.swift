@@ -1,7 +1,7 @@
 // `convert-calls` awaits a converted test's call of a polling helper through the async counterpart
 // its package already has (TestBridges+PollingWaits): Ledger's `waitUntil { }` and `eventually { }`.
-// A polling helper without one keeps its test synchronous. Exact text, every call counted, compiled
-// in Swift 6 and 5 mode, a second run stable.
+// A polling helper without one gets it, written once after the helper, the call awaited by the
+// same name. Exact text, every call counted, compiled in Swift 6 and 5 mode, a second run stable.
 
 import Foundation
 import SwiftSyntax
@@ -23,16 +23,42 @@ struct TestBridgesPollingWaitsTests {
                 await eventually("paid again", timeout: 2) { !self.till.isBusy }
             }
 
-            func testPollsWithoutACounterpart() throws {
+            @MainActor func testPollsWithoutACounterpart() async throws {
+                let quote = try await till.quote()
+                _ = till.pay(quote) as Promise<String, TillError>
+                await waitAWhile("paid") { !till.isBusy }
+            }
+
+            func testPollsWithAWaitInTheCondition() throws {
                 let quote = try value(of: till.quote())
-                _ = till.pay(quote)
-                waitAWhile("paid") { !till.isBusy }
+                waitAWhile("quoted again") { self.result(of: till.quote())?.value == quote }
             }
         }
 
         """
 
-    @Test("awaited through the counterpart; without one, left; it compiles, and a second run changes nothing", arguments: [6, 5])
+    /// The async overload of `waitAWhile` convert-calls writes after it.
+    static let written = """
+                    RunLoop.current.run(until: Date().addingTimeInterval(0.05))
+                }
+            }
+
+            /// `waitAWhile`, awaited: the same polling, sleeping between polls on the caller's actor instead of running the run loop.
+            func waitAWhile(_ description: String, timeout: TimeInterval = pollTimeout,
+                            file: StaticString = #filePath, line: UInt = #line,
+                            isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool) async {
+                let deadline = Date().addingTimeInterval(timeout)
+                while !condition() {
+                    if Date() > deadline {
+                        XCTFail("timed out waiting until \\(description)", file: file, line: line)
+                        return
+                    }
+                    try? await Task.sleep(nanoseconds: 50_000_000)
+                }
+            }
+        """
+
+    @Test("awaited through the counterpart; without one, written; it compiles, and a second run changes nothing", arguments: [6, 5])
     func awaitsPolls(swiftVersion: Int) throws {
         let (set, oracle, directory) = try OracleTests.fixture(swiftVersion: swiftVersion, source: Support.fixture("TestsThatPoll.swift"))
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -41,9 +67,16 @@ struct TestBridgesPollingWaitsTests {
         let text = try #require(result.changes.first?.updated, "\(notes)")
         let tests = try #require(text.range(of: "final class TillTests")).lowerBound
         #expect(String(text[tests...]) == Self.expected)
-        #expect(notes.contains("left `value(of: till.quote())`: "
-            + TestBridges.stillWaits(test: "testPollsWithoutACounterpart", wait: "waitAWhile(\"paid\") { !till.isBusy }", line: 126)), "\(notes)")
-        #expect(notes.last?.hasPrefix("convert-calls: 1 call(s) converted, 1 left (1: " + TestBridges.stillWaitsKind) == true, "\(notes)")
+        // The overload written once, right after `waitAWhile`; `settle` still calls the synchronous one.
+        #expect(text.contains(Self.written), "\(text)")
+        #expect(text.components(separatedBy: "func waitAWhile(").count == 3)
+        #expect(text.contains("    func settle(_ till: Till) {\n        waitAWhile(\"settled\")"))
+        // The condition's own wait would spin the run loop inside the main actor's job: that test stays synchronous.
+        #expect(notes.contains("left `value(of: till.quote())`: " + TestBridges.stillWaits(
+            test: "testPollsWithAWaitInTheCondition", wait: "waitAWhile(\"quoted again\") { self.result(of: till.quote())?.value == quote }", line: 138)), "\(notes)")
+        // (And the condition's `result(of:)`, in a closure.)
+        #expect(notes.last?.hasPrefix("convert-calls: 2 call(s) converted, 2 left (1: `result(of:)` is called outside") == true, "\(notes)")
+        #expect(notes.last?.contains("; 1: " + TestBridges.stillWaitsKind + ")") == true, "\(notes)")
         try Support.expectCompiles([("TestsThatPoll.swift", text)], swiftVersion: swiftVersion)
         // The change's summary names the polling helper's calls it awaits through the counterpart.
         let prover = try #require(EditProof.start(set, paths: set.files.map(\.path), oracle: oracle, nothing: "").proof)
@@ -55,8 +88,8 @@ struct TestBridgesPollingWaitsTests {
         try text.write(to: directory.appendingPathComponent("TestsThatPoll.swift"), atomically: true, encoding: .utf8)
         let second = ConvertCalls.run(SourceSet.load(paths: [directory.path]), oracle: oracle)
         #expect(second.changes.isEmpty)
-        // Left: the test without a counterpart, and the payments the converted test keeps.
-        #expect(second.notes.last?.message.hasPrefix("convert-calls: 0 call(s) converted, 3 left") == true, "\(second.notes)")
+        // Left: the payments the converted tests keep, and the two calls of the test whose condition waits.
+        #expect(second.notes.last?.message.hasPrefix("convert-calls: 0 call(s) converted, 5 left") == true, "\(second.notes)")
     }
 
     @Test("a counterpart by its shape: the same parameters and body, the same pause; not another interval or message")
@@ -91,6 +124,6 @@ struct TestBridgesPollingWaitsTests {
         let set = SourceSet.inMemory([("P.swift", ([helper] + sources).joined(separator: "\n"))])
         let file = try #require(set.files.first)
         let polls = TestBridges.PollingWaits(sites: FunctionSite.all(in: file), project: Project(set))
-        #expect(polls.counterparts.map { "\($0.helper.name) → \($0.async.name)" } == ["waitUntil → a"])
+        #expect(polls.counterparts.map { "\($0.helper.name) → \($0.async?.name ?? "written")" } == ["waitUntil → a"])
     }
 }

@@ -22,8 +22,15 @@
 // `isolated` parameter defaulting to `#isolation` aside), and its body is the helper's, word for
 // word, but for that one pause (the same interval). So the condition is polled as often, the same
 // deadline fails the test with the same message, and the test suspends between polls instead of
-// spinning, so a callback on `.main` runs. A helper of another shape, or without a counterpart,
-// keeps its tests synchronous.
+// spinning, so a callback on `.main` runs. A helper of another shape keeps its tests synchronous.
+//
+// A helper of that shape without a counterpart gets one, written once right after it (same file,
+// access level, name and parameters, `async`, an `isolated (any Actor)? = #isolation` parameter
+// before the condition so the condition is called on the caller's actor, the same message, the
+// pause `try? await Task.sleep(nanoseconds:)` of the same interval). Its calls gain `await` in
+// front; the name stays: Swift picks the synchronous overload in synchronous code and the async
+// one in async code (a synchronous caller keeps naming the helper, which the proof checks). The
+// overload and the tests awaiting it stand or fall together (one group).
 
 import Foundation
 import SwiftSyntax
@@ -35,8 +42,16 @@ extension TestBridges {
         struct Counterpart {
             let helper: FunctionSite
             let helperUSR: String?
-            let async: FunctionSite
+            /// The package's counterpart; nil when it is to be written (`written`).
+            let async: FunctionSite?
             let asyncUSR: String?
+            /// The counterpart's text to insert after the helper, when the package has none.
+            var written: String? = nil
+            /// The name the counterpart is called by.
+            var name: String { async?.name ?? helper.name }
+            /// Where the written counterpart is inserted (after the helper) and the group of its change.
+            var insertion: Int { helper.decl.endPositionBeforeTrailingTrivia.utf8Offset }
+            var group: String { "polling overload \(helper.file.path) \(helper.signature) \(insertion)" }
         }
 
         private(set) var counterparts: [Counterpart] = []
@@ -48,9 +63,20 @@ extension TestBridges {
             let candidates = sites.filter { !$0.isLocal && $0.decl.body != nil && $0.decl.genericParameterClause == nil }
             let asyncForms = candidates.filter(\.isAsync).compactMap { site in TestBridges.pollingForm(of: site).map { (site, $0) } }
             for helper in candidates where !helper.isAsync {
-                guard let form = TestBridges.pollingForm(of: helper),
-                      let (async, _) = asyncForms.first(where: { $0.1 == form && TestBridges.samePollingParameters(helper, $0.0) }),
-                      async.container == nil || async.container == helper.container,
+                guard let form = TestBridges.pollingForm(of: helper) else { continue }
+                let existing = asyncForms.first(where: { $0.1 == form && TestBridges.samePollingParameters(helper, $0.0) })?.0
+                guard let async = existing else {
+                    // None of that shape: written, unless its file has an async function of its name in its type already (one
+                    // elsewhere in its module that calls would name instead, or that clashes, fails the proof).
+                    let clash = sites.contains {
+                        $0.isAsync && $0.name == helper.name && $0.container == helper.container && $0.file.path == helper.file.path
+                    }
+                    if !clash, let text = TestBridges.asyncCounterpartText(of: helper) {
+                        counterparts.append(Counterpart(helper: helper, helperUSR: project.usr(of: helper), async: nil, asyncUSR: nil, written: text))
+                    }
+                    continue
+                }
+                guard async.container == nil || async.container == helper.container,
                       !async.decl.modifiers.contains(where: { ["private", "fileprivate"].contains($0.name.text) })
                         || async.file.path == helper.file.path else { continue }
                 counterparts.append(Counterpart(helper: helper, helperUSR: project.usr(of: helper), async: async, asyncUSR: project.usr(of: async)))
@@ -87,6 +113,56 @@ extension TestBridges {
         let utf8 = Array(body.description.utf8)
         let text = String(decoding: utf8[..<start], as: UTF8.self) + "⟨pause \(interval)⟩" + String(decoding: utf8[end...], as: UTF8.self)
         return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// The async counterpart of polling helper `site`, as text to insert right after it: its declaration with
+    /// its own doc comment, `async`, an `isolation: isolated (any Actor)? = #isolation` parameter before the
+    /// condition (the last parameter), and its pause `try? await Task.sleep(nanoseconds: n)` of the same interval.
+    static func asyncCounterpartText(of site: FunctionSite) -> String? {
+        guard let body = site.decl.body, let _ = pollingForm(of: site) else { return nil }
+        let pause = body.statements.compactMap { $0.item.as(WhileStmtSyntax.self) }.flatMap(\.body.statements)
+            .first { pauseInterval($0, async: false) != nil }
+        guard let pause, let interval = pauseInterval(pause, async: false) else { return nil }
+        let nanoseconds = Int((interval * 1_000_000_000).rounded())
+        guard nanoseconds > 0 else { return nil }
+        let digits = Array(String(nanoseconds))
+        let grouped = stride(from: digits.count, to: 0, by: -3).reversed().map { String(digits[max(0, $0 - 3)..<$0]) }.joined(separator: "_")
+        let declStart = site.decl.positionAfterSkippingLeadingTrivia.utf8Offset
+        let text = Array(site.file.text.utf8)
+        let slice = { (start: Int, end: Int) in String(decoding: text[start..<end], as: UTF8.self) }
+        var edits: [TextEdit] = []
+        let parameters = site.decl.signature.parameterClause.parameters
+        let isolation = "isolation: isolated (any Actor)? = #isolation"
+        let column = { (offset: Int) in offset - (text[..<offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) }
+        if parameters.count > 1, let first = parameters.first, site.decl.signature.parameterClause.description.contains("\n") {
+            // Parameters on several lines: the isolation parameter on a line of its own before the condition's.
+            let previous = parameters[parameters.index(parameters.endIndex, offsetBy: -2)]
+            let at = previous.endPositionBeforeTrailingTrivia.utf8Offset
+            let align = String(repeating: " ", count: column(first.positionAfterSkippingLeadingTrivia.utf8Offset))
+            edits.append(TextEdit(start: at, end: at, text: "\n" + align + isolation + ","))
+        } else if let last = parameters.last {
+            let at = last.positionAfterSkippingLeadingTrivia.utf8Offset
+            edits.append(TextEdit(start: at, end: at, text: isolation + ", "))
+        } else {
+            let at = site.decl.signature.parameterClause.rightParen.positionAfterSkippingLeadingTrivia.utf8Offset
+            edits.append(TextEdit(start: at, end: at, text: isolation))
+        }
+        let afterParameters = site.decl.signature.parameterClause.endPositionBeforeTrailingTrivia.utf8Offset
+        edits.append(TextEdit(start: afterParameters, end: afterParameters, text: " async"))
+        edits.append(TextEdit(start: pause.positionAfterSkippingLeadingTrivia.utf8Offset, end: pause.endPositionBeforeTrailingTrivia.utf8Offset,
+                              text: "try? await Task.sleep(nanoseconds: \(grouped))"))
+        var declaration = ""
+        var cursor = declStart
+        for edit in edits.sorted(by: { $0.start < $1.start }) {
+            declaration += slice(cursor, edit.start) + edit.text
+            cursor = edit.end
+        }
+        declaration += slice(cursor, site.decl.endPositionBeforeTrailingTrivia.utf8Offset)
+        // The helper's indentation: what precedes it on its line.
+        let indentation = slice(declStart - column(declStart), declStart)
+        guard indentation.allSatisfy({ $0 == " " || $0 == "\t" }) else { return nil }
+        let doc = "/// `\(site.name)`, awaited: the same polling, sleeping between polls on the caller's actor instead of running the run loop."
+        return "\n\n" + indentation + doc + "\n" + indentation + declaration
     }
 
     /// The seconds `statement` pauses for, when it is the run loop's `run(until: Date().addingTimeInterval(x))`
@@ -146,17 +222,33 @@ extension TestBridges {
 extension TestBridges.Method {
     /// Rewrites, in the method, each call of a polling helper with an async counterpart that is a statement
     /// of its own (outside closures): `waitUntil(…) { … }` → `await eventually(…) { … }`, checked to name the counterpart.
-    mutating func awaitPolls(_ polls: TestBridges.PollingWaits, project: Project) {
+    /// A call whose condition (or any closure it passes) waits itself is left: called inside the main actor's job, it would spin
+    /// the run loop there.
+    mutating func awaitPolls(_ polls: TestBridges.PollingWaits, waits: TestBridges.RunLoopWaits, project: Project) {
         for call in TestBridges.RunLoopWaits.calls(in: function.body) {
             guard call.parent?.is(CodeBlockItemSyntax.self) == true, let counterpart = polls.counterpart(of: call, in: file, project: project) else { continue }
+            let inner = AllCalls(viewMode: .sourceAccurate)
+            inner.walk(call.arguments)
+            if let closure = call.trailingClosure { inner.walk(closure) }
+            guard !inner.calls.contains(where: { waits.waits($0, in: file, project: project) }) else { continue }
             let called = call.calledExpression
             let range = called.positionAfterSkippingLeadingTrivia.utf8Offset..<called.endPositionBeforeTrailingTrivia.utf8Offset
             let taken = edits.dropFirst(signatureEdits).map { $0.start..<max($0.end, $0.start + 1) } + blocks
             guard !taken.contains(where: { $0.overlaps(range) }) else { continue }
+            let nameOffset = Calls.nameOffset(of: call)
+            if counterpart.written != nil {
+                // The overload written has the helper's name: the call is awaited, its name left as it is.
+                edits.append(TextEdit(start: range.lowerBound, end: range.lowerBound, text: "await "))
+                writtenCalls.append((group: counterpart.group, path: file.path, offset: nameOffset, line: file.line(of: call),
+                                     text: ConvertCalls.shortText(of: call)))
+                polled.append(ConvertCalls.shortText(of: call))
+                continue
+            }
+            guard let async = counterpart.async else { continue }
             // A member counterpart (the helper's own extension) is called on what the helper was; a free one by its name.
-            let base = counterpart.async.container == nil ? "" : called.as(MemberAccessExprSyntax.self)?.base.map { $0.trimmedDescription + "." } ?? ""
+            let base = async.container == nil ? "" : called.as(MemberAccessExprSyntax.self)?.base.map { $0.trimmedDescription + "." } ?? ""
             let prefix = "await " + base
-            edits.append(TextEdit(start: range.lowerBound, end: range.upperBound, text: prefix + counterpart.async.name))
+            edits.append(TextEdit(start: range.lowerBound, end: range.upperBound, text: prefix + async.name))
             if let usr = counterpart.asyncUSR {
                 expectations.append(PlannedChange.Expectation(
                     place: .inserted(edit: edits.count - 1, offset: prefix.utf8.count), target: .usr(usr),
@@ -165,5 +257,41 @@ extension TestBridges.Method {
             }
             polled.append(ConvertCalls.shortText(of: call))
         }
+    }
+}
+
+extension TestBridges.PollingWaits {
+    /// The changes writing the counterparts that `calls` (in tests' changes, grouped with them) await, each
+    /// expecting those calls to name the overload it inserts.
+    func overloadChanges(for calls: [(group: String, path: String, offset: Int, line: Int, text: String)]) -> [PlannedChange] {
+        counterparts.compactMap { counterpart in
+            guard let text = counterpart.written else { return nil }
+            let mine = calls.filter { $0.group == counterpart.group }
+            guard !mine.isEmpty else { return nil }
+            let at = counterpart.insertion
+            var change = PlannedChange(
+                path: counterpart.helper.file.path, edits: [TextEdit(start: at, end: at, text: text)], scope: at..<at,
+                line: counterpart.helper.line, summary: "`\(counterpart.helper.signature)` got its async overload, awaited by \(mine.count) polling wait(s) "
+                    + TestBridges.overloadMarker
+            )
+            change.expectations = mine.map { call in
+                PlannedChange.Expectation(
+                    place: .elsewhere(path: call.path, offset: call.offset), target: .declaration(edit: 0, offset: 0),
+                    meaning: "the async counterpart of the polling helper `\(counterpart.helper.signature)` written next to it"
+                )
+            }
+            change.group = counterpart.group
+            return change
+        }
+    }
+}
+
+/// The function calls in what it walks, closures included.
+private final class AllCalls: SyntaxVisitor {
+    var calls: [FunctionCallExprSyntax] = []
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        calls.append(node)
+        return .visitChildren
     }
 }

@@ -127,6 +127,8 @@ extension TestBridges.Method {
             let text = call.trimmedDescription
             let carried = edits.contains { $0.text.contains(text) && !$0.text.contains("await " + text) }
             if replacing.contains(where: { $0.start <= start && start < $0.end }), !carried { continue }
+            // Awaited through the async overload written for its polling helper (TestBridges+PollingWaits).
+            if writtenCalls.contains(where: { $0.offset == Calls.nameOffset(of: call) }) { continue }
             guard waits.waits(call, in: file, project: project) else { continue }
             return (ConvertCalls.shortText(of: call), file.line(of: call))
         }

@@ -349,6 +349,8 @@ extension TestBridges {
         var checked: [String] = []
         /// The polling helpers' calls it awaits through their async counterparts (TestBridges+PollingWaits), for the summary.
         var polled: [String] = []
+        /// Those awaited through a counterpart still to be written: its group, the file, and where the called name starts.
+        var writtenCalls: [(group: String, path: String, offset: Int, line: Int, text: String)] = []
         /// A support function's helper calls it rewrites, with the reason each is left when it stays synchronous.
         var outside: [(line: Int, text: String, reason: String)] = []
         /// A support function of a test class (TestBridges+SupportFunctions), not a test.
@@ -687,11 +689,12 @@ extension TestBridges {
             var kept: Set<String> = []
             var importing: Set<String> = []
             var prepared: [SyntaxIdentifier: (method: Method, awaited: [String])] = [:]
+            var writtenCalls: [(group: String, path: String, offset: Int, line: Int, text: String)] = []
             for id in order {
                 guard var method = methods[id] else { continue }
                 let awaited = awaitKeptPromises(in: &method, project: project)
                 method.keepMeanings(names: twinned, helpers: Set(kinds.keys), project: project)
-                method.awaitPolls(polls, project: project)
+                method.awaitPolls(polls, waits: runLoopWaits, project: project)
                 prepared[id] = (method, awaited)
             }
             // The support functions made async, and the awaits of their calls (TestBridges+SupportFunctions).
@@ -719,17 +722,33 @@ extension TestBridges {
                 method.unwrapAssumeIsolated()
                 var change = method.change
                 change.group = supports.group(of: id)
+                if let written = method.writtenCalls.first {
+                    // The overload written stands or falls with the tests awaiting it; a test in a support group awaits none.
+                    guard change.group == nil, method.writtenCalls.allSatisfy({ $0.group == written.group }) else {
+                        let reason = TestBridges.stillWaits(test: method.function.name.text, wait: written.text, line: written.line)
+                        left += method.helperCalls.map { ConvertCalls.Left(path: method.file.path, line: $0.line, text: $0.text, reason: reason) }
+                        continue
+                    }
+                    change.group = written.group
+                    writtenCalls += method.writtenCalls
+                }
                 changes.append(change)
             }
+            changes += polls.overloadChanges(for: writtenCalls)
             return (changes, left, kept)
         }
     }
+
+    /// The end of the summary of a change writing a polling helper's async overload: no call converted.
+    static let overloadMarker = "(the calls are the tests' changes)"
 
     /// The words in a test change's summary after the number of calls (the tally counts them).
     static let summaryMarker = "call(s) awaited instead of waited for"
 
     /// The number of calls a proved change converted: one, or a test method's count.
     static func callCount(of change: PlannedChange) -> Int {
+        // A polling helper's async overload written (TestBridges+PollingWaits) converts no call of its own.
+        if change.summary.hasSuffix(overloadMarker) { return 0 }
         guard let range = change.summary.range(of: " " + summaryMarker) else { return 1 }
         let before = change.summary[..<range.lowerBound]
         return Int(before.split(separator: " ").last ?? "") ?? 1

@@ -2,7 +2,9 @@
 // tests' own (TestBridges+PollingWaits): Ledger's `waitUntil(_:timeout:file:line:_:)` spins the run
 // loop until its condition holds or its deadline passes, and its test support already has the async
 // counterpart, `eventually(_:timeout:isolation:file:line:_:)`, which sleeps instead. A converted test
-// awaits the counterpart; a test polling through a helper without one stays synchronous.
+// awaits the counterpart. `waitAWhile` has none: it gets its async overload, written after it, and a
+// synchronous caller (`settle`) keeps calling the synchronous one. A test whose condition waits
+// itself (through `result(of:)`) stays synchronous.
 
 import Foundation
 import Tomorrowland
@@ -80,7 +82,7 @@ extension XCTestCase {
         }
     }
 
-    /// Polls `condition` every 50 ms: its async form below sleeps 10 ms, so it is not this one's counterpart.
+    /// Polls `condition` every 50 ms: the async function below sleeps 10 ms, so it is not this one's counterpart.
     func waitAWhile(_ description: String, timeout: TimeInterval = pollTimeout,
                     file: StaticString = #filePath, line: UInt = #line, _ condition: () -> Bool) {
         let deadline = Date().addingTimeInterval(timeout)
@@ -91,6 +93,11 @@ extension XCTestCase {
             }
             RunLoop.current.run(until: Date().addingTimeInterval(0.05))
         }
+    }
+
+    /// A synchronous caller of `waitAWhile`: it keeps naming the synchronous helper.
+    func settle(_ till: Till) {
+        waitAWhile("settled") { !till.isBusy }
     }
 }
 
@@ -124,5 +131,10 @@ final class TillTests: XCTestCase {
         let quote = try value(of: till.quote())
         _ = till.pay(quote)
         waitAWhile("paid") { !till.isBusy }
+    }
+
+    func testPollsWithAWaitInTheCondition() throws {
+        let quote = try value(of: till.quote())
+        waitAWhile("quoted again") { self.result(of: till.quote())?.value == quote }
     }
 }
