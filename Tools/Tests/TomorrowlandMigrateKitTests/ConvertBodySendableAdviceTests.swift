@@ -336,10 +336,10 @@ struct ConvertBodySendableAdviceTests {
         let messages = notes.map(\.message)
         let lock = try #require(Self.advice(about: "LockDriver", in: notes), "\(messages)").message
         #expect(lock.contains("its stored properties are all `let`: a `Sendable` class cannot inherit from another class: "
-            + "once its superclass is `@unchecked Sendable`, declare it `@unchecked Sendable` too (restated, or a warning; "
+            + "once its superclass `Driver` is `@unchecked Sendable`, declare it `@unchecked Sendable` too (restated, or a warning; "
             + "the compiler then checks nothing"), "\(lock)")
         #expect(!lock.contains("`final` and `Sendable`"), "\(lock)")
-        #expect(lock.contains("; its superclass `Driver` must be `@unchecked Sendable` too"), "\(lock)")
+        #expect(!lock.contains("; its superclass `Driver` must be"), "\(lock)")
         let driver = try #require(Self.advice(about: "Driver", in: notes), "\(messages)").message
         #expect(driver.contains("declare it `@unchecked Sendable`"), "\(driver)")
         #expect(driver.contains("; its subclasses `CeilingFan`, `FanDriver`, `LockDriver` must each restate `@unchecked Sendable` "

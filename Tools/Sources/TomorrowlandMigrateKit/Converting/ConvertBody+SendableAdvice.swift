@@ -211,7 +211,8 @@ struct SendableShape {
         }.sorted()
         var holds = held.isEmpty ? "" : "; it holds \(held.joined(separator: ", ")), not known to be Sendable: "
             + (held.count == 1 ? "that type must" : "those types must") + " be thread-safe too"
-        if let superclass { holds += "; its superclass `\(superclass)` must be `@unchecked Sendable` too" }
+        // Named in the fix when all its stored properties are `let`s.
+        if let superclass, stored.contains(where: \.isVar) { holds += "; its superclass `\(superclass)` must be `@unchecked Sendable` too" }
         if !subclasses.isEmpty {
             holds += "; " + (subclasses.count == 1 ? "its subclass " : "its subclasses ") + subclasses.map { "`\($0)`" }.joined(separator: ", ")
                 + " must " + (subclasses.count == 1 ? "" : "each ") + "restate `@unchecked Sendable` (a warning otherwise; the compiler checks "
@@ -221,13 +222,13 @@ struct SendableShape {
         if vars.isEmpty {
             let isFinal = classDecl.modifiers.contains { $0.name.text == "final" }
             // A `Sendable` class cannot inherit from another class: a subclass can only restate its base's `@unchecked Sendable`.
-            let declare = superclass != nil
-                ? "a `Sendable` class cannot inherit from another class: once its superclass is `@unchecked Sendable`, "
+            let declare = superclass.map { superclass in
+                "a `Sendable` class cannot inherit from another class: once its superclass `\(superclass)` is `@unchecked Sendable`, "
                     + "declare it `@unchecked Sendable` too (restated, or a warning; the compiler then checks nothing: "
                     + "its `let`s must hold Sendable values)"
-                : isFinal || subclasses.isEmpty
+            } ?? (isFinal || subclasses.isEmpty
                 ? "declare it " + (isFinal ? "" : "`final` and ") + "`Sendable` (the compiler then checks its `let`s)"
-                : "declare it `@unchecked Sendable` (a class with subclasses is not checked: theirs must be `let`s too)"
+                : "declare it `@unchecked Sendable` (a class with subclasses is not checked: theirs must be `let`s too)")
             fix = "its stored properties are all `let`: \(declare), \(isolate)\(holds)"
             return
         }
