@@ -191,7 +191,7 @@ struct ConvertBodySendableAdviceTests {
         // `Server` waits for the parameter of `forward(_:via:)`, as `Guarded` holds one.
         let server = try #require(Self.advice(about: "Server", in: notes), "\(messages)")
         #expect(server.message.hasPrefix("1 chain left waits on `Server` being Sendable (`forward(_:via:)` Services.swift:"), "\(server.message)")
-        let adviceIndices = notes.indices.filter { notes[$0].message.contains(" being Sendable (") || notes[$0].message.contains("not marked `@Sendable`") }
+        let adviceIndices = notes.indices.filter { notes[$0].message.contains(" being Sendable (") || notes[$0].message.contains("not marked `@escaping @Sendable`") }
         #expect(adviceIndices.first.map { notes[$0].message.hasPrefix("2 chains") } == true, "\(messages)")
         // After every chain left, before the tally.
         #expect(adviceIndices.allSatisfy { index in !notes[(index + 1)...].contains { $0.message.contains(": left as a chain: ") } }, "\(messages)")
@@ -247,9 +247,103 @@ struct ConvertBodySendableAdviceTests {
                 "\(screen)")
         let counter = try #require(Self.advice(about: "Counter", in: notes)).message
         #expect(counter.contains("a value type: declare it `Sendable`"), "\(counter)")
-        let closure = try #require(notes.first { $0.message.contains("on closure parameters not marked `@Sendable`") }).message
-        #expect(closure.hasPrefix("1 chain left waits on closure parameters not marked `@Sendable` (`relay(_:then:)` (`done`) Services.swift:"),
+        let closure = try #require(notes.first { $0.message.contains("on closure parameters not marked `@escaping @Sendable`") }).message
+        #expect(closure.hasPrefix("1 chain left waits on closure parameters not marked `@escaping @Sendable` (`relay(_:then:)` (`done`) Services.swift:"),
                 "\(closure)")
+    }
+
+    /// add-async-twins, then convert-body from the syntax alone, on `source` alone.
+    static func notes(of source: String) -> [MigrationNote] {
+        let files = [(path: "More.swift", text: source)]
+        return ConvertBody.run(.inMemory(Support.applying(AddAsyncTwins.run(.inMemory(files)), to: files))).notes
+    }
+
+    @Test("a closure parameter must be `@escaping` and `@Sendable`: a Task cannot capture a non-escaping one")
+    func nonEscapingClosures() throws {
+        let notes = Self.notes(of: """
+            import Tomorrowland
+
+            func count(for id: Int, load: @Sendable () -> Int) -> Promise<Int, Error> {
+                Promise(fulfilled: load()).map(on: .utility) { $0 + id }
+            }
+
+            func total(for id: Int, load: (@Sendable () -> Int)?) -> Promise<Int, Error> {
+                Promise(fulfilled: id).map(on: .utility) { $0 + 1 }
+            }
+
+            func sum(for id: Int, load: () -> Int) -> Promise<Int, Error> {
+                Promise(fulfilled: load()).map(on: .utility) { $0 + id }
+            }
+            """)
+        let messages = notes.map(\.message)
+        // The planner: `@Sendable` without `@escaping` is not capturable, and the reason says why.
+        #expect(messages.contains { $0.hasPrefix("count(for:load:): left as a chain: parameter `load` is not `@escaping`: ") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("sum(for:load:): left as a chain: parameter `load` is not known to be Sendable: ") }, "\(messages)")
+        // An optional closure escapes already.
+        #expect(!messages.contains { $0.hasPrefix("total(for:load:): left as a chain: parameter") }, "\(messages)")
+        let advice = try #require(notes.first { $0.message.contains("on closure parameters not marked `@escaping @Sendable`") }).message
+        #expect(advice.hasPrefix("2 chains left wait on closure parameters not marked `@escaping @Sendable` (`count(for:load:)` (`load`) More.swift:"),
+                "\(advice)")
+        #expect(advice.contains("): mark them `@escaping @Sendable` (the wrapper's Task cannot capture a non-escaping closure"), "\(advice)")
+        #expect(Project.isCapturableClosure("@escaping @Sendable () -> Int"))
+        #expect(Project.isCapturableClosure("(@Sendable () -> Int)?"))
+        #expect(!Project.isCapturableClosure("@Sendable () -> Int"))
+        #expect(!Project.isCapturableClosure("(() -> Int)?"))
+    }
+
+    @Test("a chain also left for another reason (an override whose base has no twin) is not promised")
+    func otherReason() {
+        let override = MigrationNote(
+            path: "Exporter.swift", line: 40, message: "export(_:): left as a chain: " + ConvertBody.overrideWithoutTwinPrefix
+                + "`CSVExporter` is not known to be Sendable: the wrapper's Task cannot capture `self` in Swift 6 mode"
+        )
+        let only = MigrationNote(
+            path: "Exporter.swift", line: 50, message: "render(_:): left as a chain: "
+                + "`CSVExporter` is not known to be Sendable: the wrapper's Task cannot capture `self` in Swift 6 mode"
+        )
+        #expect(!ConvertBody.waitsOnlyOnSendable(override))
+        #expect(ConvertBody.waitsOnlyOnSendable(only))
+    }
+
+    @Test("a subclass restates its base's `@unchecked Sendable`; the base's advice names every subclass")
+    func subclasses() throws {
+        let notes = Self.notes(of: """
+            import Tomorrowland
+
+            class Driver {
+                let name: String
+                init(name: String) { self.name = name }
+                func status() -> Promise<Int, Error> {
+                    Promise(fulfilled: 1).map(on: .utility) { $0 + 1 }
+                }
+            }
+
+            final class LockDriver: Driver {
+                let code: Int
+                init(code: Int) {
+                    self.code = code
+                    super.init(name: "lock")
+                }
+                func unlock() -> Promise<Int, Error> {
+                    Promise(fulfilled: code).map(on: .utility) { $0 + 1 }
+                }
+            }
+
+            class FanDriver: Driver {}
+
+            final class CeilingFan: FanDriver {}
+            """)
+        let messages = notes.map(\.message)
+        let lock = try #require(Self.advice(about: "LockDriver", in: notes), "\(messages)").message
+        #expect(lock.contains("its stored properties are all `let`: a `Sendable` class cannot inherit from another class: "
+            + "once its superclass `Driver` is `@unchecked Sendable`, declare it `@unchecked Sendable` too (restated, or a warning; "
+            + "the compiler then checks nothing"), "\(lock)")
+        #expect(!lock.contains("`final` and `Sendable`"), "\(lock)")
+        #expect(!lock.contains("; its superclass `Driver` must be"), "\(lock)")
+        let driver = try #require(Self.advice(about: "Driver", in: notes), "\(messages)").message
+        #expect(driver.contains("declare it `@unchecked Sendable`"), "\(driver)")
+        #expect(driver.contains("; its subclasses `CeilingFan`, `FanDriver`, `LockDriver` must each restate `@unchecked Sendable` "
+            + "(a warning otherwise"), "\(driver)")
     }
 
     @Test("with the compiler: the advice for the chain left, none for the one converted without a wrapper")

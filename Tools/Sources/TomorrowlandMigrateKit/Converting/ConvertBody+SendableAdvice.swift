@@ -12,6 +12,14 @@ extension ConvertBody {
     /// The words of the reason (`reasonToLeave`) whose chains the advice groups.
     static let sendableReasonMarker = "is not known to be Sendable: the wrapper's Task cannot capture"
 
+    /// Whether `note` leaves a chain only for a capture the user can fix (a type or parameter not
+    /// known to be `Sendable`, a `@Sendable` closure parameter not `@escaping`): not an override
+    /// without a twin, which stays a chain once that is fixed (the base has no twin).
+    static func waitsOnlyOnSendable(_ note: MigrationNote) -> Bool {
+        (note.message.contains(sendableReasonMarker) || note.message.contains("is not `@escaping`: the wrapper's Task cannot capture"))
+            && !note.message.contains(": left as a chain: " + overrideWithoutTwinPrefix)
+    }
+
     /// One chain left that waits on a type: its signature and place.
     struct WaitingChain {
         let signature: String
@@ -25,13 +33,14 @@ extension ConvertBody {
 
     /// One note per type that the chains of `left` left for a non-`Sendable` capture wait on
     /// (their `self`'s type, a parameter's class or protocol of the scanned files; closure
-    /// parameters not marked `@Sendable` as one group), most chains first. Types not declared in
+    /// parameters not `@escaping @Sendable` as one group), most chains first. Only the chains
+    /// that wait on nothing else (`waitsOnlyOnSendable`). Types not declared in
     /// the scanned files get none: the tool cannot see what would be true of them.
     static func sendableAdvice(for left: [MigrationNote], in set: SourceSet, project: Project) -> [MigrationNote] {
         var waits: [String: [WaitingChain]] = [:]
         var order: [String] = []
         var sitesByPath: [String: [FunctionSite]] = [:]
-        for note in left where note.message.contains(sendableReasonMarker) {
+        for note in left where waitsOnlyOnSendable(note) {
             guard let file = set.files.first(where: { $0.path == note.path }) else { continue }
             let sites = sitesByPath[note.path] ?? FunctionSite.all(in: file)
             sitesByPath[note.path] = sites
@@ -45,7 +54,9 @@ extension ConvertBody {
             for parameter in project.nonSendableParameters(of: site) {
                 let type = parameter.type.trimmedDescription
                 if type.contains("->") {
-                    keys.append((closureKey, " (`\((parameter.secondName ?? parameter.firstName).text)`)"))
+                    // An optional closure escapes already: `@escaping` is not allowed on it.
+                    let optional = Project.isOptionalClosure(type) ? ", optional: `@Sendable` alone" : ""
+                    keys.append((closureKey, " (`\((parameter.secondName ?? parameter.firstName).text)`\(optional))"))
                     continue
                 }
                 keys += project.identifiers(in: type).filter { name in
@@ -81,7 +92,7 @@ extension ConvertBody {
         return weakly && !closures.contains { captures($0, "self", members: members, local: local) }
     }
 
-    /// The key of the group of closure parameters not marked `@Sendable`.
+    /// The key of the group of closure parameters not `@escaping @Sendable`.
     private static let closureKey = " closure"
 
     /// The note for the chains that wait on `key` (a type, or `closureKey`).
@@ -99,8 +110,9 @@ extension ConvertBody {
         if key == closureKey {
             return MigrationNote(
                 path: chains[0].path, line: chains[0].line,
-                message: "\(count) on closure parameters not marked `@Sendable` (\(list)): mark them `@Sendable` "
-                    + "(their callers then pass closures that capture only Sendable values)" + again
+                message: "\(count) on closure parameters not marked `@escaping @Sendable` (\(list)): mark them `@escaping @Sendable` "
+                    + "(the wrapper's Task cannot capture a non-escaping closure, `@Sendable` or not; "
+                    + "their callers then pass closures that capture only Sendable values)" + again
             )
         }
         guard let type = SendableShape(of: key, in: set, project: project) else { return nil }
@@ -160,13 +172,11 @@ struct SendableShape {
     init?(of name: String, in set: SourceSet, project: Project) {
         var declaration: (file: ParsedFile, node: DeclSyntax)?
         var blocks: [(file: ParsedFile, block: MemberBlockSyntax)] = []
-        var subclassed = false
         for file in set.files {
             let finder = TypeBlockFinder(name: name)
             finder.walk(file.tree)
             if declaration == nil, let found = finder.declaration { declaration = (file, found) }
             blocks += finder.blocks.map { (file, $0) }
-            subclassed = subclassed || finder.subclassed
         }
         guard let declaration else { return nil }
         path = declaration.file.path
@@ -195,15 +205,30 @@ struct SendableShape {
         }
         let superclass = classDecl.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription }
             .first { project.facts(of: $0)?.isClass == true && !project.isKnownSendable($0) }
+        // Its subclasses in the scanned files, at any depth: each must restate `@unchecked Sendable`.
+        let subclasses = project.typeFacts.keys.filter { other in
+            other != name && project.typeFacts[other]?.isClass == true && project.ancestors(of: other).dropFirst().contains(name)
+        }.sorted()
         var holds = held.isEmpty ? "" : "; it holds \(held.joined(separator: ", ")), not known to be Sendable: "
             + (held.count == 1 ? "that type must" : "those types must") + " be thread-safe too"
-        if let superclass { holds += "; its superclass `\(superclass)` must be Sendable too" }
+        // Named in the fix when all its stored properties are `let`s.
+        if let superclass, stored.contains(where: \.isVar) { holds += "; its superclass `\(superclass)` must be `@unchecked Sendable` too" }
+        if !subclasses.isEmpty {
+            holds += "; " + (subclasses.count == 1 ? "its subclass " : "its subclasses ") + subclasses.map { "`\($0)`" }.joined(separator: ", ")
+                + " must " + (subclasses.count == 1 ? "" : "each ") + "restate `@unchecked Sendable` (a warning otherwise; the compiler checks "
+                + (subclasses.count == 1 ? "it" : "them") + " no further)"
+        }
         let vars = stored.filter(\.isVar)
         if vars.isEmpty {
             let isFinal = classDecl.modifiers.contains { $0.name.text == "final" }
-            let declare = isFinal || !subclassed
+            // A `Sendable` class cannot inherit from another class: a subclass can only restate its base's `@unchecked Sendable`.
+            let declare = superclass.map { superclass in
+                "a `Sendable` class cannot inherit from another class: once its superclass `\(superclass)` is `@unchecked Sendable`, "
+                    + "declare it `@unchecked Sendable` too (restated, or a warning; the compiler then checks nothing: "
+                    + "its `let`s must hold Sendable values)"
+            } ?? (isFinal || subclasses.isEmpty
                 ? "declare it " + (isFinal ? "" : "`final` and ") + "`Sendable` (the compiler then checks its `let`s)"
-                : "declare it `@unchecked Sendable` (a class with subclasses is not checked: theirs must be `let`s too)"
+                : "declare it `@unchecked Sendable` (a class with subclasses is not checked: theirs must be `let`s too)")
             fix = "its stored properties are all `let`: \(declare), \(isolate)\(holds)"
             return
         }
@@ -356,13 +381,12 @@ struct SendableShape {
     }
 }
 
-/// The declaration of a type named `name` (the first), the member blocks of it and its
-/// extensions, and whether a class of the file inherits from it.
+/// The declaration of a type named `name` (the first) and the member blocks of it and its
+/// extensions.
 private final class TypeBlockFinder: SyntaxVisitor {
     let name: String
     var declaration: DeclSyntax?
     var blocks: [MemberBlockSyntax] = []
-    var subclassed = false
 
     init(name: String) {
         self.name = name
@@ -378,7 +402,6 @@ private final class TypeBlockFinder: SyntaxVisitor {
     }
 
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-        if node.inheritanceClause?.inheritedTypes.first.map({ Project.unqualified($0.type.trimmedDescription) }) == name { subclassed = true }
         return found(node, node.name.text, node.memberBlock)
     }
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { found(node, node.name.text, node.memberBlock) }

@@ -5,6 +5,10 @@
 import SwiftSyntax
 
 extension ConvertBody {
+    /// The start of the reason of an override without a twin that also waits on a capture: once
+    /// that is Sendable it is still left (an override that cannot get an async override of its own).
+    static let overrideWithoutTwinPrefix = "an override, whose promise version stays (it overrides the base's), so it needs a wrapper: "
+
     /// Why `site`, a chain without an async twin (and not a conformer or an override that gets an
     /// async method), gets none, as add-async-twins said it: a variadic parameter, or an async
     /// method of the same name in a subclass or a superclass. For an override whose promise
@@ -13,7 +17,7 @@ extension ConvertBody {
         if site.decl.modifiers.contains(where: { $0.name.text == "override" }) {
             // An async method of its own would need its promise version, the override, to wrap it.
             guard let reason = reasonToLeave(site, promise, project: project) else { return nil }
-            return "an override, whose promise version stays (it overrides the base's), so it needs a wrapper: " + reason
+            return overrideWithoutTwinPrefix + reason
         }
         if case .failure(let reason) = Twins.forwardedArguments(of: site.decl, inoutAllowed: true) {
             return "no async twin: it " + reason.text

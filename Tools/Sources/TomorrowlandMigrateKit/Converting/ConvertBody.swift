@@ -464,7 +464,7 @@ public enum ConvertBody {
             return "`\(site.container ?? "")` is not known to be Sendable: the wrapper's Task cannot capture `self` in Swift 6 mode"
         }
         if let parameter = project.nonSendableParameter(of: site) {
-            return "parameter `\(parameter.parameterName ?? "_")` is not known to be Sendable: the wrapper's Task cannot capture it"
+            return "parameter `\(parameter.parameterName ?? "_")` \(Project.captureProblem(of: parameter)): the wrapper's Task cannot capture it"
         }
         return nil
     }
@@ -654,7 +654,7 @@ public enum ConvertBody {
         result.notes = plan.left + extraNotes
         let advice = project.map { sendableAdvice(for: plan.left, in: set, project: $0) } ?? []
         result.notes += advice
-        let waiting = plan.left.filter { $0.message.contains(sendableReasonMarker) }.count
+        let waiting = plan.left.filter(waitsOnlyOnSendable).count
         result.notes.append(MigrationNote(
             path: set.files.first?.path ?? ".", line: 1,
             message: "convert-body: \(plan.conversions.count) of \(plan.chains) chain bodies converted, \(plan.left.count) left (reasons above)"

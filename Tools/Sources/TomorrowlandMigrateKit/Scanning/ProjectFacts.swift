@@ -161,7 +161,7 @@ struct Project {
     }
 
     /// The first parameter of `site` that a Task cannot capture in Swift 6 mode, as far as the
-    /// syntax tells: a closure not marked `@Sendable`, or a class of the scanned files that is
+    /// syntax tells: a closure not both `@Sendable` and escaping, or a class of the scanned files that is
     /// not Sendable (not declared so, not an actor, not on a global actor).
     func nonSendableParameter(of site: FunctionSite) -> FunctionParameterSyntax? {
         nonSendableParameters(of: site).first
@@ -171,12 +171,32 @@ struct Project {
     func nonSendableParameters(of site: FunctionSite) -> [FunctionParameterSyntax] {
         site.decl.signature.parameterClause.parameters.filter { parameter in
             let type = parameter.type.trimmedDescription
-            if type.contains("->") { return !type.contains("@Sendable") }
+            if type.contains("->") { return !Self.isCapturableClosure(type) }
             return identifiers(in: type).contains { name in
                 guard let facts = facts(of: name), facts.isClass || facts.isProtocol else { return false }
                 return !isKnownSendable(name)
             }
         }
+    }
+
+    /// Whether a parameter of closure type `type` (as written) can be captured by a Task: it is
+    /// `@Sendable` and escapes (`@escaping`, or an optional closure, which escapes already). A
+    /// non-escaping closure cannot be captured even if `@Sendable` ("escaping closure captures
+    /// non-escaping parameter").
+    static func isCapturableClosure(_ type: String) -> Bool {
+        type.contains("@Sendable") && (type.contains("@escaping") || isOptionalClosure(type))
+    }
+
+    /// `(() -> T)?` or `(() -> T)!`: an optional closure, implicitly escaping.
+    static func isOptionalClosure(_ type: String) -> Bool {
+        type.hasPrefix("(") && (type.hasSuffix(")?") || type.hasSuffix(")!"))
+    }
+
+    /// Why a Task cannot capture `parameter` (one of `nonSendableParameters`): "is not `@escaping`"
+    /// for a `@Sendable` closure that does not escape, "is not known to be Sendable" otherwise.
+    static func captureProblem(of parameter: FunctionParameterSyntax) -> String {
+        let type = parameter.type.trimmedDescription
+        return type.contains("->") && type.contains("@Sendable") ? "is not `@escaping`" : "is not known to be Sendable"
     }
 
     /// Whether `type` is an actor, on a global actor, or declared `Sendable` (on itself, an

@@ -60,7 +60,7 @@ public enum AddPromiseTwins {
         }
         if let parameter = project.nonSendableParameter(of: site) {
             return .skip(SkipReason(
-                "parameter `\(parameter.parameterName ?? "_")` (`\(parameter.type.trimmedDescription)`) is not known to be Sendable: "
+                "parameter `\(parameter.parameterName ?? "_")` (`\(parameter.type.trimmedDescription)`) \(Project.captureProblem(of: parameter)): "
                     + "in Swift 6 mode the Task the twin starts cannot capture it"
             ))
         }
