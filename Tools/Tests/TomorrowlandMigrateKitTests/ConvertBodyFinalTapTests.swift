@@ -190,7 +190,7 @@ struct ConvertBodyFinalTapTests {
 
 /// The converted final `tap`s of ConvertedBehaviour.swift at run time: `Dispatcher.eta(_:observed:)`
 /// (a reading `tap` that captures `[journal]`) and `noted(_:events:observed:)` (a `tap { _ in … }`).
-@Suite("convert-body: a final tap on a named context, at run time")
+@Suite("convert-body: a final tap on a named context, at run time", .timeLimit(.minutes(2)))
 struct ConvertedFinalTapTests {
     /// The promise `start` returns while `behaviourQueue` is held (the tap's queue), and whether it
     /// resolved before the queue was let go.
