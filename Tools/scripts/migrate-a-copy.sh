@@ -6,15 +6,15 @@
 # `delete-twins --write` on both (each proven by the compiler); then builds the copy (the
 # targets the tool rewrote and those that compile them) and runs the client tests and the
 # documentation tests' run of every example. Not in CI (the blind corpora took its place there:
-# Tools/README.md, "CI"). (Swift 6 mode code at scale is
+# Tools/README.md, "Tests, corpora and CI"). (Swift 6 mode code at scale is
 # Tools/Corpus's and the blind corpora's part: migrate-corpus.sh.)
 #
 # Second runs (that each command is idempotent) and the report are checked on Tools/Corpus
 # (migrate-corpus.sh) and by the unit tests, not again here.
 #
 # The tool builds only what the scanned modules import (its first run writes SwiftPM's
-# manifest without a build) and keeps the dumps its proofs made (Tools/README.md, "The
-# compiler as the oracle"): the client-test modules are compiled once, by the build below.
+# manifest without a build) and keeps the dumps its proofs made (Tools/README.md, "How
+# the tool decides"): the client-test modules are compiled once, by the build below.
 #
 #   Tools/scripts/migrate-a-copy.sh            # from the repository root or anywhere
 set -euo pipefail

@@ -13,7 +13,7 @@
 #
 # All three share the tool's one build (Tools/.build), built here first. A copy of this package
 # (migrate-a-copy.sh: Examples/ and Tests/Swift5ClientTests) is no longer part of CI; see
-# Tools/README.md, "CI", for what the corpora cover instead and what only it covered.
+# Tools/README.md, "Tests, corpora and CI", for what the corpora cover instead and what only it covered.
 #
 #   Tools/scripts/migrate-corpora.sh   # from the repository root or anywhere
 set -uo pipefail

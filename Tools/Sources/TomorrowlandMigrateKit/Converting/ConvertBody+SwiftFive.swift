@@ -60,12 +60,13 @@ extension ConvertBody {
     }
 
     /// A wrapper under the Swift 5 rule whose twin's steps all run on one queue (`shared`, the
-    /// executor `sharedExecutor(of:)` found) does not prefer that queue's executor: written when,
-    /// started from a nonisolated synchronous caller, `Promise(on: .immediate, executorPreference:)`
-    /// ran a first hop to the queue that nothing suspended before (the chain's base had resolved)
-    /// on the caller's thread (Relay's `Inbox.refresh()` ran its bookkeeping on the main thread), a
-    /// library defect since fixed (Tools/README.md). Its promise resolves on that context instead
-    /// (`.then(on: c) { _ in }`), where 1.x's did.
+    /// executor `sharedExecutor(of:)` found) does not prefer that queue's executor. Its promise
+    /// resolves on that context instead (`.then(on: c) { _ in }`), where 1.x's did. Started from a
+    /// nonisolated synchronous caller, the twin's first hop to the queue must leave the caller's
+    /// thread even when nothing suspended before it (Relay's `Inbox.refresh()` expects its
+    /// bookkeeping on its queue); the library's preference does that
+    /// (`ImmediateExecutorPreferenceFirstStepTests`), and this rule stays until a Swift 5 mode
+    /// corpus run shows that it keeps Relay's order.
     static func resolvedWithoutPreference(_ shared: String?, _ resolvedOn: String?) -> (preference: String?, resolvedOn: String?) {
         guard let shared, resolvedOn == nil else { return (nil, resolvedOn) }
         return (nil, String(shared.dropLast(".taskExecutor".count)))
