@@ -27,7 +27,6 @@ extension ChainConversion {
         return node.children(viewMode: .sourceAccurate).contains { containsReturn($0) }
     }
 
-    /// Every identifier written in `node` (names a new `let` must not shadow).
     /// `stem`, or `stem2`, `stem3`, …: the first name not in `taken`.
     static func firstFree(_ stem: String, avoiding taken: Set<String>) -> String {
         var name = stem
@@ -39,6 +38,7 @@ extension ChainConversion {
         return name
     }
 
+    /// Every identifier written in `node` (names a new `let` must not shadow).
     static func identifiers(in node: some SyntaxProtocol) -> Set<String> {
         Set(node.tokens(viewMode: .sourceAccurate).compactMap { token in
             if case .identifier(let text) = token.tokenKind { return text }

@@ -42,6 +42,7 @@ struct Writer {
     /// Whether that context is `.nowOr(.main)` (or another `PromiseContext.Main`) off the main actor (ChainConversion+NowOrMain.swift).
     var nowOrOnMain = false
 
+    /// The value so far: a promise still to await, or an expression ready to use.
     enum Pending {
         case promise(ExprSyntax)
         case expression(String)
@@ -216,6 +217,7 @@ struct Writer {
         lines.append("await Task.yield()")
     }
 
+    /// The pending promise, when the value so far is one still to await.
     var pendingPromise: ExprSyntax? {
         if case .promise(let expression) = pending { return expression }
         return nil
