@@ -138,11 +138,26 @@ extension ChainConversion {
         }
     }
 
+    /// The chain's steps converted apart (`stripsTail`), their lines a local function, and the
+    /// tail around it; nil where the tail is not converted so.
     private func convertedWithTail(_ original: CodeBlockSyntax, tail: Tail, chained: ExprSyntax) throws -> Converted? {
-        guard !tokenPromise, let function = functionPromise else { return nil }
-        // The steps' promise: for `timeout`, the function's value and `E` of `PromiseTimeoutError<E>` (or untyped);
-        // for `recoverAll`, the compiler's type of the chain before it.
-        let steps: PromiseType
+        guard !tokenPromise, let function = functionPromise, let steps = try stepsPromise(tail: tail, function: function, chained: chained) else {
+            return nil
+        }
+        // An early return in the statements before the chain returned the function's promise: not the steps'.
+        // (For `delay` and `ignoringCancel` it is the same type, and it was not delayed: the twin's `throw` is not either.)
+        for statement in original.statements.dropLast() where !tail.keepsType && Self.containsReturn(Syntax(statement)) {
+            throw Left("a chain that ends in `timeout` or `recover { _ in }`, with an early `return` before it")
+        }
+        let inner = forSteps(of: steps)
+        let converted = try inner.converted(original)
+        guard let chainLines = converted.chainLines else { throw Left("a chain that ends in `timeout` or `recover { _ in }`") }
+        return try tailLines(original, tail: tail, steps: steps, inner: inner, lines: converted.lines, chainLines: chainLines)
+    }
+
+    /// The steps' promise: for `timeout`, the function's value and `E` of `PromiseTimeoutError<E>` (or untyped);
+    /// for `recoverAll`, the compiler's type of the chain before it; nil where the tail is not converted so.
+    private func stepsPromise(tail: Tail, function: PromiseType, chained: ExprSyntax) throws -> PromiseType? {
         switch tail {
         case .timeout:
             var stepsError = "Swift.Error"
@@ -155,34 +170,30 @@ extension ChainConversion {
             }
             let spelled = stepsError == "Swift.Error" ? "StdPromise<\(function.value)>" : "Promise<\(function.value), \(stepsError)>"
             guard let type = Self.promiseType(spelled: spelled) else { throw Left("`timeout` after steps whose promise type is not known") }
-            steps = type
+            return type
         case .onSteps:
             // The steps' promise is the function's (neither operator changes its type); a typed twin
             // of a promise that cannot fail would not take `.value`'s untyped throw.
-            guard !function.hasNoError else { return nil }
-            steps = function
+            return function.hasNoError ? nil : function
         case .recoverAll:
             guard returnsVoid, function.hasNoError else { return nil }
             guard let call = chained.as(FunctionCallExprSyntax.self), let spelled = typeOfCall(call), let type = Self.promiseType(spelled: spelled) else {
                 throw Left("`recover { _ in }` after the steps of a chain whose type is not known")
             }
-            steps = type
+            return type
         case .resultMap(let call):
-            steps = try resultTailInput(call, chained: chained)
+            return try resultTailInput(call, chained: chained)
         case .split:
             return nil
         }
-        // An early return in the statements before the chain returned the function's promise: not the steps'.
-        // (For `delay` and `ignoringCancel` it is the same type, and it was not delayed: the twin's `throw` is not either.)
-        for statement in original.statements.dropLast() where !tail.keepsType && Self.containsReturn(Syntax(statement)) {
-            throw Left("a chain that ends in `timeout` or `recover { _ in }`, with an early `return` before it")
-        }
-        let inner = forSteps(of: steps)
-        let converted = try inner.converted(original)
-        guard let chainLines = converted.chainLines else { throw Left("a chain that ends in `timeout` or `recover { _ in }`") }
+    }
 
+    /// The twin's lines: the statements before the chain (`lines`), the steps (`chainLines`) as an
+    /// async local function, and the tail that awaits it, by the tail's kind.
+    private func tailLines(_ original: CodeBlockSyntax, tail: Tail, steps: PromiseType, inner: ChainConversion, lines preamble: [String],
+                           chainLines: [String]) throws -> Converted? {
         let taken = Self.identifiers(in: original)
-        var lines = converted.lines
+        var lines = preamble
         // The steps as an async local function (`timeout`, `recoverAll` and `onSteps` await it).
         func localFunction(_ name: String) -> [String] {
             Self.localFunction(name, of: steps, chainLines: chainLines)
