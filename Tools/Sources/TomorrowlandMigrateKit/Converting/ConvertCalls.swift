@@ -211,6 +211,7 @@ public enum ConvertCalls {
         case unsupported(String, outer: ExprSyntax)
     }
 
+    /// The bridge `call` is awaited through, read from the syntax around it.
     static func bridge(around call: FunctionCallExprSyntax) -> Bridge {
         let parentheses = Calls.coercedParentheses(around: call)
         let base = parentheses ?? ExprSyntax(call)
