@@ -99,18 +99,13 @@ public enum ConvertCalls {
     }
 
     /// The conversions to prove, and the notes of bridges left. `importedFiles`: files of
-    /// modules the scanned ones import, whose twins count (nothing is changed there).
+    /// modules the scanned ones import, whose twins count (nothing is changed there). The loop
+    /// over `CallConversionAction`, each call in synchronous code handed to the test bridges,
+    /// then the test methods' changes.
     static func plan(_ set: SourceSet, project: Project, importedFiles: [ParsedFile] = []) -> (changes: [PlannedChange], left: [Left]) {
         let pairs = TwinPairs.find(in: set.files + importedFiles, project: project)
         let sites = set.files.flatMap(FunctionSite.all(in:))
-        var byUSR: [String: FunctionSite] = [:]
-        for site in sites { if let usr = project.usr(of: site) { byUSR[usr] = site } }
-        // The async function a call of a promise-returning one can go to: its pair's, or (for a
-        // conformer's method or an override) the pair of the requirement it implements or the
-        // method it overrides, whose twin reaches it dynamically.
-        let targets = Self.targets(of: pairs, sites: sites, project: project)
-        // The bodies of the pairs' twins call the other half on purpose.
-        let twinBodies = pairs.map { (path: $0.twinSite.file.path, range: $0.twinSite.decl.range) }
+        let action = CallConversionAction(pairs: pairs, sites: sites, project: project)
         var changes: [PlannedChange] = []
         var left: [Left] = []
         // Synchronous tests that wait through a helper of the test support (`result(of: f())`).
@@ -119,53 +114,26 @@ public enum ConvertCalls {
             let finder = CallFinder(viewMode: .sourceAccurate)
             finder.walk(file.tree)
             for call in finder.calls {
-                let nameOffset = Calls.nameOffset(of: call)
-                guard let callee = project.callee(nameAt: nameOffset, in: file.path), let pair = targets[callee],
-                      !twinBodies.contains(where: { $0.path == file.path && $0.range.contains(call.position) }) else { continue }
-                let line = file.line(of: call)
-                let promiseSite = byUSR[callee] ?? pair.promise
-                let planned: Result<Conversion, Left>
-                switch bridge(around: call) {
-                case .none:
-                    if CallContext.of(Syntax(call)) == .async {
-                        left.append(Left(path: file.path, line: line, text: "`\(Self.shortText(of: call))`", reason: Reason.valueUse))
-                    } else if let stays = tests.plan(call, pair: pair, promiseSite: promiseSite, in: file, project: project) {
-                        left.append(stays)
-                    }
-                    continue
-                case .unsupported(let reason, let outer):
-                    left.append(Left(path: file.path, line: line, text: "`\(Self.shortText(of: outer))`", reason: reason))
-                    continue
-                case .resultSwitch(let switchExpr):
-                    // The error as this call site can spell it (the compiler's type of the call; a
-                    // declaration may name it by a generic parameter).
-                    let compiled = project.compiler?.spelledPromiseType(ofCallAt: nameOffset, in: file.path).flatMap { spelled in
-                        project.compiledFile(file.path)?.call(calleeAt: nameOffset).flatMap {
-                            PromiseType(compiled: spelled, mangled: $0.type, written: spelled)
-                        }
-                    }
-                    planned = switchConversion(switchExpr, call: call, site: promiseSite, async: pair.async, error: compiled?.error, in: file)
-                case .value(let outer, let parentheses):
-                    planned = valueConversion(outer, parentheses: parentheses, call: call, site: promiseSite, async: pair.async, in: file)
-                }
-                switch planned {
-                case .failure(let reason):
-                    left.append(reason)
-                case .success(let conversion):
-                    let meaning = pair.twin == .async ? "its async twin" : "the async function its promise twin runs"
-                    changes.append(PlannedChange(
-                        path: file.path, edits: conversion.edits, scope: conversion.scope, line: line, summary: conversion.summary,
-                        expectations: [.init(place: .original(nameOffset), target: .usr(pair.asyncUSR), meaning: "\(meaning) (\(pair.async.signature))")]
-                    ))
+                let site = CallConversionAction.Site(call: call, file: file)
+                switch action.apply(to: site) {
+                case .holds(let change):
+                    changes.append(change)
+                case .declines(let reason):
+                    left.append(action.left(site, reason))
+                case .notApplicable:
+                    // A call in synchronous code: a test's wait through a helper, when it is one.
+                    guard let target = action.target(of: site),
+                          let stays = tests.plan(call, pair: target.pair, promiseSite: target.promiseSite, in: file, project: project) else { continue }
+                    left.append(stays)
                 }
             }
         }
-        let (testChanges, testsLeft, kept) = tests.changes(twinned: Set(targets.values.map(\.promise.name)), project: project)
+        let (testChanges, testsLeft, kept) = tests.changes(twinned: Set(action.targets.values.map(\.promise.name)), project: project)
         changes += testChanges
         // A helper's call whose promise a converted test now awaits (TestBridges+KeptPromises) is not left.
         left.removeAll { kept.contains(TestBridges.leftKey(path: $0.path, line: $0.line, text: $0.text)) }
         left += testsLeft
-        left += tests.otherCalls(in: set.files, twinned: Set(targets.keys), kept: kept, project: project)
+        left += tests.otherCalls(in: set.files, twinned: Set(action.targets.keys), kept: kept, project: project)
         return (changes, left)
     }
 
@@ -176,19 +144,16 @@ public enum ConvertCalls {
         let summary: String
     }
 
-    /// `try await f(x).value` (or pinned, or `.inner.value`) as `try await f(x)`, when `async`
-    /// throws what the bridge to `site`'s promise throws.
-    static func valueConversion(
-        _ outer: ExprSyntax, parentheses: ExprSyntax?, call: FunctionCallExprSyntax, site: FunctionSite, async: FunctionSite, in file: ParsedFile
-    ) -> Result<Conversion, Left> {
+    /// The reason a bridge that throws `bridge` stays when `async`, its counterpart, throws
+    /// something else (a `catch` could stop matching); nil when they throw the same.
+    static func thrownMismatch(bridge: String, async: FunctionSite) -> SkipReason? {
+        let direct = thrown(by: async)
+        return bridge == direct ? nil : SkipReason(Reason.thrown(bridge: bridge, direct: direct))
+    }
+
+    /// `try await f(x).value` (or pinned, or `.inner.value`) as `try await f(x)`.
+    static func valueConversion(_ outer: ExprSyntax, parentheses: ExprSyntax?, call: FunctionCallExprSyntax, in file: ParsedFile) -> Conversion {
         let awaited = Self.outermostEffects(of: outer)
-        let (bridgeThrows, directThrows) = (Self.bridgeThrows(site), Self.thrown(by: async))
-        guard bridgeThrows == directThrows else {
-            return .failure(Left(
-                path: file.path, line: file.line(of: call), text: "`\(Self.shortText(of: awaited))`",
-                reason: Reason.thrown(bridge: bridgeThrows, direct: directThrows)
-            ))
-        }
         var edits: [TextEdit] = []
         if let parentheses {
             let open = parentheses.positionAfterSkippingLeadingTrivia.utf8Offset
@@ -200,28 +165,37 @@ public enum ConvertCalls {
         let end = awaited.endPositionBeforeTrailingTrivia.utf8Offset
         let before = String(decoding: Array(file.text.utf8)[start..<end], as: UTF8.self)
         let after = TextEdit.apply(edits.map { TextEdit(start: $0.start - start, end: $0.end - start, text: $0.text) }, to: before)
-        return .success(Conversion(edits: edits, scope: start..<end, summary: "`\(Self.oneLine(before))` → `\(Self.oneLine(after))`"))
+        return Conversion(edits: edits, scope: start..<end, summary: "`\(Self.oneLine(before))` → `\(Self.oneLine(after))`")
     }
 
-    /// `switch await f(x).resolvedResult { … }` as a do/catch (see `ResultSwitch`), when the
-    /// promise's error is typed or NoError and `async` throws what the twin of such a promise
-    /// throws. `error`: the error as the call site can spell it, when the compiler knows it.
-    static func switchConversion(
-        _ switchExpr: SwitchExprSyntax, call: FunctionCallExprSyntax, site: FunctionSite, async: FunctionSite, error: String?, in file: ParsedFile
-    ) -> Result<Conversion, Left> {
-        let subject = "`switch await \(Self.shortText(of: call)).resolvedResult`"
-        let left = { (reason: String) in Left(path: file.path, line: file.line(of: call), text: subject, reason: reason) }
+    /// Why a `switch` on `.resolvedResult` of `site`'s promise stays: the promise's error is
+    /// untyped (or the function throws), or `async` does not throw what the twin of such a
+    /// promise throws. Nil when it converts.
+    static func switchDecline(site: FunctionSite, async: FunctionSite) -> SkipReason? {
         guard let promise = site.promise, site.decl.signature.effectSpecifiers?.throwsClause == nil,
-              promise.hasNoError || !promise.hasUntypedError else { return .failure(left(Reason.untypedResultSwitch)) }
-        let (bridgeThrows, directThrows) = (promise.hasNoError ? "CancellationError" : "any Error", Self.thrown(by: async))
-        guard directThrows == bridgeThrows else { return .failure(left(Reason.thrown(bridge: bridgeThrows, direct: directThrows))) }
+              promise.hasNoError || !promise.hasUntypedError else { return SkipReason(Reason.untypedResultSwitch) }
+        return thrownMismatch(bridge: promise.hasNoError ? "CancellationError" : "any Error", async: async)
+    }
+
+    /// `switch await f(x).resolvedResult`, as the notes name it.
+    static func switchSubject(_ call: FunctionCallExprSyntax) -> String {
+        "`switch await \(Self.shortText(of: call)).resolvedResult`"
+    }
+
+    /// `switch await f(x).resolvedResult { … }` as a do/catch (see `ResultSwitch`), for a promise
+    /// `switchDecline` accepts. `error`: the error as the call site can spell it, when the compiler knows it.
+    static func switchConversion(
+        _ switchExpr: SwitchExprSyntax, call: FunctionCallExprSyntax, site: FunctionSite, error: String?, in file: ParsedFile
+    ) -> Result<Conversion, SkipReason> {
+        guard let promise = site.promise else { return .failure(SkipReason(Reason.untypedResultSwitch)) }
         let edits = ResultSwitch.edits(
             switchExpr, call: call, error: error ?? promise.error, noError: promise.hasNoError, value: promise.value, in: file
         )
         return edits.map { edits in
             let scope = switchExpr.positionAfterSkippingLeadingTrivia.utf8Offset..<switchExpr.endPositionBeforeTrailingTrivia.utf8Offset
-            return Conversion(edits: edits, scope: scope, summary: "\(subject) → `do { … try await \(Self.shortText(of: call)) … } catch …`")
-        }.mapError { left($0.text) }
+            let summary = "\(switchSubject(call)) → `do { … try await \(Self.shortText(of: call)) … } catch …`"
+            return Conversion(edits: edits, scope: scope, summary: summary)
+        }
     }
 
     /// What surrounds a call of a promise-returning function.
@@ -237,6 +211,7 @@ public enum ConvertCalls {
         case unsupported(String, outer: ExprSyntax)
     }
 
+    /// The bridge `call` is awaited through, read from the syntax around it.
     static func bridge(around call: FunctionCallExprSyntax) -> Bridge {
         let parentheses = Calls.coercedParentheses(around: call)
         let base = parentheses ?? ExprSyntax(call)

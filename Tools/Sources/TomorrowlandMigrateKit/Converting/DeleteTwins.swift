@@ -62,17 +62,54 @@ public enum DeleteTwins {
     }
 
     /// The deletions to prove (one per twin, or one per protocol extension whose twins all go),
-    /// and the twins kept.
+    /// and the twins kept: the loop over `TwinDeletionAction`, each tool-written twin once.
     static func plan(
         _ set: SourceSet, project: Project, facts: CompilerFacts, includingPublic: Bool, sameDeclaration: [String: String] = [:]
     ) -> (changes: [PlannedChange], kept: [ConvertCalls.Left]) {
-        var kept: [ConvertCalls.Left] = []
-        var deletions: [(site: FunctionSite, usr: String)] = []
+        let action = TwinDeletionAction(set, facts: facts, includingPublic: includingPublic, sameDeclaration: sameDeclaration)
         var seen = Set<String>()
-        // Where each declaration is referenced, by USR (one key for a declaration of a file
-        // that several modules compile: `sharedDeclarations`).
+        let pairs = TwinPairs.find(in: set.files, project: project).filter {
+            TwinPairs.isWrittenByTheTool($0.twinSite) && seen.insert($0.twinUSR).inserted
+        }
+        var kept: [ConvertCalls.Left] = []
+        var deletions: [FunctionSite] = []
+        for (pair, outcome) in action.run(over: pairs) {
+            switch outcome {
+            case .holds(let twin): deletions.append(twin)
+            case .declines(let reason): kept.append(action.kept(pair, reason))
+            case .notApplicable: break
+            }
+        }
+        return (changes(deleting: deletions), kept)
+    }
+
+    /// The deletions of `twins`: one per twin, or one per protocol extension whose members are
+    /// all among them.
+    static func changes(deleting twins: [FunctionSite]) -> [PlannedChange] {
+        var changes: [PlannedChange] = []
+        var handled = Set<SyntaxIdentifier>()
+        for site in twins where !handled.contains(site.decl.id) {
+            // A protocol extension whose members are all deleted twins goes as a whole.
+            if let members = site.decl.parent?.parent?.as(MemberBlockItemListSyntax.self),
+               let extensionDecl = members.parent?.parent?.as(ExtensionDeclSyntax.self),
+               members.allSatisfy({ member in twins.contains { $0.decl.id == member.decl.id } }) {
+                let deleted = twins.filter { twin in members.contains { $0.decl.id == twin.decl.id } }
+                for twin in deleted { handled.insert(twin.decl.id) }
+                let names = deleted.map { "`\($0.signature)`" }.joined(separator: ", ")
+                let summary = "`extension \(extensionDecl.extendedType.trimmedDescription)` (twins \(names))"
+                changes.append(deletion(of: extensionDecl, in: site.file, summary: summary))
+                continue
+            }
+            handled.insert(site.decl.id)
+            changes.append(deletion(of: site.decl, in: site.file, summary: "`\(site.signature)`"))
+        }
+        return changes
+    }
+
+    /// Where each declaration of `facts` is referenced, as `path:line`, by USR (through `key`:
+    /// one key for a declaration of a file that several modules compile, `sharedDeclarations`).
+    static func referencePlaces(in set: SourceSet, facts: CompilerFacts, key: (String) -> String) -> [String: [String]] {
         var places: [String: [String]] = [:]
-        let key = { (usr: String) in sameDeclaration[usr] ?? usr }
         for (path, file) in facts.files.sorted(by: { $0.key < $1.key }) {
             let scannedFile = set.files.first { CompilerFacts.key($0.path) == path }
             let lines = LineTable(scannedFile?.text ?? (try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
@@ -82,42 +119,7 @@ public enum DeleteTwins {
                 }
             }
         }
-        let requirements = Set(set.files.flatMap(FunctionSite.all(in:)).filter { $0.decl.enclosingProtocol != nil }.map(\.witnessKey))
-        let inactive = inactiveMentions(in: set, facts: facts)
-        for pair in TwinPairs.find(in: set.files, project: project) where TwinPairs.isWrittenByTheTool(pair.twinSite) {
-            guard seen.insert(pair.twinUSR).inserted else { continue }
-            let site = pair.twinSite
-            let text = "`\(site.signature)` (\(pair.twin == .async ? "async" : "promise") twin)"
-            if let callers = places[key(pair.twinUSR)], !callers.isEmpty {
-                kept.append(.init(path: site.file.path, line: site.line, text: text, reason: Reason.called(at: callers)))
-            } else if requirements.contains(site.witnessKey) {
-                kept.append(.init(path: site.file.path, line: site.line, text: text, reason: Reason.witness))
-            } else if let mentions = inactive[site.name] {
-                kept.append(.init(path: site.file.path, line: site.line, text: text, reason: Reason.inactive(at: mentions)))
-            } else if !includingPublic, site.decl.modifiers.contains(where: { ["public", "open", "package"].contains($0.name.text) }) {
-                kept.append(.init(path: site.file.path, line: site.line, text: text, reason: Reason.isPublic))
-            } else {
-                deletions.append((site, pair.twinUSR))
-            }
-        }
-        var changes: [PlannedChange] = []
-        var handled = Set<SyntaxIdentifier>()
-        for (site, _) in deletions where !handled.contains(site.decl.id) {
-            // A protocol extension whose members are all deleted twins goes as a whole.
-            if let members = site.decl.parent?.parent?.as(MemberBlockItemListSyntax.self),
-               let extensionDecl = members.parent?.parent?.as(ExtensionDeclSyntax.self),
-               members.allSatisfy({ member in deletions.contains { $0.site.decl.id == member.decl.id } }) {
-                let twins = deletions.filter { deletion in members.contains { $0.decl.id == deletion.site.decl.id } }
-                for twin in twins { handled.insert(twin.site.decl.id) }
-                let names = twins.map { "`\($0.site.signature)`" }.joined(separator: ", ")
-                let summary = "`extension \(extensionDecl.extendedType.trimmedDescription)` (twins \(names))"
-                changes.append(deletion(of: extensionDecl, in: site.file, summary: summary))
-                continue
-            }
-            handled.insert(site.decl.id)
-            changes.append(deletion(of: site.decl, in: site.file, summary: "`\(site.signature)`"))
-        }
-        return (changes, kept)
+        return places
     }
 
     /// One key for the USRs of a declaration in a file that several modules compile (a

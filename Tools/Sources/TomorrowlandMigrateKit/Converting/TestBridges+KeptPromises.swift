@@ -154,7 +154,7 @@ extension TestBridges {
     /// as an assertion's first argument) becomes `await p.resolvedResult`, or a `let` of it hoisted.
     static func keptResultShape(of helperCall: FunctionCallExprSyntax, in statement: CodeBlockItemSyntax) -> Shape? {
         let chained = helperCall.parent?.as(OptionalChainingExprSyntax.self)
-        let read = chained.map(ExprSyntax.init) ?? ExprSyntax(helperCall)
+        let read = chained.map { ExprSyntax($0) } ?? ExprSyntax(helperCall)
         let top = postfixChainTop(of: read)
         if firstArgument(top, of: assertions, in: statement) != nil {
             let range = read.positionAfterSkippingLeadingTrivia.utf8Offset..<read.endPositionBeforeTrailingTrivia.utf8Offset
@@ -165,8 +165,8 @@ extension TestBridges {
         return .bind(value: read, form: "")
     }
 
-    /// The top of the postfix chain `expression` starts (`x?.slot.id`, `x?.map(\.id)`, with `subscripts` `x?[0]`).
-    static func postfixChainTop(of expression: ExprSyntax, subscripts: Bool = false) -> ExprSyntax {
+    /// The top of the postfix chain `expression` starts (`x?.slot.id`, `x?.map(\.id)`, with `includingSubscripts` `x?[0]`).
+    static func postfixChainTop(of expression: ExprSyntax, includingSubscripts: Bool = false) -> ExprSyntax {
         var top = expression
         while let parent = top.parent {
             if let next = parent.as(MemberAccessExprSyntax.self), next.base?.id == top.id {
@@ -175,7 +175,7 @@ extension TestBridges {
                 top = ExprSyntax(next)
             } else if let next = parent.as(FunctionCallExprSyntax.self), next.calledExpression.id == top.id {
                 top = ExprSyntax(next)
-            } else if subscripts, let next = parent.as(SubscriptCallExprSyntax.self), next.calledExpression.id == top.id {
+            } else if includingSubscripts, let next = parent.as(SubscriptCallExprSyntax.self), next.calledExpression.id == top.id {
                 top = ExprSyntax(next)
             } else {
                 break
@@ -220,69 +220,148 @@ extension TestBridges.Planner {
     /// Rewrites, in `method`, each wait through a helper on a promise the test keeps (above), at the
     /// top level of the test; also on a call's promise whose rewrite as a call of its twin was refused
     /// (its reading, a conformer's method) or that has no async counterpart: awaited where the helper
-    /// waited, the call made there too, and still naming the function it named. The keys
-    /// (`TestBridges.leftKey`) of the helpers' calls it rewrote.
+    /// waited, the call made there too, and still naming the function it named. The loop over
+    /// `KeptPromiseAction`; the keys (`TestBridges.leftKey`) of the helpers' calls it rewrote.
     func awaitKeptPromises(in method: inout TestBridges.Method, project: Project) -> [String] {
-        let function = method.function
-        let file = method.file
+        let action = KeptPromiseAction(
+            kinds: kinds, firstLabels: firstLabels, assertionHelpers: assertionHelpers, helperUSRs: helperUSRs, project: project
+        )
         var rewritten: [String] = []
-        for call in TestBridges.RunLoopWaits.calls(in: function.body) {
-            guard let (helper, base) = Calls.calledName(call), base == nil || base?.trimmedDescription == "self",
-                  call.arguments.count == 1, call.trailingClosure == nil, let argument = call.arguments.first,
-                  kinds[helper] != nil || assertionHelpers[helper] != nil,
-                  argument.label?.text == (kinds[helper] != nil ? firstLabels[helper] ?? nil : assertionHelpers[helper]?.label) else { continue }
-            if let usr = project.callee(nameAt: Calls.nameOffset(of: call), in: file.path), !helperUSRs.contains(usr) { continue }
-            // The promise: a name the test keeps, or a call whose callee the compiler names (and must still name).
-            let promiseCall = argument.expression.as(FunctionCallExprSyntax.self)
-            let callee = promiseCall.flatMap { project.callee(nameAt: Calls.nameOffset(of: $0), in: file.path) }
-            guard let stem = TestBridges.keptPromise(argument.expression) ?? (callee == nil ? nil : promiseCall.flatMap { Calls.calledName($0)?.0 }),
-                  let statement = TestBridges.topLevelStatement(of: Syntax(call), in: function) else { continue }
-            // Not in or across a statement another rewrite already took (an error helper's do/catch).
-            let range = statement.positionAfterSkippingLeadingTrivia.utf8Offset..<statement.endPositionBeforeTrailingTrivia.utf8Offset
-            let taken = method.edits.dropFirst(method.signatureEdits).map { $0.start..<max($0.end, $0.start + 1) } + method.blocks
-            guard !taken.contains(where: { $0.overlaps(range) }) else { continue }
-            let promise = argument.expression.trimmedDescription
-            var written: (edit: Int, offset: Int)?
-            if let assertion = assertionHelpers[helper] {
-                guard statement.item.as(FunctionCallExprSyntax.self)?.id == call.id else { continue }
-                let name = TestBridges.valueName(stem: stem + "Result", in: function, taken: method.names)
-                method.names.insert(name)
-                let indent = Twins.indentation(of: statement, in: file)
-                let declaration = "let \(name) = await "
-                let lines = [declaration + promise + ".resolvedResult"] + assertion.inlined(as: name)
-                method.edits.append(TextEdit(start: range.lowerBound, end: range.upperBound, text: lines.joined(separator: "\n" + indent)))
-                method.checked.append(ConvertCalls.shortText(of: call))
-                written = (method.edits.count - 1, declaration.utf8.count)
-            } else {
-                guard let kind = kinds[helper], let (shape, awaited, error, reads) = keptShape(
-                    of: call, kind: kind, promise: promise, statement: statement, method: method, project: project
-                ) else { continue }
-                let suffix = kind == .result ? "Result" : "Value"
-                written = method.write(shape, awaited: awaited, statement: statement, error: error) {
-                    TestBridges.valueName(stem: stem + suffix, in: function, taken: $0)
-                }
-                guard written != nil else { continue }
-                method.edits += reads
-                method.calls.append(ConvertCalls.shortText(of: call))
-            }
-            if let written, let promiseCall, let callee {
-                let nameInCall = Calls.nameOffset(of: promiseCall) - promiseCall.positionAfterSkippingLeadingTrivia.utf8Offset
-                method.expectations.append(PlannedChange.Expectation(
-                    place: .inserted(edit: written.edit, offset: written.offset + nameInCall), target: .usr(callee),
-                    meaning: "the promise-returning function the helper's argument called"
-                ))
-            }
-            let text = "`\(ConvertCalls.shortText(of: call))`"
-            rewritten += [file.line(of: call), file.line(of: argument.expression)].map { TestBridges.leftKey(path: file.path, line: $0, text: text) }
+        for call in TestBridges.RunLoopWaits.calls(in: method.function.body) {
+            guard let done = action.apply(to: KeptPromiseAction.Site(call: call, method: method)).value else { continue }
+            method = done.method
+            rewritten += done.keys
         }
         return rewritten
+    }
+}
+
+/// The rewrite of one wait through a helper (a result, value or error helper, or an assertion
+/// helper inlined) on a promise a test keeps, or on a call's promise not rewritten as a call of its
+/// twin, as an await of that promise through TomorrowlandAsync where the helper waited.
+struct KeptPromiseAction: MigrationAction {
+    /// A call in the body of `method`, a test (or support function) being made async, as its
+    /// rewrites so far leave it.
+    struct Site {
+        let call: FunctionCallExprSyntax
+        let method: TestBridges.Method
+    }
+
+    /// What the precondition established.
+    struct Facts {
+        let helper: String
+        /// The promise's words, for a name (`tokenInner`).
+        let stem: String
+        let statement: CodeBlockItemSyntax
+        /// The helper's argument, and the promise as written (`p`, `self.p`, `f(x)`).
+        let argument: ExprSyntax
+        let promise: String
+        /// The promise's call and its callee, as the compiler resolves it, when the promise is a call.
+        let promiseCall: FunctionCallExprSyntax?
+        let callee: String?
+    }
+
+    /// The method with the rewrite written, and the keys (`TestBridges.leftKey`) of the helper's call.
+    struct Edit {
+        let method: TestBridges.Method
+        let keys: [String]
+    }
+
+    /// The helpers, by name, and their first labels (`TestBridges.Planner`).
+    let kinds: [String: TestBridges.Kind]
+    let firstLabels: [String: String?]
+    let assertionHelpers: [String: TestBridges.AssertionHelper]
+    let helperUSRs: Set<String>
+    let project: Project
+
+    /// A helper's call (one argument, as the helper spells it; the helper itself, as the compiler
+    /// resolves it) on a kept promise or a call the compiler resolves, as a statement of the test's
+    /// own that no other rewrite took. Nothing to say otherwise: the method's other checks list it.
+    func precondition(_ site: Site) -> Outcome<Facts> {
+        let (call, file) = (site.call, site.method.file)
+        guard let (helper, base) = Calls.calledName(call), base == nil || base?.trimmedDescription == "self",
+              call.arguments.count == 1, call.trailingClosure == nil, let argument = call.arguments.first,
+              kinds[helper] != nil || assertionHelpers[helper] != nil,
+              argument.label?.text == (kinds[helper] != nil ? firstLabels[helper] ?? nil : assertionHelpers[helper]?.label) else { return .notApplicable }
+        if let usr = project.callee(nameAt: Calls.nameOffset(of: call), in: file.path), !helperUSRs.contains(usr) { return .notApplicable }
+        // The promise: a name the test keeps, or a call whose callee the compiler names (and must still name).
+        let promiseCall = argument.expression.as(FunctionCallExprSyntax.self)
+        let callee = promiseCall.flatMap { project.callee(nameAt: Calls.nameOffset(of: $0), in: file.path) }
+        guard let stem = TestBridges.keptPromise(argument.expression) ?? (callee == nil ? nil : promiseCall.flatMap { Calls.calledName($0)?.0 }),
+              let statement = TestBridges.topLevelStatement(of: Syntax(call), in: site.method.function),
+              !isTaken(statement, in: site.method) else { return .notApplicable }
+        return .holds(Facts(
+            helper: helper, stem: stem, statement: statement, argument: argument.expression, promise: argument.expression.trimmedDescription,
+            promiseCall: promiseCall, callee: callee
+        ))
+    }
+
+    /// Whether `statement` is in or across one another rewrite of `method` already took (an error helper's do/catch).
+    func isTaken(_ statement: CodeBlockItemSyntax, in method: TestBridges.Method) -> Bool {
+        let range = statement.positionAfterSkippingLeadingTrivia.utf8Offset..<statement.endPositionBeforeTrailingTrivia.utf8Offset
+        let taken = method.edits.dropFirst(method.signatureEdits).map { $0.start..<max($0.end, $0.start + 1) } + method.blocks
+        return taken.contains(where: { $0.overlaps(range) })
+    }
+
+    /// The await written (an assertion helper's assertions inlined, or the helper's reading rewritten),
+    /// expecting a promise's call to name what it named. Not applicable to a reading not rewritten.
+    func edit(_ site: Site, _ facts: Facts) -> Outcome<Edit> {
+        var method = site.method
+        let written: (edit: Int, offset: Int)?
+        if let assertion = assertionHelpers[facts.helper] {
+            written = inline(assertion, site.call, facts, in: &method)
+        } else {
+            written = write(site.call, facts, in: &method)
+        }
+        guard let written else { return .notApplicable }
+        if let promiseCall = facts.promiseCall, let callee = facts.callee {
+            let nameInCall = Calls.nameOffset(of: promiseCall) - promiseCall.positionAfterSkippingLeadingTrivia.utf8Offset
+            method.expectations.append(PlannedChange.Expectation(
+                place: .inserted(edit: written.edit, offset: written.offset + nameInCall), target: .usr(callee),
+                meaning: "the promise-returning function the helper's argument called"
+            ))
+        }
+        let (file, text) = (method.file, "`\(ConvertCalls.shortText(of: site.call))`")
+        let lines = [file.line(of: site.call), file.line(of: facts.argument)]
+        return .holds(Edit(method: method, keys: lines.map { TestBridges.leftKey(path: file.path, line: $0, text: text) }))
+    }
+
+    /// An assertion helper's call, the statement itself, as `let pResult = await p.resolvedResult` and its
+    /// assertions of it: the edit holding the await and where it starts (nil: nothing written).
+    private func inline(
+        _ assertion: TestBridges.AssertionHelper, _ call: FunctionCallExprSyntax, _ facts: Facts, in method: inout TestBridges.Method
+    ) -> (edit: Int, offset: Int)? {
+        guard facts.statement.item.as(FunctionCallExprSyntax.self)?.id == call.id else { return nil }
+        let name = TestBridges.valueName(stem: facts.stem + "Result", in: method.function, taken: method.names)
+        method.names.insert(name)
+        let indent = Twins.indentation(of: facts.statement, in: method.file)
+        let declaration = "let \(name) = await "
+        let lines = [declaration + facts.promise + ".resolvedResult"] + assertion.inlined(as: name)
+        let range = facts.statement.positionAfterSkippingLeadingTrivia.utf8Offset..<facts.statement.endPositionBeforeTrailingTrivia.utf8Offset
+        method.edits.append(TextEdit(start: range.lowerBound, end: range.upperBound, text: lines.joined(separator: "\n" + indent)))
+        method.checked.append(ConvertCalls.shortText(of: call))
+        return (method.edits.count - 1, declaration.utf8.count)
+    }
+
+    /// A result, value or error helper's call rewritten as its reading says (`keptShape`).
+    private func write(_ call: FunctionCallExprSyntax, _ facts: Facts, in method: inout TestBridges.Method) -> (edit: Int, offset: Int)? {
+        guard let kind = kinds[facts.helper],
+              let (shape, awaited, error, reads) = keptShape(of: call, kind: kind, promise: facts.promise, statement: facts.statement, method: method)
+        else { return nil }
+        let (function, suffix) = (method.function, kind == .result ? "Result" : "Value")
+        let written = method.write(shape, awaited: awaited, statement: facts.statement, error: error) {
+            TestBridges.valueName(stem: facts.stem + suffix, in: function, taken: $0)
+        }
+        guard written != nil else { return nil }
+        method.edits += reads
+        method.calls.append(ConvertCalls.shortText(of: call))
+        return written
     }
 
     /// The shape of a value, error or result helper's call on the kept `promise`, what it awaits, the
     /// error it catches (an error helper's) and the edits of later reads; nil when it is not rewritten.
     private func keptShape(
-        of call: FunctionCallExprSyntax, kind: TestBridges.Kind, promise: String, statement: CodeBlockItemSyntax,
-        method: TestBridges.Method, project: Project
+        of call: FunctionCallExprSyntax, kind: TestBridges.Kind, promise: String, statement: CodeBlockItemSyntax, method: TestBridges.Method
     ) -> (TestBridges.Shape, String, String?, [TextEdit])? {
         if kind == .result {
             return TestBridges.keptResultShape(of: call, in: statement).map { ($0, promise + ".resolvedResult", nil, []) }

@@ -222,41 +222,78 @@ extension TestBridges {
 extension TestBridges.Method {
     /// Rewrites, in the method, each call of a polling helper with an async counterpart that is a statement
     /// of its own (outside closures): `waitUntil(…) { … }` → `await eventually(…) { … }`, checked to name the counterpart.
-    /// A call whose condition (or any closure it passes) waits itself is left: called inside the main actor's job, it would spin
-    /// the run loop there.
+    /// The loop over `PollingWaitAction`.
     mutating func awaitPolls(_ polls: TestBridges.PollingWaits, waits: TestBridges.RunLoopWaits, project: Project) {
+        let action = PollingWaitAction(polls: polls, waits: waits, project: project)
         for call in TestBridges.RunLoopWaits.calls(in: function.body) {
-            guard call.parent?.is(CodeBlockItemSyntax.self) == true, let counterpart = polls.counterpart(of: call, in: file, project: project) else { continue }
-            let inner = AllCalls(viewMode: .sourceAccurate)
-            inner.walk(call.arguments)
-            if let closure = call.trailingClosure { inner.walk(closure) }
-            guard !inner.calls.contains(where: { waits.waits($0, in: file, project: project) }) else { continue }
-            let called = call.calledExpression
-            let range = called.positionAfterSkippingLeadingTrivia.utf8Offset..<called.endPositionBeforeTrailingTrivia.utf8Offset
-            let taken = edits.dropFirst(signatureEdits).map { $0.start..<max($0.end, $0.start + 1) } + blocks
-            guard !taken.contains(where: { $0.overlaps(range) }) else { continue }
-            let nameOffset = Calls.nameOffset(of: call)
-            if counterpart.written != nil {
-                // The overload written has the helper's name: the call is awaited, its name left as it is.
-                edits.append(TextEdit(start: range.lowerBound, end: range.lowerBound, text: "await "))
-                writtenCalls.append((group: counterpart.group, path: file.path, offset: nameOffset, line: file.line(of: call),
-                                     text: ConvertCalls.shortText(of: call)))
-                polled.append(ConvertCalls.shortText(of: call))
-                continue
-            }
-            guard let async = counterpart.async else { continue }
-            // A member counterpart (the helper's own extension) is called on what the helper was; a free one by its name.
-            let base = async.container == nil ? "" : called.as(MemberAccessExprSyntax.self)?.base.map { $0.trimmedDescription + "." } ?? ""
-            let prefix = "await " + base
-            edits.append(TextEdit(start: range.lowerBound, end: range.upperBound, text: prefix + async.name))
-            if let usr = counterpart.asyncUSR {
-                expectations.append(PlannedChange.Expectation(
-                    place: .inserted(edit: edits.count - 1, offset: prefix.utf8.count), target: .usr(usr),
-                    meaning: "the async counterpart of the polling helper `\(counterpart.helper.signature)`"
-                ))
-            }
-            polled.append(ConvertCalls.shortText(of: call))
+            if let awaited = action.apply(to: PollingWaitAction.Site(call: call, method: self)).value { self = awaited }
         }
+    }
+}
+
+/// The rewrite of one call of a polling helper in a test made async as an await of its async
+/// counterpart (the package's, or the overload written next to the helper).
+struct PollingWaitAction: MigrationAction {
+    /// A call in the body of `method`, as its rewrites so far leave it.
+    struct Site {
+        let call: FunctionCallExprSyntax
+        let method: TestBridges.Method
+    }
+
+    let polls: TestBridges.PollingWaits
+    let waits: TestBridges.RunLoopWaits
+    let project: Project
+
+    /// A statement of its own calling a polling helper with a counterpart (as the compiler resolves
+    /// the call), whose closures do not wait themselves (called inside the main actor's job, they
+    /// would spin the run loop there: the method's run-loop check lists it), that no other rewrite took.
+    func precondition(_ site: Site) -> Outcome<TestBridges.PollingWaits.Counterpart> {
+        let (call, method) = (site.call, site.method)
+        guard call.parent?.is(CodeBlockItemSyntax.self) == true,
+              let counterpart = polls.counterpart(of: call, in: method.file, project: project) else { return .notApplicable }
+        let inner = AllCalls(viewMode: .sourceAccurate)
+        inner.walk(call.arguments)
+        if let closure = call.trailingClosure { inner.walk(closure) }
+        guard !inner.calls.contains(where: { waits.waits($0, in: method.file, project: project) }) else { return .notApplicable }
+        let range = calledRange(of: call)
+        let taken = method.edits.dropFirst(method.signatureEdits).map { $0.start..<max($0.end, $0.start + 1) } + method.blocks
+        guard !taken.contains(where: { $0.overlaps(range) }) else { return .notApplicable }
+        return .holds(counterpart)
+    }
+
+    /// The method with the call awaited: through the overload written, its name as it is; else the
+    /// package's counterpart by its name (on what the helper was called on, for a member), expected
+    /// to name it.
+    func edit(_ site: Site, _ counterpart: TestBridges.PollingWaits.Counterpart) -> Outcome<TestBridges.Method> {
+        let (call, file) = (site.call, site.method.file)
+        var method = site.method
+        let range = calledRange(of: call)
+        if counterpart.written != nil {
+            // The overload written has the helper's name: the call is awaited, its name left as it is.
+            method.edits.append(TextEdit(start: range.lowerBound, end: range.lowerBound, text: "await "))
+            method.writtenCalls.append((group: counterpart.group, path: file.path, offset: Calls.nameOffset(of: call), line: file.line(of: call),
+                                        text: ConvertCalls.shortText(of: call)))
+            method.polled.append(ConvertCalls.shortText(of: call))
+            return .holds(method)
+        }
+        guard let async = counterpart.async else { return .notApplicable }
+        // A member counterpart (the helper's own extension) is called on what the helper was; a free one by its name.
+        let base = async.container == nil ? "" : call.calledExpression.as(MemberAccessExprSyntax.self)?.base.map { $0.trimmedDescription + "." } ?? ""
+        let prefix = "await " + base
+        method.edits.append(TextEdit(start: range.lowerBound, end: range.upperBound, text: prefix + async.name))
+        if let usr = counterpart.asyncUSR {
+            method.expectations.append(PlannedChange.Expectation(
+                place: .inserted(edit: method.edits.count - 1, offset: prefix.utf8.count), target: .usr(usr),
+                meaning: "the async counterpart of the polling helper `\(counterpart.helper.signature)`"
+            ))
+        }
+        method.polled.append(ConvertCalls.shortText(of: call))
+        return .holds(method)
+    }
+
+    /// The called expression's range (`waitUntil`, `self.waitUntil`).
+    private func calledRange(of call: FunctionCallExprSyntax) -> Range<Int> {
+        call.calledExpression.positionAfterSkippingLeadingTrivia.utf8Offset..<call.calledExpression.endPositionBeforeTrailingTrivia.utf8Offset
     }
 }
 

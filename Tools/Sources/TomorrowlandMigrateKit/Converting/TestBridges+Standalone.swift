@@ -194,7 +194,7 @@ extension TestBridges {
                 return .failure(use(Syntax(member)))
             }
             // Up the postfix chain (`name?.slot.id`, `name?.map(\.id)`, `name?[0]`) to the argument it is.
-            top = postfixChainTop(of: top, subscripts: true)
+            top = postfixChainTop(of: top, includingSubscripts: true)
             guard let argument = top.parent?.as(LabeledExprSyntax.self), argument.expression.id == top.id,
                   let assertion = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
                   assertions.contains(assertion.calledExpression.trimmedDescription) else {

@@ -165,28 +165,38 @@ enum TestBridges {
         var outer = ExprSyntax(helperCall)
         if case .value(throwing: true) = kind, let tried = outer.parent?.as(TryExprSyntax.self) { outer = ExprSyntax(tried) }
         // What the reading starts with: `h(of: f())?.value` for a result helper, `try value(of: f())` or `value(of: f())?`.
-        var read = outer
         switch kind {
         case .result:
             guard let chained = helperCall.parent?.as(OptionalChainingExprSyntax.self),
                   let member = chained.parent?.as(MemberAccessExprSyntax.self), member.base?.id == chained.id else {
                 return .failure(.otherUse)
             }
-            read = ExprSyntax(member)
-            if member.declName.baseName.text == "error" {
-                guard let assertion = firstArgument(ExprSyntax(member), of: ["XCTAssertEqual"], in: statement) else { return .failure(.otherUse) }
-                let arguments = Array(assertion.arguments)
-                guard arguments.count >= 2, isNeverNil(arguments[1].expression) else { return .failure(.errorMayBeNil) }
-                return .success(.expectError(assertion))
-            }
+            if member.declName.baseName.text == "error" { return resultErrorShape(member, in: statement) }
             guard member.declName.baseName.text == "value" else { return .failure(.otherUse) }
+            return readShape(ExprSyntax(member), outer: outer, of: helperCall, kind: kind, in: statement)
         case .error:
             if let name = letName(bound: outer, in: statement) { return .success(.catchError(name: name)) }
             guard let assertion = firstArgument(outer, of: ["XCTAssertEqual"], in: statement) else { return .failure(.otherUse) }
             return .success(.expectError(assertion))
         case .value(let throwing):
-            if !throwing, let chained = helperCall.parent?.as(OptionalChainingExprSyntax.self) { read = ExprSyntax(chained) }
+            let chained = throwing ? nil : helperCall.parent?.as(OptionalChainingExprSyntax.self)
+            return readShape(chained.map { ExprSyntax($0) } ?? outer, outer: outer, of: helperCall, kind: kind, in: statement)
         }
+    }
+
+    /// `XCTAssertEqual(h(of: f())?.error, .x)` with an expected error that cannot be nil: an error check.
+    private static func resultErrorShape(_ member: MemberAccessExprSyntax, in statement: CodeBlockItemSyntax) -> Result<Shape, Reason> {
+        guard let assertion = firstArgument(ExprSyntax(member), of: ["XCTAssertEqual"], in: statement) else { return .failure(.otherUse) }
+        let arguments = Array(assertion.arguments)
+        guard arguments.count >= 2, isNeverNil(arguments[1].expression) else { return .failure(.errorMayBeNil) }
+        return .success(.expectError(assertion))
+    }
+
+    /// How the value `read` (a result helper's `?.value`, a value helper's call with its `try` or `?`;
+    /// `outer`: the helper's call with its `try`) is read: bound by a `let` or `_ =`, or an assertion's argument.
+    private static func readShape(
+        _ read: ExprSyntax, outer: ExprSyntax, of helperCall: FunctionCallExprSyntax, kind: Kind, in statement: CodeBlockItemSyntax
+    ) -> Result<Shape, Reason> {
         let form = kind == .result ? "try?" : "try"
         if kind == .value(throwing: false), read.id == outer.id, let name = letName(bound: read, in: statement) {
             return .success(.bindOptional(value: read, name: name))
@@ -203,7 +213,14 @@ enum TestBridges {
            variable.bindingSpecifier.text == "let", statement.item.as(VariableDeclSyntax.self)?.id == variable.id {
             return .success(.bind(value: read, form: form))
         }
-        // Up the postfix chain (`?.value?.map(\.id)`) to the argument it is.
+        return hoistShape(read, outer: outer, of: helperCall, form: form, in: statement)
+    }
+
+    /// `read` up its postfix chain (`?.value?.map(\.id)`) as the first argument of an assertion: hoisted
+    /// into a `let` before the statement (a `try` of the helper's call going with it).
+    private static func hoistShape(
+        _ read: ExprSyntax, outer: ExprSyntax, of helperCall: FunctionCallExprSyntax, form: String, in statement: CodeBlockItemSyntax
+    ) -> Result<Shape, Reason> {
         var top = read
         var removingTry: Range<Int>?
         while let parent = top.parent {
@@ -552,79 +569,38 @@ extension TestBridges {
             return planInMethod(call, helperCall: helperCall, pair: pair, promiseSite: promiseSite, in: function, file: file, project: project)
         }
 
-        /// Plans `call`, the promise argument of `helperCall`, in `function` (a test, or a support function of one).
+        /// Plans `call`, the promise argument of `helperCall`, in `function` (a test, or a support function of one):
+        /// `HelperCallAction`'s rewrite recorded in the method's change, or the call left with the action's reason.
         mutating func planInMethod(
             _ call: FunctionCallExprSyntax, helperCall: FunctionCallExprSyntax, pair: TwinPair, promiseSite: FunctionSite,
             in function: FunctionDeclSyntax, file: ParsedFile, project: Project
         ) -> ConvertCalls.Left? {
-            guard let (helper, _) = Calls.calledName(helperCall), let kind = kinds[helper] else { return nil }
-            let leave = { (reason: String) in
-                ConvertCalls.Left(path: file.path, line: file.line(of: call), text: "`\(ConvertCalls.shortText(of: helperCall))`", reason: reason)
+            let action = HelperCallAction(kinds: kinds, project: project)
+            var site = HelperCallAction.Site(call: call, helperCall: helperCall, pair: pair, promiseSite: promiseSite, function: function, file: file)
+            site.blocks = methods[function.id]?.blocks ?? []
+            switch action.apply(to: site) {
+            case .notApplicable: return nil
+            case .declines(let reason): return action.left(site, reason)
+            case .holds(let rewrite):
+                record(rewrite, of: site)
+                return nil
             }
-            // A conformer's method reaches the requirement's twin: its promise version stays (the witness), and a
-            // call of that twin on its type would keep convert-body from giving it an async method of its own.
-            if pair.promise.inProtocol, project.callee(nameAt: Calls.nameOffset(of: call), in: file.path) != pair.promiseUSR {
-                return leave(Reason.conformer.text(helper: "\(helper)(\(helperCall.arguments.first?.label?.text ?? "_"):)"))
-            }
-            let (bridgeThrows, directThrows) = (ConvertCalls.bridgeThrows(promiseSite), ConvertCalls.thrown(by: pair.async))
-            guard bridgeThrows == directThrows else { return leave(ConvertCalls.Reason.thrown(bridge: bridgeThrows, direct: directThrows)) }
-            guard let statement = TestBridges.topLevelStatement(of: Syntax(helperCall), in: function) else {
-                return leave(Reason.otherUse.text(helper: "\(helper)(\(helperCall.arguments.first?.label?.text ?? "_"):)"))
-            }
-            let spelled = "\(helper)(\(helperCall.arguments.first?.label?.text ?? "_"):)"
-            if methods[function.id]?.blocks.contains(where: { $0.contains(statement.positionAfterSkippingLeadingTrivia.utf8Offset) }) == true {
-                return leave(Reason.otherUse.text(helper: spelled))
-            }
-            var shape: Shape
-            switch TestBridges.shape(of: helperCall, kind: kind, in: statement) {
-            case .failure(let reason): return leave(reason.text(helper: spelled))
-            case .success(let found): shape = found
-            }
-            let nameOffset = Calls.nameOffset(of: call)
-            let compiled = project.compiler?.spelledPromiseType(ofCallAt: nameOffset, in: file.path).flatMap { spelled in
-                project.compiledFile(file.path)?.call(calleeAt: nameOffset).flatMap { PromiseType(compiled: spelled, mangled: $0.type, written: spelled) }
-            }
-            var error: String?
-            var reads: [TextEdit] = []
-            let optionalValue = compiled.map({ $0.value.hasSuffix("?") || $0.value.hasPrefix("Optional<") }) != false
-            switch shape {
-            case .expectError, .catchError:
-                guard let compiled, !compiled.hasUntypedError, !compiled.hasNoError else { return leave(Reason.untypedError.text(helper: spelled)) }
-                error = compiled.error
-                if case .catchError(let name) = shape {
-                    let indent = Twins.indentation(of: statement, in: file)
-                    switch TestBridges.catchBlock(
-                        name: name, statement: statement, call: call.trimmedDescription, error: compiled.error, indent: indent, in: function, file: file
-                    ) {
-                    case .failure(let reason): return leave(reason.text(helper: spelled))
-                    case .success(let block): shape = .replace(range: block.range, text: block.text, callOffset: block.callOffset)
-                    }
-                }
-            case .bind(_, let form), .hoist(_, let form, _):
-                // `try?` flattens an optional value: its nil would read as a failure's. So the value's type must be known.
-                if form == "try?", optionalValue { return leave(Reason.optionalValue.text(helper: spelled)) }
-            case .bindOptional(let value, let name):
-                // The helper's `T?` of an optional `T` nests one: `try await` would not give the reads what they read.
-                if optionalValue { return leave(Reason.nestedOptional.text(helper: spelled)) }
-                switch TestBridges.nonOptionalReads(of: name, after: statement, in: function) {
-                case .failure(let reason): return leave(reason.text(helper: spelled))
-                case .success(let edits): reads = edits
-                }
-                shape = .bind(value: value, form: "try")
-            case .replace:
-                break
-            }
+        }
+
+        /// Adds `rewrite` of `site`'s helper call to its method's change (the method planned with its first).
+        private mutating func record(_ rewrite: HelperCallAction.Rewrite, of site: HelperCallAction.Site) {
+            let (function, file, pair) = (site.function, site.file, site.pair)
             if methods[function.id] == nil {
                 methods[function.id] = Method(function: function, file: file)
                 order.append(function.id)
             }
             let meaning = pair.twin == .async ? "its async twin" : "the async function its promise twin runs"
             methods[function.id]!.add(
-                shape, call: call, statement: statement, error: error, target: pair.asyncUSR, meaning: "\(meaning) (\(pair.async.signature))"
+                rewrite.shape, call: site.call, statement: rewrite.statement, error: rewrite.error, target: pair.asyncUSR,
+                meaning: "\(meaning) (\(pair.async.signature))"
             )
-            methods[function.id]!.edits += reads
-            methods[function.id]!.helperCalls.append((file.line(of: call), "`\(ConvertCalls.shortText(of: helperCall))`"))
-            return nil
+            methods[function.id]!.edits += rewrite.reads
+            methods[function.id]!.helperCalls.append((file.line(of: site.call), "`\(ConvertCalls.shortText(of: site.helperCall))`"))
         }
 
         /// The calls of a helper in `files` whose promise is not a call of a function in `twinned` (those are
@@ -679,17 +655,10 @@ extension TestBridges {
             return left
         }
 
-        /// One change per test method; in each, the calls of `twinned` functions that nothing pins are pinned,
-        /// and the waits on a promise the test keeps are awaited (TestBridges+KeptPromises). A method that
-        /// would still wait synchronously once rewritten is not changed: its calls are left. `kept`: the
-        /// helpers' calls rewritten that way in the changes (`TestBridges.leftKey`), which are not left.
-        func changes(twinned: Set<String>, project: Project) -> (changes: [PlannedChange], left: [ConvertCalls.Left], kept: Set<String>) {
-            var changes: [PlannedChange] = []
-            var left: [ConvertCalls.Left] = []
-            var kept: Set<String> = []
-            var importing: Set<String> = []
+        /// Each method planned, with the waits on the promises it keeps awaited (and the keys of those helpers'
+        /// calls), the meanings of its calls of `twinned` functions kept and its polling waits awaited.
+        private func prepare(twinned: Set<String>, project: Project) -> [SyntaxIdentifier: (method: Method, awaited: [String])] {
             var prepared: [SyntaxIdentifier: (method: Method, awaited: [String])] = [:]
-            var writtenCalls: [(group: String, path: String, offset: Int, line: Int, text: String)] = []
             for id in order {
                 guard var method = methods[id] else { continue }
                 let awaited = awaitKeptPromises(in: &method, project: project)
@@ -697,42 +666,53 @@ extension TestBridges {
                 method.awaitPolls(polls, waits: runLoopWaits, project: project)
                 prepared[id] = (method, awaited)
             }
+            return prepared
+        }
+
+        /// One change per test method; in each, the calls of `twinned` functions that nothing pins are pinned,
+        /// and the waits on a promise the test keeps are awaited (TestBridges+KeptPromises). A method that
+        /// would still wait synchronously once rewritten is not changed: its calls are left. `kept`: the
+        /// helpers' calls rewritten that way in the changes (`TestBridges.leftKey`), which are not left. The loop
+        /// over `TestMethodAction`.
+        func changes(twinned: Set<String>, project: Project) -> (changes: [PlannedChange], left: [ConvertCalls.Left], kept: Set<String>) {
+            var changes: [PlannedChange] = []
+            var left: [ConvertCalls.Left] = []
+            var kept: Set<String> = []
+            var importing: Set<String> = []
+            let prepared = prepare(twinned: twinned, project: project)
+            var writtenCalls: [(group: String, path: String, offset: Int, line: Int, text: String)] = []
             // The support functions made async, and the awaits of their calls (TestBridges+SupportFunctions).
             let supports = TestBridges.SupportFunctions(prepared.mapValues(\.method), waits: runLoopWaits, project: project)
+            let action = TestMethodAction(supports: supports, waits: runLoopWaits, project: project)
             for id in order {
-                guard let entry = prepared[id] else { continue }
-                var method = entry.method
-                let awaited = entry.awaited
+                guard let (method, awaited) = prepared[id] else { continue }
+                // A support function not made async with its tests: its calls are left as outside a test.
                 if method.isSupport, !supports.converted.contains(id) {
                     left += method.outside.map { ConvertCalls.Left(path: method.file.path, line: $0.line, text: $0.text, reason: $0.reason) }
                     continue
                 }
-                supports.await(in: &method, id: id)
-                if let wait = method.stillWaits(runLoopWaits, project: project) {
-                    let reason = TestBridges.stillWaits(test: method.function.name.text, wait: wait.text, line: wait.line)
-                    left += method.helperCalls.map { ConvertCalls.Left(path: method.file.path, line: $0.line, text: $0.text, reason: reason) }
-                    continue
+                // The precondition and the edit apart: between them, once the method has no wait left, the file's
+                // import (with its first such method) and the keys of the kept promises it awaits.
+                let site = TestMethodAction.Site(id: id, method: method)
+                var ready: TestBridges.Method
+                switch action.precondition(site) {
+                case .holds(let found): ready = found
+                case .declines(let reason): left += action.left(method, reason); continue
+                case .notApplicable: continue
                 }
                 // `p.value`, `p.resolvedResult` are TomorrowlandAsync's: the file imports it (once, with its first such test).
-                if !awaited.isEmpty, !importing.contains(method.file.path), let edit = Imports.addAsyncImport(to: method.file)?.edit {
-                    importing.insert(method.file.path)
-                    method.edits.append(edit)
+                if !awaited.isEmpty, !importing.contains(ready.file.path), let edit = Imports.addAsyncImport(to: ready.file)?.edit {
+                    importing.insert(ready.file.path)
+                    ready.edits.append(edit)
                 }
                 kept.formUnion(awaited)
-                method.unwrapAssumeIsolated()
-                var change = method.change
-                change.group = supports.group(of: id)
-                if let written = method.writtenCalls.first {
-                    // The overload written stands or falls with the tests awaiting it; a test in a support group awaits none.
-                    guard change.group == nil, method.writtenCalls.allSatisfy({ $0.group == written.group }) else {
-                        let reason = TestBridges.stillWaits(test: method.function.name.text, wait: written.text, line: written.line)
-                        left += method.helperCalls.map { ConvertCalls.Left(path: method.file.path, line: $0.line, text: $0.text, reason: reason) }
-                        continue
-                    }
-                    change.group = written.group
-                    writtenCalls += method.writtenCalls
+                switch action.edit(site, ready) {
+                case .holds(let edit):
+                    changes.append(edit.change)
+                    writtenCalls += edit.writtenCalls
+                case .declines(let reason): left += action.left(method, reason)
+                case .notApplicable: break
                 }
-                changes.append(change)
             }
             changes += polls.overloadChanges(for: writtenCalls)
             return (changes, left, kept)
