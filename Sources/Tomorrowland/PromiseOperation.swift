@@ -26,7 +26,10 @@ import Synchronization
 ///   needs (corelibs included).
 /// - Cancellation: `cancel()` requests cancel of the promise, and `promise.requestCancel()`
 ///   calls `cancel()`. An operation cancelled before it starts never calls its handler; its
-///   promise is cancelled when `start()` runs (which the queue still does).
+///   promise is cancelled when `start()` runs (which the queue still does). The operation
+///   holds its promise, so a child's cancel request (`operation.promise.then { … }` asked to
+///   cancel) stops there while the operation lives, as in 1.4: cancel the operation itself,
+///   or its `promise`, or `queue.cancelAllOperations()`.
 public final class PromiseOperation<Value, Error>: Operation, @unchecked Sendable {
     // Safety of `@unchecked Sendable` (required because `Operation` is): `handler` and
     // `resolver` are taken only by the thread that moves `phase` out of `.ready`, and

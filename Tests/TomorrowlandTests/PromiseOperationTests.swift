@@ -138,6 +138,24 @@ final class UtilitiesPromiseOperationTests: XCTestCase {
         XCTAssertFalse(ran.value)
     }
 
+    func testAChildsCancelRequestStopsAtTheOperationsPromise() {
+        // The operation holds its promise, as 1.4's did, so automatic propagation from a child
+        // stops there while the operation lives: only `cancel()` or `promise.requestCancel()`
+        // cancel an operation that has not started.
+        let ran = Slot(false)
+        let operation = PromiseOperation<Int, TestError>(on: .immediate) { resolver in
+            ran.value = true
+            resolver.fulfill(with: 1)
+        }
+        let child = operation.promise.then(on: .immediate) { _ in }
+        child.requestCancel()
+        XCTAssertFalse(operation.isCancelled, "a child's request does not reach the operation")
+        operation.start()
+        XCTAssertTrue(ran.value)
+        XCTAssertEqual(child.result, .value(1))
+        XCTAssertTrue(operation.isFinished)
+    }
+
     func testCancelWhileRunningRequestsCancelOfThePromise() {
         let operation = PromiseOperation<Int, TestError>(on: .immediate) { resolver in
             resolver.onRequestCancel(on: .immediate) { $0.cancel() }
