@@ -22,92 +22,20 @@ struct ProofDecisions: Equatable {
 
 extension AddAsyncTwins {
     /// Plans the twins with the compiler's facts and proves the plan in a scratch copy before
-    /// returning it (see `Proof`). When the compiler cannot be asked or the code does not
-    /// type-check as it is, plans from the syntax alone and says so in a note.
+    /// returning it (see `Proof`, `ProofRounds`). When the compiler cannot be asked or the
+    /// code does not type-check as it is, plans from the syntax alone and says so in a note.
     public static func run(_ set: SourceSet, oracle: CompilerOracle) -> MigrationResult {
-        let paths = set.files.map(\.path)
         let before: CompilerFacts
         do {
-            before = try oracle.facts(for: paths)
+            before = try oracle.facts(for: set.files.map(\.path))
         } catch {
             return syntaxOnly(set, because: "the compiler could not be run (\(error))")
         }
         if let first = before.errors.first {
             return syntaxOnly(set, because: "the code does not type-check as it is (\(first))")
         }
-        let set = set.recognizing(before)
-        let project = Project(set, compiler: before)
-        let elsewhere = existingTwins(around: set)
-        var decisions = ProofDecisions()
-        // Twins in a target that does not depend on TomorrowlandAsync cannot compile: left out
-        // before the proof (which would find them one file a round), and one note names the targets.
-        let productNote = rejectTargetsWithoutAsyncProduct(oracle: oracle, set: set, decisions: &decisions) { decisions in
-            plan(set, project: project, decisions: decisions, elsewhere: elsewhere).candidates
-        }
-        func finish(_ result: MigrationResult) -> MigrationResult {
-            var result = result
-            if let productNote { result.notes.append(productNote) }
-            return result
-        }
-        /// One round: the plan for `decisions`, and what the compiler says about it.
-        func attempt(_ decisions: ProofDecisions) throws -> (plan: Plan, proof: Proof, issues: [Proof.Issue]) {
-            let plan = plan(set, project: project, decisions: decisions, elsewhere: elsewhere)
-            guard !plan.result.changes.isEmpty else { return (plan, Proof(set: set, before: before, after: before, plan: plan), []) }
-            let replacing = Dictionary(plan.result.changes.map { ($0.path, $0.updated) }, uniquingKeysWith: { $1 })
-            let after = try oracle.facts(for: paths, replacing: replacing, unchanged: before)
-            let proof = Proof(set: set, before: before, after: after, plan: plan)
-            return (plan, proof, proof.issues())
-        }
-        // Rounds that settle something; rounds spent finding a twin by halves count apart.
-        var searches = Self.searchBudget
-        for round in 1...8 {
-            let (plan, proof, issues): (Plan, Proof, [Proof.Issue])
-            do {
-                (plan, proof, issues) = try attempt(decisions)
-            } catch {
-                return syntaxOnly(set, because: "the compiler could not be run on the scratch copy (\(error))")
-            }
-            guard !plan.result.changes.isEmpty else { return finish(plan.result) }
-            if issues.isEmpty {
-                var result = plan.result
-                let checked = before.files.values.reduce(0) { $0 + $1.references.count }
-                result.notes.append(MigrationNote(
-                    path: paths.first ?? ".", line: 1,
-                    message: "checked by the compiler (round \(round)): all \(checked) references in \(before.files.count) file(s) "
-                        + "name the same declaration as before, and the twins type-check"
-                ))
-                return finish(result)
-            }
-            let previous = decisions
-            let unresolved = proof.decide(issues, project: project, decisions: &decisions)
-            // Progress (a pin, a rejected twin) may settle the rest in the next round.
-            guard decisions == previous else { continue }
-            // Nothing the compiler said names a twin: one twin is found by proving the plan
-            // with half of them, and dropped; the rest go on (never all or nothing).
-            let stuck = (unresolved.isEmpty ? issues.map(\.note) : unresolved)
-            var keys: [CandidateKey] = []
-            for site in plan.candidates where !keys.contains(key(site)) { keys.append(key(site)) }
-            let found = try? culprit(
-                among: keys, stuck: Set(stuck.map(\.description)), decisions: decisions, budget: &searches,
-                attempt: { decisions in
-                    let (_, proof, issues) = try attempt(decisions)
-                    var copy = decisions
-                    let unresolved = proof.decide(issues, project: project, decisions: &copy)
-                    return (unresolved.isEmpty ? issues.map(\.note) : unresolved).map(\.description)
-                }
-            )
-            guard let found else {
-                var result = MigrationResult(problems: set.problems)
-                result.notes = stuck.map { note in MigrationNote(path: note.path, line: note.line, message: "nothing written: " + note.message) }
-                return finish(result)
-            }
-            let first = stuck[0]
-            decisions.rejected[found] = "the compiler objects to it (found by proving the twins in halves): "
-                + "\(first.path):\(first.line): \(first.message)"
-        }
-        var result = MigrationResult(problems: set.problems)
-        result.notes.append(MigrationNote(path: paths.first ?? ".", line: 1, message: "nothing written: the proof did not settle in 8 rounds"))
-        return finish(result)
+        var rounds = ProofRounds(set: set.recognizing(before), oracle: oracle, before: before)
+        return rounds.run()
     }
 
     /// Rejects the candidates whose module imports Tomorrowland but not TomorrowlandAsync,
@@ -307,20 +235,21 @@ struct Proof {
         return (twin.key, path, lineOf(insert.start, path: path))
     }
 
+    /// What settling one round's issues reads: the pins of earlier rounds, the candidates by
+    /// USR (with the methods that stand for them), the declarations before the plan.
+    private struct Settling {
+        let earlierPins: Set<ProofDecisions.PinKey>
+        let candidateUSRs: [String: FunctionSite]
+        let declarationsByUSR: [String: CompilerFacts.Declaration]
+    }
+
     /// Turns issues into decisions for the next round; the notes of issues it cannot settle.
     func decide(_ issues: [Issue], project: Project, decisions: inout ProofDecisions) -> [MigrationNote] {
+        // `declarationsByUSR` is a computed table: built once, not per lookup.
+        let settling = Settling(
+            earlierPins: decisions.forcedPins, candidateUSRs: candidateUSRs(project), declarationsByUSR: before.declarationsByUSR
+        )
         var unresolved: [MigrationNote] = []
-        let earlierPins = decisions.forcedPins
-        var candidateUSRs = Dictionary(plan.candidates.compactMap { site in project.usr(of: site).map { ($0, site) } }, uniquingKeysWith: { a, _ in a })
-        // A conformer's method is pinned for the twin of the requirement it implements, an
-        // override for the twin of the method it overrides.
-        for site in set.files.flatMap(FunctionSite.all(in:)) {
-            guard let usr = project.usr(of: site), candidateUSRs[usr] == nil,
-                  let base = plan.candidates.first(where: { $0.inProtocol && project.implements(site, $0) || project.overrides(site, $0) })
-            else { continue }
-            candidateUSRs[usr] = base
-        }
-        let declarationsByUSR = before.declarationsByUSR  // a computed table: built once, not per lookup
         for issue in issues {
             switch issue {
             case .rejectedTwin(let key, let message, _, _):
@@ -333,60 +262,107 @@ struct Proof {
                     decisions.rejected[AddAsyncTwins.key(site)] = "the pin of the call at \(path):\(line) does not compile: \(message)"
                 }
             case .changed(let path, let offset, let line, let was, let now):
-                // A call of a function that gets a twin: pinned to the promise it returns.
-                let callee = before.file(path)?.call(calleeAt: offset)?.callee ?? was.sorted().first
-                if let callee, candidateUSRs[callee] != nil, pin(at: offset, in: path, earlier: earlierPins, decisions: &decisions) { continue }
-                // The twin that captured it, found by its declaration in the scratch copy.
-                let captured = twins(declaring: now.subtracting(was))
-                if captured.isEmpty {
-                    let names = Set((was.union(now)).compactMap { declarationsByUSR[$0]?.name })
-                    let suspects = plan.candidates.filter { names.contains($0.name) }
-                    if suspects.isEmpty {
-                        unresolved.append(MigrationNote(path: path, line: line, message: "a reference would change its meaning: \(issue.note.message)"))
-                    }
-                    for site in suspects {
-                        decisions.rejected[AddAsyncTwins.key(site)] = "the reference at \(path):\(line) would change its meaning, and no pin keeps it"
-                    }
-                }
-                for key in captured {
-                    decisions.rejected[key] = decisions.rejected[key]
-                        ?? "the call at \(path):\(line) would name the twin, and no pin can keep it"
-                }
+                let change = Change(path: path, offset: offset, line: line, was: was, now: now, note: issue.note)
+                if let note = settleChanged(change, settling, decisions: &decisions) { unresolved.append(note) }
             case .broken(let path, let offset, let line, let message):
-                var settled = false
-                for callee in enclosingCallees(at: offset, in: path) {
-                    guard let site = candidateUSRs[callee.usr] else { continue }
-                    settled = true
-                    if !pin(at: callee.nameOffset, in: path, earlier: earlierPins, decisions: &decisions) {
-                        decisions.rejected[AddAsyncTwins.key(site)] = "the call at \(path):\(line) does not compile with the twin: \(message)"
-                    }
-                    break
+                if !settleBroken(path: path, offset: offset, line: line, message: message, settling, decisions: &decisions) {
+                    unresolved.append(issue.note)
                 }
-                // An error at a name that a twin also has (the declaration of a subclass's
-                // method the twin would override, a function used as a value): those twins.
-                if !settled, let (name, labels) = Self.name(at: offset, in: set.files.first { CompilerFacts.key($0.path) == path }) {
-                    for site in plan.candidates where site.name == name && (labels == nil || site.labels == labels) {
-                        settled = true
-                        decisions.rejected[AddAsyncTwins.key(site)] = decisions.rejected[AddAsyncTwins.key(site)]
-                            ?? "the compiler rejects the twin: with it, \(path):\(line): \(message)"
-                    }
-                }
-                if !settled { unresolved.append(issue.note) }
             case .brokenFile(let path, let line, let message):
-                // What every twin of the file needs: none of them can be written there.
-                var settled = false
-                let reason = message.contains("no such module 'TomorrowlandAsync'")
-                    ? "its target cannot import TomorrowlandAsync (\(message)): add the TomorrowlandAsync product to the target's "
-                        + "dependencies in Package.swift, then run add-async-twins again"
-                    : "the compiler rejects what its twin needs in the file: \(path):\(line): \(message)"
-                for site in plan.candidates where CompilerFacts.key(site.file.path) == path {
-                    settled = true
-                    decisions.rejected[AddAsyncTwins.key(site)] = decisions.rejected[AddAsyncTwins.key(site)] ?? reason
-                }
-                if !settled { unresolved.append(issue.note) }
+                if !settleBrokenFile(path: path, line: line, message: message, decisions: &decisions) { unresolved.append(issue.note) }
             }
         }
         return unresolved
+    }
+
+    /// The candidates by USR. A conformer's method is pinned for the twin of the requirement
+    /// it implements, an override for the twin of the method it overrides: they stand for it.
+    private func candidateUSRs(_ project: Project) -> [String: FunctionSite] {
+        var candidateUSRs = Dictionary(plan.candidates.compactMap { site in project.usr(of: site).map { ($0, site) } }, uniquingKeysWith: { a, _ in a })
+        for site in set.files.flatMap(FunctionSite.all(in:)) {
+            guard let usr = project.usr(of: site), candidateUSRs[usr] == nil,
+                  let base = plan.candidates.first(where: { $0.inProtocol && project.implements(site, $0) || project.overrides(site, $0) })
+            else { continue }
+            candidateUSRs[usr] = base
+        }
+        return candidateUSRs
+    }
+
+    /// A reference that names other declarations with the plan (`Issue.changed`).
+    private struct Change {
+        let path: String
+        let offset: Int
+        let line: Int
+        let was: Set<String>
+        let now: Set<String>
+        let note: MigrationNote
+    }
+
+    /// A call of a function that gets a twin is pinned to the promise it returns; otherwise
+    /// the twin that captured the reference is rejected (found by its declaration in the
+    /// scratch copy, or else by the names involved). The note when no twin explains it.
+    private func settleChanged(_ change: Change, _ settling: Settling, decisions: inout ProofDecisions) -> MigrationNote? {
+        let (path, line) = (change.path, change.line)
+        let callee = before.file(path)?.call(calleeAt: change.offset)?.callee ?? change.was.sorted().first
+        if let callee, settling.candidateUSRs[callee] != nil, pin(at: change.offset, in: path, earlier: settling.earlierPins, decisions: &decisions) {
+            return nil
+        }
+        let captured = twins(declaring: change.now.subtracting(change.was))
+        var unresolved: MigrationNote?
+        if captured.isEmpty {
+            let names = Set((change.was.union(change.now)).compactMap { settling.declarationsByUSR[$0]?.name })
+            let suspects = plan.candidates.filter { names.contains($0.name) }
+            if suspects.isEmpty {
+                unresolved = MigrationNote(path: path, line: line, message: "a reference would change its meaning: \(change.note.message)")
+            }
+            for site in suspects {
+                decisions.rejected[AddAsyncTwins.key(site)] = "the reference at \(path):\(line) would change its meaning, and no pin keeps it"
+            }
+        }
+        for key in captured {
+            decisions.rejected[key] = decisions.rejected[key] ?? "the call at \(path):\(line) would name the twin, and no pin can keep it"
+        }
+        return unresolved
+    }
+
+    /// An error in the original code: the innermost call of a candidate around it is pinned
+    /// (or, when it cannot be, that twin is rejected); else an error at a name that a twin
+    /// also has (the declaration of a subclass's method the twin would override, a function
+    /// used as a value) rejects those twins. Whether it settled the error.
+    private func settleBroken(
+        path: String, offset: Int, line: Int, message: String, _ settling: Settling, decisions: inout ProofDecisions
+    ) -> Bool {
+        for callee in enclosingCallees(at: offset, in: path) {
+            guard let site = settling.candidateUSRs[callee.usr] else { continue }
+            if !pin(at: callee.nameOffset, in: path, earlier: settling.earlierPins, decisions: &decisions) {
+                decisions.rejected[AddAsyncTwins.key(site)] = "the call at \(path):\(line) does not compile with the twin: \(message)"
+            }
+            return true
+        }
+        var settled = false
+        if let (name, labels) = Self.name(at: offset, in: set.files.first { CompilerFacts.key($0.path) == path }) {
+            for site in plan.candidates where site.name == name && (labels == nil || site.labels == labels) {
+                settled = true
+                decisions.rejected[AddAsyncTwins.key(site)] = decisions.rejected[AddAsyncTwins.key(site)]
+                    ?? "the compiler rejects the twin: with it, \(path):\(line): \(message)"
+            }
+        }
+        return settled
+    }
+
+    /// An error in what every twin of the file needs (`import TomorrowlandAsync`): none of
+    /// them can be written there. Whether the file has any.
+    private func settleBrokenFile(path: String, line: Int, message: String, decisions: inout ProofDecisions) -> Bool {
+        var settled = false
+        let reason = message.contains("no such module 'TomorrowlandAsync'")
+            ? "its target cannot import TomorrowlandAsync (\(message)): add the TomorrowlandAsync product to the target's "
+                + "dependencies in Package.swift, then run add-async-twins again"
+            : "the compiler rejects what its twin needs in the file: \(path):\(line): \(message)"
+        for site in plan.candidates where CompilerFacts.key(site.file.path) == path {
+            settled = true
+            decisions.rejected[AddAsyncTwins.key(site)] = decisions.rejected[AddAsyncTwins.key(site)] ?? reason
+        }
+        return settled
     }
 
     /// The name at `offset` of `file`: a function's name (with its labels when `offset` is
