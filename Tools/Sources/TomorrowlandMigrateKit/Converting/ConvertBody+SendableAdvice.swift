@@ -169,6 +169,8 @@ struct SendableShape {
         let typeNames: [String]
     }
 
+    /// The shape of the type named `name`, from its first declaration in `set` and the member
+    /// blocks of it and its extensions; nil when `set` does not declare it.
     init?(of name: String, in set: SourceSet, project: Project) {
         var declaration: (file: ParsedFile, node: DeclSyntax)?
         var blocks: [(file: ParsedFile, block: MemberBlockSyntax)] = []
@@ -183,55 +185,87 @@ struct SendableShape {
         line = declaration.file.line(of: declaration.node)
         if declaration.node.is(ProtocolDeclSyntax.self) {
             fix = "a protocol: declare it `: Sendable` (each conformer must then be Sendable), or isolate it to a global actor (`@MainActor`)"
-            return
-        }
-        guard let classDecl = declaration.node.as(ClassDeclSyntax.self) else {
+        } else if let classDecl = declaration.node.as(ClassDeclSyntax.self) {
+            fix = Self.classFix(of: name, classDecl, blocks: blocks, project: project)
+        } else {
             fix = "a value type: declare it `Sendable` (the compiler checks its stored properties)"
-            return
         }
-        let stored = blocks.flatMap { Self.storedProperties(in: $0.block) }
+    }
+
+    /// The other way out, named in every class's fix.
+    static let isolate = "or isolate it (an actor, or `@MainActor`)"
+
+    /// The fix of a class: by its stored properties (all `let`s, or `var`s under a lock or not),
+    /// with what else must be thread-safe for it (`alsoNeeded`).
+    static func classFix(
+        of name: String, _ classDecl: ClassDeclSyntax, blocks: [(file: ParsedFile, block: MemberBlockSyntax)], project: Project
+    ) -> String {
+        let stored = blocks.flatMap { storedProperties(in: $0.block) }
         // A lock or queue: a `let` of such a type, or one the type locks or runs closures on (a queue a factory made).
-        let usedAsLocks = Self.lockReceivers(in: blocks.map(\.block))
-        let locks = stored.filter { !$0.isVar && (!Set($0.typeNames).isDisjoint(with: Self.lockTypes) || usedAsLocks.contains($0.name)) }
+        let usedAsLocks = lockReceivers(in: blocks.map(\.block))
+        let locks = stored.filter { !$0.isVar && (!Set($0.typeNames).isDisjoint(with: lockTypes) || usedAsLocks.contains($0.name)) }
             .map(\.name)
-        let isolate = "or isolate it (an actor, or `@MainActor`)"
-        // What it holds that is not known to be Sendable: those types must be thread-safe too.
-        let held = stored.filter { !$0.isVar }.compactMap { property -> String? in
-            let unsafe = property.typeNames.filter { type in
-                guard let facts = project.facts(of: type), facts.isClass || facts.isProtocol else { return false }
-                return !project.isKnownSendable(type)
-            }
-            return unsafe.isEmpty ? nil : "`\(property.name)` (`\(unsafe.joined(separator: "`, `"))`)"
-        }
         let superclass = classDecl.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription }
             .first { project.facts(of: $0)?.isClass == true && !project.isKnownSendable($0) }
         // Its subclasses in the scanned files, at any depth: each must restate `@unchecked Sendable`.
         let subclasses = project.typeFacts.keys.filter { other in
             other != name && project.typeFacts[other]?.isClass == true && project.ancestors(of: other).dropFirst().contains(name)
         }.sorted()
+        let holds = alsoNeeded(
+            held: heldNotSendable(stored, project: project), superclass: stored.contains(where: \.isVar) ? superclass : nil, subclasses: subclasses
+        )
+        let vars = stored.filter(\.isVar)
+        if vars.isEmpty {
+            return allLetsFix(classDecl, superclass: superclass, subclasses: subclasses, holds: holds)
+        }
+        return varsFix(vars, locks: locks, blocks: blocks, holds: holds)
+    }
+
+    /// The `let`s of `stored` that hold a class or protocol not known to be Sendable, each
+    /// named with those types: they must be thread-safe too.
+    static func heldNotSendable(_ stored: [Stored], project: Project) -> [String] {
+        stored.filter { !$0.isVar }.compactMap { property -> String? in
+            let unsafe = property.typeNames.filter { type in
+                guard let facts = project.facts(of: type), facts.isClass || facts.isProtocol else { return false }
+                return !project.isKnownSendable(type)
+            }
+            return unsafe.isEmpty ? nil : "`\(property.name)` (`\(unsafe.joined(separator: "`, `"))`)"
+        }
+    }
+
+    /// What a class's fix adds: what it holds that must be thread-safe too, its superclass that
+    /// must be `@unchecked Sendable` too (given only when the class has a `var`: with `let`s
+    /// alone the fix itself names it), and its subclasses that must restate it.
+    static func alsoNeeded(held: [String], superclass: String?, subclasses: [String]) -> String {
         var holds = held.isEmpty ? "" : "; it holds \(held.joined(separator: ", ")), not known to be Sendable: "
             + (held.count == 1 ? "that type must" : "those types must") + " be thread-safe too"
-        // Named in the fix when all its stored properties are `let`s.
-        if let superclass, stored.contains(where: \.isVar) { holds += "; its superclass `\(superclass)` must be `@unchecked Sendable` too" }
+        if let superclass { holds += "; its superclass `\(superclass)` must be `@unchecked Sendable` too" }
         if !subclasses.isEmpty {
             holds += "; " + (subclasses.count == 1 ? "its subclass " : "its subclasses ") + subclasses.map { "`\($0)`" }.joined(separator: ", ")
                 + " must " + (subclasses.count == 1 ? "" : "each ") + "restate `@unchecked Sendable` (a warning otherwise; the compiler checks "
                 + (subclasses.count == 1 ? "it" : "them") + " no further)"
         }
-        let vars = stored.filter(\.isVar)
-        if vars.isEmpty {
-            let isFinal = classDecl.modifiers.contains { $0.name.text == "final" }
-            // A `Sendable` class cannot inherit from another class: a subclass can only restate its base's `@unchecked Sendable`.
-            let declare = superclass.map { superclass in
-                "a `Sendable` class cannot inherit from another class: once its superclass `\(superclass)` is `@unchecked Sendable`, "
-                    + "declare it `@unchecked Sendable` too (restated, or a warning; the compiler then checks nothing: "
-                    + "its `let`s must hold Sendable values)"
-            } ?? (isFinal || subclasses.isEmpty
-                ? "declare it " + (isFinal ? "" : "`final` and ") + "`Sendable` (the compiler then checks its `let`s)"
-                : "declare it `@unchecked Sendable` (a class with subclasses is not checked: theirs must be `let`s too)")
-            fix = "its stored properties are all `let`: \(declare), \(isolate)\(holds)"
-            return
-        }
+        return holds
+    }
+
+    /// The fix of a class whose stored properties are all `let`s: `Sendable` (`final` first),
+    /// or `@unchecked Sendable` for a class with a superclass or subclasses.
+    static func allLetsFix(_ classDecl: ClassDeclSyntax, superclass: String?, subclasses: [String], holds: String) -> String {
+        let isFinal = classDecl.modifiers.contains { $0.name.text == "final" }
+        // A `Sendable` class cannot inherit from another class: a subclass can only restate its base's `@unchecked Sendable`.
+        let declare = superclass.map { superclass in
+            "a `Sendable` class cannot inherit from another class: once its superclass `\(superclass)` is `@unchecked Sendable`, "
+                + "declare it `@unchecked Sendable` too (restated, or a warning; the compiler then checks nothing: "
+                + "its `let`s must hold Sendable values)"
+        } ?? (isFinal || subclasses.isEmpty
+            ? "declare it " + (isFinal ? "" : "`final` and ") + "`Sendable` (the compiler then checks its `let`s)"
+            : "declare it `@unchecked Sendable` (a class with subclasses is not checked: theirs must be `let`s too)")
+        return "its stored properties are all `let`: \(declare), \(isolate)\(holds)"
+    }
+
+    /// The fix of a class with stored `var`s: each private one used only under one of `locks`
+    /// is guarded; the others (not private, or used outside a lock) are named.
+    static func varsFix(_ vars: [Stored], locks: [String], blocks: [(file: ParsedFile, block: MemberBlockSyntax)], holds: String) -> String {
         var guardedBy: Set<String> = []
         var exposed: [String] = []
         var unguarded: [String] = []
@@ -240,7 +274,7 @@ struct SendableShape {
                 exposed.append("`\(property.name)`")
                 continue
             }
-            switch Self.uses(of: property.name, in: blocks, locks: Set(locks)) {
+            switch uses(of: property.name, in: blocks, locks: Set(locks)) {
             case .guarded(let by): guardedBy.formUnion(by)
             case .unguarded(let file, let line): unguarded.append("`\(property.name)` (\(file):\(line))")
             }
@@ -256,16 +290,15 @@ struct SendableShape {
         let one = count == 0 ? vars.count == 1 : count == 1
         let (its, are, them) = one ? ("its `var`", "is", "it") : ("its `var`s", "are", "them")
         if unguarded.isEmpty {
-            fix = "\(its) (\(vars.map { "`\($0.name)`" }.joined(separator: ", "))) \(are) used only under \(lockNames): "
+            return "\(its) (\(vars.map { "`\($0.name)`" }.joined(separator: ", "))) \(are) used only under \(lockNames): "
                 + "declare it `@unchecked Sendable`, with a comment that \(lockNames) guards every use, \(isolate)\(holds)"
         } else if locks.isEmpty {
-            fix = "\(its) \(unguarded.joined(separator: ", ")) \(one ? "has" : "have") no lock: hold \(them) in a `Mutex` "
+            return "\(its) \(unguarded.joined(separator: ", ")) \(one ? "has" : "have") no lock: hold \(them) in a `Mutex` "
                 + "(or guard \(them) with a lock) and declare it Sendable, \(isolate)\(holds)"
-        } else {
-            fix = "\(its) \(unguarded.joined(separator: ", ")) \(are) used outside \(lockNames) (as far as the tool sees): "
-                + "guard \(them) (every use under \(lockNames), "
-                + "or in a `Mutex`) before declaring it `@unchecked Sendable` with a comment saying so, \(isolate)\(holds)"
         }
+        return "\(its) \(unguarded.joined(separator: ", ")) \(are) used outside \(lockNames) (as far as the tool sees): "
+            + "guard \(them) (every use under \(lockNames), "
+            + "or in a `Mutex`) before declaring it `@unchecked Sendable` with a comment saying so, \(isolate)\(holds)"
     }
 
     /// The stored instance properties declared in `block`.

@@ -70,242 +70,29 @@ public enum ConvertBody {
         callers: ((String) -> [(path: String, offset: Int)])? = nil, includingPublic: Bool = false, inactive: [String: [String]] = [:],
         sharedModules: [String: Set<String>] = [:], unpaired: Set<String> = [], rule: CaptureRule? = nil
     ) -> Plan {
+        let planning = Planning(set, project: project, callers: callers, sharedModules: sharedModules, unpaired: unpaired, rule: rule)
         var plan = Plan()
         // Chains whose wrapper would capture a non-Sendable value (Swift 6 mode): converted without
         // a wrapper if nothing else calls their promise version (decided once every chain is planned).
-        var withoutWrapper: [(conversion: Conversion, reason: String, usr: String)] = []
+        var withoutWrapper: [Candidate] = []
         // Those of them that the Swift 5 rule lets keep a wrapper when their promise version is still called (by USR).
         var wrappable: Set<String> = []
-        let everySite = set.files.flatMap(FunctionSite.all(in:))
-        // Twins still forwarding to their promise function: the bodies to replace.
-        let forwarding = everySite.filter { $0.isAsync && Twins.forwardedName(ofAsyncTwin: $0.decl) == $0.name }
-        // A call is awaited through its async twin only when the tool wrote that twin (it forwards
-        // to the promise function, or this command converted it): it throws just what the promise
-        // rejects with. A hand-written async overload may throw anything (the wrapper's `as! E` would trap).
-        let toolTwins = everySite.filter { $0.isAsync && (Twins.forwardedName(ofAsyncTwin: $0.decl) == $0.name || TwinPairs.isWrittenByTheTool($0)) }
-        let twinned = everySite.filter { site in !site.isAsync && site.promise != nil && toolTwins.contains { $0.overloads(site) } }
-        let hasTwinByName: (FunctionCallExprSyntax) -> Bool = { call in
-            guard let (name, _) = Calls.calledName(call) else { return false }
-            let labels = Calls.labels(of: call)
-            return twinned.contains { $0.name == name && CallMatching.labels(labels, canCall: $0.decl) }
-        }
-        // With the compiler: the callee itself must be a promise function whose async twin the tool wrote.
-        // An override's or a conformer's call reaches the twin of the method it overrides or implements (as convert-calls has it).
-        let twinnedUSRs = project.compiler == nil ? nil : Set(ConvertCalls.targets(
-            of: TwinPairs.find(in: set.files, project: project).filter { $0.twin == .async || TwinPairs.isWrittenByTheTool($0.async) },
-            sites: everySite, project: project
-        ).keys)
-        let requirements = Set(everySite.filter { $0.decl.enclosingProtocol != nil }.map(\.witnessKey))
-        let protocols = Set(everySite.compactMap { $0.decl.enclosingProtocol?.name.text })
-        let callerIsolated = contexts(in: set, extending: "PromiseContext.CallerIsolated")
-        let onMain = contexts(in: set, extending: "PromiseContext.Main")
-        for site in everySite where !site.isAsync && !site.isLocal && !site.inProtocol {
-            guard let promise = site.promise, let body = site.decl.body, ChainConversion.isChain(body) else { continue }
-            // A promise twin of an async function, or a wrapper convert-body wrote: done.
-            if Twins.forwardedName(ofPromiseTwin: site.decl) == site.name || isWrapper(body) { continue }
+        var action = ChainBodyAction(planning: planning)
+        for site in planning.everySite {
+            action.planned = plan.conversions
+            switch action.apply(to: site) {
+            case .notApplicable:
+                continue
+            case .declines(let reason):
+                plan.left.append(leftAsChain(site, reason.text))
+            case .holds(.wrapped(let conversion, let captured)):
+                plan.conversions.append(conversion)
+                if let captured { plan.captured[conversion.summary] = captured }
+            case .holds(.withoutWrapper(let candidate, let keepsWrapper)):
+                withoutWrapper.append(candidate)
+                if keepsWrapper { wrappable.insert(candidate.usr) }
+            }
             plan.chains += 1
-            func leave(_ reason: String) {
-                plan.left.append(MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): left as a chain: \(reason)"))
-            }
-            // Overloads of one name and labels differ by their parameter types (`to: Balance`, `to: BalanceBox`).
-            let parameterTypes = AddAsyncTwins.key(site).parameters
-            let twin = forwarding.first { $0.overloads(site) && $0.file.path == site.file.path && AddAsyncTwins.key($0).parameters == parameterTypes }
-            // A protocol requirement's implementation: the requirement's twin (in the protocol's
-            // extension) serves callers of the protocol; the conformer gets an async method of its
-            // own with the chain, which the promise version wraps and callers of the conformer reach.
-            let conformer = twin == nil && requirements.contains(site.witnessKey) && site.container != nil
-                && !site.decl.modifiers.contains(where: { $0.name.text == "override" })
-                && toolTwins.contains { $0.name == site.name && $0.labels == site.labels && protocols.contains($0.container ?? "") }
-                && !everySite.contains(where: { $0.isAsync && $0.overloads(site) })
-            // An override: an async override of its own, as a conformer gets an async method.
-            let overridden = twin == nil && !conformer
-                ? overriddenTwin(of: site, everySite: everySite, forwarding: forwarding, project: project, set: set) : nil
-            if twin?.decl.body == nil, !conformer, overridden == nil {
-                if let reason = reasonWithoutTwin(of: site, promise, everySite: everySite, project: project) {
-                    leave(reason)
-                } else if site.decl.modifiers.contains(where: { $0.name.text == "override" }) {
-                    // The twin of the overridden method awaits the promise method, dispatched dynamically: an async
-                    // override's `super` call would reach that twin, and through it this override again.
-                    let callsSuper = body.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.super) }
-                    leave("an override that cannot get an async override of its own: the base has no twin that awaits its promise "
-                        + "method, or the base's promise code is a chain or a wrapper (an async override would be reached from it by "
-                        + "dynamic dispatch" + (callsSuper ? ", and its `super` call would come back here" : "")
-                        + "), or another override lies between them or below")
-                } else if everySite.contains(where: { $0.isAsync && $0.overloads(site) }) {
-                    leave("its async twin no longer forwards to it (written by hand?)")
-                } else {
-                    leave("no async twin of its own (run add-async-twins first; a protocol requirement's implementation has none)")
-                }
-                continue
-            }
-            // A base and its one override: converted together (ConvertBody+Pairs.swift).
-            let pairedBase = overridden == nil
-                ? nil : pairedBase(of: site, everySite: everySite, forwarding: forwarding, project: project, set: set, unpaired: unpaired)
-            let paired = twin == nil
-                ? nil : pairedOverride(of: site, everySite: everySite, forwarding: forwarding, project: project, set: set, unpaired: unpaired)
-            if twin != nil, paired == nil, overrideLeftBehind(of: site, everySite: everySite, project: project) == nil,
-               let other = overrideCallingSuper(of: site, everySite: everySite, project: project) {
-                leave(superCallReason(site, override: other))
-                continue
-            }
-            if twin != nil, paired == nil, let other = overrideLeftBehind(of: site, everySite: everySite, project: project) {
-                leave("overridden by `\(other.container ?? "")` with a promise method only: async callers of that type would run this code, "
-                    + "not the override's (the twin, which awaited the promise method, reached the override by dynamic dispatch)")
-                continue
-            }
-            var sendableReason: String?
-            var retargeted: [(path: String, offset: Int)] = []
-            if conformer || overridden != nil, let callers {
-                switch callsOfRequirementTwin(
-                    on: site, twins: overridden.map { [$0] }
-                        ?? toolTwins.filter { $0.name == site.name && $0.labels == site.labels && protocols.contains($0.container ?? "") },
-                    project: project, callers: callers, set: set, sharedModules: sharedModules
-                ) {
-                case .failure(let reason):
-                    let taken = overridden == nil ? "the requirement's twin" : "the twin of the method it overrides"
-                    leave("no async twin of its own; one would take the calls of \(taken) on `\(site.container ?? "")` (\(reason.text))")
-                    continue
-                case .success(let places):
-                    retargeted = places
-                }
-            }
-            // The Swift 5 rule: a wrapper that captures what the chain's closures captured.
-            var captured: MigrationNote?
-            if conformer, let reason = reasonToLeave(site, promise, project: project) {
-                // Its promise version answers the protocol's callers: it stays, so its wrapper must be written.
-                captured = capturedByTheChain(site, promise, body: body, project: project, rule: rule)
-                if captured == nil {
-                    leave(reason + " (a protocol requirement's implementation: its promise version stays)")
-                    continue
-                }
-            }
-            if captured == nil, let reason = reasonToLeave(site, promise, project: project) {
-                // Only a capture Swift 6 mode rejects: without a wrapper there is no Task to capture it.
-                // Not one a subclass overrides or a protocol requirement may name: neither is a reference.
-                let overridden = everySite.contains { other in
-                    other.overloads(site) == false && other.name == site.name && other.labels == site.labels
-                        && other.decl.modifiers.contains { $0.name.text == "override" }
-                }
-                let mayGo = callers != nil && reasonToLeave(site, promise, project: project, sendableChecked: false) == nil && !overridden
-                    && !requirements.contains(site.witnessKey)
-                    && !site.decl.modifiers.contains(where: { ["override", "dynamic"].contains($0.name.text) })
-                    && (site.decl.attributes.isEmpty || !site.decl.attributes.trimmedDescription.contains("@objc"))
-                let capturedAlready = capturedByTheChain(site, promise, body: body, project: project, rule: rule)
-                if let capturedAlready, !mayGo || rule?.wrapping.contains(project.usr(of: site) ?? "") == true {
-                    captured = capturedAlready
-                } else {
-                    guard mayGo else {
-                        leave(reason)
-                        continue
-                    }
-                    sendableReason = reason
-                    if capturedAlready != nil, let usr = project.usr(of: site) { wrappable.insert(usr) }
-                }
-            }
-            let awaited = AwaitedCalls()
-            let hasTwin: (FunctionCallExprSyntax) -> Bool = { call in
-                guard hasTwinByName(call), pairedBase != nil || !isSuperCall(call) else { return false }
-                let known = twinnedUSRs.map { project.callee(nameAt: Calls.nameOffset(of: call), in: site.file.path).map($0.contains) == true }
-                if known != false { awaited.texts.insert(call.trimmedDescription) }
-                return known ?? true
-            }
-            let tokenPromise = promise.kind == .tokenPromise
-            var conversion = ChainConversion(
-                isolated: project.isolation(of: site) != .nonisolated, onMainActor: project.isOnMainActor(site), hasTwin: hasTwin,
-                returnsVoid: ["Void", "()", "Swift.Void"].contains(promise.value),
-                // A TokenPromise function's chain makes a plain promise; the wrapper adds the token.
-                promiseType: tokenPromise ? "Promise<\(promise.value), \(promise.error)>" : promise.spelled, noError: promise.hasNoError,
-                callerIsolatedContexts: callerIsolated, mainContexts: onMain, storedContexts: storedContexts(of: site.container, in: set),
-                parameterNames: Set(site.decl.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }),
-                parameterTypes: Dictionary(site.decl.signature.parameterClause.parameters.map {
-                    (($0.secondName ?? $0.firstName).text, $0.type.trimmedDescription)
-                }, uniquingKeysWith: { first, _ in first }),
-                typedError: promise.hasUntypedError || promise.hasNoError ? "" : promise.error, tokenPromise: tokenPromise, functionPromise: promise,
-                typeOfCall: { call in spelledPromiseType(of: call, in: site, project: project) }
-            )
-            // A wrapper starts the twin at once: what 1.x ran in callbacks comes after one suspension (ChainConversion+Order.swift).
-            conversion.keepsCallbackOrder = sendableReason == nil
-            switch conversion.convert(body) {
-            case .failure(let left):
-                leave(left.reason)
-            case .success(let converted):
-                // In the twin, a promise function called for its promise (`let p = f()`, `_ = f()`) would call the
-                // async twin instead: such calls are pinned to their promise type, as add-async-twins pins them.
-                let lines = pinned(converted.lines, names: Set(twinned.map(\.name)), in: body) { call in
-                    project.compiler?.spelledPromiseType(ofCallAt: Calls.nameOffset(of: call), in: site.file.path)
-                }
-                // The wrapper casts what the twin throws to the promise's error type: every await must be known to throw only that.
-                if !promise.hasUntypedError, !promise.hasNoError, let call = ChainConversion.awaitOfUnknownErrors(in: lines, hasTwin: hasTwinByName) {
-                    leave("`\(call)` may throw other errors than `\(promise.error)` (not a twin add-async-twins wrote)")
-                    continue
-                }
-                let indent = Twins.indentation(of: site.decl, in: site.file)
-                let twinIndent = twin.map { Twins.indentation(of: $0.decl, in: $0.file) } ?? indent
-                let twinText = block(lines, indent: twinIndent)
-                let shared = conversion.isolated ? nil : sharedExecutor(of: lines)
-                // (Under the Swift 5 rule the wrapper resolves on that context instead: ConvertBody+SwiftFive.swift.)
-                let (preference, resolvedOn) = captured == nil ? (shared, converted.resolvedOn) : resolvedWithoutPreference(shared, converted.resolvedOn)
-                let wrapperLine = wrapperText(
-                    site, promise, token: converted.token, executorPreference: preference, resolvedOn: resolvedOn,
-                    everyResult: converted.resolvedOnEveryResult, width: Twins.maximumLineLength - indent.count - 4
-                )
-                let wrapper = block([wrapperLine], indent: indent)
-                let wrapperEdit = TextEdit(
-                    start: body.positionAfterSkippingLeadingTrivia.utf8Offset, end: body.endPositionBeforeTrailingTrivia.utf8Offset, text: wrapper
-                )
-                var edits: [TextEdit]
-                var start = site.decl.positionAfterSkippingLeadingTrivia.utf8Offset
-                var end = site.decl.endPosition.utf8Offset
-                if let twin, let twinBody = twin.decl.body {
-                    edits = [
-                        TextEdit(start: twinBody.position.utf8Offset + twinBody.leadingTrivia.sourceLength.utf8Length,
-                                 end: twinBody.endPositionBeforeTrailingTrivia.utf8Offset, text: twinText),
-                        wrapperEdit,
-                    ]
-                    edits += docEdits(of: twin)
-                    if paired != nil, let open = openTwinEdit(base: site, twin: twin) { edits.append(open) }
-                    start = min(start, twin.decl.position.utf8Offset)
-                    end = max(end, twin.decl.endPosition.utf8Offset)
-                } else {
-                    // The conformer's async method: the twin add-async-twins would write, with the chain as its body.
-                    guard let method = conformerMethod(for: site, body: twinText) else {
-                        leave("no async twin of its own (its async method could not be written)")
-                        continue
-                    }
-                    let after = site.decl.endPositionBeforeTrailingTrivia.utf8Offset
-                    edits = [TextEdit(start: after, end: after, text: "\n\n" + indent + method), wrapperEdit]
-                    edits += asyncImport(for: site, planned: plan.conversions).map { [$0] } ?? []
-                }
-                // Two functions can never claim one twin; if the plan says so, neither text is trusted.
-                let claimed = plan.conversions.filter { $0.site.file.path == site.file.path }.flatMap(\.edits)
-                if edits.contains(where: { edit in claimed.contains { $0.start < edit.end && edit.start < $0.end } }) {
-                    leave("its twin's text is claimed by another conversion")
-                    continue
-                }
-                let call = "await " + (site.container != nil ? "self." : "")
-                let callOffset = wrapper.range(of: call).map { wrapper[..<$0.upperBound].utf8.count }
-                if let sendableReason, let twin {
-                    // The promise version goes (with its doc comment; the twin keeps its own): edit 1 deletes it.
-                    guard let usr = project.usr(of: site) else {
-                        leave(sendableReason)
-                        continue
-                    }
-                    edits[1] = DeleteTwins.deletion(of: site.decl, in: site.file, summary: "").edits[0]
-                    edits.removeSubrange(2...)
-                    edits += wrapperFreeDocEdits(of: twin)
-                    withoutWrapper.append((Conversion(
-                        site: site, edits: edits, scope: start..<end, twinUSR: nil, wrapperCallOffset: nil, withoutWrapper: true,
-                        awaitedThroughTwins: awaited.texts
-                    ), sendableReason, usr))
-                    continue
-                }
-                plan.conversions.append(Conversion(
-                    site: site, edits: edits, scope: start..<end, twinUSR: twin.flatMap(project.usr(of:)), wrapperCallOffset: callOffset,
-                    awaitedThroughTwins: awaited.texts, retargeted: retargeted, methodOffset: twin == nil ? declarationOffset(in: edits[0].text) : nil,
-                    pair: (pairedBase ?? paired.map { _ in site }).map(pairKey(base:))
-                ))
-                if let captured { plan.captured[plan.conversions[plan.conversions.count - 1].summary] = captured }
-            }
         }
         let broken = brokenPairs(in: plan)
         if !broken.isEmpty {
@@ -322,32 +109,26 @@ public enum ConvertBody {
         return plan
     }
 
+    /// A chain whose promise version would go instead of becoming a wrapper: its conversion
+    /// (the promise version deleted), why it has no wrapper, and the promise function's USR.
+    typealias Candidate = (conversion: Conversion, reason: String, usr: String)
+
+    /// The note of a chain left, for `reason`.
+    static func leftAsChain(_ site: FunctionSite, _ reason: String) -> MigrationNote {
+        MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): left as a chain: \(reason)")
+    }
+
     /// Which of `candidates` (chains whose wrapper Swift 6 mode rejects) go without a wrapper:
     /// those whose promise version nothing calls but their own twin's forwarding call and the
     /// bodies of the other chains converted (those bodies become wrappers or go); to a fixed
     /// point, as one left keeps its callers. The others are left, with the reason and callers.
     static func settleWithoutWrapper(
-        _ candidates: [(conversion: Conversion, reason: String, usr: String)], in plan: inout Plan, set: SourceSet,
+        _ candidates: [Candidate], in plan: inout Plan, set: SourceSet,
         callers: (String) -> [(path: String, offset: Int)], includingPublic: Bool, inactive: [String: [String]], wrappable: Set<String> = []
     ) {
-        var remaining = candidates
-        var reasons: [String: String] = [:]
+        var reasons = reasonsToKeep(candidates, includingPublic: includingPublic, inactive: inactive)
+        var remaining = candidates.filter { reasons[$0.usr] == nil }
         var dependencies: [String: Set<String>] = [:]
-        func leave(_ candidate: (conversion: Conversion, reason: String, usr: String), _ why: String) {
-            let site = candidate.conversion.site
-            let note = MigrationNote(path: site.file.path, line: site.line, message: "\(site.signature): left as a chain: \(candidate.reason)\(why)")
-            // The Swift 5 rule: its wrapper may stay (a second planning writes it).
-            if wrappable.contains(candidate.usr) { plan.toWrap[candidate.usr] = note } else { plan.left.append(note) }
-        }
-        for candidate in candidates {
-            let site = candidate.conversion.site
-            if !includingPublic, site.decl.modifiers.contains(where: { ["public", "open", "package"].contains($0.name.text) }) {
-                reasons[candidate.usr] = " (and it is public: without --include-public the promise version cannot go instead)"
-            } else if let mentions = inactive[site.name] {
-                reasons[candidate.usr] = " (and it is named in an inactive `#if` clause at \(mentions.prefix(2).joined(separator: ", ")))"
-            }
-        }
-        remaining.removeAll { reasons[$0.usr] != nil }
         var changed = true
         while changed {
             changed = false
@@ -358,30 +139,10 @@ public enum ConvertBody {
                 wrappable.contains(candidate.usr) || remaining.contains { $0.usr == candidate.usr }
             }.map(\.conversion)
             for candidate in remaining {
-                let key = CompilerFacts.key(candidate.conversion.site.file.path)
-                let twinBody = candidate.conversion.edits[0]
-                var needed: Set<String> = []
-                let outside = callers(candidate.usr).filter { place in
-                    let placeKey = CompilerFacts.key(place.path)
-                    if placeKey == key, (twinBody.start..<twinBody.end).contains(place.offset) { return false }
-                    let holder = moving.first { conversion in
-                        guard CompilerFacts.key(conversion.site.file.path) == placeKey, let body = conversion.site.decl.body,
-                              (body.position.utf8Offset..<body.endPosition.utf8Offset).contains(place.offset) else { return false }
-                        let call = calls(in: body).first { Calls.nameOffset(of: $0) == place.offset }
-                        return call.map { conversion.awaitedThroughTwins.contains($0.trimmedDescription) } == true
-                    }
-                    if let holder, holder.summary != candidate.conversion.summary { needed.insert(holder.summary) }
-                    return holder == nil
-                }
+                let (outside, needed) = otherCalls(of: candidate, moving: moving, callers: callers)
                 dependencies[candidate.usr] = needed
                 if !outside.isEmpty {
-                    let places = outside.prefix(3).map { place in
-                        let scanned = set.files.first { CompilerFacts.key($0.path) == CompilerFacts.key(place.path) }
-                        let text = scanned?.text ?? (try? String(contentsOfFile: place.path, encoding: .utf8)) ?? ""
-                        return "\(scanned?.path ?? place.path):\(EditProof.line(of: place.offset, in: text))"
-                    }
-                    reasons[candidate.usr] = "; the promise version, which could go instead, is still called at \(places.joined(separator: ", "))"
-                        + (outside.count > 3 ? " and \(outside.count - 3) more place(s)" : "")
+                    reasons[candidate.usr] = stillCalledReason(outside, in: set)
                     changed = true
                 }
             }
@@ -389,7 +150,9 @@ public enum ConvertBody {
         }
         for candidate in candidates {
             if let why = reasons[candidate.usr] {
-                leave(candidate, why)
+                let note = leftAsChain(candidate.conversion.site, candidate.reason + why)
+                // The Swift 5 rule: its wrapper may stay (a second planning writes it).
+                if wrappable.contains(candidate.usr) { plan.toWrap[candidate.usr] = note } else { plan.left.append(note) }
             } else {
                 var conversion = candidate.conversion
                 conversion.dependsOn = dependencies[candidate.usr] ?? []
@@ -398,8 +161,60 @@ public enum ConvertBody {
         }
     }
 
-    /// `StdPromise(on: .immediate) { try await f(…) }` (or `StdPromise { … }`, as written before
-    /// issue 39), possibly followed by the `mapError` or `recover` that restores the error type
+    /// The candidates whose promise version stays whoever calls it (by USR, what the note adds
+    /// to the reason): a public, open or package one without `includingPublic`, and one named in
+    /// an inactive `#if` clause (`inactive`, by name).
+    static func reasonsToKeep(_ candidates: [Candidate], includingPublic: Bool, inactive: [String: [String]]) -> [String: String] {
+        var reasons: [String: String] = [:]
+        for candidate in candidates {
+            let site = candidate.conversion.site
+            if !includingPublic, site.decl.modifiers.contains(where: { ["public", "open", "package"].contains($0.name.text) }) {
+                reasons[candidate.usr] = " (and it is public: without --include-public the promise version cannot go instead)"
+            } else if let mentions = inactive[site.name] {
+                reasons[candidate.usr] = " (and it is named in an inactive `#if` clause at \(mentions.prefix(2).joined(separator: ", ")))"
+            }
+        }
+        return reasons
+    }
+
+    /// The references of `candidate`'s promise version that keep it: all but its twin's
+    /// forwarding call and the calls that the twins of the conversions `moving` await through
+    /// their async twins; with the summaries of those conversions (`Conversion.dependsOn`).
+    static func otherCalls(
+        of candidate: Candidate, moving: [Conversion], callers: (String) -> [(path: String, offset: Int)]
+    ) -> (outside: [(path: String, offset: Int)], needed: Set<String>) {
+        let key = CompilerFacts.key(candidate.conversion.site.file.path)
+        let twinBody = candidate.conversion.edits[0]
+        var needed: Set<String> = []
+        let outside = callers(candidate.usr).filter { place in
+            let placeKey = CompilerFacts.key(place.path)
+            if placeKey == key, (twinBody.start..<twinBody.end).contains(place.offset) { return false }
+            let holder = moving.first { conversion in
+                guard CompilerFacts.key(conversion.site.file.path) == placeKey, let body = conversion.site.decl.body,
+                      (body.position.utf8Offset..<body.endPosition.utf8Offset).contains(place.offset) else { return false }
+                let call = calls(in: body).first { Calls.nameOffset(of: $0) == place.offset }
+                return call.map { conversion.awaitedThroughTwins.contains($0.trimmedDescription) } == true
+            }
+            if let holder, holder.summary != candidate.conversion.summary { needed.insert(holder.summary) }
+            return holder == nil
+        }
+        return (outside, needed)
+    }
+
+    /// What a candidate's note adds when its promise version is still called at `outside`
+    /// (the first three places, `path:line`).
+    static func stillCalledReason(_ outside: [(path: String, offset: Int)], in set: SourceSet) -> String {
+        let places = outside.prefix(3).map { place in
+            let scanned = set.files.first { CompilerFacts.key($0.path) == CompilerFacts.key(place.path) }
+            let text = scanned?.text ?? (try? String(contentsOfFile: place.path, encoding: .utf8)) ?? ""
+            return "\(scanned?.path ?? place.path):\(EditProof.line(of: place.offset, in: text))"
+        }
+        return "; the promise version, which could go instead, is still called at \(places.joined(separator: ", "))"
+            + (outside.count > 3 ? " and \(outside.count - 3) more place(s)" : "")
+    }
+
+    /// `StdPromise(on: .immediate) { try await f(…) }` (or `StdPromise { … }`, an older form,
+    /// without `on:`), possibly followed by the `mapError` or `recover` that restores the error type
     /// and the `withToken` that restores a `TokenPromise`: what this command writes.
     static func isWrapper(_ body: CodeBlockSyntax) -> Bool {
         guard body.statements.count == 1, var call = body.statements.first?.item.as(FunctionCallExprSyntax.self) else { return false }
@@ -682,34 +497,12 @@ extension ConvertBody {
     ) -> MigrationResult {
         // The modules that import the scanned ones too: their calls of a promise version keep it.
         let paths = oracle.pathsWithDependents(of: set.files.map(\.path))
-        guard let before = try? oracle.facts(for: paths), before.errors.isEmpty else {
-            var result = run(set)
-            result.changes = []
-            // The tally counts what is written: nothing (the syntax's plan is only what could be).
-            if let last = result.notes.indices.last, result.notes[last].message.hasPrefix("convert-body: ") {
-                let planned = result.notes[last].message.dropFirst("convert-body: ".count).prefix { $0 != " " }
-                result.notes[last] = MigrationNote(
-                    path: result.notes[last].path, line: result.notes[last].line,
-                    message: "convert-body: nothing converted (\(planned) of the chain bodies could be, once the package type-checks)"
-                )
-            }
-            result.notes.insert(MigrationNote(
-                path: set.files.first?.path ?? ".", line: 1,
-                message: "nothing written: the package does not type-check as it is, so no conversion can be proved"
-            ), at: 0)
-            return result
-        }
+        guard let before = try? oracle.facts(for: paths), before.errors.isEmpty else { return withoutTypeChecking(set) }
         let set = set.recognizing(before)
         let project = Project(set, compiler: before)
-        // Every reference, by the USR it names: who still calls a promise version.
         // (A declaration of a file that several modules compile: its copies' references meet.)
         let shared = DeleteTwins.sharedDeclarations(facts: before, oracle: oracle)
-        var places: [String: [(path: String, offset: Int)]] = [:]
-        for (path, file) in before.files {
-            for (offset, usrs) in file.references {
-                for usr in usrs { places[shared[usr] ?? usr, default: []].append((path, offset)) }
-            }
-        }
+        let places = referencePlaces(in: before, shared: shared)
         let inactive = DeleteTwins.inactiveMentions(in: set, facts: before), sharedModules = SharedDeclarations.modulesOfSharedFiles(oracle)
         var plan = planned(with: CaptureRule(swiftFiveFiles: swiftFiveFiles ?? Self.swiftFiveFiles(of: oracle))) { rule in
             Self.plan(
@@ -717,7 +510,53 @@ extension ConvertBody {
                 sharedModules: sharedModules, rule: rule
             )
         }
-        let changes = plan.conversions.map { conversion in
+        let proof = EditProof(oracle: oracle, before: before, paths: paths, set: set)
+        let outcome = settle(plan: &plan, changes: plannedChanges(of: plan), proof: proof)
+        if outcome.failed {
+            var result = MigrationResult(problems: set.problems)
+            result.notes = outcome.notes
+            return result
+        }
+        keepProved(outcome, in: &plan)
+        return result(of: plan, in: set, extraNotes: outcome.notes + plan.conversions.compactMap { plan.captured[$0.summary] }, project: project)
+    }
+
+    /// The syntax's plan when the package does not type-check: nothing written, and the tally
+    /// says how many chain bodies could be converted once it does.
+    static func withoutTypeChecking(_ set: SourceSet) -> MigrationResult {
+        var result = run(set)
+        result.changes = []
+        // The tally counts what is written: nothing (the syntax's plan is only what could be).
+        if let last = result.notes.indices.last, result.notes[last].message.hasPrefix("convert-body: ") {
+            let planned = result.notes[last].message.dropFirst("convert-body: ".count).prefix { $0 != " " }
+            result.notes[last] = MigrationNote(
+                path: result.notes[last].path, line: result.notes[last].line,
+                message: "convert-body: nothing converted (\(planned) of the chain bodies could be, once the package type-checks)"
+            )
+        }
+        result.notes.insert(MigrationNote(
+            path: set.files.first?.path ?? ".", line: 1,
+            message: "nothing written: the package does not type-check as it is, so no conversion can be proved"
+        ), at: 0)
+        return result
+    }
+
+    /// Every reference, by the USR it names (a shared declaration's copies as one, `shared`):
+    /// who still calls a promise version.
+    static func referencePlaces(in facts: CompilerFacts, shared: [String: String]) -> [String: [(path: String, offset: Int)]] {
+        var places: [String: [(path: String, offset: Int)]] = [:]
+        for (path, file) in facts.files {
+            for (offset, usrs) in file.references {
+                for usr in usrs { places[shared[usr] ?? usr, default: []].append((path, offset)) }
+            }
+        }
+        return places
+    }
+
+    /// The changes the proof checks, one per conversion: the wrapper's call names the async
+    /// twin, a conformer's calls it took name its new method, and a pair stands or falls together.
+    static func plannedChanges(of plan: Plan) -> [PlannedChange] {
+        plan.conversions.map { conversion in
             var change = PlannedChange(
                 path: conversion.site.file.path, edits: conversion.edits, scope: conversion.scope, line: conversion.site.line,
                 summary: conversion.summary
@@ -730,20 +569,17 @@ extension ConvertBody {
             change.group = conversion.pair
             return change
         }
-        let proof = EditProof(oracle: oracle, before: before, paths: paths, set: set)
-        let outcome = settle(plan: &plan, changes: changes, proof: proof)
-        if outcome.failed {
-            var result = MigrationResult(problems: set.problems)
-            result.notes = outcome.notes
-            return result
-        }
+    }
+
+    /// The plan with only the conversions the proof accepted; those it dropped are left, with
+    /// the compiler's reason.
+    static func keepProved(_ outcome: EditProof.Outcome, in plan: inout Plan) {
         let accepted = Set(outcome.accepted.map(\.summary))
         for (change, reason) in outcome.dropped {
             let signature = change.summary.components(separatedBy: " at line")[0]
             plan.left.append(MigrationNote(path: change.path, line: change.line, message: "\(signature): left as a chain: \(reason)"))
         }
         plan.conversions.removeAll { !accepted.contains($0.summary) }
-        return result(of: plan, in: set, extraNotes: outcome.notes + plan.conversions.compactMap { plan.captured[$0.summary] }, project: project)
     }
 }
 
@@ -792,11 +628,6 @@ extension ConvertBody {
         leave(waiting.map(\.summary), "its promise version is still called by a chain the compiler did not let convert")
         return outcome
     }
-}
-
-/// The texts of the calls a conversion awaits through their async twins (filled as it writes).
-private final class AwaitedCalls {
-    var texts: Set<String> = []
 }
 
 /// Every call in what it walks.
