@@ -60,6 +60,7 @@
 #   Tools/scripts/migrate-blind-corpus.sh Pharmacy [--keep] [--async-product-first] [--lean] [--sendable-fixes]
 #   Tools/scripts/migrate-blind-corpus.sh Fleet [--keep] [--async-product-first] [--lean] [--sendable-fixes]
 #   Tools/scripts/migrate-blind-corpus.sh Kitchen [--keep] [--async-product-first] [--lean] [--sendable-fixes]
+#   Tools/scripts/migrate-blind-corpus.sh Gallery [--keep] [--async-product-first] [--lean] [--sendable-fixes]
 # (Kitchen is a Swift 5 mode package whose `KITCHEN_SWIFT_MODE=6` tries Swift 6 mode: a variable
 # compared with "6" selects Swift 6 mode when set, Swift 5 mode when unset.)
 set -uo pipefail
@@ -80,7 +81,7 @@ done
 tools="$(cd "$(dirname "$0")/.." && pwd)"
 corpus="$tools/BlindCorpora/$name"
 if [ -z "$name" ] || [ ! -f "$corpus/Package.swift" ]; then
-    echo "usage: $0 <HomeHub|Ledger|Orders|Transit|Clinic|Relay|Pharmacy|Fleet|Kitchen> [--keep] [--async-product-first] [--lean] [--sendable-fixes]  (a folder of Tools/BlindCorpora)" >&2
+    echo "usage: $0 <HomeHub|Ledger|Orders|Transit|Clinic|Relay|Pharmacy|Fleet|Kitchen|Gallery> [--keep] [--async-product-first] [--lean] [--sendable-fixes]  (a folder of Tools/BlindCorpora)" >&2
     exit 2
 fi
 if [ "$sendable_fixes" = 1 ] && [ ! -f "$tools/BlindCorpora/$name-sendable-fixes.patch" ]; then
