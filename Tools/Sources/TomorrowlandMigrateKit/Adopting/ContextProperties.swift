@@ -34,182 +34,6 @@ enum ContextProperties {
         let fixedBecause: String?
     }
 
-    /// The declarations of a set, and what the retyping needs to know of the rest of it.
-    struct Index {
-        private(set) var declarations: [Key: Declaration] = [:]
-        /// How many types (and the top level) of each module declare a member of each name: a
-        /// reference `x.name` names the one property only when the name is unique there.
-        private(set) var declarationCounts: [String: [String: Int]] = [:]
-        /// The names of the properties each type of each module declares (whatever their type).
-        private(set) var typeMembers: [String: [String: Set<String>]] = [:]
-
-        init(_ set: SourceSet, contexts: CustomContexts) {
-            final class Collector: TypeTrackingVisitor {
-                let contexts: CustomContexts
-                let path: String
-                let module: String
-                var found: [Declaration] = []
-                var names: [String] = []
-                var typeMembers: [String: Set<String>] = [:]
-                /// Requirements and overrides: a property of that name is not only this one.
-                var fixedNames: Set<String> = []
-                /// Structs with an `init` of their own (no memberwise one).
-                var explicitInits: Set<String> = []
-                /// Enclosing public extensions.
-                var publicExtensions: [Bool] = []
-
-                init(contexts: CustomContexts, path: String, module: String) {
-                    self.contexts = contexts
-                    self.path = path
-                    self.module = module
-                    super.init(viewMode: .sourceAccurate)
-                }
-
-                override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
-                    let result = super.visitAny(node)
-                    if let type = TypeScope(node) {
-                        let extensionDecl = node.as(ExtensionDeclSyntax.self)
-                        publicExtensions.append(extensionDecl?.modifiers.contains { ["public", "open"].contains($0.name.text) } ?? false)
-                        if type.isProtocol {
-                            for item in node.as(ProtocolDeclSyntax.self)?.memberBlock.members ?? [] {
-                                for binding in item.decl.as(VariableDeclSyntax.self)?.bindings ?? [] {
-                                    if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text { fixedNames.insert(name) }
-                                }
-                            }
-                        }
-                    }
-                    if node.is(InitializerDeclSyntax.self), node.parent?.is(MemberBlockItemSyntax.self) == true, let type = types.last,
-                       type.kind == .struct {
-                        explicitInits.insert(type.name)
-                    }
-                    guard let variable = node.as(VariableDeclSyntax.self) else { return result }
-                    let isMember = node.parent?.is(MemberBlockItemSyntax.self) == true
-                    let isTopLevel = node.parent?.is(CodeBlockItemSyntax.self) == true && node.parent?.parent?.parent?.is(SourceFileSyntax.self) == true
-                    guard isMember || isTopLevel else { return result }
-                    // The app's own contexts (`extension PromiseContext { static let ui = … }`)
-                    // get twins instead (`ContextTwins`), and stay values.
-                    if isMember, let type = types.last?.name,
-                       contexts.aliases.contains(where: { $0 != "Self" && (type == $0 || type.hasPrefix($0 + ".")) }) {
-                        return result
-                    }
-                    let modifiers = variable.modifiers.map(\.name.text)
-                    if modifiers.contains("override") {
-                        for binding in variable.bindings {
-                            if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text { fixedNames.insert(name) }
-                        }
-                    }
-                    for binding in variable.bindings {
-                        guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
-                        names.append(name)
-                        if isMember, let type = types.last { typeMembers[type.name, default: []].insert(name) }
-                        guard let kind = declaredKind(binding), isStored(binding) else { continue }
-                        let type = isMember ? types.last : nil
-                        let isStatic = modifiers.contains("static") || modifiers.contains("class")
-                        var fixed: String?
-                        if modifiers.contains("public") || modifiers.contains("open") || (isMember && publicExtensions.last == true) {
-                            fixed = "it is public API: another module may use it as a `PromiseContext`"
-                        } else if variable.bindings.count > 1 {
-                            fixed = "it is declared together with other variables"
-                        } else if let type, type.kind == .struct, !isStatic, variable.bindingSpecifier.text == "var" || binding.initializer == nil {
-                            // Decided once every initializer is known (`explicitInits`).
-                            fixed = "memberwise:\(type.name)"
-                        }
-                        found.append(Declaration(
-                            key: Key(module: module, type: type?.name, name: name, isStatic: isStatic), path: path, variable: variable, binding: binding,
-                            declaredKind: kind, fixedBecause: fixed
-                        ))
-                    }
-                    return result
-                }
-
-                override func visitAnyPost(_ node: Syntax) {
-                    if TypeScope(node) != nil { publicExtensions.removeLast() }
-                    super.visitAnyPost(node)
-                }
-
-                /// `.named` for `PromiseContext` (written, or `PromiseContext.x` without a type),
-                /// the kind for `PromiseContext.Main` or `PromiseContext.CallerIsolated`.
-                private func declaredKind(_ binding: PatternBindingSyntax) -> ContextKind? {
-                    if let type = binding.typeAnnotation?.type.trimmedDescription {
-                        if contexts.aliases.contains(type) { return .named }
-                        for alias in contexts.aliases where alias != "Self" {
-                            if type == alias + ".Main" { return .mainActor }
-                            if type == alias + ".CallerIsolated" { return .callerIsolated }
-                        }
-                        return nil
-                    }
-                    guard let value = binding.initializer?.value, contexts.isContextExpression(value) else { return nil }
-                    return .named
-                }
-
-                /// No accessors, or only observers.
-                private func isStored(_ binding: PatternBindingSyntax) -> Bool {
-                    guard let accessors = binding.accessorBlock else { return true }
-                    guard case .accessors(let list) = accessors.accessors else { return false }
-                    return list.allSatisfy { ["willSet", "didSet"].contains($0.accessorSpecifier.text) }
-                }
-            }
-            var fixedNames: Set<String> = []
-            var explicitInits: Set<String> = []
-            var found: [Declaration] = []
-            for file in set.files {
-                let collector = Collector(contexts: contexts, path: file.path, module: file.module)
-                collector.walk(file.tree)
-                found += collector.found
-                fixedNames.formUnion(collector.fixedNames)
-                explicitInits.formUnion(collector.explicitInits.map { file.module + "\u{0}" + $0 })
-                for name in collector.names { declarationCounts[file.module, default: [:]][name, default: 0] += 1 }
-                typeMembers[file.module, default: [:]].merge(collector.typeMembers) { $0.union($1) }
-            }
-            for declaration in found {
-                var fixed = declaration.fixedBecause
-                if let reason = fixed, reason.hasPrefix("memberwise:") {
-                    fixed = explicitInits.contains(declaration.key.module + "\u{0}" + reason.dropFirst("memberwise:".count))
-                        ? nil : "the struct's memberwise initializer takes it, with any context"
-                }
-                if fixed == nil, fixedNames.contains(declaration.key.name) {
-                    fixed = "a protocol requirement or an override has its name"
-                }
-                // The same property declared twice in one module (`#if` branches): neither is retyped.
-                if declarations[declaration.key] != nil { fixed = "it is declared more than once" }
-                declarations[declaration.key] = Declaration(
-                    key: declaration.key, path: declaration.path, variable: declaration.variable, binding: declaration.binding,
-                    declaredKind: declaration.declaredKind, fixedBecause: fixed
-                )
-            }
-        }
-
-        /// The property `expression` names at `node` in a file of `module` (`delivery`,
-        /// `self.delivery`, `Self.delivery`, `Screen.delivery`), with `types` the enclosing
-        /// types, innermost last, and `isStatic` whether the code is in a static member: one of
-        /// that module's (another module's are not retyped: only public ones are visible there,
-        /// and those are listed).
-        func property(_ expression: ExprSyntax, at node: Syntax, module: String, types: [String], isStatic: Bool) -> Declaration? {
-            func key(_ type: String?, _ name: String, _ isStatic: Bool) -> Key { Key(module: module, type: type, name: name, isStatic: isStatic) }
-            if let reference = expression.as(DeclReferenceExprSyntax.self), reference.argumentNames == nil {
-                let name = reference.baseName.text
-                guard !Scopes.isShadowed(name, at: node) else { return nil }
-                for type in types.reversed() {
-                    if let found = declarations[key(type, name, isStatic)] { return found }
-                    if typeMembers[module]?[type]?.contains(name) == true { return nil } // another property of that name
-                }
-                return declarations[key(nil, name, false)]
-            }
-            guard let member = expression.as(MemberAccessExprSyntax.self), let base = member.base?.trimmedDescription,
-                  member.declName.argumentNames == nil else { return nil }
-            let name = member.declName.baseName.text
-            if base == "self" { return types.last.flatMap { declarations[key($0, name, isStatic)] } }
-            if base == "Self" { return types.last.flatMap { declarations[key($0, name, true)] } }
-            if let found = declarations[key(base, name, true)] { return found }
-            // `screen.delivery`, where `screen` is declared with its type (or `= Screen(…)`).
-            if let baseExpression = member.base, let type = UnappliedReferences.declaredTypeSyntax(of: baseExpression, at: node),
-               let typeName = type.as(IdentifierTypeSyntax.self)?.name.text {
-                return declarations[key(typeName, name, false)]
-            }
-            return nil
-        }
-    }
-
     /// A closure (or a method passed by name) given a property as its context, in code where
     /// a value's closure cannot use the state it uses.
     struct Use {
@@ -224,34 +48,6 @@ enum ContextProperties {
         var isMethod = false
         /// For a method: whether it is an actor's (not a global actor's).
         var isActorMethod = false
-    }
-
-    /// Retypes each property that `uses` name when every value it can hold is of one kind of
-    /// context, and writes the notes of the uses that stay errors (with the reason).
-    static func resolve(
-        _ uses: [Key: [Use]], index: Index, set: SourceSet, contexts: CustomContexts
-    ) -> (edits: [String: [TextEdit]], notes: [MigrationNote]) {
-        var edits: [String: [TextEdit]] = [:]
-        var notes: [MigrationNote] = []
-        let references = References.find(Set(uses.keys), index: index, in: set, contexts: contexts)
-        for (key, uses) in uses {
-            guard let declaration = index.declarations[key] else { continue }
-            let found = references[key] ?? References.Found()
-            switch plan(declaration, found, contexts: contexts) {
-            case .failure(let refusal):
-                for use in uses {
-                    notes.append(note(use, reason: (use.isMethod ? methodReason(kind: nil, actor: use.isActorMethod) : valueReason)
-                        + "; `\(key.name)` keeps its type: \(refusal.reason)"))
-                }
-            case .success(let plan):
-                for edit in plan.edits { edits[edit.path, default: []].append(edit.edit) }
-                for use in uses where plan.kind == .mainActor && !use.mainActorWorks {
-                    notes.append(note(use, reason: "`\(key.name)` holds only the main queue and is now `PromiseContext.Main`: "
-                        + (use.isMethod ? methodReason(kind: .mainActor, actor: use.isActorMethod) : mainOffActorReason)))
-                }
-            }
-        }
-        return (edits, notes)
     }
 
     /// The reason for a closure given a context value.
@@ -291,27 +87,74 @@ enum ContextProperties {
                 + (use.mainActorWorks ? ", or pass `.main`" : "")
         )
     }
+}
 
-    private struct Plan {
+/// A stored `PromiseContext` property (instance, static or top-level, not public) given to a
+/// closure that a value's closure cannot be, whose every value in the set is `.main`-like (or
+/// every one `.auto`/`.immediate`-like), becomes `PromiseContext.Main` (`.CallerIsolated`);
+/// where a `PromiseContext` is wanted, its `.context` is passed. Declines (a note for each use)
+/// when a value may name a queue, the property is public API, or adopt cannot see every value.
+struct ContextPropertyAction: MigrationAction {
+    /// A property and the closures (methods) given it, from every file.
+    typealias Site = (key: ContextProperties.Key, uses: [ContextProperties.Use])
+
+    /// What the precondition found: the kind every value has, and the values respelled as
+    /// that kind's implicit members.
+    struct Facts {
+        let declaration: ContextProperties.Declaration
+        let found: References.Found
         let kind: ContextKind
+        let valueEdits: [(path: String, edit: TextEdit)]
+    }
+
+    /// The edits that retype the property, and the notes of the uses that stay errors.
+    struct Retyping {
         let edits: [(path: String, edit: TextEdit)]
+        let notes: [MigrationNote]
     }
 
-    private struct Refusal: Error {
-        let reason: String
-        init(_ reason: String) { self.reason = reason }
+    let index: ContextProperties.Index
+    let contexts: CustomContexts
+    /// Where the properties are referenced in the set.
+    let references: [ContextProperties.Key: References.Found]
+
+    /// The action for the properties `uses` names, with their references in `set`.
+    init(index: ContextProperties.Index, set: SourceSet, contexts: CustomContexts, uses: [ContextProperties.Key: [ContextProperties.Use]]) {
+        (self.index, self.contexts) = (index, contexts)
+        references = References.find(Set(uses.keys), index: index, in: set, contexts: contexts)
     }
 
-    /// The edits that give `declaration` the type of the one kind its values have, or why not.
-    private static func plan(_ declaration: Declaration, _ found: References.Found, contexts: CustomContexts) -> Result<Plan, Refusal> {
-        guard declaration.declaredKind == .named else { return .failure(Refusal("it is declared with a kind already")) }
-        if let reason = declaration.fixedBecause { return .failure(Refusal(reason)) }
-        if let unknown = found.unknown { return .failure(Refusal(unknown)) }
-        var values: [(path: String, value: [ExprSyntax], line: Int)] = found.assignments
+    /// Holds when the property is declared in the set as a `PromiseContext`, can be retyped,
+    /// and every value it is given is of one kind that keeps an actor.
+    func precondition(_ site: Site) -> Outcome<Facts> {
+        guard let declaration = index.declarations[site.key] else { return .notApplicable }
+        let found = references[site.key] ?? References.Found()
+        return Self.values(of: declaration, found).then { values in
+            oneKind(values).map { Facts(declaration: declaration, found: found, kind: $0.kind, valueEdits: $0.edits) }
+        }
+    }
+
+    /// The values given the property (its initial value first); declines when it cannot be
+    /// retyped whatever they are, or when some are set where adopt cannot see them.
+    private static func values(
+        of declaration: ContextProperties.Declaration, _ found: References.Found
+    ) -> Outcome<[(path: String, value: [ExprSyntax], line: Int)]> {
+        guard declaration.declaredKind == .named else { return .declines(SkipReason("it is declared with a kind already")) }
+        if let reason = declaration.fixedBecause { return .declines(SkipReason(reason)) }
+        if let unknown = found.unknown { return .declines(SkipReason(unknown)) }
+        var values = found.assignments
         if let initial = declaration.binding.initializer?.value {
             values.insert((declaration.path, [initial], 0), at: 0)
         }
-        guard !values.isEmpty else { return .failure(Refusal("its value is set where adopt cannot see it")) }
+        guard !values.isEmpty else { return .declines(SkipReason("its value is set where adopt cannot see it")) }
+        return .holds(values)
+    }
+
+    /// The one kind of context every value is, with the edits that spell each as that kind's
+    /// implicit member; declines when a value may name a queue or the kinds differ.
+    private func oneKind(
+        _ values: [(path: String, value: [ExprSyntax], line: Int)]
+    ) -> Outcome<(kind: ContextKind, edits: [(path: String, edit: TextEdit)])> {
         var kinds = Set<String>()
         var kind: ContextKind?
         var edits: [(path: String, edit: TextEdit)] = []
@@ -319,7 +162,7 @@ enum ContextProperties {
             guard let leaves = contexts.isolatedLeaves(of: value.value) else {
                 let place = value.line > 0 ? " at \(value.path):\(value.line)" : ""
                 let text = value.value.map(\.trimmedDescription).joined(separator: " ")
-                return .failure(Refusal("it is given `\(text)`\(place), which may name a queue"))
+                return .declines(SkipReason("it is given `\(text)`\(place), which may name a queue"))
             }
             for leaf in leaves {
                 kinds.insert(leaf.kind == .mainActor ? "`.main`" : "`.auto` or `.immediate`")
@@ -333,21 +176,41 @@ enum ContextProperties {
             }
         }
         guard kinds.count == 1, let kind else {
-            return .failure(Refusal("it holds \(kinds.sorted().joined(separator: " and ")): no one kind of context holds both"))
+            return .declines(SkipReason("it holds \(kinds.sorted().joined(separator: " and ")): no one kind of context holds both"))
         }
+        return .holds((kind, edits))
+    }
+
+    /// The values respelled, the declaration given the kind's type, `.context` where a
+    /// `PromiseContext` is wanted; a note for each use a main-actor closure cannot make.
+    func edit(_ site: Site, _ facts: Facts) -> Outcome<Retyping> {
+        let declaration = facts.declaration
+        var edits = facts.valueEdits
         if let annotation = declaration.binding.typeAnnotation {
             edits.append((declaration.path, TextEdit(
                 start: annotation.type.positionAfterSkippingLeadingTrivia.utf8Offset,
-                end: annotation.type.endPositionBeforeTrailingTrivia.utf8Offset, text: kind.typeName
+                end: annotation.type.endPositionBeforeTrailingTrivia.utf8Offset, text: facts.kind.typeName
             )))
         } else {
-            edits.append((declaration.path, .insert(": \(kind.typeName)", at: declaration.binding.pattern.endPositionBeforeTrailingTrivia)))
+            edits.append((declaration.path, .insert(": \(facts.kind.typeName)", at: declaration.binding.pattern.endPositionBeforeTrailingTrivia)))
         }
         // Where a `PromiseContext` is wanted, the value it holds.
-        for reference in found.asValue {
+        for reference in facts.found.asValue {
             edits.append((reference.path, .insert(".context", at: reference.expression.endPositionBeforeTrailingTrivia)))
         }
-        return .success(Plan(kind: kind, edits: edits))
+        let notes = site.uses.filter { facts.kind == .mainActor && !$0.mainActorWorks }.map { use in
+            ContextProperties.note(use, reason: "`\(site.key.name)` holds only the main queue and is now `PromiseContext.Main`: "
+                + (use.isMethod ? ContextProperties.methodReason(kind: .mainActor, actor: use.isActorMethod) : ContextProperties.mainOffActorReason))
+        }
+        return .holds(Retyping(edits: edits, notes: notes))
+    }
+
+    /// The notes of a property that keeps its type: one for each use, with the reason.
+    static func notes(_ site: Site, keepingBecause reason: SkipReason) -> [MigrationNote] {
+        site.uses.map { use in
+            let why = use.isMethod ? ContextProperties.methodReason(kind: nil, actor: use.isActorMethod) : ContextProperties.valueReason
+            return ContextProperties.note(use, reason: why + "; `\(site.key.name)` keeps its type: \(reason.text)")
+        }
     }
 }
 
@@ -401,214 +264,3 @@ extension CustomContexts {
     }
 }
 
-/// Where the properties being retyped are referenced in a source set.
-enum References {
-    struct Found {
-        /// `delivery = x`, `self.delivery = flag ? x : y`: the values (the elements after `=`).
-        var assignments: [(path: String, value: [ExprSyntax], line: Int)] = []
-        /// References where a `PromiseContext` is wanted (not the context argument of a
-        /// callback API, which takes each kind): they get `.context`.
-        var asValue: [(path: String, expression: ExprSyntax)] = []
-        /// Why the property cannot be retyped: a reference adopt cannot follow.
-        var unknown: String?
-    }
-
-    /// The APIs that take each kind of context (`PromiseContext.Main`, …), not only a `PromiseContext`.
-    static let kindedAPIs: Set<String> = CallbackOperators.names.union([
-        "Promise", "StdPromise", "DelayedPromise", "StdDelayedPromise", "PromiseOperation", "StdPromiseOperation",
-        "onRequestCancel", "retry", "init",
-    ])
-
-    static func find(
-        _ keys: Set<ContextProperties.Key>, index: ContextProperties.Index, in set: SourceSet, contexts: CustomContexts
-    ) -> [ContextProperties.Key: Found] {
-        final class Finder: TypeTrackingVisitor {
-            let keys: Set<ContextProperties.Key>
-            let names: Set<String>
-            let index: ContextProperties.Index
-            let file: ParsedFile
-            var found: [ContextProperties.Key: Found] = [:]
-            /// Whether each enclosing member is static.
-            var statics: [Bool] = []
-
-            init(keys: Set<ContextProperties.Key>, index: ContextProperties.Index, file: ParsedFile) {
-                self.keys = keys
-                self.names = Set(keys.map(\.name))
-                self.index = index
-                self.file = file
-                super.init(viewMode: .sourceAccurate)
-            }
-
-            override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
-                let result = super.visitAny(node)
-                if let modifiers = Self.memberModifiers(node) {
-                    statics.append(modifiers.contains { $0.name.text == "static" || $0.name.text == "class" })
-                }
-                guard let reference = node.as(DeclReferenceExprSyntax.self), names.contains(reference.baseName.text),
-                      reference.argumentNames == nil else { return result }
-                let name = reference.baseName.text
-                var expression = ExprSyntax(reference)
-                let module = file.module
-                var key: ContextProperties.Key?
-                if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id {
-                    guard let base = member.base?.trimmedDescription else { return result } // `.delivery`: another type's
-                    expression = ExprSyntax(member)
-                    let isStatic = statics.last ?? false
-                    if base == "self" {
-                        key = types.last.map { .init(module: module, type: $0.name, name: name, isStatic: isStatic) }
-                    } else if base == "Self" {
-                        key = types.last.map { .init(module: module, type: $0.name, name: name, isStatic: true) }
-                    } else if keys.contains(.init(module: module, type: base, name: name, isStatic: true)) {
-                        key = .init(module: module, type: base, name: name, isStatic: true)
-                    } else if let only = keys.first(where: { $0.module == module && $0.name == name }),
-                              index.declarationCounts[module]?[name] == 1, !only.isStatic {
-                        key = only // `screen.delivery`: the only property of that name
-                    } else if let resolved = index.property(expression, at: node, module: module, types: types.map(\.name), isStatic: isStatic) {
-                        key = resolved.key // `screen.delivery`, `screen` declared with its type
-                    } else if let candidate = keys.first(where: { $0.module == module && $0.name == name && !$0.isStatic }) {
-                        // Another type's property of that name, or this one: fine where either kind is.
-                        if !isContextArgument(Self.outermost(Syntax(member))) {
-                            found[candidate, default: Found()].unknown = found[candidate]?.unknown
-                                ?? "`\(member.trimmedDescription)` at \(file.path):\(file.line(of: member)) may name it"
-                        }
-                        return result
-                    }
-                } else {
-                    key = index.property(expression, at: node, module: module, types: types.map(\.name), isStatic: statics.last ?? false)?.key
-                }
-                guard let key, keys.contains(key) else { return result }
-                classify(expression, key: key)
-                return result
-            }
-
-            override func visitAnyPost(_ node: Syntax) {
-                if Self.memberModifiers(node) != nil { statics.removeLast() }
-                super.visitAnyPost(node)
-            }
-
-            /// The modifiers of a function, initializer or property that is a member or top-level.
-            static func memberModifiers(_ node: Syntax) -> DeclModifierListSyntax? {
-                guard node.parent?.is(MemberBlockItemSyntax.self) == true
-                    || (node.parent?.is(CodeBlockItemSyntax.self) == true && node.parent?.parent?.parent?.is(SourceFileSyntax.self) == true)
-                else { return nil }
-                return node.as(FunctionDeclSyntax.self)?.modifiers ?? node.as(VariableDeclSyntax.self)?.modifiers
-                    ?? node.as(InitializerDeclSyntax.self)?.modifiers ?? node.as(SubscriptDeclSyntax.self)?.modifiers
-            }
-
-            /// `node`, or the parentheses around it.
-            static func outermost(_ node: Syntax) -> Syntax {
-                var outer = node
-                while let parent = outer.parent, let tuple = parent.parent?.parent?.as(TupleExprSyntax.self), parent.is(LabeledExprSyntax.self),
-                      tuple.elements.count == 1 {
-                    outer = Syntax(tuple)
-                }
-                return outer
-            }
-
-            private func classify(_ expression: ExprSyntax, key: ContextProperties.Key) {
-                let outer = Self.outermost(Syntax(expression))
-                // `delivery = x`
-                if let list = outer.parent?.as(ExprListSyntax.self), let sequence = list.parent?.as(SequenceExprSyntax.self) {
-                    let elements = Array(sequence.elements)
-                    if elements.count >= 3, elements[0].id == outer.id, elements[1].is(AssignmentExprSyntax.self) {
-                        found[key, default: Found()].assignments.append((file.path, Array(elements.dropFirst(2)), file.line(of: elements[2])))
-                        return
-                    }
-                    if elements.count >= 2, elements[0].id == outer.id, let operation = elements[1].as(BinaryOperatorExprSyntax.self),
-                       operation.operator.text.hasSuffix("="), !["==", "!=", "<=", ">=", "==="].contains(operation.operator.text) {
-                        found[key, default: Found()].unknown = "it is assigned at \(file.path):\(file.line(of: expression))"
-                        return
-                    }
-                }
-                if outer.parent?.is(InOutExprSyntax.self) == true || outer.parent?.is(KeyPathComponentSyntax.self) == true {
-                    found[key, default: Found()].unknown = "it is passed `inout` at \(file.path):\(file.line(of: expression))"
-                    return
-                }
-                if isContextArgument(outer) { return }
-                found[key, default: Found()].asValue.append((file.path, expression))
-            }
-
-            /// The `on:` argument of an API that takes each kind of context, or the argument of
-            /// a `.nowOr(…)` that is one.
-            private func isContextArgument(_ node: Syntax) -> Bool {
-                guard let argument = node.parent?.as(LabeledExprSyntax.self), let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self) else {
-                    return false
-                }
-                if argument.label?.text == "on" {
-                    return ContextArguments.calledName(call).map(References.kindedAPIs.contains) ?? false
-                }
-                if argument.label == nil, call.arguments.count == 1, ContextArguments.isImplicitMember(ExprSyntax(call)),
-                   ContextArguments.calledName(call) == "nowOr" {
-                    return isContextArgument(Syntax(call))
-                }
-                return false
-            }
-        }
-        var found: [ContextProperties.Key: Found] = [:]
-        for file in set.files {
-            let finder = Finder(keys: keys, index: index, file: file)
-            finder.walk(file.tree)
-            for (key, value) in finder.found {
-                var merged = found[key] ?? Found()
-                merged.assignments += value.assignments
-                merged.asValue += value.asValue
-                merged.unknown = merged.unknown ?? value.unknown
-                found[key] = merged
-            }
-        }
-        return found
-    }
-}
-
-/// Names declared in the scopes around a node.
-enum Scopes {
-    /// Whether `name` at `node` names a local variable, a parameter or a closure parameter
-    /// rather than a member or a top-level declaration.
-    static func isShadowed(_ name: String, at node: Syntax) -> Bool {
-        func binds(_ pattern: PatternSyntax) -> Bool {
-            pattern.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .identifier(name) }
-        }
-        func conditionsBind(_ conditions: ConditionElementListSyntax) -> Bool {
-            conditions.contains { element in
-                if let binding = element.condition.as(OptionalBindingConditionSyntax.self) { return binds(binding.pattern) }
-                if let matching = element.condition.as(MatchingPatternConditionSyntax.self) { return binds(matching.pattern) }
-                return false
-            }
-        }
-        var current = node.parent
-        var child = node
-        while let here = current {
-            if let block = here.as(CodeBlockItemListSyntax.self) {
-                for item in block where item.position < node.position {
-                    if let variable = item.item.as(VariableDeclSyntax.self), variable.bindings.contains(where: { binds($0.pattern) }) { return true }
-                    if let guardStatement = item.item.as(GuardStmtSyntax.self), conditionsBind(guardStatement.conditions) { return true }
-                    if let function = item.item.as(FunctionDeclSyntax.self), function.name.text == name { return true }
-                }
-            } else if let ifExpression = here.as(IfExprSyntax.self), child.id == ifExpression.body.id, conditionsBind(ifExpression.conditions) {
-                return true
-            } else if let whileStatement = here.as(WhileStmtSyntax.self), conditionsBind(whileStatement.conditions) {
-                return true
-            } else if let loop = here.as(ForStmtSyntax.self), child.id == loop.body.id, binds(loop.pattern) {
-                return true
-            } else if let closure = here.as(ClosureExprSyntax.self), let signature = closure.signature {
-                if let parameters = signature.parameterClause {
-                    if parameters.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .identifier(name) }) { return true }
-                }
-            } else if let function = here.as(FunctionDeclSyntax.self) {
-                if function.signature.parameterClause.parameters.contains(where: { ($0.secondName ?? $0.firstName).text == name }) { return true }
-            } else if let initializer = here.as(InitializerDeclSyntax.self) {
-                if initializer.signature.parameterClause.parameters.contains(where: { ($0.secondName ?? $0.firstName).text == name }) { return true }
-            } else if let accessor = here.as(AccessorDeclSyntax.self) {
-                let implicit = ["set": "newValue", "willSet": "newValue", "didSet": "oldValue"][accessor.accessorSpecifier.text]
-                if accessor.parameters?.name.text == name || (accessor.parameters == nil && implicit == name) { return true }
-            } else if let clause = here.as(SwitchCaseSyntax.self), case .case(let label) = clause.label {
-                if label.caseItems.contains(where: { binds($0.pattern) }) { return true }
-            } else if here.is(MemberBlockSyntax.self) || here.is(SourceFileSyntax.self) {
-                return false
-            }
-            child = here
-            current = here.parent
-        }
-        return false
-    }
-}

@@ -3,6 +3,29 @@
 
 import SwiftSyntax
 
+/// A custom context in an `extension PromiseContext` gets its twin on `PromiseContext.Named`
+/// (`.Main` when its value is `.main`-like, `.CallerIsolated` when `.auto`/`.immediate`-like),
+/// right after the extension. Never declines.
+struct ContextTwinAction: MigrationAction {
+    let file: ParsedFile
+    let contexts: CustomContexts
+
+    /// Holds (with the extension's indentation) for an extension of `PromiseContext` (or an
+    /// alias of it).
+    func precondition(_ extensionDecl: ExtensionDeclSyntax) -> Outcome<String> {
+        guard contexts.aliases.contains(extensionDecl.extendedType.trimmedDescription) else { return .notApplicable }
+        return .holds(UnsafeCall.line(around: extensionDecl.extensionKeyword.positionAfterSkippingLeadingTrivia, in: file).indent)
+    }
+
+    /// The twins of its members that have none yet, inserted after it; not applicable when
+    /// every member has one.
+    func edit(_ extensionDecl: ExtensionDeclSyntax, _ indent: String) -> Outcome<TextEdit> {
+        guard let twins = ContextTwins.text(after: extensionDecl, contexts: contexts, indent: indent) else { return .notApplicable }
+        return .holds(.insert("\n\n" + twins, at: extensionDecl.endPositionBeforeTrailingTrivia))
+    }
+}
+
+/// The text of the twins.
 enum ContextTwins {
     /// The extensions to add after `extensionDecl` (an `extension PromiseContext`) for its
     /// members that have no twin yet, with the indentation of `extensionDecl`; nil when none.

@@ -68,9 +68,9 @@ struct CustomContexts {
     init(_ set: SourceSet) {
         for file in set.files {
             for statement in file.tree.statements {
-                if let alias = statement.item.as(TypeAliasDeclSyntax.self), aliases.contains(alias.initializer.value.trimmedDescription) {
-                    aliases.insert(alias.name.text)
-                }
+                guard let alias = statement.item.as(TypeAliasDeclSyntax.self) else { continue }
+                let aliased = alias.initializer.value.trimmedDescription
+                if aliases.contains(aliased) { aliases.insert(alias.name.text) }
             }
         }
         for file in set.files {

@@ -59,70 +59,16 @@ struct IsolationIndex {
     private(set) var globalActors: Set<String> = []
 
     init(_ set: SourceSet) {
-        final class Collector: TypeTrackingVisitor {
-            var globalActors: Set<String> = []
-            var typeAttributes: [String: AttributeListSyntax] = [:]
-            var actors: Set<String> = []
-            var superclasses: [String: String] = [:]
-            /// (type, extension's attributes and modifiers, member)
-            var raw: [(type: String?, scope: (AttributeListSyntax, DeclModifierListSyntax)?, name: String, isStatic: Bool,
-                       isFunction: Bool, attributes: AttributeListSyntax, modifiers: DeclModifierListSyntax)] = []
-            /// The enclosing extensions' attributes and modifiers (nil for a type declaration).
-            var scopes: [(AttributeListSyntax, DeclModifierListSyntax)?] = []
-
-            override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
-                let result = super.visitAny(node)
-                if let decl = node.as(ActorDeclSyntax.self) {
-                    actors.insert(decl.name.text)
-                    typeAttributes[decl.name.text] = decl.attributes
-                    if decl.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "globalActor" }) {
-                        globalActors.insert(decl.name.text)
-                    }
-                } else if let decl = node.as(ClassDeclSyntax.self) {
-                    typeAttributes[decl.name.text] = decl.attributes
-                    if let first = decl.inheritanceClause?.inheritedTypes.first { superclasses[decl.name.text] = first.type.trimmedDescription }
-                } else if let decl = node.as(StructDeclSyntax.self) {
-                    typeAttributes[decl.name.text] = decl.attributes
-                    if decl.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "globalActor" }) {
-                        globalActors.insert(decl.name.text)
-                    }
-                } else if let decl = node.as(EnumDeclSyntax.self) {
-                    typeAttributes[decl.name.text] = decl.attributes
-                }
-                if TypeScope(node) != nil {
-                    scopes.append(node.as(ExtensionDeclSyntax.self).map { ($0.attributes, $0.modifiers) })
-                }
-                if let function = node.as(FunctionDeclSyntax.self) {
-                    record(Syntax(function), name: function.name.text, isFunction: true, function.attributes, function.modifiers)
-                } else if let variable = node.as(VariableDeclSyntax.self) {
-                    for binding in variable.bindings {
-                        guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
-                        record(Syntax(variable), name: name, isFunction: false, variable.attributes, variable.modifiers)
-                    }
-                }
-                return result
-            }
-
-            override func visitAnyPost(_ node: Syntax) {
-                if TypeScope(node) != nil { scopes.removeLast() }
-                super.visitAnyPost(node)
-            }
-
-            /// A member of the innermost type, or a top-level declaration; not a local one.
-            private func record(_ decl: Syntax, name: String, isFunction: Bool, _ attributes: AttributeListSyntax, _ modifiers: DeclModifierListSyntax) {
-                let isMember = decl.parent?.is(MemberBlockItemSyntax.self) == true
-                let isTopLevel = decl.parent?.is(CodeBlockItemSyntax.self) == true && decl.parent?.parent?.parent?.is(SourceFileSyntax.self) == true
-                guard isMember || isTopLevel else { return }
-                let isStatic = modifiers.contains { $0.name.text == "static" || $0.name.text == "class" }
-                raw.append((isMember ? types.last?.name : nil, isMember ? scopes.last ?? nil : nil, name, isStatic, isFunction, attributes, modifiers))
-            }
-        }
-        let collector = Collector(viewMode: .sourceAccurate)
+        let collector = IsolationCollector(viewMode: .sourceAccurate)
         for file in set.files { collector.walk(file.tree) }
         globalActors = collector.globalActors
+        isolateTypes(collector)
+        for entry in collector.raw { record(entry) }
+    }
 
-        // Types: @MainActor or another global actor written on them, actors, and the
-        // subclasses of an isolated class.
+    /// Types: @MainActor or another global actor written on them, actors, and the
+    /// subclasses of an isolated class.
+    private mutating func isolateTypes(_ collector: IsolationCollector) {
         for (type, attributes) in collector.typeAttributes {
             if collector.actors.contains(type) {
                 types[type] = .actor(type)
@@ -140,22 +86,24 @@ struct IsolationIndex {
                 }
             }
         }
-        for entry in collector.raw {
-            var domain: Domain?
-            if let explicit = explicitIsolation(attributes: entry.attributes, modifiers: entry.modifiers) {
-                domain = explicit.domain
-            } else if let scope = entry.scope, let explicit = explicitIsolation(attributes: scope.0, modifiers: scope.1) {
-                domain = explicit.domain
-            } else if let type = entry.type, let typeDomain = types[type] {
-                // An actor's static members are not isolated to it; a global actor's are.
-                if case .actor = typeDomain { domain = entry.isStatic ? nil : typeDomain } else { domain = typeDomain }
-            }
-            let member = Member(name: entry.name, isStatic: entry.isStatic, isFunction: entry.isFunction, domain: domain)
-            if let type = entry.type {
-                members[type, default: [:]][entry.name, default: []].append(member)
-            } else {
-                globals[entry.name, default: []].append(member)
-            }
+    }
+
+    /// A member with the isolation its declaration, its extension or its type gives it.
+    private mutating func record(_ entry: IsolationCollector.RawMember) {
+        var domain: Domain?
+        if let explicit = explicitIsolation(attributes: entry.attributes, modifiers: entry.modifiers) {
+            domain = explicit.domain
+        } else if let scope = entry.scope, let explicit = explicitIsolation(attributes: scope.0, modifiers: scope.1) {
+            domain = explicit.domain
+        } else if let type = entry.type, let typeDomain = types[type] {
+            // An actor's static members are not isolated to it; a global actor's are.
+            if case .actor = typeDomain { domain = entry.isStatic ? nil : typeDomain } else { domain = typeDomain }
+        }
+        let member = Member(name: entry.name, isStatic: entry.isStatic, isFunction: entry.isFunction, domain: domain)
+        if let type = entry.type {
+            members[type, default: [:]][entry.name, default: []].append(member)
+        } else {
+            globals[entry.name, default: []].append(member)
         }
     }
 
@@ -183,5 +131,68 @@ struct IsolationIndex {
     /// The actor `type`'s members are isolated to (an actor: its instance members).
     func domain(ofType type: String) -> Domain? {
         types[type]
+    }
+}
+
+/// Collects the types, actors and members of a source set with the attributes that say their
+/// isolation.
+private final class IsolationCollector: TypeTrackingVisitor {
+    var globalActors: Set<String> = []
+    var typeAttributes: [String: AttributeListSyntax] = [:]
+    var actors: Set<String> = []
+    var superclasses: [String: String] = [:]
+    /// A member as written: its type, its extension's attributes and modifiers, and its own.
+    typealias RawMember = (type: String?, scope: (AttributeListSyntax, DeclModifierListSyntax)?, name: String, isStatic: Bool,
+                           isFunction: Bool, attributes: AttributeListSyntax, modifiers: DeclModifierListSyntax)
+    /// The members and top-level declarations, in order.
+    var raw: [RawMember] = []
+    /// The enclosing extensions' attributes and modifiers (nil for a type declaration).
+    var scopes: [(AttributeListSyntax, DeclModifierListSyntax)?] = []
+
+    override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
+        let result = super.visitAny(node)
+        if let decl = node.as(ActorDeclSyntax.self) {
+            actors.insert(decl.name.text)
+            typeAttributes[decl.name.text] = decl.attributes
+            if decl.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "globalActor" }) {
+                globalActors.insert(decl.name.text)
+            }
+        } else if let decl = node.as(ClassDeclSyntax.self) {
+            typeAttributes[decl.name.text] = decl.attributes
+            if let first = decl.inheritanceClause?.inheritedTypes.first { superclasses[decl.name.text] = first.type.trimmedDescription }
+        } else if let decl = node.as(StructDeclSyntax.self) {
+            typeAttributes[decl.name.text] = decl.attributes
+            if decl.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "globalActor" }) {
+                globalActors.insert(decl.name.text)
+            }
+        } else if let decl = node.as(EnumDeclSyntax.self) {
+            typeAttributes[decl.name.text] = decl.attributes
+        }
+        if TypeScope(node) != nil {
+            scopes.append(node.as(ExtensionDeclSyntax.self).map { ($0.attributes, $0.modifiers) })
+        }
+        if let function = node.as(FunctionDeclSyntax.self) {
+            record(Syntax(function), name: function.name.text, isFunction: true, function.attributes, function.modifiers)
+        } else if let variable = node.as(VariableDeclSyntax.self) {
+            for binding in variable.bindings {
+                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+                record(Syntax(variable), name: name, isFunction: false, variable.attributes, variable.modifiers)
+            }
+        }
+        return result
+    }
+
+    override func visitAnyPost(_ node: Syntax) {
+        if TypeScope(node) != nil { scopes.removeLast() }
+        super.visitAnyPost(node)
+    }
+
+    /// A member of the innermost type, or a top-level declaration; not a local one.
+    private func record(_ decl: Syntax, name: String, isFunction: Bool, _ attributes: AttributeListSyntax, _ modifiers: DeclModifierListSyntax) {
+        let isMember = decl.parent?.is(MemberBlockItemSyntax.self) == true
+        let isTopLevel = decl.parent?.is(CodeBlockItemSyntax.self) == true && decl.parent?.parent?.parent?.is(SourceFileSyntax.self) == true
+        guard isMember || isTopLevel else { return }
+        let isStatic = modifiers.contains { $0.name.text == "static" || $0.name.text == "class" }
+        raw.append((isMember ? types.last?.name : nil, isMember ? scopes.last ?? nil : nil, name, isStatic, isFunction, attributes, modifiers))
     }
 }

@@ -51,51 +51,23 @@ enum UnappliedReferences {
         return "(PromiseContext, \(token ? "PromiseInvalidationToken?, " : "")@escaping @Sendable \(closure)) -> _"
     }
 
-    /// The edits (an `as` type after each reference: the full type when the receiver's type is
-    /// declared in the file, with placeholders when the reference's argument labels say which
-    /// overload set it is) and notes (the others).
-    static func fix(in file: ParsedFile) -> (edits: [TextEdit], notes: [MigrationNote]) {
+    /// The pattern bindings of `file` (`let register = promise.then(on:token:_:)`), in order:
+    /// the sites of `UnappliedReferenceAction`.
+    static func sites(in file: ParsedFile) -> [PatternBindingSyntax] {
         final class Finder: SyntaxVisitor {
-            let file: ParsedFile
-            var edits: [TextEdit] = []
-            var notes: [MigrationNote] = []
-            init(file: ParsedFile) {
-                self.file = file
-                super.init(viewMode: .sourceAccurate)
-            }
-
+            var found: [PatternBindingSyntax] = []
             override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
-                guard node.typeAnnotation == nil, let value = node.initializer?.value.as(MemberAccessExprSyntax.self),
-                      let base = value.base else { return .visitChildren }
-                let method = value.declName.baseName.text.replacingOccurrences(of: "`", with: "")
-                let labels = value.declName.argumentNames?.arguments.map(\.name.text)
-                guard UnappliedReferences.methods.contains(method), labels?.first.map({ $0 == "on" }) ?? true else { return .visitChildren }
-                if let promise = UnappliedReferences.declaredType(of: base, at: Syntax(node), aliases: file.promiseAliases),
-                   let type = UnappliedReferences.type(of: method, on: promise) {
-                    edits.append(.insert(" as \(type)", at: value.endPositionBeforeTrailingTrivia))
-                } else if let labels, let type = UnappliedReferences.placeholderType(of: method, token: labels.contains("token")) {
-                    // `promise.catch(on:token:_:)`: the labels tell a `Promise`'s method from a
-                    // `TokenPromise`'s, and the placeholders need no type from the scope.
-                    edits.append(.insert(" as \(type)", at: value.endPositionBeforeTrailingTrivia))
-                } else if UnappliedReferences.isPromiseLike(base), let promiseType = UnappliedReferences.placeholderType(of: method, token: true),
-                          let tokenType = UnappliedReferences.placeholderType(of: method, token: false) {
-                    notes.append(MigrationNote(
-                        path: file.path, line: file.line(of: value),
-                        message: "`\(value.trimmedDescription)` is ambiguous (each callback API has one overload per kind of context) "
-                            + "and the type of `\(base.trimmedDescription)` is not written here: add `as \(promiseType)` by hand "
-                            + "(on a `TokenPromise`: `as \(tokenType)`)"
-                    ))
-                }
+                found.append(node)
                 return .visitChildren
             }
         }
-        let finder = Finder(file: file)
+        let finder = Finder(viewMode: .sourceAccurate)
         finder.walk(file.tree)
-        return (finder.edits, finder.notes)
+        return finder.found
     }
 
     /// A name that says it holds a promise (`promise`, `userPromise`).
-    private static func isPromiseLike(_ base: ExprSyntax) -> Bool {
+    static func isPromiseLike(_ base: ExprSyntax) -> Bool {
         base.trimmedDescription.lowercased().hasSuffix("promise")
     }
 
@@ -173,5 +145,55 @@ enum UnappliedReferences {
             return only.argument.as(TypeSyntax.self)
         }
         return nil
+    }
+}
+
+/// `let f = promise.then(on:token:_:)` gets `as` the type of the `PromiseContext` overload: the
+/// full type when the receiver's type is declared, with placeholders when the reference's
+/// labels say which overload set it is; declines (a note) when neither is known but the name
+/// says it is a promise.
+struct UnappliedReferenceAction: MigrationAction {
+    /// An unapplied reference to a callback method.
+    struct Reference {
+        let value: MemberAccessExprSyntax
+        let base: ExprSyntax
+        let method: String
+        /// The argument labels, when written (`on`, `token`, `_`).
+        let labels: [String]?
+    }
+
+    let file: ParsedFile
+
+    /// Holds for a binding with no type whose value is an unapplied callback method
+    /// (`promise.then`, `promise.then(on:token:_:)`) whose first label, if any, is `on`.
+    func precondition(_ binding: PatternBindingSyntax) -> Outcome<Reference> {
+        guard binding.typeAnnotation == nil, let value = binding.initializer?.value.as(MemberAccessExprSyntax.self),
+              let base = value.base else { return .notApplicable }
+        let method = value.declName.baseName.text.replacingOccurrences(of: "`", with: "")
+        let labels = value.declName.argumentNames?.arguments.map(\.name.text)
+        guard UnappliedReferences.methods.contains(method), labels?.first.map({ $0 == "on" }) ?? true else { return .notApplicable }
+        return .holds(Reference(value: value, base: base, method: method, labels: labels))
+    }
+
+    /// ` as <type>` after the reference; declines with what to add by hand when the type of
+    /// a promise-like receiver is not written.
+    func edit(_ binding: PatternBindingSyntax, _ reference: Reference) -> Outcome<TextEdit> {
+        let (value, base, method) = (reference.value, reference.base, reference.method)
+        if let promise = UnappliedReferences.declaredType(of: base, at: Syntax(binding), aliases: file.promiseAliases),
+           let type = UnappliedReferences.type(of: method, on: promise) {
+            return .holds(.insert(" as \(type)", at: value.endPositionBeforeTrailingTrivia))
+        }
+        if let labels = reference.labels, let type = UnappliedReferences.placeholderType(of: method, token: labels.contains("token")) {
+            // `promise.catch(on:token:_:)`: the labels tell a `Promise`'s method from a
+            // `TokenPromise`'s, and the placeholders need no type from the scope.
+            return .holds(.insert(" as \(type)", at: value.endPositionBeforeTrailingTrivia))
+        }
+        guard UnappliedReferences.isPromiseLike(base), let promiseType = UnappliedReferences.placeholderType(of: method, token: true),
+              let tokenType = UnappliedReferences.placeholderType(of: method, token: false) else { return .notApplicable }
+        return .declines(SkipReason(
+            "`\(value.trimmedDescription)` is ambiguous (each callback API has one overload per kind of context) "
+                + "and the type of `\(base.trimmedDescription)` is not written here: add `as \(promiseType)` by hand "
+                + "(on a `TokenPromise`: `as \(tokenType)`)"
+        ))
     }
 }
