@@ -6,6 +6,7 @@
 // must name what the command says. A change the compiler objects to is dropped with its
 // reason and the rest is checked again, until nothing is left to object to. With `--test`,
 // `ScratchPackage` then runs the package's tests on a copy with the changes.
+// The rounds are in EditProof+Settle, what the compiler objects to in EditProof+Issues.
 
 import Foundation
 
