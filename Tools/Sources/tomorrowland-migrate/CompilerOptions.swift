@@ -58,6 +58,16 @@ struct CompilerOptions: ParsableArguments {
         }
     }
 
+    /// A command that only works with the compiler: its loop over its actions and its proof
+    /// (`run`, given the oracle) on the files some target compiles (`UncompiledFiles`); exits
+    /// with 1 when there is no oracle (`requiredOracle` says why).
+    func proven(
+        _ set: SourceSet, command: String, importers: Bool = false, _ run: (SourceSet, CompilerOracle) -> MigrationResult
+    ) throws -> MigrationResult {
+        guard let oracle = requiredOracle(for: set, command: command, importers: importers) else { throw ExitCode(1) }
+        return UncompiledFiles.run(set, compiled: CompiledFiles(oracle), command: command) { run($0, oracle) }
+    }
+
     private func warn(_ text: String) {
         FileHandle.standardError.write(Data(("note: " + text + "\n").utf8))
     }

@@ -34,7 +34,7 @@ public struct CompiledFiles: Sendable {
         }
         guard CompilerOracle.isNewer(manifest, than: package.root + "/Package.swift"), let text = try? String(contentsOfFile: manifest, encoding: .utf8) else {
             let why = CompilerDiagnostic.errors(in: output).first.map(\.description)
-                ?? output.split(separator: "\n").first { $0.contains("error:") }.map(String.init) ?? "no build manifest"
+                ?? output.split(separator: "\n").first { $0.contains("error:") }.map { String($0) } ?? "no build manifest"
             return .failure(OracleUnavailable(description: "SwiftPM wrote no build manifest for \(package.root): \(why)"))
         }
         let modules = BuildManifest.modules(in: text).map(\.module)
