@@ -142,6 +142,20 @@ struct OracleTests {
         #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
     }
 
+    @Test("the error a note cites is the first by file, line and column, whatever order the compiler printed")
+    func firstErrorByPlace() {
+        var facts = CompilerFacts()
+        #expect(facts.firstError == nil)
+        facts.errors = [
+            CompilerDiagnostic(path: "Sources/B.swift", line: 3, column: 1, message: "b"),
+            CompilerDiagnostic(path: "Sources/A.swift", line: 9, column: 5, message: "a late"),
+            CompilerDiagnostic(path: "Sources/A.swift", line: 9, column: 2, message: "a early"),
+        ]
+        #expect(facts.firstError?.message == "a early")
+        facts.errors.reverse()
+        #expect(facts.firstError?.message == "a early")
+    }
+
     @Test("code that does not type-check: the syntax decides, and the first note says why")
     func fallsBackToSyntax() throws {
         let broken = (path: "Broken.swift", text: """
