@@ -22,7 +22,7 @@ struct CompilerOptions: ParsableArguments {
         case .success(let facts) where facts.errors.isEmpty:
             return facts
         case .success(let facts):
-            warn("the code does not type-check as it is (\(facts.errors[0])): call targets read from syntax only")
+            warn("the code does not type-check as it is (\(facts.firstError ?? facts.errors[0])): call targets read from syntax only")
         case .failure(let reason):
             warn("\(reason): call targets read from syntax only")
         }

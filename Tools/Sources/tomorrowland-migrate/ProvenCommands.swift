@@ -62,12 +62,15 @@ extension TomorrowlandMigrate {
                 the main actor) or a PromiseContext value runs in \
                 `withTaskExecutorPreference(….taskExecutor) { @concurrent in … }`; no \
                 context, `.auto` and `.immediate`, and `.main` in @MainActor code, run inline (on the \
-                twin's isolation). Left as a chain, each with its reason: invalidation tokens on steps, \
-                `[weak self]` closures that did something when `self` was gone, other capture lists, \
-                context values that may be `.immediate`, `.auto` or `.nowOr`, `timeout`, `delay`, `tap`, \
-                error handlers between value steps, non-Sendable `self` or parameters in Swift 6 mode (the \
-                wrapper's Task captures them; Swift 5 mode accepts it, and the command says so), overrides and \
-                protocol conformers, functions without a twin (run add-async-twins first). Where Swift 6 mode \
+                twin's isolation). Also converted: `tap`, `onCancel`, `mapResult`, `timeout`, `delay` and \
+                `ignoringCancel` (a chain with steps after a `timeout` is split there), `.nowOr(c)`, invalidation \
+                tokens on steps, capture lists and `[weak self]` closures, `lock()`/`unlock()` pairs (as \
+                `withLock`); a protocol requirement's implementation or an override gets an async method of its \
+                own where that keeps what runs. Left as a chain, each with its reason: a shape the rewrite \
+                cannot write as straight-line code, a non-Sendable `self` or parameter (the wrapper's Task \
+                captures it; in a Swift 5 mode module the wrapper stays where the chain's closures already \
+                captured it, and the command says so), overrides and conformers whose own async method would \
+                change what runs, functions without a twin (run add-async-twins first). Where Swift 6 mode \
                 rejects the wrapper's capture and nothing in the package calls the promise version any more \
                 (convert-calls moved its callers to the twin), the promise version goes instead of becoming \
                 a wrapper (a public, open or package one only with --include-public). What the files \

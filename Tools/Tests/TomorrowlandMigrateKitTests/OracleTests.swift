@@ -104,6 +104,58 @@ struct OracleTests {
         #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
     }
 
+    @Test("with the proof, a function used as a value gets its twin; every reference still names the promise version", arguments: [6, 5])
+    func valueUsesProven(swiftVersion: Int) throws {
+        let (set, oracle, directory) = try Self.fixture(swiftVersion: swiftVersion, source: (path: "Values.swift", text: """
+            import Tomorrowland
+
+            public func valueOrNil(_ promise: StdPromise<Int>) -> Promise<Int?, NoError> {
+                promise.map(on: .immediate) { Optional($0) }.recover(on: .immediate) { _ in nil }
+            }
+            public func settled(_ promises: [StdPromise<Int>]) -> Promise<[Int?], NoError> {
+                when(fulfilled: promises.map(valueOrNil))
+            }
+            public func fetch(_ id: Int) -> StdPromise<Int> { StdPromise(fulfilled: id) }
+            public let fetcher = fetch
+            """))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = AddAsyncTwins.run(set, oracle: oracle)
+        let notes = result.notes.map(\.message)
+        let text = try #require(result.changes.first?.updated, "\(notes)")
+        #expect(!notes.contains { $0.contains("no async twin") }, "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("checked by the compiler") }, "\(notes)")
+        // In synchronous code the references keep naming the promise versions: the proof checked each.
+        #expect(text.contains("func valueOrNil(_ promise: StdPromise<Int>) async throws(CancellationError) -> Int? {"), "\(text)")
+        #expect(text.contains("func fetch(_ id: Int) async throws -> Int {"), "\(text)")
+        #expect(text.contains("when(fulfilled: promises.map(valueOrNil))"))
+        #expect(text.contains("public let fetcher = fetch\n") || text.hasSuffix("public let fetcher = fetch"))
+        let client = (path: "Client.swift", text: """
+            import TomorrowlandAsync
+
+            func client() async throws -> Int? {
+                let promise: StdPromise<Int> = fetcher(1)
+                let values = try await settled([promise, fetch(2)])
+                return try await valueOrNil(fetch(values.count))
+            }
+            """)
+        let outcome = try Support.compile([("Values.swift", text), client], swiftVersion: swiftVersion)
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+    }
+
+    @Test("the error a note cites is the first by file, line and column, whatever order the compiler printed")
+    func firstErrorByPlace() {
+        var facts = CompilerFacts()
+        #expect(facts.firstError == nil)
+        facts.errors = [
+            CompilerDiagnostic(path: "Sources/B.swift", line: 3, column: 1, message: "b"),
+            CompilerDiagnostic(path: "Sources/A.swift", line: 9, column: 5, message: "a late"),
+            CompilerDiagnostic(path: "Sources/A.swift", line: 9, column: 2, message: "a early"),
+        ]
+        #expect(facts.firstError?.message == "a early")
+        facts.errors.reverse()
+        #expect(facts.firstError?.message == "a early")
+    }
+
     @Test("code that does not type-check: the syntax decides, and the first note says why")
     func fallsBackToSyntax() throws {
         let broken = (path: "Broken.swift", text: """

@@ -545,9 +545,10 @@ extension ConvertBody {
     /// who still calls a promise version.
     static func referencePlaces(in facts: CompilerFacts, shared: [String: String]) -> [String: [(path: String, offset: Int)]] {
         var places: [String: [(path: String, offset: Int)]] = [:]
-        for (path, file) in facts.files {
-            for (offset, usrs) in file.references {
-                for usr in usrs { places[shared[usr] ?? usr, default: []].append((path, offset)) }
+        // In the order of the files and of the places in them, so that a note lists them the same way every run.
+        for (path, file) in facts.files.sorted(by: { $0.key < $1.key }) {
+            for (offset, usrs) in file.references.sorted(by: { $0.key < $1.key }) {
+                for usr in usrs.sorted() { places[shared[usr] ?? usr, default: []].append((path, offset)) }
             }
         }
         return places

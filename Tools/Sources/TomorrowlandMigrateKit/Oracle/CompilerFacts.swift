@@ -83,6 +83,11 @@ public struct CompilerFacts: Sendable {
     public internal(set) var files: [String: File] = [:]
     /// `path:line:column: error: message` lines the compiler printed.
     public internal(set) var errors: [CompilerDiagnostic] = []
+    /// The error a note cites when the code does not type-check: the first by file, line and
+    /// column, so that the note is the same whichever order the compiler printed them in.
+    public var firstError: CompilerDiagnostic? {
+        errors.min { ($0.path, $0.line, $0.column) < ($1.path, $1.line, $1.column) }
+    }
     /// Warnings of changed text that are errors in Swift 6 mode (`…; this is an error in the
     /// Swift 6 language mode`), where the package's mode is 5: a proof drops the change whose
     /// own text has one, so that what a command writes builds in both modes.

@@ -67,7 +67,7 @@ struct EditProof {
         } catch {
             return (nil, MigrationNote(path: first, line: 1, message: "\(nothing): the compiler could not be run (\(error))"))
         }
-        if let error = before.errors.first {
+        if let error = before.firstError {
             return (nil, MigrationNote(path: first, line: 1, message: "\(nothing): the code does not type-check as it is (\(error))"))
         }
         return (EditProof(oracle: oracle, before: before, paths: paths, set: set.recognizing(before)), nil)

@@ -31,7 +31,7 @@ extension AddAsyncTwins {
         } catch {
             return syntaxOnly(set, because: "the compiler could not be run (\(error))")
         }
-        if let first = before.errors.first {
+        if let first = before.firstError {
             return syntaxOnly(set, because: "the code does not type-check as it is (\(first))")
         }
         var rounds = ProofRounds(set: set.recognizing(before), oracle: oracle, before: before)

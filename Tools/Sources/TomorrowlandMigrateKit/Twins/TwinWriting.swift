@@ -287,6 +287,10 @@ enum Twins {
             return SkipReason("rethrows; write its twin by hand")
         }
         if case .failure(let reason) = Twins.forwardedArguments(of: site.decl, inoutAllowed: asyncTwin) { return reason }
+        // With the compiler, an async twin's proof checks that every reference, a use as a value
+        // included, names the same declaration once the twin is there (`xs.map(f)` in synchronous
+        // code still does) and rejects the twin where one becomes ambiguous (`let g = f`).
+        if asyncTwin, project.usr(of: site) != nil { return nil }
         // The compiler says which function a value use names; the syntax only knows the name.
         let valueUse = project.usr(of: site).map { project.valueUse(of: $0) }
             ?? project.scans.lazy.compactMap({ scan in scan.functionValueUses(of: site.name).first.map { (scan.path, $0) } }).first
