@@ -3,6 +3,13 @@
 // syntax's where the compiler is not run), and either makes its edit or says why it declines.
 // A command is the loop over its actions, then the proof of what they wrote (Oracle/).
 
+/// Why an action declines (a function gets no twin, a call stays, a chain is left): the text
+/// the user reads in the command's note.
+struct SkipReason: Error, Equatable {
+    let text: String
+    init(_ text: String) { self.text = text }
+}
+
 /// What an action's precondition or edit came to for one site.
 enum Outcome<Value> {
     /// It holds: the facts the edit needs, or the edit.

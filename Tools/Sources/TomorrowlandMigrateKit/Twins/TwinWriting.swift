@@ -340,10 +340,3 @@ enum TwinDecision {
     case alreadyDone
     case skip(SkipReason)
 }
-
-/// Why an action declines (a function gets no twin, a call stays, a chain is left): the text
-/// the user reads in the command's note.
-struct SkipReason: Error, Equatable {
-    let text: String
-    init(_ text: String) { self.text = text }
-}
