@@ -142,6 +142,25 @@ struct OracleTests {
         #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
     }
 
+    @Test("with the proof, a use as a value in async code that would name the twin costs the function its twin", arguments: [6, 5])
+    func valueUseInAsyncCode(swiftVersion: Int) throws {
+        let (set, oracle, directory) = try Self.fixture(swiftVersion: swiftVersion, source: (path: "Values.swift", text: """
+            import Tomorrowland
+
+            public func fetch(_ id: Int) -> StdPromise<Int> { StdPromise(fulfilled: id) }
+            public func later() async -> StdPromise<Int> {
+                let make = fetch
+                return make(3)
+            }
+            """))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = AddAsyncTwins.run(set, oracle: oracle)
+        let notes = result.notes.map(\.message)
+        // In async code `let make = fetch` would pick the async overload: the proof sees the reference change.
+        #expect(notes.contains { $0.hasPrefix("fetch(_:): no async twin:") && $0.contains("Values.swift:5") }, "\(notes)")
+        #expect(!(result.changes.first?.updated.contains("func fetch(_ id: Int) async") ?? false))
+    }
+
     @Test("the error a note cites is the first by file, line and column, whatever order the compiler printed")
     func firstErrorByPlace() {
         var facts = CompilerFacts()
